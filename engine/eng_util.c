@@ -1,0 +1,162 @@
+/* eng_util.c — see eng_util.h. */
+#define _GNU_SOURCE /* strverscmp */
+#include "eng_util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+int eng_grow(void *buf_ptr, size_t *cap, size_t need, size_t elem)
+{
+    void **buf = (void **)buf_ptr;
+    if (need <= *cap)
+        return ENG_OK;
+    size_t ncap = *cap ? *cap : 16;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2 / elem)
+            return ENG_NOMEM;
+        ncap *= 2;
+    }
+    void *p = realloc(*buf, ncap * elem);
+    if (!p)
+        return ENG_NOMEM;
+    *buf = p;
+    *cap = ncap;
+    return ENG_OK;
+}
+
+char *eng_strdup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+char *eng_strndup(const char *s, size_t n)
+{
+    return s ? strndup(s, n) : NULL;
+}
+
+char *eng_asprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    return n < 0 ? NULL : s;
+}
+
+const char *eng_basename(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+int eng_name_cmp(const char *a, const char *b)
+{
+    int c = strverscmp(a, b);
+    return c ? c : strcmp(a, b);
+}
+
+bool eng_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+int eng_mkdir_p(const char *path, eng_diag *d)
+{
+    char *p = eng_strdup(path);
+    if (!p)
+        return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
+    for (char *s = p + 1;; s++) {
+        bool end = *s == '\0';
+        if (*s == '/' || end) {
+            *s = '\0';
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                int e = errno;
+                free(p);
+                return eng_diag_set(d, ENG_IO, "%s: cannot create directory: %s", path,
+                                    strerror(e));
+            }
+            if (end)
+                break;
+            *s = '/';
+        }
+    }
+    free(p);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return eng_diag_set(d, ENG_IO, "%s: not a directory", path);
+    return ENG_OK;
+}
+
+int eng_afile_open(eng_afile *a, const char *path, eng_diag *d)
+{
+    memset(a, 0, sizeof *a);
+    a->path = eng_strdup(path);
+    a->tmp = eng_asprintf("%s.tmp.%ld", path, (long)getpid());
+    if (!a->path || !a->tmp) {
+        eng_afile_abort(a);
+        return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
+    }
+    a->f = fopen(a->tmp, "wb");
+    if (!a->f) {
+        int e = errno;
+        free(a->path);
+        free(a->tmp);
+        memset(a, 0, sizeof *a);
+        return eng_diag_set(d, ENG_IO, "%s: cannot write: %s", path, strerror(e));
+    }
+    return ENG_OK;
+}
+
+int eng_afile_commit(eng_afile *a, eng_diag *d)
+{
+    int rc = ENG_OK;
+    if (fflush(a->f) != 0 || ferror(a->f)) {
+        rc = eng_diag_set(d, ENG_IO, "%s: write failed: %s", a->path, strerror(errno));
+    }
+    if (fclose(a->f) != 0 && rc == ENG_OK)
+        rc = eng_diag_set(d, ENG_IO, "%s: write failed: %s", a->path, strerror(errno));
+    a->f = NULL;
+    if (rc == ENG_OK && rename(a->tmp, a->path) != 0)
+        rc = eng_diag_set(d, ENG_IO, "%s: cannot rename from %s: %s", a->path, a->tmp,
+                          strerror(errno));
+    if (rc != ENG_OK)
+        unlink(a->tmp);
+    free(a->path);
+    free(a->tmp);
+    a->path = a->tmp = NULL;
+    return rc;
+}
+
+void eng_afile_abort(eng_afile *a)
+{
+    if (a->f) {
+        fclose(a->f);
+        a->f = NULL;
+    }
+    if (a->tmp)
+        unlink(a->tmp);
+    free(a->path);
+    free(a->tmp);
+    a->path = a->tmp = NULL;
+}
+
+const char *eng_fmt_double(char *buf, size_t len, double v)
+{
+    if (isfinite(v) && v == nearbyint(v) && fabs(v) < 9.007199254740992e15) {
+        snprintf(buf, len, "%lld", (long long)v);
+        return buf;
+    }
+    snprintf(buf, len, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, len, "%.17g", v);
+    return buf;
+}

@@ -1,0 +1,59 @@
+/* eng_util.h — small helpers every engine module uses: growable arrays,
+ * string copies, natural ("version") name order, and atomic output files.
+ *
+ * Atomic files: eng_afile_open() creates "PATH.tmp.PID" next to PATH; the
+ * writer writes through a->f; eng_afile_commit() flushes, closes and renames
+ * it over PATH; eng_afile_abort() closes and removes it. A failed or
+ * interrupted run therefore never leaves a half-written PATH behind.
+ */
+#ifndef ENG_UTIL_H
+#define ENG_UTIL_H
+
+#include "eng_error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Ensures *buf holds room for `need` elements of `elem` bytes, doubling the
+ * capacity *cap as needed. Returns ENG_OK or ENG_NOMEM (buffer untouched). */
+int eng_grow(void *buf_ptr, size_t *cap, size_t need, size_t elem);
+
+/* strdup that returns NULL for NULL. The caller frees. */
+char *eng_strdup(const char *s);
+
+/* Copies at most n bytes of s and terminates. The caller frees. */
+char *eng_strndup(const char *s, size_t n);
+
+/* printf into a new heap string. The caller frees; NULL on failure. */
+char *eng_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The last component of a path (borrowed pointer into path). */
+const char *eng_basename(const char *path);
+
+/* Natural order of host names: digit runs compare as numbers, so "n2"
+ * sorts before "n10" (glibc's strverscmp). Ties cannot occur for distinct
+ * names. */
+int eng_name_cmp(const char *a, const char *b);
+
+/* Creates a directory and its parents (like mkdir -p). */
+int eng_mkdir_p(const char *path, eng_diag *d);
+
+/* True if path ends with suffix. */
+bool eng_ends_with(const char *s, const char *suffix);
+
+typedef struct eng_afile {
+    FILE *f;    /* write here */
+    char *path; /* final name */
+    char *tmp;  /* temporary name, same directory */
+} eng_afile;
+
+int eng_afile_open(eng_afile *a, const char *path, eng_diag *d);
+int eng_afile_commit(eng_afile *a, eng_diag *d);
+void eng_afile_abort(eng_afile *a);
+
+/* Shortest decimal text of v that reads back to exactly v ("%.15g", then
+ * "%.17g"); integral values print without a fraction. buf needs 32 bytes. */
+const char *eng_fmt_double(char *buf, size_t len, double v);
+
+#endif

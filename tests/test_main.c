@@ -1,0 +1,216 @@
+/* test_main.c — the CUnit runner: `batchlab_tests SUITE` runs one suite (as
+ * CTest does), `batchlab_tests` runs them all. Exit 0 when every assertion
+ * passed, 1 on failures, 77 when the suite was skipped. */
+#define _GNU_SOURCE
+#include "bl_test.h"
+
+#include <CUnit/Basic.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define BL_SUITE(name) int bl_suite_##name(void);
+#include "bl_suites.h"
+#undef BL_SUITE
+
+static const struct {
+    const char *name;
+    int (*add)(void);
+} suites[] = {
+#define BL_SUITE(name) {#name, bl_suite_##name},
+#include "bl_suites.h"
+#undef BL_SUITE
+};
+
+static char tmp_root[512];
+
+int bl_skip(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("SKIPPED: ", stdout);
+    vprintf(fmt, ap);
+    fputc('\n', stdout);
+    va_end(ap);
+    return BL_SKIP;
+}
+
+const char *bl_src(const char *rel)
+{
+    static char buf[8][1024];
+    static int slot;
+    slot = (slot + 1) % 8;
+    snprintf(buf[slot], sizeof buf[slot], "%s/%s", BL_SOURCE_DIR, rel);
+    return buf[slot];
+}
+
+const char *bl_traces_dir(void)
+{
+    const char *env = getenv("BATCHLAB_TRACES");
+    return env && *env ? env : BL_TRACES_DIR;
+}
+
+const char *bl_trace(const char *name)
+{
+    static char buf[4][1024];
+    static int slot;
+    slot = (slot + 1) % 4;
+    snprintf(buf[slot], sizeof buf[slot], "%s/%s", bl_traces_dir(), name);
+    return access(buf[slot], R_OK) == 0 ? buf[slot] : NULL;
+}
+
+const char *bl_tmpdir(void)
+{
+    static char buf[8][640];
+    static int slot, counter;
+    if (!tmp_root[0]) {
+        const char *base = getenv("TMPDIR");
+        snprintf(tmp_root, sizeof tmp_root, "%s/batchlab-tests.XXXXXX", base ? base : "/tmp");
+        if (!mkdtemp(tmp_root)) {
+            perror("mkdtemp");
+            exit(1);
+        }
+    }
+    slot = (slot + 1) % 8;
+    snprintf(buf[slot], sizeof buf[slot], "%s/d%d", tmp_root, ++counter);
+    mkdir(buf[slot], 0777);
+    return buf[slot];
+}
+
+const char *bl_write_tmp(const char *name, const char *text)
+{
+    static char buf[8][768];
+    static int slot;
+    slot = (slot + 1) % 8;
+    snprintf(buf[slot], sizeof buf[slot], "%s/%s", bl_tmpdir(), name);
+    FILE *f = fopen(buf[slot], "wb");
+    if (!f)
+        return NULL;
+    fputs(text, f);
+    fclose(f);
+    return buf[slot];
+}
+
+char *bl_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *s = malloc(cap);
+    size_t got;
+    while (s && (got = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0) {
+            char *t = realloc(s, cap * 2);
+            if (!t) {
+                free(s);
+                s = NULL;
+                break;
+            }
+            s = t;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!s)
+        return NULL;
+    s[n] = '\0';
+    if (len)
+        *len = n;
+    return s;
+}
+
+const char *bl_exe(void)
+{
+    return BL_BATCHLAB_EXE;
+}
+
+int bl_system(const char *cmdline, char **output)
+{
+    char *full = NULL;
+    if (asprintf(&full, "%s 2>&1", cmdline) < 0)
+        return -1;
+    FILE *p = popen(full, "r");
+    free(full);
+    if (!p)
+        return -1;
+    size_t cap = 4096, n = 0;
+    char *s = malloc(cap);
+    size_t got;
+    while (s && (got = fread(s + n, 1, cap - n - 1, p)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0) {
+            char *t = realloc(s, cap * 2);
+            if (!t)
+                break;
+            s = t;
+            cap *= 2;
+        }
+    }
+    int st = pclose(p);
+    if (s)
+        s[n] = '\0';
+    if (output)
+        *output = s;
+    else
+        free(s);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void remove_tmp_root(void)
+{
+    if (tmp_root[0] && !getenv("BATCHLAB_KEEP_TMP")) {
+        char *cmd = NULL;
+        if (asprintf(&cmd, "rm -rf '%s'", tmp_root) >= 0) {
+            if (system(cmd) != 0)
+                fprintf(stderr, "could not remove %s\n", tmp_root);
+            free(cmd);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *only = argc > 1 ? argv[1] : NULL;
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    atexit(remove_tmp_root);
+    size_t n = sizeof suites / sizeof suites[0];
+    int added = 0, skipped = 0, found = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (only && strcmp(only, suites[i].name) != 0)
+            continue;
+        found = 1;
+        int rc = suites[i].add();
+        if (rc == BL_SKIP)
+            skipped++;
+        else if (rc != 0) {
+            fprintf(stderr, "suite %s failed to register\n", suites[i].name);
+            CU_cleanup_registry();
+            return 1;
+        } else
+            added++;
+    }
+    if (only && !found) {
+        fprintf(stderr, "no suite named '%s'; suites:", only);
+        for (size_t i = 0; i < n; i++)
+            fprintf(stderr, " %s", suites[i].name);
+        fputc('\n', stderr);
+        CU_cleanup_registry();
+        return 2;
+    }
+    if (added == 0 && skipped > 0) {
+        CU_cleanup_registry();
+        return BL_SKIP;
+    }
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    CU_cleanup_registry();
+    return failures ? 1 : 0;
+}
