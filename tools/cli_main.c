@@ -1,10 +1,774 @@
-/* cli_main.c — work in progress. */
+/* cli_main.c — the batchlab command line: run, compare, info, policies.
+ *
+ * Exit status: 0 success; 1 bad input or a failed run (the message names
+ * the file and line); 2 usage error; 3 a scheduling invariant was violated
+ * (a bug in a policy or the engine, reported with the time and job).
+ */
 #include "cli.h"
+#include "cli_args.h"
+
+#include "eng_run.h"
+#include "eng_swf.h"
+#include "eng_util.h"
+#include "pol_policy.h"
+
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
-int bl_cli_main(int argc, char **argv)
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef BATCHLAB_VERSION
+#define BATCHLAB_VERSION "0.0.0"
+#endif
+#ifndef BATCHLAB_GIT_COMMIT
+#define BATCHLAB_GIT_COMMIT "unknown"
+#endif
+
+int bl_cmd_generate(int argc, char **argv);
+int bl_cmd_scale(int argc, char **argv);
+
+/* ---- policy specs: "easy" or "easy:backfill_order=sjf" ----------------- */
+
+typedef struct policy_spec {
+    const char *label; /* as typed, borrowed */
+    const pol_type *type;
+    pol_kv *kv; /* keys and values owned */
+    size_t n_kv;
+} policy_spec;
+
+static void policy_spec_fini(policy_spec *p)
+{
+    for (size_t i = 0; i < p->n_kv; i++) {
+        free((char *)p->kv[i].key);
+        free((char *)p->kv[i].value);
+    }
+    free(p->kv);
+    memset(p, 0, sizeof *p);
+}
+
+static int add_kv(const char *cmd, const char *what, const char *text, size_t len,
+                  policy_spec *p)
+{
+    const char *eq = memchr(text, '=', len);
+    if (!eq || eq == text) {
+        fprintf(stderr, "batchlab %s: %s '%.*s': expected key=value\n", cmd, what, (int)len,
+                text);
+        return 2;
+    }
+    char *key = eng_strndup(text, (size_t)(eq - text));
+    char *value = eng_strndup(eq + 1, len - (size_t)(eq - text) - 1);
+    if (!key || !value) {
+        free(key);
+        free(value);
+        fprintf(stderr, "batchlab %s: out of memory\n", cmd);
+        return 2;
+    }
+    p->kv[p->n_kv++] = (pol_kv){.key = key, .value = value};
+    return 0;
+}
+
+/* Parses spec plus --policy-opt pairs; prints the problem and returns 2. */
+static int policy_spec_parse(const char *cmd, const char *spec, const char *const *extra,
+                             size_t n_extra, policy_spec *out)
+{
+    memset(out, 0, sizeof *out);
+    out->label = spec;
+    size_t max_kv = n_extra + 1;
+    for (const char *p = spec; *p; p++)
+        max_kv += *p == ':';
+    out->kv = calloc(max_kv, sizeof *out->kv);
+    if (!out->kv) {
+        fprintf(stderr, "batchlab %s: out of memory\n", cmd);
+        return 2;
+    }
+    size_t name_len = strcspn(spec, ":");
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(name_len < 63 ? name_len : 63), spec);
+    out->type = pol_find(name);
+    if (!out->type) {
+        fprintf(stderr, "batchlab %s: unknown policy '%s' (valid: %s)\n", cmd, name,
+                pol_names());
+        policy_spec_fini(out);
+        return 2;
+    }
+    for (const char *p = spec + name_len; *p == ':';) {
+        const char *start = p + 1;
+        size_t len = strcspn(start, ":");
+        if (add_kv(cmd, "policy option", start, len, out)) {
+            policy_spec_fini(out);
+            return 2;
+        }
+        p = start + len;
+    }
+    for (size_t i = 0; i < n_extra; i++)
+        if (add_kv(cmd, "--policy-opt", extra[i], strlen(extra[i]), out)) {
+            policy_spec_fini(out);
+            return 2;
+        }
+    char err[512];
+    if (pol_check_options(out->type, out->kv, out->n_kv, err, sizeof err)) {
+        fprintf(stderr, "batchlab %s: %s\n", cmd, err);
+        policy_spec_fini(out);
+        return 2;
+    }
+    return 0;
+}
+
+/* ---- options shared by run and compare ------------------------------- */
+
+#define SIM_OPTIONS                                                                                \
+    {"platform", 'p', BL_VALUE, "FILE", "SimGrid platform XML (required)"},                        \
+        {"workload", 'w', BL_VALUE, "FILE", "SWF log, plain or .gz (required)"},                   \
+        {"out", 'o', BL_VALUE, "DIR",                                                              \
+         "write jobs.csv, dropped.csv, schedule.swf, summary.json, timeseries.csv"},               \
+        {"walltime", 0, BL_VALUE, "kill|extend",                                                   \
+         "kill jobs at their requested time (default), or plan and run with max(requested, "      \
+         "actual)"},                                                                               \
+        {"alloc", 0, BL_VALUE, "node|core",                                                        \
+         "whole nodes per job (default), or pack jobs by cores"},                                  \
+        {"procs", 0, BL_VALUE, "alloc|req",                                                        \
+         "processor count from field 5, else 8 (alloc, default), or field 8, else 5 (req)"},       \
+        {"lenient", 0, BL_FLAG, NULL, "skip and count malformed SWF lines instead of stopping"},  \
+        {"check", 0, BL_FLAG, NULL, "run the invariant checker after every scheduling call"},     \
+        {"seed", 0, BL_VALUE, "N", "seed of policies that draw random numbers (default 1)"},      \
+        {"quiet", 'q', BL_FLAG, NULL, "no progress on stderr"}
+
+typedef struct sim_args {
+    const char *platform, *workload, *out;
+    int walltime, alloc, procs;
+    bool lenient, check, quiet;
+    unsigned long long seed;
+} sim_args;
+
+static const char *const walltime_names[] = {"kill", "extend"};
+static const char *const alloc_names[] = {"node", "core"};
+static const char *const procs_names[] = {"alloc", "req"};
+
+static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
+{
+    memset(s, 0, sizeof *s);
+    s->platform = bl_args_value(a, "platform", NULL);
+    s->workload = bl_args_value(a, "workload", NULL);
+    s->out = bl_args_value(a, "out", NULL);
+    if (!s->platform || !s->workload) {
+        fprintf(stderr, "batchlab %s: --platform and --workload are required (see batchlab %s "
+                        "--help)\n",
+                cmd, cmd);
+        return 2;
+    }
+    if (bl_args_choice(cmd, "walltime", bl_args_value(a, "walltime", "kill"), "kill|extend",
+                       &s->walltime) ||
+        bl_args_choice(cmd, "alloc", bl_args_value(a, "alloc", "node"), "node|core",
+                       &s->alloc) ||
+        bl_args_choice(cmd, "procs", bl_args_value(a, "procs", "alloc"), "alloc|req",
+                       &s->procs) ||
+        bl_args_u64(cmd, "seed", bl_args_value(a, "seed", "1"), &s->seed))
+        return 2;
+    s->lenient = bl_args_flag(a, "lenient");
+    s->check = bl_args_flag(a, "check");
+    s->quiet = bl_args_flag(a, "quiet");
+    return 0;
+}
+
+static int read_workload(const char *cmd, const char *path, bool lenient, eng_workload **w)
+{
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_swf_read_opts o = {.lenient = lenient};
+    if (eng_swf_read(path, &o, w, &d)) {
+        fprintf(stderr, "batchlab %s: %s\n", cmd, d.msg);
+        return 1;
+    }
+    if ((*w)->n_malformed)
+        fprintf(stderr, "batchlab %s: skipped %zu malformed lines (--lenient); the first: %s\n",
+                cmd, (*w)->n_malformed, (*w)->first_malformed);
+    return 0;
+}
+
+static int check_readable(const char *cmd, const char *what, const char *path)
+{
+    if (access(path, R_OK) == 0)
+        return 0;
+    fprintf(stderr, "batchlab %s: %s: cannot open %s file\n", cmd, path, what);
+    return 1;
+}
+
+static char *join_command(int argc, char **argv)
+{
+    size_t len = 16;
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) * 2 + 3;
+    char *s = malloc(len), *p = s;
+    if (!s)
+        return NULL;
+    p += sprintf(p, "batchlab");
+    for (int i = 0; i < argc; i++) {
+        bool quote = strpbrk(argv[i], " \t'\"$") != NULL || !argv[i][0];
+        *p++ = ' ';
+        if (quote)
+            *p++ = '\'';
+        for (const char *c = argv[i]; *c; c++) {
+            if (*c == '\'' && quote) {
+                p += sprintf(p, "'\\''");
+                continue;
+            }
+            *p++ = *c;
+        }
+        if (quote)
+            *p++ = '\'';
+    }
+    *p = '\0';
+    return s;
+}
+
+static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload *w,
+                      const policy_spec *ps, const char *command, const char *out_dir)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->platform_path = s->platform;
+    spec->workload = w;
+    spec->out_dir = out_dir;
+    spec->sim.prep = (eng_prep_opts){
+        .procs_field = (eng_procs_field)s->procs,
+        .walltime = (eng_walltime)s->walltime,
+        .alloc = (pol_alloc)s->alloc,
+    };
+    spec->sim.core = (eng_core_opts){
+        .alloc = (pol_alloc)s->alloc,
+        .policy = ps->type,
+        .options = ps->kv,
+        .n_options = ps->n_kv,
+        .seed = s->seed,
+        .check = s->check,
+    };
+    spec->sim.progress = !s->quiet && isatty(STDERR_FILENO);
+    spec->manifest = (eng_manifest){
+        .command = command,
+        .policy = ps->label,
+        .options = ps->kv,
+        .n_options = ps->n_kv,
+        .workload_path = s->workload,
+        .platform_path = s->platform,
+        .seed = s->seed,
+        .walltime = walltime_names[s->walltime],
+        .alloc = alloc_names[s->alloc],
+        .procs_field = procs_names[s->procs],
+        .lenient = s->lenient,
+        .check = s->check,
+    };
+}
+
+static int failure_status(const eng_diag *d)
+{
+    return d->code == ENG_INVARIANT ? 3 : 1;
+}
+
+/* ---- printing --------------------------------------------------------- */
+
+/* 1234567 -> "1,234,567"; fractional values keep `decimals` digits. */
+static const char *fmt_grouped(char *buf, size_t len, double v, int decimals)
+{
+    char raw[64];
+    snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
+    const char *dot = strchr(raw, '.');
+    size_t int_len = dot ? (size_t)(dot - raw) : strlen(raw);
+    char *p = buf;
+    char *end = buf + len - 1;
+    if (v < 0 && p < end)
+        *p++ = '-';
+    for (size_t i = 0; i < int_len && p < end; i++) {
+        if (i && (int_len - i) % 3 == 0 && p < end)
+            *p++ = ',';
+        *p++ = raw[i];
+    }
+    for (const char *q = dot; q && *q && p < end; q++)
+        *p++ = *q;
+    *p = '\0';
+    return buf;
+}
+
+static void print_drops(FILE *f, const eng_summary *s, const char *indent)
+{
+    if (!s->n_dropped_total) {
+        fprintf(f, "%sdropped            none\n", indent);
+        return;
+    }
+    fprintf(f, "%sdropped            %zu (", indent, s->n_dropped_total);
+    bool first = true;
+    for (int k = 0; k < ENG_DROP_COUNT; k++)
+        if (s->n_dropped[k]) {
+            fprintf(f, "%s%zu %s", first ? "" : ", ", s->n_dropped[k], eng_drop_key(k));
+            first = false;
+        }
+    fputs(")\n", f);
+}
+
+static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
+                              const policy_spec *ps)
+{
+    const eng_summary *s = &r->summary;
+    char a[64], b[64], c[64];
+    printf("batchlab run: %s on %s (%zu hosts, %s allocation), walltime %s\n", ps->label,
+           spec->platform_path, r->n_platform_hosts, spec->manifest.alloc,
+           spec->manifest.walltime);
+    printf("  workload           %s\n", spec->manifest.workload_path);
+    printf("  jobs               %zu read, %zu simulated: %zu completed, %zu killed at their "
+           "requested time\n",
+           s->n_input, s->n_simulated, s->n_completed, s->n_killed);
+    print_drops(stdout, s, "  ");
+    if (s->n_est_from_runtime)
+        printf("  estimates          %zu jobs had no requested time: planned with their run "
+               "time\n",
+               s->n_est_from_runtime);
+    if (s->n_extended)
+        printf("  estimates          %zu requests raised to the run time (--walltime extend)\n",
+               s->n_extended);
+    printf("  wait (s)           mean %s, median %s, p95 %s, max %s\n",
+           fmt_grouped(a, sizeof a, s->wait_mean_s, 1), fmt_grouped(b, sizeof b, s->wait_median_s, 1),
+           fmt_grouped(c, sizeof c, s->wait_p95_s, 1),
+           fmt_grouped((char[64]){0}, 64, s->wait_max_s, 1));
+    printf("  response (s)       mean %s\n", fmt_grouped(a, sizeof a, s->response_mean_s, 1));
+    printf("  slowdown           mean %.3f; bounded (tau %g s) mean %.3f\n", s->slowdown_mean,
+           ENG_BSLD_TAU_S, s->bsld_mean);
+    printf("  utilization        %.4f over %s s\n", s->utilization,
+           fmt_grouped(a, sizeof a, s->makespan_s, 0));
+    printf("  queue length       mean %.2f, max %.0f\n", s->queue_mean, s->queue_max);
+    printf("  simulation         %.2f s wall, %s jobs/s\n", r->wall_s,
+           fmt_grouped(a, sizeof a, r->wall_s > 0 ? (double)s->n_simulated / r->wall_s : 0, 0));
+    if (spec->out_dir)
+        printf("  outputs            %s/{jobs.csv,dropped.csv,schedule.swf,summary.json,"
+               "timeseries.csv}\n",
+               spec->out_dir);
+}
+
+/* ---- run --------------------------------------------------------------- */
+
+static const bl_opt run_opts[] = {
+    SIM_OPTIONS,
+    {"policy", 'P', BL_VALUE, "NAME", "scheduling policy, optionally NAME:key=value:... "
+                                      "(see batchlab policies)"},
+    {"policy-opt", 0, BL_MULTI, "KEY=VALUE", "option passed to the policy (repeatable)"},
+};
+
+static int cmd_run(int argc, char **argv)
+{
+    bl_args a;
+    int rc = bl_args_parse("run", run_opts, sizeof run_opts / sizeof run_opts[0], argc, argv, 1,
+                           &a);
+    if (rc)
+        return rc;
+    if (a.help) {
+        bl_args_usage("run", "--platform FILE --workload FILE --policy NAME [options]",
+                      "Replays a workload on a platform under one policy and prints a summary.",
+                      run_opts, sizeof run_opts / sizeof run_opts[0]);
+        bl_args_fini(&a);
+        return 0;
+    }
+    sim_args s;
+    policy_spec ps = {0};
+    eng_workload *w = NULL;
+    char *command = NULL;
+    const char *policy = bl_args_value(&a, "policy", NULL);
+    rc = sim_args_parse("run", &a, &s);
+    if (rc == 0 && !policy) {
+        fprintf(stderr, "batchlab run: --policy is required (valid: %s)\n", pol_names());
+        rc = 2;
+    }
+    const bl_arg *popt = bl_args_get(&a, "policy-opt");
+    if (rc == 0)
+        rc = policy_spec_parse("run", policy, popt->values, popt->n_values, &ps);
+    if (rc == 0)
+        rc = check_readable("run", "platform", s.platform);
+    if (rc == 0)
+        rc = read_workload("run", s.workload, s.lenient, &w);
+    if (rc == 0) {
+        command = join_command(argc, argv);
+        eng_run_spec spec;
+        fill_spec(&spec, &s, w, &ps, command, s.out);
+        eng_run_report rep;
+        eng_diag d;
+        eng_diag_clear(&d);
+        if (eng_run_isolated(&spec, &rep, &d)) {
+            fprintf(stderr, "batchlab run: %s\n", d.msg);
+            rc = failure_status(&d);
+        } else {
+            print_run_summary(&spec, &rep, &ps);
+            eng_run_report_fini(&rep);
+        }
+    }
+    free(command);
+    eng_workload_destroy(w);
+    policy_spec_fini(&ps);
+    bl_args_fini(&a);
+    return rc;
+}
+
+/* ---- compare ------------------------------------------------------------ */
+
+static const bl_opt compare_opts[] = {
+    SIM_OPTIONS,
+    {"policies", 'P', BL_VALUE, "LIST",
+     "comma-separated policies, each NAME or NAME:key=value:... (default fcfs,easy,"
+     "conservative)"},
+};
+
+/* One output folder per policy: the spec with ':' and '=' made safe. */
+static char *policy_dir(const char *out, const char *label)
+{
+    char *dir = eng_asprintf("%s/%s", out, label);
+    if (!dir)
+        return NULL;
+    for (char *p = dir + strlen(out) + 1; *p; p++)
+        if (*p == ':' || *p == '/' || *p == ' ')
+            *p = *p == ':' ? '+' : '_';
+    return dir;
+}
+
+static void print_compare(const char *const *labels, const eng_run_report *r, size_t n,
+                          const sim_args *s)
+{
+    printf("batchlab compare: %s on %s (%zu hosts, %s allocation), walltime %s\n", s->workload,
+           s->platform, r[0].n_platform_hosts, alloc_names[s->alloc],
+           walltime_names[s->walltime]);
+    printf("  %zu jobs read, %zu simulated; ", r[0].summary.n_input, r[0].summary.n_simulated);
+    print_drops(stdout, &r[0].summary, "");
+    int width = 14;
+    for (size_t i = 0; i < n; i++)
+        if ((int)strlen(labels[i]) + 2 > width)
+            width = (int)strlen(labels[i]) + 2;
+    printf("\n%-26s", "");
+    for (size_t i = 0; i < n; i++)
+        printf("%*s", width, labels[i]);
+    printf("\n");
+    struct {
+        const char *name;
+        int decimals;
+        size_t off;
+        bool count;
+    } rows[] = {
+        {"killed at walltime", 0, offsetof(eng_summary, n_killed), true},
+        {"mean wait (s)", 1, offsetof(eng_summary, wait_mean_s), false},
+        {"median wait (s)", 1, offsetof(eng_summary, wait_median_s), false},
+        {"p95 wait (s)", 1, offsetof(eng_summary, wait_p95_s), false},
+        {"max wait (s)", 0, offsetof(eng_summary, wait_max_s), false},
+        {"mean response (s)", 1, offsetof(eng_summary, response_mean_s), false},
+        {"mean slowdown", 3, offsetof(eng_summary, slowdown_mean), false},
+        {"mean bounded slowdown", 3, offsetof(eng_summary, bsld_mean), false},
+        {"utilization", 4, offsetof(eng_summary, utilization), false},
+        {"makespan (s)", 0, offsetof(eng_summary, makespan_s), false},
+        {"mean queue length", 2, offsetof(eng_summary, queue_mean), false},
+        {"max queue length", 0, offsetof(eng_summary, queue_max), false},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        printf("%-26s", rows[k].name);
+        for (size_t i = 0; i < n; i++) {
+            const char *base = (const char *)&r[i].summary;
+            double v = rows[k].count ? (double)*(const size_t *)(base + rows[k].off)
+                                     : *(const double *)(base + rows[k].off);
+            char buf[64];
+            printf("%*s", width, fmt_grouped(buf, sizeof buf, v, rows[k].decimals));
+        }
+        printf("\n");
+    }
+    printf("%-26s", "simulation wall time (s)");
+    for (size_t i = 0; i < n; i++)
+        printf("%*.2f", width, r[i].wall_s);
+    printf("\n");
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+    bl_args a;
+    int rc = bl_args_parse("compare", compare_opts, sizeof compare_opts / sizeof compare_opts[0],
+                           argc, argv, 1, &a);
+    if (rc)
+        return rc;
+    if (a.help) {
+        bl_args_usage("compare", "--platform FILE --workload FILE [--policies a,b,c] [options]",
+                      "Replays the same workload on the same platform under several policies "
+                      "and prints\nthe results side by side. With --out DIR each policy writes "
+                      "its files into DIR/POLICY.",
+                      compare_opts, sizeof compare_opts / sizeof compare_opts[0]);
+        bl_args_fini(&a);
+        return 0;
+    }
+    sim_args s;
+    rc = sim_args_parse("compare", &a, &s);
+    char *list = eng_strdup(bl_args_value(&a, "policies", "fcfs,easy,conservative"));
+    size_t n = 0;
+    char **labels = NULL;
+    policy_spec *specs = NULL;
+    eng_run_report *reps = NULL;
+    eng_workload *w = NULL;
+    char *command = NULL;
+    if (rc == 0 && list) {
+        size_t cap = 1;
+        for (char *p = list; *p; p++)
+            cap += *p == ',';
+        labels = calloc(cap, sizeof *labels);
+        specs = calloc(cap, sizeof *specs);
+        reps = calloc(cap, sizeof *reps);
+        for (char *tok = strtok(list, ","); tok && labels && specs; tok = strtok(NULL, ","))
+            labels[n++] = tok;
+        if (n == 0) {
+            fprintf(stderr, "batchlab compare: --policies: expected at least one policy\n");
+            rc = 2;
+        }
+        for (size_t i = 0; i < n && rc == 0; i++)
+            rc = policy_spec_parse("compare", labels[i], NULL, 0, &specs[i]);
+    }
+    if (rc == 0)
+        rc = check_readable("compare", "platform", s.platform);
+    if (rc == 0)
+        rc = read_workload("compare", s.workload, s.lenient, &w);
+    if (rc == 0)
+        command = join_command(argc, argv);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        char *dir = s.out ? policy_dir(s.out, labels[i]) : NULL;
+        eng_run_spec spec;
+        fill_spec(&spec, &s, w, &specs[i], command, dir);
+        spec.sim.progress = false;
+        if (!s.quiet && isatty(STDERR_FILENO))
+            fprintf(stderr, "batchlab compare: running %s (%zu of %zu)...\n", labels[i], i + 1,
+                    n);
+        eng_diag d;
+        eng_diag_clear(&d);
+        if (eng_run_isolated(&spec, &reps[i], &d)) {
+            fprintf(stderr, "batchlab compare: %s: %s\n", labels[i], d.msg);
+            rc = failure_status(&d);
+        }
+        free(dir);
+    }
+    if (rc == 0)
+        print_compare((const char *const *)labels, reps, n, &s);
+    for (size_t i = 0; i < n; i++) {
+        eng_run_report_fini(&reps[i]);
+        policy_spec_fini(&specs[i]);
+    }
+    free(reps);
+    free(specs);
+    free(labels);
+    free(list);
+    free(command);
+    eng_workload_destroy(w);
+    bl_args_fini(&a);
+    return rc;
+}
+
+/* ---- info --------------------------------------------------------------- */
+
+static const bl_opt info_opts[] = {
+    {"workload", 'w', BL_VALUE, "FILE", "SWF log, plain or .gz (required)"},
+    {"lenient", 0, BL_FLAG, NULL, "skip and count malformed SWF lines instead of stopping"},
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+    bl_args a;
+    int rc = bl_args_parse("info", info_opts, sizeof info_opts / sizeof info_opts[0], argc, argv,
+                           1, &a);
+    if (rc)
+        return rc;
+    if (a.help) {
+        bl_args_usage("info", "--workload FILE",
+                      "Describes what an SWF log holds before it is simulated: header, jobs, "
+                      "time span,\nsizes, run times, estimate accuracy, status mix and the "
+                      "jobs a replay would drop\nwhatever the platform.",
+                      info_opts, sizeof info_opts / sizeof info_opts[0]);
+        bl_args_fini(&a);
+        return 0;
+    }
+    const char *path = bl_args_value(&a, "workload", NULL);
+    if (!path) {
+        fprintf(stderr, "batchlab info: --workload is required\n");
+        bl_args_fini(&a);
+        return 2;
+    }
+    eng_workload *w = NULL;
+    rc = read_workload("info", path, bl_args_flag(&a, "lenient"), &w);
+    bl_args_fini(&a);
+    if (rc)
+        return rc;
+    const eng_swf_header *h = &w->hdr;
+    size_t n = w->n_jobs;
+    printf("%s\n", path);
+    if (h->computer || h->installation)
+        printf("  machine            %s%s%s\n", h->computer ? h->computer : "",
+               h->computer && h->installation ? ", " : "",
+               h->installation ? h->installation : "");
+    if (h->max_nodes >= 0 || h->max_procs >= 0)
+        printf("  header size        MaxNodes %lld, MaxProcs %lld\n", (long long)h->max_nodes,
+               (long long)h->max_procs);
+    if (h->unix_start_time >= 0)
+        printf("  log start          UnixStartTime %lld%s%s\n", (long long)h->unix_start_time,
+               h->time_zone_string ? ", " : "", h->time_zone_string ? h->time_zone_string : "");
+    printf("  jobs               %zu (%zu data lines; %zu malformed skipped, %zu out of submit "
+           "order, %zu partial-execution lines, %zu repeated job numbers)\n",
+           n, w->n_data_lines, w->n_malformed, w->n_reordered, w->n_part_lines, w->n_dup_ids);
+    if (n == 0) {
+        eng_workload_destroy(w);
+        return 0;
+    }
+    double *v = malloc(n * sizeof *v);
+    if (!v) {
+        eng_workload_destroy(w);
+        fprintf(stderr, "batchlab info: out of memory\n");
+        return 1;
+    }
+    double first = w->jobs[0].submit_s, last = w->jobs[n - 1].submit_s;
+    printf("  submits            %.0f .. %.0f s (%.1f days)\n", first, last,
+           (last - first) / 86400.0);
+    size_t k = 0, serial = 0, pow2 = 0, no_procs = 0;
+    double max_procs = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t p = w->jobs[i].procs_alloc > 0 ? w->jobs[i].procs_alloc : w->jobs[i].procs_req;
+        if (p <= 0) {
+            no_procs++;
+            continue;
+        }
+        v[k++] = (double)p;
+        serial += p == 1;
+        pow2 += (p & (p - 1)) == 0;
+        if (p > max_procs)
+            max_procs = (double)p;
+    }
+    if (k) {
+        double med = median_of(v, k);
+        printf("  processors         median %g, max %g; serial %.1f%%, power of two %.1f%% "
+               "(field 5, else 8)\n",
+               med, max_procs, 100.0 * (double)serial / (double)k, 100.0 * (double)pow2 / (double)k);
+    }
+    size_t no_run = 0, over = 0, with_req = 0;
+    k = 0;
+    double run_max = 0;
+    for (size_t i = 0; i < n; i++) {
+        const eng_job *j = &w->jobs[i];
+        if (j->runtime_s < 0) {
+            no_run++;
+            continue;
+        }
+        v[k++] = j->runtime_s;
+        if (j->runtime_s > run_max)
+            run_max = j->runtime_s;
+    }
+    if (k)
+        printf("  run time (s)       median %g, max %g; unknown in %zu jobs\n", median_of(v, k),
+               run_max, no_run);
+    k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const eng_job *j = &w->jobs[i];
+        if (j->time_req_s > 0) {
+            with_req++;
+            if (j->runtime_s > j->time_req_s)
+                over++;
+            if (j->runtime_s >= 0)
+                v[k++] = j->runtime_s / j->time_req_s;
+        }
+    }
+    printf("  requested time     given for %zu jobs; run/request median %.3f; %zu jobs ran past "
+           "it\n",
+           with_req, k ? median_of(v, k) : NAN, over);
+    size_t st[8] = {0}, st_other = 0;
+    for (size_t i = 0; i < n; i++) {
+        int s = w->jobs[i].status;
+        if (s >= -1 && s <= 5)
+            st[s + 1]++;
+        else
+            st_other++;
+    }
+    printf("  status             %zu completed, %zu failed, %zu cancelled, %zu unknown (-1)\n",
+           st[2], st[1], st[6], st[0]);
+    printf("  dropped by any replay  %zu without run time, %zu without processor count\n",
+           no_run, no_procs);
+    if (h->max_procs > 0) {
+        size_t larger = 0;
+        for (size_t i = 0; i < n; i++) {
+            int64_t p = w->jobs[i].procs_alloc > 0 ? w->jobs[i].procs_alloc : w->jobs[i].procs_req;
+            larger += p > h->max_procs;
+        }
+        printf("  larger than MaxProcs %zu\n", larger);
+    }
+    free(v);
+    eng_workload_destroy(w);
+    return 0;
+}
+
+/* ---- policies ----------------------------------------------------------- */
+
+static int cmd_policies(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    fprintf(stderr, "batchlab: not yet\n");
+    size_t n;
+    const pol_type *const *list = pol_list(&n);
+    for (size_t i = 0; i < n; i++) {
+        printf("%-14s %s\n%-14s (%s)\n", list[i]->name, list[i]->summary, "",
+               list[i]->citation);
+        for (const pol_option *o = list[i]->options; o && o->key; o++)
+            printf("%-14s   option %s: %s\n", "", o->key, o->help);
+    }
+    return 0;
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} commands[] = {
+    {"run", cmd_run, "replay a workload on a platform under one policy"},
+    {"compare", cmd_compare, "the same replay under several policies, side by side"},
+    {"info", cmd_info, "what an SWF log holds"},
+    {"policies", cmd_policies, "the registered policies and their options"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: batchlab COMMAND [options]   (batchlab COMMAND --help for details)\n\n"
+               "batchlab %s: discrete-event simulation of HPC batch scheduling on SimGrid.\n\n"
+               "commands:\n",
+            BATCHLAB_VERSION);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\npolicies: %s\n", pol_names());
+}
+
+int bl_cli_main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("batchlab %s (commit %s)\n", BATCHLAB_VERSION, BATCHLAB_GIT_COMMIT);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(cmd, commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "batchlab: unknown command '%s'\n\n", cmd);
+    usage(stderr);
     return 2;
 }

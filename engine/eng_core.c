@@ -1,0 +1,857 @@
+/* eng_core.c — the scheduling core (see eng_core.h for the contract).
+ *
+ * Data layout: every simulated job has a pol_job (what policies see) and an
+ * eng_job_result (what outputs report), both indexed by the prepared job
+ * index. Each pool keeps its waiting queue (idx order), its running jobs
+ * ordered by (expected end, idx), a pol_host array mirroring its hosts'
+ * free cores, and a bitmap of hosts with free capacity for first-fit host
+ * choice. Ends are kept in a binary heap ordered by (end, idx).
+ */
+#include "eng_core.h"
+
+#include "eng_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct end_ev {
+    double t;
+    int32_t job;
+} end_ev;
+
+typedef struct pool_state {
+    const eng_pool *pool;
+    pol_host *hosts; /* pool order = name order */
+    int32_t n_hosts;
+    int32_t total_units;
+    int32_t free_units;
+    const pol_job **queue;
+    size_t n_queue, cap_queue;
+    const pol_job **running;
+    size_t n_running, cap_running;
+    uint64_t *freemap; /* bit i: pool host i has free capacity */
+    size_t n_words;
+    void *pstate;
+    bool inited;
+    pol_out out;
+    bool dirty;
+    double wakeup_s;
+} pool_state;
+
+struct eng_core {
+    const eng_platform *plat;
+    const eng_prepared *prep;
+    eng_core_opts opts;
+    const pol_type *policy;
+    size_t n;
+    pol_job *pj;
+    eng_job_result *res;
+    double *promise_s; /* first promise per job (check mode), INFINITY if none */
+    int32_t *pool_pos; /* platform host -> position in its pool */
+    pool_state *pools;
+    size_t n_pools;
+
+    size_t next_submit;
+    end_ev *heap;
+    size_t n_heap, cap_heap;
+
+    double now;
+    bool begun;
+    int32_t *ending;
+    size_t n_ending, cap_ending;
+
+    int32_t *started;
+    size_t n_started, cap_started;
+    size_t *work_off; /* per job: offset of its durations in work_s (valid in its step) */
+    double *work_s;
+    size_t n_work, cap_work;
+
+    int32_t *alloc_hosts;
+    int32_t *alloc_cores;
+    size_t n_alloc, cap_alloc;
+
+    eng_ts_row *ts;
+    size_t n_ts, cap_ts;
+
+    int32_t queued, running, busy_nodes;
+    int64_t busy_cores, busy_units;
+    size_t n_left;
+    size_t n_steps;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static bool ev_less(end_ev a, end_ev b)
+{
+    return a.t < b.t || (a.t == b.t && a.job < b.job);
+}
+
+static int heap_push(eng_core *c, end_ev e)
+{
+    if (eng_grow(&c->heap, &c->cap_heap, c->n_heap + 1, sizeof *c->heap))
+        return ENG_NOMEM;
+    size_t i = c->n_heap++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!ev_less(e, c->heap[parent]))
+            break;
+        c->heap[i] = c->heap[parent];
+        i = parent;
+    }
+    c->heap[i] = e;
+    return ENG_OK;
+}
+
+static end_ev heap_pop(eng_core *c)
+{
+    end_ev top = c->heap[0];
+    end_ev last = c->heap[--c->n_heap];
+    size_t i = 0, n = c->n_heap;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        end_ev best = last;
+        if (l < n && ev_less(c->heap[l], best)) {
+            m = l;
+            best = c->heap[l];
+        }
+        if (r < n && ev_less(c->heap[r], best))
+            m = r;
+        if (m == i)
+            break;
+        c->heap[i] = c->heap[m];
+        i = m;
+    }
+    if (n)
+        c->heap[i] = last;
+    return top;
+}
+
+static bool run_less(const pol_job *a, const pol_job *b)
+{
+    return a->expected_end_s < b->expected_end_s ||
+           (a->expected_end_s == b->expected_end_s && a->idx < b->idx);
+}
+
+/* First position in the running array not ordered before j. */
+static size_t running_lower_bound(const pool_state *ps, const pol_job *j)
+{
+    size_t lo = 0, hi = ps->n_running;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (run_less(ps->running[mid], j))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static size_t queue_lower_bound(const pool_state *ps, int32_t idx)
+{
+    size_t lo = 0, hi = ps->n_queue;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ps->queue[mid]->idx < idx)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void bit_set(uint64_t *map, int32_t i, bool on)
+{
+    if (on)
+        map[i >> 6] |= UINT64_C(1) << (i & 63);
+    else
+        map[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+}
+
+/* Next set bit at or after i, or -1. */
+static int32_t bit_next(const uint64_t *map, size_t n_words, int32_t i)
+{
+    size_t w = (size_t)i >> 6;
+    if (w >= n_words)
+        return -1;
+    uint64_t word = map[w] & (~UINT64_C(0) << (i & 63));
+    while (!word) {
+        if (++w >= n_words)
+            return -1;
+        word = map[w];
+    }
+    return (int32_t)(w * 64 + (size_t)__builtin_ctzll(word));
+}
+
+static bool host_has_capacity(const pool_state *ps, pol_alloc alloc, int32_t pos)
+{
+    const pol_host *h = &ps->hosts[pos];
+    return alloc == POL_ALLOC_NODE ? h->free_cores == h->cores : h->free_cores > 0;
+}
+
+static pol_view make_view(const eng_core *c, const pool_state *ps)
+{
+    return (pol_view){
+        .now_s = c->now,
+        .alloc = c->opts.alloc,
+        .total_units = ps->total_units,
+        .free_units = ps->free_units,
+        .queue = ps->queue,
+        .n_queue = ps->n_queue,
+        .running = ps->running,
+        .n_running = ps->n_running,
+        .hosts = ps->hosts,
+        .n_hosts = (size_t)ps->n_hosts,
+        .ref_speed_flops = c->plat->ref_speed_flops,
+    };
+}
+
+static const char *policy_name(const eng_core *c)
+{
+    return c->policy->name;
+}
+
+/* ---- create / destroy ------------------------------------------------- */
+
+void eng_core_destroy(eng_core *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n_pools; i++) {
+        pool_state *ps = &c->pools[i];
+        if (ps->inited && c->policy->fini)
+            c->policy->fini(ps->pstate);
+        free(ps->pstate);
+        free(ps->hosts);
+        free(ps->queue);
+        free(ps->running);
+        free(ps->freemap);
+        pol_out_fini(&ps->out);
+    }
+    free(c->pools);
+    free(c->pj);
+    free(c->res);
+    free(c->promise_s);
+    free(c->pool_pos);
+    free(c->heap);
+    free(c->ending);
+    free(c->started);
+    free(c->work_off);
+    free(c->work_s);
+    free(c->alloc_hosts);
+    free(c->alloc_cores);
+    free(c->ts);
+    free(c);
+}
+
+static int init_pool(eng_core *c, size_t pi, eng_diag *d)
+{
+    const eng_platform *p = c->plat;
+    const eng_pool *pool = &p->pools[pi];
+    pool_state *ps = &c->pools[pi];
+    ps->pool = pool;
+    ps->n_hosts = (int32_t)pool->n_hosts;
+    ps->hosts = calloc(pool->n_hosts, sizeof *ps->hosts);
+    ps->n_words = (pool->n_hosts + 63) / 64;
+    ps->freemap = calloc(ps->n_words, sizeof *ps->freemap);
+    ps->wakeup_s = INFINITY;
+    pol_out_init(&ps->out);
+    if (!ps->hosts || !ps->freemap)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    for (size_t k = 0; k < pool->n_hosts; k++) {
+        const eng_host *h = &p->hosts[pool->hosts[k]];
+        ps->hosts[k] = (pol_host){
+            .name = h->name,
+            .index = pool->hosts[k],
+            .speed_flops = h->speed_flops,
+            .cores = h->cores,
+            .free_cores = h->cores,
+            .price_per_s = h->price_per_s,
+        };
+        c->pool_pos[pool->hosts[k]] = (int32_t)k;
+        bit_set(ps->freemap, (int32_t)k, true);
+    }
+    int64_t units = c->opts.alloc == POL_ALLOC_NODE ? (int64_t)pool->n_hosts : pool->total_cores;
+    if (units > INT32_MAX)
+        return eng_diag_set(d, ENG_PLATFORM, "%s: pool %s has more than 2^31 units", p->path,
+                            pool->label);
+    ps->total_units = ps->free_units = (int32_t)units;
+
+    ps->pstate = calloc(1, c->policy->state_size ? c->policy->state_size : 1);
+    if (!ps->pstate)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    pol_setup setup = {
+        .alloc = c->opts.alloc,
+        .total_units = ps->total_units,
+        .hosts = ps->hosts,
+        .n_hosts = (size_t)ps->n_hosts,
+        .ref_speed_flops = p->ref_speed_flops,
+        .n_jobs = c->n,
+        .seed = c->opts.seed,
+        .options = c->opts.options,
+        .n_options = c->opts.n_options,
+    };
+    if (c->policy->init) {
+        char err[512] = "";
+        int rc = c->policy->init(ps->pstate, &setup, err, sizeof err);
+        if (rc)
+            return eng_diag_set(d, rc, "policy %s: %s", policy_name(c),
+                                err[0] ? err : eng_strerror(rc));
+    }
+    ps->inited = true;
+    return ENG_OK;
+}
+
+int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
+                    const eng_core_opts *opts, eng_core **out, eng_diag *d)
+{
+    *out = NULL;
+    if (!opts->policy)
+        return eng_diag_set(d, ENG_INVAL, "no policy given");
+    if (prep->n_jobs > INT32_MAX)
+        return eng_diag_set(d, ENG_RANGE, "more than 2^31 jobs");
+    char err[512];
+    int rc = pol_check_options(opts->policy, opts->options, opts->n_options, err, sizeof err);
+    if (rc)
+        return eng_diag_set(d, rc, "%s", err);
+    eng_core *c = calloc(1, sizeof *c);
+    if (!c)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    c->plat = platform;
+    c->prep = prep;
+    c->opts = *opts;
+    c->policy = opts->policy;
+    c->n = prep->n_jobs;
+    c->n_left = c->n;
+    c->now = -INFINITY;
+    size_t n1 = c->n ? c->n : 1;
+    c->pj = calloc(n1, sizeof *c->pj);
+    c->res = calloc(n1, sizeof *c->res);
+    c->work_off = calloc(n1, sizeof *c->work_off);
+    c->pool_pos = calloc(platform->n_hosts, sizeof *c->pool_pos);
+    c->pools = calloc(platform->n_pools, sizeof *c->pools);
+    if (opts->check)
+        c->promise_s = malloc(n1 * sizeof *c->promise_s);
+    if (!c->pj || !c->res || !c->work_off || !c->pool_pos || !c->pools ||
+        (opts->check && !c->promise_s)) {
+        eng_core_destroy(c);
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        const eng_sim_job *s = &prep->jobs[i];
+        c->pj[i] = (pol_job){
+            .idx = (int32_t)i,
+            .id = s->id,
+            .submit_s = s->submit_s,
+            .estimate_s = s->estimate_s,
+            .units = s->units,
+            .procs = s->procs,
+            .queue = s->queue,
+            .partition = s->partition,
+            .user = s->user,
+            .group = s->group,
+            .app = s->app,
+            .start_s = -1,
+            .expected_end_s = -1,
+        };
+        c->res[i] = (eng_job_result){.start_s = -1, .end_s = -1, .state = ENG_JOB_PENDING};
+        if (c->promise_s)
+            c->promise_s[i] = INFINITY;
+        if (i > 0 && s->submit_s < prep->jobs[i - 1].submit_s) {
+            eng_core_destroy(c);
+            return eng_diag_set(d, ENG_INVAL, "jobs are not sorted by submit time");
+        }
+    }
+    c->n_pools = platform->n_pools;
+    for (size_t pi = 0; pi < c->n_pools; pi++) {
+        rc = init_pool(c, pi, d);
+        if (rc) {
+            eng_core_destroy(c);
+            return rc;
+        }
+    }
+    *out = c;
+    return ENG_OK;
+}
+
+/* ---- allocation ------------------------------------------------------- */
+
+static int push_alloc(eng_core *c, int32_t host, int32_t cores)
+{
+    if (eng_grow(&c->alloc_hosts, &c->cap_alloc, c->n_alloc + 1, sizeof *c->alloc_hosts))
+        return ENG_NOMEM;
+    size_t cap = c->cap_alloc;
+    /* alloc_cores shares the capacity of alloc_hosts. */
+    int32_t *nc = realloc(c->alloc_cores, cap * sizeof *nc);
+    if (!nc)
+        return ENG_NOMEM;
+    c->alloc_cores = nc;
+    c->alloc_hosts[c->n_alloc] = host;
+    c->alloc_cores[c->n_alloc] = cores;
+    c->n_alloc++;
+    return ENG_OK;
+}
+
+static int take_host(eng_core *c, pool_state *ps, int32_t pos, int32_t cores)
+{
+    pol_host *h = &ps->hosts[pos];
+    if (h->free_cores == h->cores)
+        c->busy_nodes++;
+    h->free_cores -= cores;
+    c->busy_cores += cores;
+    if (!host_has_capacity(ps, c->opts.alloc, pos))
+        bit_set(ps->freemap, pos, false);
+    return push_alloc(c, h->index, cores);
+}
+
+/* Allocates job j in pool ps, on the policy's hosts or first fit. */
+static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_start *st,
+                    eng_diag *d)
+{
+    eng_job_result *r = &c->res[j->idx];
+    r->hosts_off = c->n_alloc;
+    int32_t need = j->units;
+    const int32_t *named = st->n_hosts ? ps->out.hosts + st->hosts_off : NULL;
+    int rc = ENG_OK;
+    if (c->opts.alloc == POL_ALLOC_NODE) {
+        if (named && st->n_hosts != need)
+            return eng_diag_set(d, ENG_POLICY,
+                                "t=%.17g: policy %s named %d hosts for job %lld, which needs %d",
+                                c->now, policy_name(c), st->n_hosts, (long long)j->id, need);
+        int32_t pos = -1;
+        for (int32_t k = 0; k < need && rc == ENG_OK; k++) {
+            if (named) {
+                pos = named[k];
+                if (pos < 0 || pos >= ps->n_hosts || !host_has_capacity(ps, POL_ALLOC_NODE, pos))
+                    return eng_diag_set(d, ENG_POLICY,
+                                        "t=%.17g: policy %s started job %lld on host position "
+                                        "%d, which is not a free host of the pool",
+                                        c->now, policy_name(c), (long long)j->id, pos);
+            } else {
+                pos = bit_next(ps->freemap, ps->n_words, pos + 1);
+                if (pos < 0)
+                    return eng_diag_set(d, ENG_POLICY, "internal: free host count mismatch");
+            }
+            rc = take_host(c, ps, pos, ps->hosts[pos].cores);
+        }
+    } else {
+        int32_t k = 0, pos = -1;
+        while (need > 0 && rc == ENG_OK) {
+            if (named) {
+                if (k >= st->n_hosts)
+                    return eng_diag_set(d, ENG_POLICY,
+                                        "t=%.17g: policy %s named too few free cores for job "
+                                        "%lld",
+                                        c->now, policy_name(c), (long long)j->id);
+                pos = named[k++];
+                if (pos < 0 || pos >= ps->n_hosts)
+                    return eng_diag_set(d, ENG_POLICY,
+                                        "t=%.17g: policy %s named host position %d for job "
+                                        "%lld, outside the pool",
+                                        c->now, policy_name(c), pos, (long long)j->id);
+                if (ps->hosts[pos].free_cores == 0)
+                    continue;
+            } else {
+                pos = bit_next(ps->freemap, ps->n_words, pos + 1);
+                if (pos < 0)
+                    return eng_diag_set(d, ENG_POLICY, "internal: free core count mismatch");
+            }
+            int32_t take = ps->hosts[pos].free_cores < need ? ps->hosts[pos].free_cores : need;
+            need -= take;
+            rc = take_host(c, ps, pos, take);
+        }
+    }
+    if (rc)
+        return eng_diag_set(d, rc, "out of memory");
+    r->n_hosts = (int32_t)(c->n_alloc - r->hosts_off);
+    c->busy_units += j->units;
+    ps->free_units -= j->units;
+    return ENG_OK;
+}
+
+static void release(eng_core *c, pool_state *ps, int32_t job)
+{
+    const eng_job_result *r = &c->res[job];
+    for (int32_t k = 0; k < r->n_hosts; k++) {
+        int32_t host = c->alloc_hosts[r->hosts_off + (size_t)k];
+        int32_t cores = c->alloc_cores[r->hosts_off + (size_t)k];
+        int32_t pos = c->pool_pos[host];
+        pol_host *h = &ps->hosts[pos];
+        h->free_cores += cores;
+        c->busy_cores -= cores;
+        if (h->free_cores == h->cores)
+            c->busy_nodes--;
+        if (host_has_capacity(ps, c->opts.alloc, pos))
+            bit_set(ps->freemap, pos, true);
+    }
+    c->busy_units -= c->pj[job].units;
+    ps->free_units += c->pj[job].units;
+}
+
+/* ---- starting a job --------------------------------------------------- */
+
+static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag *d)
+{
+    int32_t idx = st->job_idx;
+    if (idx < 0 || (size_t)idx >= c->n)
+        return eng_diag_set(d, ENG_POLICY, "t=%.17g: policy %s started an unknown job index %d",
+                            c->now, policy_name(c), idx);
+    pol_job *j = &c->pj[idx];
+    eng_job_result *r = &c->res[idx];
+    if (r->state != ENG_JOB_QUEUED || c->prep->jobs[idx].pool != (int32_t)(ps - c->pools))
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s started job %lld, which is not waiting in this "
+                            "pool (state %d)",
+                            c->now, policy_name(c), (long long)j->id, r->state);
+    if (j->units > ps->free_units)
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s started job %lld needing %d units with only %d "
+                            "free",
+                            c->now, policy_name(c), (long long)j->id, j->units, ps->free_units);
+    if (c->promise_s && c->now > c->promise_s[idx] &&
+        c->now - c->promise_s[idx] > 1e-9 * fmax(1.0, fabs(c->now)))
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: policy %s started job %lld later than it promised (%.17g)",
+                            c->now, policy_name(c), (long long)j->id, c->promise_s[idx]);
+    int rc = allocate(c, ps, j, st, d);
+    if (rc)
+        return rc;
+
+    /* Leave the queue. */
+    size_t q = queue_lower_bound(ps, idx);
+    memmove(ps->queue + q, ps->queue + q + 1, (ps->n_queue - q - 1) * sizeof *ps->queue);
+    ps->n_queue--;
+    c->queued--;
+
+    /* Work on each host, and the end. */
+    const eng_sim_job *s = &c->prep->jobs[idx];
+    if (eng_grow(&c->work_s, &c->cap_work, c->n_work + (size_t)r->n_hosts, sizeof *c->work_s))
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    c->work_off[idx] = c->n_work;
+    double longest = 0;
+    bool killed = false;
+    for (int32_t k = 0; k < r->n_hosts; k++) {
+        const eng_host *h = &c->plat->hosts[c->alloc_hosts[r->hosts_off + (size_t)k]];
+        double factor = c->plat->ref_speed_flops / h->speed_flops;
+        double dur = s->init_s + s->run_s * factor;
+        if (dur > s->kill_s) {
+            dur = s->kill_s;
+            killed = true;
+        }
+        c->work_s[c->n_work++] = dur;
+        if (dur > longest)
+            longest = dur;
+    }
+    j->start_s = c->now;
+    j->expected_end_s = c->now + j->estimate_s;
+    r->start_s = c->now;
+    r->end_s = c->now + longest;
+    r->state = ENG_JOB_RUNNING;
+    r->killed = killed;
+    if (killed)
+        r->end_s = c->now + s->kill_s;
+
+    size_t at = running_lower_bound(ps, j);
+    if (eng_grow(&ps->running, &ps->cap_running, ps->n_running + 1, sizeof *ps->running) ||
+        eng_grow(&c->started, &c->cap_started, c->n_started + 1, sizeof *c->started) ||
+        heap_push(c, (end_ev){.t = r->end_s, .job = idx}))
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    memmove(ps->running + at + 1, ps->running + at, (ps->n_running - at) * sizeof *ps->running);
+    ps->running[at] = j;
+    ps->n_running++;
+    c->running++;
+    c->started[c->n_started++] = idx;
+    return ENG_OK;
+}
+
+/* ---- checks ----------------------------------------------------------- */
+
+static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
+{
+    int64_t free_cores = 0, free_units = 0;
+    for (int32_t k = 0; k < ps->n_hosts; k++) {
+        const pol_host *h = &ps->hosts[k];
+        if (h->free_cores < 0 || h->free_cores > h->cores)
+            return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: host %s has %d of %d cores free",
+                                c->now, h->name, h->free_cores, h->cores);
+        bool bit = (ps->freemap[k >> 6] >> (k & 63)) & 1;
+        if (bit != host_has_capacity(ps, c->opts.alloc, k))
+            return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: free-host map wrong for %s", c->now,
+                                h->name);
+        free_cores += h->free_cores;
+        free_units += c->opts.alloc == POL_ALLOC_NODE ? (h->free_cores == h->cores) : h->free_cores;
+    }
+    if (free_units != ps->free_units)
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: pool %s counts %d free units, its hosts have %lld", c->now,
+                            ps->pool->label, ps->free_units, (long long)free_units);
+    int64_t used = 0;
+    for (size_t r = 0; r < ps->n_running; r++) {
+        used += ps->running[r]->units;
+        if (r > 0 && run_less(ps->running[r], ps->running[r - 1]))
+            return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: running set out of order", c->now);
+    }
+    if (used + ps->free_units != ps->total_units)
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: pool %s: %lld units used + %d free != %d total", c->now,
+                            ps->pool->label, (long long)used, ps->free_units, ps->total_units);
+    (void)free_cores;
+    return ENG_OK;
+}
+
+static int check_decisions(eng_core *c, pool_state *ps, const int32_t *queue_before,
+                           size_t n_before, eng_diag *d)
+{
+    const pol_out *out = &ps->out;
+    if (c->policy->flags & POL_FLAG_ORDERED) {
+        for (size_t i = 0; i < out->n_starts; i++)
+            if (i >= n_before || out->starts[i].job_idx != queue_before[i])
+                return eng_diag_set(d, ENG_INVARIANT,
+                                    "t=%.17g: policy %s is FCFS-ordered but started job %lld "
+                                    "ahead of earlier waiting jobs",
+                                    c->now, policy_name(c),
+                                    (long long)c->pj[out->starts[i].job_idx].id);
+    }
+    if ((c->policy->flags & POL_FLAG_HEAD_GREEDY) && ps->n_queue > 0 &&
+        ps->queue[0]->units <= ps->free_units)
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: policy %s left job %lld waiting at the head of the queue "
+                            "although its %d units were free",
+                            c->now, policy_name(c), (long long)ps->queue[0]->id,
+                            ps->queue[0]->units);
+    return audit_pool(c, ps, d);
+}
+
+/* ---- the step --------------------------------------------------------- */
+
+static int call_policy(eng_core *c, pool_state *ps, eng_diag *d)
+{
+    pol_view v = make_view(c, ps);
+    pol_out_reset(&ps->out);
+    int32_t *before = NULL;
+    size_t n_before = 0;
+    if (c->opts.check && (c->policy->flags & POL_FLAG_ORDERED)) {
+        n_before = ps->n_queue;
+        before = malloc((n_before ? n_before : 1) * sizeof *before);
+        if (!before)
+            return eng_diag_set(d, ENG_NOMEM, "out of memory");
+        for (size_t i = 0; i < n_before; i++)
+            before[i] = ps->queue[i]->idx;
+    }
+    int rc = c->policy->schedule(ps->pstate, &v, &ps->out);
+    if (rc == ENG_OK && ps->out.oom)
+        rc = ENG_NOMEM;
+    if (rc) {
+        free(before);
+        return eng_diag_set(d, rc, "t=%.17g: policy %s failed: %s", c->now, policy_name(c),
+                            eng_strerror(rc));
+    }
+    /* Promises first: a promise made in this call for a job started in the
+     * same call is trivially kept. */
+    if (c->promise_s)
+        for (size_t i = 0; i < ps->out.n_promises; i++) {
+            const pol_promise *p = &ps->out.promises[i];
+            if (p->job_idx >= 0 && (size_t)p->job_idx < c->n &&
+                c->promise_s[p->job_idx] == INFINITY)
+                c->promise_s[p->job_idx] = p->start_by_s;
+        }
+    for (size_t i = 0; i < ps->out.n_starts && rc == ENG_OK; i++)
+        rc = start_job(c, ps, &ps->out.starts[i], d);
+    if (rc == ENG_OK && c->opts.check)
+        rc = check_decisions(c, ps, before, n_before, d);
+    free(before);
+    ps->wakeup_s = ps->out.wakeup_s > c->now ? ps->out.wakeup_s : INFINITY;
+    return rc;
+}
+
+bool eng_core_begin(eng_core *c, double *t, const int32_t **ending, size_t *n_ending)
+{
+    double next = INFINITY;
+    if (c->next_submit < c->n)
+        next = c->prep->jobs[c->next_submit].submit_s;
+    if (c->n_heap && c->heap[0].t < next)
+        next = c->heap[0].t;
+    for (size_t i = 0; i < c->n_pools; i++)
+        if (c->pools[i].wakeup_s < next)
+            next = c->pools[i].wakeup_s;
+    c->n_ending = 0;
+    if (next == INFINITY) {
+        *ending = NULL;
+        *n_ending = 0;
+        return false;
+    }
+    if (next < c->now)
+        next = c->now; /* cannot happen with sorted submits; keeps time monotone */
+    c->now = next;
+    while (c->n_heap && c->heap[0].t <= next) {
+        end_ev e = heap_pop(c);
+        if (eng_grow(&c->ending, &c->cap_ending, c->n_ending + 1, sizeof *c->ending)) {
+            heap_push(c, e); /* retried on the next begin */
+            break;
+        }
+        c->ending[c->n_ending++] = e.job;
+    }
+    c->begun = true;
+    *t = next;
+    *ending = c->ending;
+    *n_ending = c->n_ending;
+    return true;
+}
+
+static int record_sample(eng_core *c)
+{
+    eng_ts_row row = {
+        .t_s = c->now,
+        .queued = c->queued,
+        .running = c->running,
+        .busy_nodes = c->busy_nodes,
+        .busy_cores = c->busy_cores,
+        .busy_units = c->busy_units,
+    };
+    if (c->n_ts && c->ts[c->n_ts - 1].t_s == c->now) {
+        c->ts[c->n_ts - 1] = row;
+        return ENG_OK;
+    }
+    if (eng_grow(&c->ts, &c->cap_ts, c->n_ts + 1, sizeof *c->ts))
+        return ENG_NOMEM;
+    c->ts[c->n_ts++] = row;
+    return ENG_OK;
+}
+
+int eng_core_step(eng_core *c, eng_diag *d)
+{
+    if (!c->begun)
+        return eng_diag_set(d, ENG_INVAL, "eng_core_step without eng_core_begin");
+    c->begun = false;
+    c->n_started = 0;
+    c->n_work = 0;
+    c->n_steps++;
+    int rc;
+
+    /* 1. Ends. */
+    for (size_t e = 0; e < c->n_ending; e++) {
+        int32_t idx = c->ending[e];
+        pool_state *ps = &c->pools[c->prep->jobs[idx].pool];
+        pol_job *j = &c->pj[idx];
+        eng_job_result *r = &c->res[idx];
+        release(c, ps, idx);
+        size_t at = running_lower_bound(ps, j);
+        if (at >= ps->n_running || ps->running[at] != j)
+            return eng_diag_set(d, ENG_INVARIANT, "internal: job %lld not in its running set",
+                                (long long)j->id);
+        memmove(ps->running + at, ps->running + at + 1,
+                (ps->n_running - at - 1) * sizeof *ps->running);
+        ps->n_running--;
+        c->running--;
+        c->n_left--;
+        r->state = r->killed ? ENG_JOB_KILLED : ENG_JOB_DONE;
+        ps->dirty = true;
+        if (c->policy->on_finish) {
+            pol_view v = make_view(c, ps);
+            rc = c->policy->on_finish(ps->pstate, &v, j);
+            if (rc)
+                return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the end of job %lld",
+                                    c->now, policy_name(c), (long long)j->id);
+        }
+    }
+    c->n_ending = 0;
+
+    /* 2. Submissions. */
+    while (c->next_submit < c->n && c->prep->jobs[c->next_submit].submit_s <= c->now) {
+        int32_t idx = (int32_t)c->next_submit++;
+        pool_state *ps = &c->pools[c->prep->jobs[idx].pool];
+        if (eng_grow(&ps->queue, &ps->cap_queue, ps->n_queue + 1, sizeof *ps->queue))
+            return eng_diag_set(d, ENG_NOMEM, "out of memory");
+        ps->queue[ps->n_queue++] = &c->pj[idx];
+        c->res[idx].state = ENG_JOB_QUEUED;
+        c->queued++;
+        ps->dirty = true;
+        if (c->policy->on_submit) {
+            pol_view v = make_view(c, ps);
+            rc = c->policy->on_submit(ps->pstate, &v, &c->pj[idx]);
+            if (rc)
+                return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the submission of "
+                                           "job %lld",
+                                    c->now, policy_name(c), (long long)c->pj[idx].id);
+        }
+    }
+
+    /* 3. One policy call per pool with something new. */
+    for (size_t i = 0; i < c->n_pools; i++) {
+        pool_state *ps = &c->pools[i];
+        if (!ps->dirty && ps->wakeup_s > c->now)
+            continue;
+        ps->dirty = false;
+        rc = call_policy(c, ps, d);
+        if (rc)
+            return rc;
+    }
+    if (record_sample(c))
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    return ENG_OK;
+}
+
+int eng_core_run(eng_core *c, eng_diag *d)
+{
+    double t;
+    const int32_t *ending;
+    size_t n;
+    while (eng_core_begin(c, &t, &ending, &n)) {
+        int rc = eng_core_step(c, d);
+        if (rc)
+            return rc;
+    }
+    return ENG_OK;
+}
+
+size_t eng_core_started(const eng_core *c, const int32_t **jobs)
+{
+    *jobs = c->started;
+    return c->n_started;
+}
+
+size_t eng_core_job_work(const eng_core *c, int32_t job, const int32_t **hosts,
+                         const double **duration_s)
+{
+    const eng_job_result *r = &c->res[job];
+    *hosts = c->alloc_hosts + r->hosts_off;
+    *duration_s = c->work_s + c->work_off[job];
+    return (size_t)r->n_hosts;
+}
+
+const eng_job_result *eng_core_results(const eng_core *c)
+{
+    return c->res;
+}
+
+const int32_t *eng_core_alloc_hosts(const eng_core *c)
+{
+    return c->alloc_hosts;
+}
+
+const int32_t *eng_core_alloc_cores(const eng_core *c)
+{
+    return c->alloc_cores;
+}
+
+const eng_ts_row *eng_core_timeseries(const eng_core *c, size_t *n)
+{
+    *n = c->n_ts;
+    return c->ts;
+}
+
+size_t eng_core_jobs_left(const eng_core *c)
+{
+    return c->n_left;
+}
+
+double eng_core_now(const eng_core *c)
+{
+    return c->now;
+}
+
+size_t eng_core_steps(const eng_core *c)
+{
+    return c->n_steps;
+}

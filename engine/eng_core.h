@@ -1,0 +1,126 @@
+/* eng_core.h — the scheduling core: queues, running sets, host allocation,
+ * policy calls and the invariant checker, as a pure state machine.
+ *
+ * The core decides; a driver moves time. The shipped driver is SimGrid's
+ * (eng_sim.c): it sleeps or waits on SimGrid executions until the core's
+ * next event time, then lets the core apply that instant. Tests of policies
+ * and the conformance suite can also drive the core directly (eng_core_run),
+ * which is the same code without executions; eng_sim's tests check that
+ * both give the same schedule.
+ *
+ * One step at time t:
+ *   1. jobs ending at t leave (hosts freed; policy on_finish), in (t, idx)
+ *      order;
+ *   2. jobs submitted at t join their pool's queue (policy on_submit), in
+ *      idx order;
+ *   3. each pool with an event or a due wake-up calls its policy's
+ *      schedule() once and the core applies the decisions.
+ * So all events of one instant are applied before a policy is asked, and a
+ * job ending at t frees its hosts for a job starting at t.
+ *
+ * A started job runs on each of its hosts for
+ *     init_s + run_s * ref_speed / host_speed,
+ * capped at kill_s (then it ends KILLED); it ends when its slowest host
+ * does. Its expected end (what policies plan with) is start + estimate_s.
+ *
+ * Checks always made (a violation is ENG_POLICY): a decision names a job
+ * queued in this pool, not started before; enough free units; named hosts
+ * belong to the pool and are free. Checks made with opts.check (and in every
+ * test): ORDERED and HEAD_GREEDY policy flags, every job starts no later
+ * than the first promise its policy made for it, and a full audit of the
+ * pool's free capacity after every call. A violation is ENG_INVARIANT with
+ * the time, job and rule.
+ *
+ * Cost per step: O(events + decisions * log(queue)) plus the policy's own;
+ * host choice is a bitmap scan, O(hosts / 64 + hosts taken).
+ */
+#ifndef ENG_CORE_H
+#define ENG_CORE_H
+
+#include "eng_error.h"
+#include "eng_platform.h"
+#include "eng_prep.h"
+#include "pol_policy.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum eng_job_state {
+    ENG_JOB_PENDING = 0, /* not submitted yet */
+    ENG_JOB_QUEUED,
+    ENG_JOB_RUNNING,
+    ENG_JOB_DONE,   /* ran to its end */
+    ENG_JOB_KILLED, /* reached its kill limit (requested time) */
+} eng_job_state;
+
+typedef struct eng_core_opts {
+    pol_alloc alloc;
+    const pol_type *policy;
+    const pol_kv *options; /* --policy-opt pairs, borrowed for create() */
+    size_t n_options;
+    uint64_t seed;
+    bool check;
+} eng_core_opts;
+
+/* The fate of one simulated job (indexed like eng_prepared.jobs). */
+typedef struct eng_job_result {
+    double start_s; /* -1 until started */
+    double end_s;   /* -1 until ended */
+    int32_t state;  /* eng_job_state */
+    bool killed;    /* reaches (or reached) its kill limit */
+    int32_t n_hosts;
+    size_t hosts_off; /* into eng_core_alloc_hosts()/cores() */
+} eng_job_result;
+
+/* One sample of the time series, taken after each instant's step. */
+typedef struct eng_ts_row {
+    double t_s;
+    int32_t queued;     /* waiting jobs, all pools */
+    int32_t running;    /* running jobs */
+    int32_t busy_nodes; /* hosts with at least one allocated core */
+    int64_t busy_cores; /* allocated cores (whole hosts under node allocation) */
+    int64_t busy_units; /* allocated units */
+} eng_ts_row;
+
+typedef struct eng_core eng_core;
+
+/* Creates the core and one policy instance per pool (init() validates the
+ * options). platform and prep are borrowed for the core's life. */
+int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
+                    const eng_core_opts *opts, eng_core **out, eng_diag *d);
+
+void eng_core_destroy(eng_core *c);
+
+/* Phase 1 of a step: moves to the next event time *t and lists the jobs
+ * that end then (borrowed until the next call). Returns false when nothing
+ * is left to do. */
+bool eng_core_begin(eng_core *c, double *t, const int32_t **ending, size_t *n_ending);
+
+/* Phase 2: applies every event at the time begin() returned and calls the
+ * policies. On error the core stays consistent but must not be stepped
+ * again. */
+int eng_core_step(eng_core *c, eng_diag *d);
+
+/* The jobs started by the last step (borrowed until the next step). */
+size_t eng_core_started(const eng_core *c, const int32_t **jobs);
+
+/* Where a started job runs and for how long on each host: platform host
+ * indices and durations in seconds (borrowed until the next step). */
+size_t eng_core_job_work(const eng_core *c, int32_t job, const int32_t **hosts,
+                         const double **duration_s);
+
+/* Drives the core to the end without executions (steps until begin()
+ * returns false). */
+int eng_core_run(eng_core *c, eng_diag *d);
+
+/* Results, valid until destroy. */
+const eng_job_result *eng_core_results(const eng_core *c);
+const int32_t *eng_core_alloc_hosts(const eng_core *c); /* platform host indices */
+const int32_t *eng_core_alloc_cores(const eng_core *c); /* cores taken on each */
+const eng_ts_row *eng_core_timeseries(const eng_core *c, size_t *n);
+size_t eng_core_jobs_left(const eng_core *c); /* not yet ended */
+double eng_core_now(const eng_core *c);
+size_t eng_core_steps(const eng_core *c);
+
+#endif

@@ -1,0 +1,56 @@
+/* eng_metrics.h — summary metrics of a simulated schedule.
+ *
+ * Definitions (../shared/reference/backfill.md §6; Feitelson, Rudolph,
+ * Schwiegelshohn, Sevcik & Wong 1997 for the bounded slowdown):
+ *   wait      w = start - submit
+ *   response  R = end - submit
+ *   run       r = end - start (after any walltime kill)
+ *   slowdown  R / r, averaged over jobs with r > 0 only (n_slowdown)
+ *   bounded slowdown  max(1, R / max(r, tau)), tau = 10 s, over all jobs
+ *   utilization  sum(units * r) / (total units * (t1 - t0)), where t0 is
+ *             the first submit and t1 the last end of the simulated jobs
+ *   queue length  time-weighted mean and maximum of the number of waiting
+ *             jobs over [t0, t1] (an integral, not a mean of samples)
+ * Only jobs that ran are measured; dropped jobs are counted by reason.
+ * Sums are accumulated in long double in a fixed order, so the same
+ * schedule always gives the same bits.
+ */
+#ifndef ENG_METRICS_H
+#define ENG_METRICS_H
+
+#include "eng_core.h"
+#include "eng_prep.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ENG_BSLD_TAU_S 10.0
+
+typedef struct eng_summary {
+    size_t n_input;     /* jobs read from the workload */
+    size_t n_malformed; /* lines skipped under --lenient */
+    size_t n_simulated; /* jobs that ran */
+    size_t n_completed;
+    size_t n_killed;
+    size_t n_dropped[ENG_DROP_COUNT];
+    size_t n_dropped_total;
+    size_t n_est_from_runtime;
+    size_t n_extended;
+    size_t n_overrun;
+    double t0_s, t1_s, makespan_s;
+    double wait_mean_s, wait_median_s, wait_p95_s, wait_max_s;
+    double response_mean_s;
+    double slowdown_mean;
+    size_t n_slowdown;
+    double bsld_mean;
+    double utilization;
+    double queue_mean, queue_max;
+    int64_t total_units;
+} eng_summary;
+
+/* Fills s from a finished schedule. results/ts as returned by the core. */
+int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
+                        const eng_ts_row *ts, size_t n_ts, int64_t total_units,
+                        eng_summary *s);
+
+#endif

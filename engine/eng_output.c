@@ -1,0 +1,397 @@
+/* eng_output.c — see eng_output.h. */
+#include "eng_output.h"
+
+#include "eng_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef BATCHLAB_VERSION
+#define BATCHLAB_VERSION "0.0.0"
+#endif
+#ifndef BATCHLAB_GIT_COMMIT
+#define BATCHLAB_GIT_COMMIT "unknown"
+#endif
+
+const char *eng_final_state_name(int state)
+{
+    switch (state) {
+    case ENG_JOB_DONE:
+        return "COMPLETED_SUCCESSFULLY";
+    case ENG_JOB_KILLED:
+        return "COMPLETED_WALLTIME_REACHED";
+    case ENG_JOB_QUEUED:
+    case ENG_JOB_PENDING:
+        return "NOT_SUBMITTED";
+    default:
+        return "RUNNING";
+    }
+}
+
+static void put_num(FILE *f, double v)
+{
+    char buf[40];
+    fputs(eng_fmt_double(buf, sizeof buf, v), f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+    if (!isfinite(v))
+        fputs("null", f);
+    else
+        put_num(f, v);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Batsim's interval set: sorted host indices as "0-3 7 9-10". */
+static void put_intervals(FILE *f, int32_t *idx, size_t n)
+{
+    qsort(idx, n, sizeof *idx, cmp_i32);
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && idx[j + 1] == idx[j] + 1)
+            j++;
+        if (i)
+            fputc(' ', f);
+        if (j > i)
+            fprintf(f, "%d-%d", idx[i], idx[j]);
+        else
+            fprintf(f, "%d", idx[i]);
+        i = j + 1;
+    }
+}
+
+/* The workload's name as Batsim's workload_name: the file name without
+ * ".swf" / ".swf.gz". */
+static void workload_name(const char *path, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", eng_basename(path ? path : "workload"));
+    static const char *const exts[] = {".swf.gz", ".swf", ".gz"};
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+        if (eng_ends_with(buf, exts[i])) {
+            buf[strlen(buf) - strlen(exts[i])] = '\0';
+            break;
+        }
+}
+
+static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *r)
+{
+    const eng_job_result *res = eng_core_results(r->core);
+    const int32_t *hosts = eng_core_alloc_hosts(r->core);
+    char name[256];
+    workload_name(w->path, name, sizeof name);
+    fputs("job_id,workload_name,profile,submission_time,requested_number_of_resources,"
+          "requested_time,success,final_state,starting_time,execution_time,finish_time,"
+          "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata,"
+          "bounded_slowdown,procs,queue,pool,user,estimate_s,estimate_source\n",
+          f);
+    int32_t *scratch = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < r->prep.n_jobs; i++) {
+        const eng_sim_job *j = &r->prep.jobs[i];
+        const eng_job_result *x = &res[i];
+        double exec = x->end_s - x->start_s;
+        double wait = x->start_s - j->submit_s;
+        double turn = x->end_s - j->submit_s;
+        fprintf(f, "%lld,%s,swf,", (long long)j->id, name);
+        put_num(f, j->submit_s);
+        fprintf(f, ",%d,", j->units);
+        put_num(f, j->estimate_s);
+        fprintf(f, ",%d,%s,", x->state == ENG_JOB_DONE, eng_final_state_name(x->state));
+        put_num(f, x->start_s);
+        fputc(',', f);
+        put_num(f, exec);
+        fputc(',', f);
+        put_num(f, x->end_s);
+        fputc(',', f);
+        put_num(f, wait);
+        fputc(',', f);
+        put_num(f, turn);
+        fputc(',', f);
+        if (exec > 0)
+            put_num(f, turn / exec);
+        fputc(',', f);
+        if (eng_grow(&scratch, &cap, (size_t)x->n_hosts, sizeof *scratch)) {
+            free(scratch);
+            return ENG_NOMEM;
+        }
+        memcpy(scratch, hosts + x->hosts_off, (size_t)x->n_hosts * sizeof *scratch);
+        put_intervals(f, scratch, (size_t)x->n_hosts);
+        fputs(",-1,,", f);
+        double b = turn / fmax(exec, ENG_BSLD_TAU_S);
+        put_num(f, b > 1 ? b : 1);
+        fprintf(f, ",%d,%lld,%d,%lld,", j->procs, (long long)j->queue, j->pool,
+                (long long)j->user);
+        put_num(f, j->estimate_s);
+        fputs(j->est_from_runtime ? ",run_time\n" : ",requested_time\n", f);
+    }
+    free(scratch);
+    return ENG_OK;
+}
+
+static int write_dropped_csv(FILE *f, const eng_workload *w, const eng_sim_result *r)
+{
+    fputs("job_id,line,reason,explanation\n", f);
+    for (size_t i = 0; i < r->prep.n_src; i++) {
+        int reason = r->prep.drop[i];
+        if (reason < 0)
+            continue;
+        fprintf(f, "%lld,%lld,%s,%s\n", (long long)w->jobs[i].id, (long long)w->jobs[i].line,
+                eng_drop_key(reason), eng_drop_text(reason));
+    }
+    return ENG_OK;
+}
+
+static int write_timeseries_csv(FILE *f, const eng_sim_result *r, int64_t total_units)
+{
+    size_t n;
+    const eng_ts_row *ts = eng_core_timeseries(r->core, &n);
+    fputs("time_s,queued_jobs,running_jobs,busy_nodes,busy_cores,utilization\n", f);
+    for (size_t k = 0; k < n; k++) {
+        put_num(f, ts[k].t_s);
+        fprintf(f, ",%d,%d,%d,%lld,", ts[k].queued, ts[k].running, ts[k].busy_nodes,
+                (long long)ts[k].busy_cores);
+        put_num(f, total_units ? (double)ts[k].busy_units / (double)total_units : 0);
+        fputc('\n', f);
+    }
+    return ENG_OK;
+}
+
+static void json_kv_num(FILE *f, const char *indent, const char *key, double v, bool last)
+{
+    fprintf(f, "%s\"%s\": ", indent, key);
+    json_num(f, v);
+    fputs(last ? "\n" : ",\n", f);
+}
+
+static void json_kv_str(FILE *f, const char *indent, const char *key, const char *v, bool last)
+{
+    fprintf(f, "%s\"%s\": ", indent, key);
+    json_str(f, v);
+    fputs(last ? "\n" : ",\n", f);
+}
+
+int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result *r,
+                            const eng_summary *s, const eng_manifest *m)
+{
+    const char *I2 = "    ", *I3 = "      ";
+    fputs("{\n  \"jobs\": {\n", f);
+    json_kv_num(f, I2, "input", (double)s->n_input, false);
+    json_kv_num(f, I2, "malformed_lines_skipped", (double)s->n_malformed, false);
+    json_kv_num(f, I2, "simulated", (double)s->n_simulated, false);
+    json_kv_num(f, I2, "dropped", (double)s->n_dropped_total, false);
+    fprintf(f, "%s\"dropped_by_reason\": {\n", I2);
+    for (int k = 0; k < ENG_DROP_COUNT; k++)
+        json_kv_num(f, I3, eng_drop_key(k), (double)s->n_dropped[k], k == ENG_DROP_COUNT - 1);
+    fprintf(f, "%s},\n", I2);
+    fprintf(f, "%s\"by_final_state\": {\n", I2);
+    json_kv_num(f, I3, "COMPLETED_SUCCESSFULLY", (double)s->n_completed, false);
+    json_kv_num(f, I3, "COMPLETED_WALLTIME_REACHED", (double)s->n_killed, true);
+    fprintf(f, "%s},\n", I2);
+    json_kv_num(f, I2, "estimate_from_run_time", (double)s->n_est_from_runtime, false);
+    json_kv_num(f, I2, "estimate_extended_to_run_time", (double)s->n_extended, false);
+    json_kv_num(f, I2, "run_time_over_request", (double)s->n_overrun, true);
+    fputs("  },\n  \"metrics\": {\n", f);
+    json_kv_num(f, I2, "wait_mean_s", s->wait_mean_s, false);
+    json_kv_num(f, I2, "wait_median_s", s->wait_median_s, false);
+    json_kv_num(f, I2, "wait_p95_s", s->wait_p95_s, false);
+    json_kv_num(f, I2, "wait_max_s", s->wait_max_s, false);
+    json_kv_num(f, I2, "response_mean_s", s->response_mean_s, false);
+    json_kv_num(f, I2, "slowdown_mean", s->slowdown_mean, false);
+    json_kv_num(f, I2, "slowdown_jobs", (double)s->n_slowdown, false);
+    json_kv_num(f, I2, "bounded_slowdown_mean", s->bsld_mean, false);
+    json_kv_num(f, I2, "bounded_slowdown_tau_s", ENG_BSLD_TAU_S, false);
+    json_kv_num(f, I2, "utilization", s->utilization, false);
+    json_kv_num(f, I2, "makespan_s", s->makespan_s, false);
+    json_kv_num(f, I2, "window_start_s", s->t0_s, false);
+    json_kv_num(f, I2, "window_end_s", s->t1_s, false);
+    json_kv_num(f, I2, "queue_length_mean", s->queue_mean, false);
+    json_kv_num(f, I2, "queue_length_max", s->queue_max, true);
+    fputs("  },\n  \"platform\": {\n", f);
+    const eng_platform *p = r->platform;
+    json_kv_str(f, I2, "path", m->platform_path, false);
+    json_kv_num(f, I2, "hosts", (double)p->n_hosts, false);
+    json_kv_num(f, I2, "cores", (double)p->total_cores, false);
+    json_kv_num(f, I2, "units", (double)s->total_units, false);
+    json_kv_num(f, I2, "ref_speed_flops", p->ref_speed_flops, false);
+    fprintf(f, "%s\"pools\": [\n", I2);
+    for (size_t i = 0; i < p->n_pools; i++) {
+        const eng_pool *pl = &p->pools[i];
+        fprintf(f, "%s{\"label\": ", I3);
+        json_str(f, pl->label);
+        fprintf(f, ", \"hosts\": %zu, \"cores\": %lld, \"cores_per_node\": %d}%s\n",
+                pl->n_hosts, (long long)pl->total_cores, pl->cores_per_node,
+                i + 1 < p->n_pools ? "," : "");
+    }
+    fprintf(f, "%s]\n", I2);
+    fputs("  },\n  \"manifest\": {\n", f);
+    json_kv_str(f, I2, "batchlab_version", BATCHLAB_VERSION, false);
+    json_kv_str(f, I2, "git_commit", BATCHLAB_GIT_COMMIT, false);
+    json_kv_str(f, I2, "simgrid_version", eng_sim_simgrid_version(), false);
+    json_kv_str(f, I2, "command", m->command, false);
+    json_kv_str(f, I2, "policy", m->policy, false);
+    fprintf(f, "%s\"policy_options\": {", I2);
+    for (size_t i = 0; i < m->n_options; i++) {
+        fputs(i ? ", " : "", f);
+        json_str(f, m->options[i].key);
+        fputs(": ", f);
+        json_str(f, m->options[i].value);
+    }
+    fputs("},\n", f);
+    json_kv_str(f, I2, "walltime", m->walltime, false);
+    json_kv_str(f, I2, "alloc", m->alloc, false);
+    json_kv_str(f, I2, "procs_field", m->procs_field, false);
+    fprintf(f, "%s\"lenient\": %s,\n", I2, m->lenient ? "true" : "false");
+    fprintf(f, "%s\"check\": %s,\n", I2, m->check ? "true" : "false");
+    json_kv_num(f, I2, "seed", (double)m->seed, false);
+    fprintf(f, "%s\"inputs\": {\n", I2);
+    fprintf(f, "%s\"workload\": {\"path\": ", I3);
+    json_str(f, m->workload_path ? m->workload_path : w->path);
+    fputs(", \"sha256\": ", f);
+    json_str(f, m->workload_sha256);
+    fputs("},\n", f);
+    fprintf(f, "%s\"platform\": {\"path\": ", I3);
+    json_str(f, m->platform_path);
+    fputs(", \"sha256\": ", f);
+    json_str(f, m->platform_sha256);
+    fprintf(f, "}\n%s},\n", I2);
+    json_kv_num(f, I2, "wall_time_s", m->wall_time_s, true);
+    fputs("  }\n}\n", f);
+    return ferror(f) ? ENG_IO : ENG_OK;
+}
+
+static int write_schedule_swf(const char *path, const eng_workload *w, const eng_sim_result *r,
+                              const eng_manifest *m, eng_diag *d)
+{
+    eng_workload *out = eng_workload_create(w->path);
+    if (!out)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    int rc = ENG_OK;
+    for (size_t i = 0; i < w->hdr.n_kv && rc == ENG_OK; i++)
+        rc = eng_workload_set_header(out, w->hdr.kv[i].key, w->hdr.kv[i].value);
+    const eng_job_result *res = eng_core_results(r->core);
+    const int32_t *cores = eng_core_alloc_cores(r->core);
+    for (size_t i = 0; i < r->prep.n_jobs && rc == ENG_OK; i++) {
+        const eng_sim_job *s = &r->prep.jobs[i];
+        const eng_job_result *x = &res[i];
+        eng_job j = w->jobs[s->src];
+        j.wait_s = x->start_s - s->submit_s;
+        j.runtime_s = x->end_s - x->start_s;
+        int64_t procs = 0;
+        for (int32_t k = 0; k < x->n_hosts; k++)
+            procs += cores[x->hosts_off + (size_t)k];
+        j.procs_alloc = procs;
+        j.status = x->state == ENG_JOB_KILLED ? 0 : 1;
+        rc = eng_workload_push(out, &j);
+    }
+    if (rc) {
+        eng_workload_destroy(out);
+        return eng_diag_set(d, rc, "out of memory");
+    }
+    char *notes[4];
+    notes[0] = eng_asprintf("simulated by batchlab %s (commit %s), SimGrid %s: policy %s, "
+                            "walltime %s, alloc %s, processors from field %s",
+                            BATCHLAB_VERSION, BATCHLAB_GIT_COMMIT, eng_sim_simgrid_version(),
+                            m->policy, m->walltime, m->alloc,
+                            strcmp(m->procs_field, "req") == 0 ? "8 (else 5)" : "5 (else 8)");
+    notes[1] = eng_asprintf("field 3 = simulated wait, 4 = simulated run time (after walltime "
+                            "kills), 5 = allocated processors, 11 = 1 completed / 0 killed at "
+                            "its requested time; job numbers are the input's");
+    notes[2] = eng_asprintf("%zu input jobs were not simulated (see dropped.csv)",
+                            r->prep.n_dropped_total);
+    notes[3] = eng_asprintf("input workload: %s", w->path);
+    eng_swf_write_opts wo = {.notes = (const char *const *)notes, .n_notes = 4};
+    for (int k = 0; k < 4; k++)
+        if (!notes[k])
+            rc = ENG_NOMEM;
+    if (rc == ENG_OK)
+        rc = eng_swf_write(path, out, &wo, d);
+    else
+        eng_diag_set(d, rc, "out of memory");
+    for (int k = 0; k < 4; k++)
+        free(notes[k]);
+    eng_workload_destroy(out);
+    return rc;
+}
+
+int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_result *r,
+                     const eng_summary *s, const eng_manifest *m, eng_diag *d)
+{
+    int rc = eng_mkdir_p(dir, d);
+    if (rc)
+        return rc;
+    enum { JOBS, DROPPED, SUMMARY, TIMESERIES, N_CSV };
+    static const char *const names[N_CSV] = {"jobs.csv", "dropped.csv", "summary.json",
+                                             "timeseries.csv"};
+    eng_afile files[N_CSV];
+    memset(files, 0, sizeof files);
+    char *paths[N_CSV + 1] = {0};
+    for (int k = 0; k < N_CSV && rc == ENG_OK; k++) {
+        paths[k] = eng_asprintf("%s/%s", dir, names[k]);
+        if (!paths[k])
+            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+        else
+            rc = eng_afile_open(&files[k], paths[k], d);
+    }
+    if (rc == ENG_OK)
+        rc = write_jobs_csv(files[JOBS].f, w, r);
+    if (rc == ENG_OK)
+        rc = write_dropped_csv(files[DROPPED].f, w, r);
+    if (rc == ENG_OK)
+        rc = eng_output_summary_json(files[SUMMARY].f, w, r, s, m);
+    if (rc == ENG_OK)
+        rc = write_timeseries_csv(files[TIMESERIES].f, r, s->total_units);
+    if (rc != ENG_OK)
+        eng_diag_set(d, rc, "%s: cannot write the outputs: %s", dir, eng_strerror(rc));
+    /* The SWF writer is atomic on its own; it runs last among the writes so
+     * that a failure above leaves nothing behind. */
+    paths[N_CSV] = eng_asprintf("%s/schedule.swf", dir);
+    bool committed[N_CSV + 1] = {false};
+    if (rc == ENG_OK) {
+        rc = paths[N_CSV] ? write_schedule_swf(paths[N_CSV], w, r, m, d)
+                          : eng_diag_set(d, ENG_NOMEM, "out of memory");
+        committed[N_CSV] = rc == ENG_OK;
+    }
+    for (int k = 0; k < N_CSV; k++) {
+        if (!files[k].f)
+            continue;
+        if (rc == ENG_OK) {
+            rc = eng_afile_commit(&files[k], d);
+            committed[k] = rc == ENG_OK;
+        } else {
+            eng_afile_abort(&files[k]);
+        }
+    }
+    /* A late failure must not leave a mix of new and old files. */
+    if (rc != ENG_OK)
+        for (int k = 0; k <= N_CSV; k++)
+            if (committed[k])
+                remove(paths[k]);
+    for (int k = 0; k <= N_CSV; k++)
+        free(paths[k]);
+    return rc;
+}

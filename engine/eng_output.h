@@ -1,0 +1,64 @@
+/* eng_output.h — the files a run writes into its output folder:
+ *
+ *   jobs.csv        one row per simulated job. Batsim's columns first, in
+ *                   Batsim's order (job_id ... metadata), so Batsim's
+ *                   analysis tools (evalys) read it as is; then ours:
+ *                   bounded_slowdown, procs, queue, pool, user,
+ *                   estimate_s, estimate_source.
+ *                   job_id is the SWF job number; allocated_resources lists
+ *                   platform host indices (name order) as Batsim intervals
+ *                   ("0-3 7"); consumed_energy is -1 (no energy model).
+ *   dropped.csv     the jobs that could not be simulated, with the reason.
+ *   schedule.swf    the simulated jobs as SWF 2.2 with simulated wait (3),
+ *                   run time (4), allocated processors (5) and status (11:
+ *                   1 completed, 0 killed); other fields as in the input.
+ *   summary.json    counts, metrics (eng_metrics.h), platform and manifest.
+ *   timeseries.csv  after each event instant: waiting and running jobs,
+ *                   busy nodes and cores, utilization of the units.
+ *
+ * Every file is written to a temporary name first; only when all of them
+ * are complete are they renamed into place, so a failed run leaves none of
+ * them behind. Numbers are printed in their shortest exact decimal form and
+ * the same run gives the same bytes, except summary.json's
+ * manifest.wall_time_s.
+ */
+#ifndef ENG_OUTPUT_H
+#define ENG_OUTPUT_H
+
+#include "eng_metrics.h"
+#include "eng_sim.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct eng_manifest {
+    const char *command;       /* the command line, as typed */
+    const char *policy;
+    const pol_kv *options;
+    size_t n_options;
+    const char *workload_path;
+    const char *platform_path;
+    char workload_sha256[65];
+    char platform_sha256[65];
+    uint64_t seed;
+    const char *walltime;      /* "kill" | "extend" */
+    const char *alloc;         /* "node" | "core" */
+    const char *procs_field;   /* "alloc" | "req" */
+    bool lenient;
+    bool check;
+    double wall_time_s;
+} eng_manifest;
+
+/* Writes the five files into dir (created if missing). */
+int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_result *r,
+                     const eng_summary *s, const eng_manifest *m, eng_diag *d);
+
+/* summary.json's content to a stream (the writer's and the tests'). */
+int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result *r,
+                            const eng_summary *s, const eng_manifest *m);
+
+/* Final state names as Batsim spells them. */
+const char *eng_final_state_name(int state);
+
+#endif

@@ -1,0 +1,309 @@
+/* eng_platform.c — host ordering, batchlab properties and pools.
+ * Pure C: the SimGrid side (eng_sim.c) only extracts descriptions. */
+#include "eng_platform.h"
+
+#include "eng_util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const eng_host_desc *sort_base;
+
+static int desc_order(const void *a, const void *b)
+{
+    const size_t *x = a, *y = b;
+    return eng_name_cmp(sort_base[*x].name, sort_base[*y].name);
+}
+
+bool eng_parse_speed(const char *text, double *flops)
+{
+    if (!text)
+        return false;
+    errno = 0;
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || errno || !isfinite(v) || v <= 0)
+        return false;
+    static const struct {
+        const char *unit;
+        double factor;
+    } units[] = {{"", 1},        {"f", 1},         {"kf", 1e3},  {"Mf", 1e6},
+                 {"Gf", 1e9},    {"Tf", 1e12},     {"Pf", 1e15}, {"Ef", 1e18},
+                 {"Kf", 1e3},    {"flops", 1},     {"kflops", 1e3}, {"Mflops", 1e6},
+                 {"Gflops", 1e9}, {"Tflops", 1e12}};
+    while (*end == ' ')
+        end++;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].unit) == 0) {
+            *flops = v * units[i].factor;
+            return true;
+        }
+    return false;
+}
+
+static bool parse_pos_int(const char *s, int64_t max, int64_t *out)
+{
+    errno = 0;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    while (*end == ' ')
+        end++;
+    if (end == s || *end || errno || v <= 0 || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Parses "1, 3,2" into a sorted, duplicate-free list. */
+static int parse_queues(const char *path, const char *host, const char *text, int64_t **out,
+                        size_t *n, eng_diag *d)
+{
+    size_t cap = 0, len = 0;
+    int64_t *q = NULL;
+    const char *s = text;
+    for (;;) {
+        while (*s == ' ')
+            s++;
+        errno = 0;
+        char *end;
+        long long v = strtoll(s, &end, 10);
+        const char *after = end;
+        while (*after == ' ')
+            after++;
+        if (end == s || errno || v < 0 || (*after && *after != ',')) {
+            free(q);
+            return eng_diag_set(d, ENG_PLATFORM,
+                                "%s: host %s: property queues: expected comma-separated "
+                                "queue numbers (>= 0), got '%s'",
+                                path, host, text);
+        }
+        if (eng_grow(&q, &cap, len + 1, sizeof *q)) {
+            free(q);
+            return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
+        }
+        q[len++] = v;
+        if (!*after)
+            break;
+        s = after + 1;
+    }
+    qsort(q, len, sizeof *q, cmp_i64);
+    size_t u = 0;
+    for (size_t i = 0; i < len; i++)
+        if (u == 0 || q[u - 1] != q[i])
+            q[u++] = q[i];
+    *out = q;
+    *n = u;
+    return ENG_OK;
+}
+
+static bool same_queues(const int64_t *a, size_t na, const int64_t *b, size_t nb)
+{
+    return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
+}
+
+void eng_platform_destroy(eng_platform *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n_hosts; i++)
+        free(p->hosts[i].name);
+    for (size_t i = 0; i < p->n_pools; i++) {
+        free(p->pools[i].label);
+        free(p->pools[i].queues);
+        free(p->pools[i].hosts);
+    }
+    free(p->hosts);
+    free(p->pools);
+    free(p->path);
+    free(p);
+}
+
+static int make_label(eng_pool *pool)
+{
+    if (pool->n_queues == 0) {
+        pool->label = eng_strdup("all queues");
+        return pool->label ? ENG_OK : ENG_NOMEM;
+    }
+    size_t cap = 16 + 21 * pool->n_queues;
+    pool->label = malloc(cap);
+    if (!pool->label)
+        return ENG_NOMEM;
+    size_t len = (size_t)snprintf(pool->label, cap, "queue%s ", pool->n_queues > 1 ? "s" : "");
+    for (size_t i = 0; i < pool->n_queues; i++)
+        len += (size_t)snprintf(pool->label + len, cap - len, "%s%lld", i ? "," : "",
+                                (long long)pool->queues[i]);
+    return ENG_OK;
+}
+
+int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
+                       const char *ref_speed, eng_platform **out, eng_diag *d)
+{
+    *out = NULL;
+    if (n == 0)
+        return eng_diag_set(d, ENG_PLATFORM, "%s: the platform has no host", path);
+    eng_platform *p = calloc(1, sizeof *p);
+    size_t *order = malloc(n * sizeof *order);
+    int64_t **hq = calloc(n, sizeof *hq); /* queues per host */
+    size_t *hnq = calloc(n, sizeof *hnq);
+    int rc = ENG_OK;
+    if (!p || !order || !hq || !hnq) {
+        rc = eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
+        goto done;
+    }
+    p->path = eng_strdup(path);
+    p->hosts = calloc(n, sizeof *p->hosts);
+    p->catch_all = -1;
+    if (!p->path || !p->hosts) {
+        rc = eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    sort_base = hosts;
+    qsort(order, n, sizeof *order, desc_order);
+    for (size_t k = 0; k < n; k++) {
+        const eng_host_desc *h = &hosts[order[k]];
+        if (k > 0 && strcmp(h->name, hosts[order[k - 1]].name) == 0) {
+            rc = eng_diag_set(d, ENG_PLATFORM, "%s: two hosts are named %s", path, h->name);
+            goto done;
+        }
+        eng_host *e = &p->hosts[k];
+        p->n_hosts = k + 1;
+        e->name = eng_strdup(h->name);
+        if (!e->name) {
+            rc = eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
+            goto done;
+        }
+        if (!(h->speed_flops > 0) || !isfinite(h->speed_flops)) {
+            rc = eng_diag_set(d, ENG_PLATFORM, "%s: host %s: expected a positive speed", path,
+                              h->name);
+            goto done;
+        }
+        e->speed_flops = h->speed_flops;
+        e->sg_cores = h->sg_cores > 0 ? h->sg_cores : 1;
+        e->cores = e->sg_cores;
+        if (h->cores) {
+            int64_t c;
+            if (!parse_pos_int(h->cores, 1 << 24, &c)) {
+                rc = eng_diag_set(d, ENG_PLATFORM,
+                                  "%s: host %s: property cores: expected a positive integer, "
+                                  "got '%s'",
+                                  path, h->name, h->cores);
+                goto done;
+            }
+            e->cores = (int32_t)c;
+        }
+        if (h->price_per_s) {
+            errno = 0;
+            char *end;
+            double v = strtod(h->price_per_s, &end);
+            if (end == h->price_per_s || *end || errno || !isfinite(v) || v < 0) {
+                rc = eng_diag_set(d, ENG_PLATFORM,
+                                  "%s: host %s: property price_per_s: expected a number >= 0, "
+                                  "got '%s'",
+                                  path, h->name, h->price_per_s);
+                goto done;
+            }
+            e->price_per_s = v;
+        }
+        if (h->queues) {
+            rc = parse_queues(path, h->name, h->queues, &hq[k], &hnq[k], d);
+            if (rc)
+                goto done;
+        }
+        p->total_cores += e->cores;
+    }
+    if (ref_speed) {
+        if (!eng_parse_speed(ref_speed, &p->ref_speed_flops)) {
+            rc = eng_diag_set(d, ENG_PLATFORM,
+                              "%s: platform property ref_speed: expected a speed such as "
+                              "'2.6Gf', got '%s'",
+                              path, ref_speed);
+            goto done;
+        }
+        p->ref_speed_given = true;
+    } else {
+        p->ref_speed_flops = p->hosts[0].speed_flops;
+    }
+
+    /* Pools: one per distinct queue set, in order of their first host. */
+    for (size_t k = 0; k < n; k++) {
+        size_t pi = 0;
+        while (pi < p->n_pools &&
+               !same_queues(p->pools[pi].queues, p->pools[pi].n_queues, hq[k], hnq[k]))
+            pi++;
+        if (pi == p->n_pools) {
+            eng_pool *np = realloc(p->pools, (p->n_pools + 1) * sizeof *np);
+            if (!np) {
+                rc = eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
+                goto done;
+            }
+            p->pools = np;
+            eng_pool *pool = &p->pools[p->n_pools++];
+            memset(pool, 0, sizeof *pool);
+            pool->queues = hq[k];
+            pool->n_queues = hnq[k];
+            hq[k] = NULL;
+            pool->hosts = malloc(n * sizeof *pool->hosts);
+            pool->cores_per_node = INT32_MAX;
+            pool->min_speed_flops = INFINITY;
+            if (!pool->hosts || make_label(pool)) {
+                rc = eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
+                goto done;
+            }
+            if (pool->n_queues == 0)
+                p->catch_all = (int32_t)pi;
+        }
+        eng_pool *pool = &p->pools[pi];
+        pool->hosts[pool->n_hosts++] = (int32_t)k;
+        p->hosts[k].pool = (int32_t)pi;
+        if (p->hosts[k].cores < pool->cores_per_node)
+            pool->cores_per_node = p->hosts[k].cores;
+        if (p->hosts[k].speed_flops < pool->min_speed_flops)
+            pool->min_speed_flops = p->hosts[k].speed_flops;
+        pool->total_cores += p->hosts[k].cores;
+    }
+    /* A queue may be served by one pool only. */
+    for (size_t a = 0; a < p->n_pools; a++)
+        for (size_t b = a + 1; b < p->n_pools; b++)
+            for (size_t i = 0; i < p->pools[a].n_queues; i++)
+                for (size_t j = 0; j < p->pools[b].n_queues; j++)
+                    if (p->pools[a].queues[i] == p->pools[b].queues[j]) {
+                        rc = eng_diag_set(d, ENG_PLATFORM,
+                                          "%s: queue %lld is served by two different host "
+                                          "sets (%s and %s); each queue must map to one pool",
+                                          path, (long long)p->pools[a].queues[i],
+                                          p->pools[a].label, p->pools[b].label);
+                        goto done;
+                    }
+done:
+    if (hq)
+        for (size_t k = 0; k < n; k++)
+            free(hq[k]);
+    free(hq);
+    free(hnq);
+    free(order);
+    if (rc) {
+        eng_platform_destroy(p);
+        return rc;
+    }
+    *out = p;
+    return ENG_OK;
+}
+
+int32_t eng_platform_route(const eng_platform *p, int64_t queue)
+{
+    for (size_t i = 0; i < p->n_pools; i++)
+        for (size_t j = 0; j < p->pools[i].n_queues; j++)
+            if (p->pools[i].queues[j] == queue)
+                return (int32_t)i;
+    return p->catch_all;
+}

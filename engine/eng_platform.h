@@ -1,0 +1,95 @@
+/* eng_platform.h — the platform as the scheduler sees it: hosts in name
+ * order with their speed, cores, price and queue membership, grouped into
+ * pools; built from a SimGrid platform file (eng_sim.c reads it with
+ * SimGrid's own loader) or, in tests, from descriptions in memory.
+ *
+ * batchlab properties (all optional; <prop id="..." value="..."/>):
+ *   on a host, or on any zone/cluster around it (the innermost wins):
+ *     cores        processors per host as the log counts them (default: the
+ *                  host's SimGrid core count). Under --alloc core it may not
+ *                  exceed the SimGrid core count.
+ *     price_per_s  price of one host-second (default 0)
+ *     queues       comma-separated SWF queue numbers (field 15) the host
+ *                  serves, e.g. "1" or "0,1,2"
+ *   on the platform's root zone:
+ *     ref_speed    speed (flop/s per core, SimGrid units accepted: "2.6Gf")
+ *                  at which the log's run times were measured; default: the
+ *                  speed of the first host in name order.
+ *
+ * Pools: hosts with the same `queues` value form one pool; hosts without it
+ * form the catch-all pool. A job goes to the pool that lists its queue, else
+ * to the catch-all pool, else it is dropped ("no-pool"). A queue number
+ * listed by two different pools is a platform error. Each pool is scheduled
+ * by its own policy instance.
+ *
+ * Host order is natural name order (eng_name_cmp: "n2" before "n10"), never
+ * SimGrid's listing order, so every index below is deterministic.
+ */
+#ifndef ENG_PLATFORM_H
+#define ENG_PLATFORM_H
+
+#include "eng_error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A host as a loader describes it (strings borrowed for the call). */
+typedef struct eng_host_desc {
+    const char *name;
+    double speed_flops;     /* per core, > 0 */
+    int32_t sg_cores;       /* SimGrid's core count, >= 1 */
+    const char *cores;      /* property values or NULL */
+    const char *price_per_s;
+    const char *queues;
+} eng_host_desc;
+
+typedef struct eng_host {
+    char *name;
+    double speed_flops;
+    int32_t cores;    /* as the scheduler counts them */
+    int32_t sg_cores; /* as SimGrid executes them */
+    double price_per_s;
+    int32_t pool;
+} eng_host;
+
+typedef struct eng_pool {
+    char *label;       /* "queues 1,3" or "all queues" */
+    int64_t *queues;   /* routed SWF queue numbers, ascending; none: catch-all */
+    size_t n_queues;
+    int32_t *hosts;    /* platform host indices, ascending (name order) */
+    size_t n_hosts;
+    int32_t cores_per_node; /* smallest `cores` of its hosts */
+    int64_t total_cores;
+    double min_speed_flops;
+} eng_pool;
+
+typedef struct eng_platform {
+    char *path;
+    eng_host *hosts; /* name order */
+    size_t n_hosts;
+    eng_pool *pools; /* ordered by their first host */
+    size_t n_pools;
+    int32_t catch_all; /* pool index, or -1 */
+    double ref_speed_flops;
+    bool ref_speed_given;
+    int64_t total_cores;
+} eng_platform;
+
+/* Builds a platform from host descriptions in any order; ref_speed is the
+ * root zone's property value or NULL. Errors (ENG_PLATFORM) name the file
+ * and host: "p.xml: host n3: property cores: expected a positive integer,
+ * got 'x'". On success *out is new; destroy it with eng_platform_destroy. */
+int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
+                       const char *ref_speed, eng_platform **out, eng_diag *d);
+
+void eng_platform_destroy(eng_platform *p);
+
+/* The pool serving SWF queue q, or -1. */
+int32_t eng_platform_route(const eng_platform *p, int64_t queue);
+
+/* Parses a speed with SimGrid's units ("2.6Gf", "1e9", "100Mf"); returns
+ * false if it is not one. */
+bool eng_parse_speed(const char *text, double *flops);
+
+#endif

@@ -1,0 +1,96 @@
+/* eng_prep.h — from a workload and a platform to the jobs the engine will
+ * simulate: which processor field, how many units, which pool, what the
+ * policy plans with and when a job is killed. Pure C.
+ *
+ * Rules (also in README "Replay semantics"):
+ * - Processors: field 5 (allocated) when > 0, else field 8 (requested); or
+ *   the reverse with procs_field = ENG_PROCS_REQ.
+ * - Units: under node allocation ceil(procs / cores per node of the pool),
+ *   under core allocation procs.
+ * - Pool: SWF queue (field 15) routed by eng_platform_route().
+ * - Dropped, each counted under its reason and never silently:
+ *   no-runtime (field 4 is -1), no-procs (fields 5 and 8 both <= 0),
+ *   no-pool (no host serves its queue), too-large (more units than its
+ *   pool).
+ * - Estimate (what policies plan with) and kill limit:
+ *   kill mode, requested time (field 9) > 0: estimate = kill = requested.
+ *   extend mode: estimate = max(requested, run time on the pool's slowest
+ *   host), never killed. No requested time (-1 or 0), either mode: estimate =
+ *   run time on the pool's slowest host (counted as "estimate from run
+ *   time"), never killed. So no job ever runs past its estimate, which keeps
+ *   EASY's and conservative's guarantees true on heterogeneous hosts.
+ *   Estimates under one second are planned as one second: a profile cannot
+ *   reserve a zero-length window.
+ */
+#ifndef ENG_PREP_H
+#define ENG_PREP_H
+
+#include "eng_error.h"
+#include "eng_platform.h"
+#include "eng_swf.h"
+#include "pol_policy.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum eng_procs_field { ENG_PROCS_ALLOC = 0, ENG_PROCS_REQ = 1 } eng_procs_field;
+typedef enum eng_walltime { ENG_WALLTIME_KILL = 0, ENG_WALLTIME_EXTEND = 1 } eng_walltime;
+
+#define ENG_DROP_REASONS(X)                                                                        \
+    X(NO_RUNTIME, "no-runtime", "run time unknown (field 4 is -1)")                                \
+    X(NO_PROCS, "no-procs", "no processor count (fields 5 and 8)")                                 \
+    X(NO_POOL, "no-pool", "no host serves the job's queue")                                        \
+    X(TOO_LARGE, "too-large", "needs more resources than its pool has")
+
+typedef enum eng_drop {
+#define ENG_DROP_ENUM(name, key, text) ENG_DROP_##name,
+    ENG_DROP_REASONS(ENG_DROP_ENUM)
+#undef ENG_DROP_ENUM
+        ENG_DROP_COUNT
+} eng_drop;
+
+const char *eng_drop_key(int reason);  /* "too-large" */
+const char *eng_drop_text(int reason); /* "needs more resources than its pool has" */
+
+typedef struct eng_prep_opts {
+    eng_procs_field procs_field;
+    eng_walltime walltime;
+    pol_alloc alloc;
+} eng_prep_opts;
+
+/* A job the engine simulates. */
+typedef struct eng_sim_job {
+    int32_t src;       /* index in the workload's job array */
+    int64_t id;        /* SWF job number */
+    double submit_s;
+    double run_s;      /* run time at the reference speed */
+    double estimate_s; /* planning duration, >= 1 */
+    double kill_s;     /* killed when it has run this long; INFINITY: never */
+    double init_s;     /* initialization paid before processing (0 here) */
+    int32_t procs;
+    int32_t units;
+    int32_t pool;
+    bool est_from_runtime;
+    int64_t queue, partition, user, group, app; /* copied from the log */
+} eng_sim_job;
+
+typedef struct eng_prepared {
+    eng_sim_job *jobs; /* in workload order: (submit, file order) */
+    size_t n_jobs;
+    int8_t *drop;      /* per workload job: -1 kept, else eng_drop */
+    size_t n_src;
+    size_t n_dropped[ENG_DROP_COUNT];
+    size_t n_dropped_total;
+    size_t n_est_from_runtime; /* no requested time */
+    size_t n_extended;         /* extend mode: estimate raised to the run time */
+    size_t n_overrun;          /* run time exceeds requested time (killed in kill mode) */
+} eng_prepared;
+
+/* Fills *out (caller's storage; release with eng_prepared_fini). */
+int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *opts,
+             eng_prepared *out, eng_diag *d);
+
+void eng_prepared_fini(eng_prepared *prep);
+
+#endif

@@ -1,0 +1,337 @@
+/* eng_run.c — see eng_run.h. */
+#include "eng_run.h"
+
+#include "eng_sha256.h"
+#include "eng_util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void eng_run_report_fini(eng_run_report *rep)
+{
+    if (!rep)
+        return;
+    free(rep->job_id);
+    free(rep->submit_s);
+    free(rep->start_s);
+    free(rep->end_s);
+    free(rep->state);
+    free(rep->n_hosts);
+    free(rep->hosts_off);
+    free(rep->hosts);
+    memset(rep, 0, sizeof *rep);
+}
+
+long eng_run_report_find(const eng_run_report *rep, int64_t id)
+{
+    for (size_t i = 0; i < rep->n_jobs; i++)
+        if (rep->job_id[i] == id)
+            return (long)i;
+    return -1;
+}
+
+static int alloc_report(eng_run_report *rep, size_t n, size_t n_hosts)
+{
+    size_t n1 = n ? n : 1, h1 = n_hosts ? n_hosts : 1;
+    rep->n_jobs = n;
+    rep->n_hosts_total = n_hosts;
+    rep->job_id = malloc(n1 * sizeof *rep->job_id);
+    rep->submit_s = malloc(n1 * sizeof *rep->submit_s);
+    rep->start_s = malloc(n1 * sizeof *rep->start_s);
+    rep->end_s = malloc(n1 * sizeof *rep->end_s);
+    rep->state = malloc(n1 * sizeof *rep->state);
+    rep->n_hosts = malloc(n1 * sizeof *rep->n_hosts);
+    rep->hosts_off = malloc(n1 * sizeof *rep->hosts_off);
+    rep->hosts = malloc(h1 * sizeof *rep->hosts);
+    if (!rep->job_id || !rep->submit_s || !rep->start_s || !rep->end_s || !rep->state ||
+        !rep->n_hosts || !rep->hosts_off || !rep->hosts) {
+        eng_run_report_fini(rep);
+        return ENG_NOMEM;
+    }
+    return ENG_OK;
+}
+
+static int fill_report(const eng_sim_result *r, const eng_summary *s, eng_run_report *rep)
+{
+    const eng_job_result *res = eng_core_results(r->core);
+    const int32_t *hosts = eng_core_alloc_hosts(r->core);
+    size_t n = r->prep.n_jobs, total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += (size_t)res[i].n_hosts;
+    if (alloc_report(rep, n, total))
+        return ENG_NOMEM;
+    rep->summary = *s;
+    rep->wall_s = r->wall_s;
+    rep->n_platform_hosts = r->platform->n_hosts;
+    size_t off = 0;
+    for (size_t i = 0; i < n; i++) {
+        rep->job_id[i] = r->prep.jobs[i].id;
+        rep->submit_s[i] = r->prep.jobs[i].submit_s;
+        rep->start_s[i] = res[i].start_s;
+        rep->end_s[i] = res[i].end_s;
+        rep->state[i] = res[i].state;
+        rep->n_hosts[i] = res[i].n_hosts;
+        rep->hosts_off[i] = off;
+        memcpy(rep->hosts + off, hosts + res[i].hosts_off,
+               (size_t)res[i].n_hosts * sizeof *rep->hosts);
+        off += (size_t)res[i].n_hosts;
+    }
+    return ENG_OK;
+}
+
+int eng_run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
+{
+    memset(rep, 0, sizeof *rep);
+    eng_manifest m = spec->manifest;
+    m.platform_path = spec->platform_path;
+    m.workload_sha256[0] = m.platform_sha256[0] = '\0';
+    if (m.workload_path && access(m.workload_path, R_OK) == 0)
+        eng_sha256_file(m.workload_path, m.workload_sha256, NULL);
+    eng_sim_result r;
+    int rc = eng_sim_run(spec->platform_path, spec->workload, &spec->sim, &r, d);
+    if (rc)
+        return rc;
+    eng_sha256_file(spec->platform_path, m.platform_sha256, NULL);
+    int64_t units = 0;
+    for (size_t i = 0; i < r.platform->n_pools; i++)
+        units += spec->sim.prep.alloc == POL_ALLOC_NODE ? (int64_t)r.platform->pools[i].n_hosts
+                                                        : r.platform->pools[i].total_cores;
+    size_t n_ts;
+    const eng_ts_row *ts = eng_core_timeseries(r.core, &n_ts);
+    eng_summary s;
+    if (eng_metrics_compute(&r.prep, eng_core_results(r.core), ts, n_ts, units, &s)) {
+        eng_sim_result_fini(&r);
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
+    s.n_malformed = spec->workload->n_malformed;
+    m.wall_time_s = r.wall_s;
+    if (spec->out_dir)
+        rc = eng_output_write(spec->out_dir, spec->workload, &r, &s, &m, d);
+    if (rc == ENG_OK && fill_report(&r, &s, rep))
+        rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+    eng_sim_result_fini(&r);
+    return rc;
+}
+
+/* ---- the child process ------------------------------------------------ */
+
+typedef struct wire_head {
+    uint32_t magic;
+    int32_t rc;
+    char msg[sizeof(((eng_diag *)0)->msg)];
+    eng_summary summary;
+    double wall_s;
+    size_t n_jobs, n_hosts_total, n_platform_hosts;
+} wire_head;
+
+#define WIRE_MAGIC 0xBA7C4AB1u
+
+static bool put(FILE *f, const void *p, size_t size, size_t n)
+{
+    return n == 0 || fwrite(p, size, n, f) == n;
+}
+
+static bool get(FILE *f, void *p, size_t size, size_t n)
+{
+    return n == 0 || fread(p, size, n, f) == n;
+}
+
+static void child_main(const eng_run_spec *spec, FILE *report)
+{
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_run_report rep;
+    int rc = eng_run_here(spec, &rep, &d);
+    wire_head h;
+    memset(&h, 0, sizeof h);
+    h.magic = WIRE_MAGIC;
+    h.rc = rc;
+    memcpy(h.msg, d.msg, sizeof h.msg);
+    if (rc == ENG_OK) {
+        h.summary = rep.summary;
+        h.wall_s = rep.wall_s;
+        h.n_jobs = rep.n_jobs;
+        h.n_hosts_total = rep.n_hosts_total;
+        h.n_platform_hosts = rep.n_platform_hosts;
+    }
+    bool ok = put(report, &h, sizeof h, 1);
+    if (rc == ENG_OK)
+        ok = ok && put(report, rep.job_id, sizeof *rep.job_id, rep.n_jobs) &&
+             put(report, rep.submit_s, sizeof *rep.submit_s, rep.n_jobs) &&
+             put(report, rep.start_s, sizeof *rep.start_s, rep.n_jobs) &&
+             put(report, rep.end_s, sizeof *rep.end_s, rep.n_jobs) &&
+             put(report, rep.state, sizeof *rep.state, rep.n_jobs) &&
+             put(report, rep.n_hosts, sizeof *rep.n_hosts, rep.n_jobs) &&
+             put(report, rep.hosts_off, sizeof *rep.hosts_off, rep.n_jobs) &&
+             put(report, rep.hosts, sizeof *rep.hosts, rep.n_hosts_total);
+    ok = fflush(report) == 0 && ok;
+    eng_run_report_fini(&rep);
+    fflush(stderr);
+    _exit(ok ? 0 : 3);
+}
+
+/* SimGrid's log lines look like "[0.000000] file.cpp:95: [cat/LEVEL] text"
+ * or "[0.000000] [cat/LEVEL] text". Returns the text, or NULL for lines
+ * that are not SimGrid's. */
+static const char *simgrid_text(const char *line)
+{
+    if (line[0] != '[' || !(line[1] >= '0' && line[1] <= '9'))
+        return NULL;
+    const char *p = strchr(line, ']');
+    if (!p)
+        return NULL;
+    const char *tag = strstr(p, " [");
+    if (tag) {
+        const char *close = strstr(tag, "] ");
+        const char *slash = strchr(tag, '/');
+        if (close && slash && slash < close)
+            return close + 2;
+    }
+    return p[1] == ' ' ? p + 2 : p + 1;
+}
+
+typedef struct captured {
+    char *text; /* SimGrid's messages, one per line */
+    size_t len, cap;
+} captured;
+
+static void capture_line(captured *c, const char *line, size_t n, bool forward)
+{
+    /* forwarded verbatim: our own progress and messages */
+    char *copy = eng_strndup(line, n);
+    if (!copy)
+        return;
+    size_t k = strlen(copy);
+    while (k && (copy[k - 1] == '\n' || copy[k - 1] == '\r'))
+        k--;
+    char saved = copy[k];
+    copy[k] = '\0';
+    const char *sg = simgrid_text(copy);
+    bool backtrace = strstr(copy, "  ->") == copy || strstr(copy, "acktrace") != NULL;
+    if (sg) {
+        if (strcmp(sg, "Exiting now.") != 0 && !backtrace &&
+            !eng_grow(&c->text, &c->cap, c->len + strlen(sg) + 2, 1)) {
+            memcpy(c->text + c->len, sg, strlen(sg));
+            c->len += strlen(sg);
+            c->text[c->len++] = '\n';
+            c->text[c->len] = '\0';
+        }
+    } else if (!backtrace && forward) {
+        copy[k] = saved;
+        fwrite(copy, 1, strlen(copy), stderr);
+        fflush(stderr);
+    }
+    free(copy);
+}
+
+static void pump_stderr(int fd, captured *c)
+{
+    char buf[4096];
+    char *line = NULL;
+    size_t len = 0, cap = 0;
+    ssize_t got;
+    while ((got = read(fd, buf, sizeof buf)) != 0) {
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (ssize_t i = 0; i < got; i++) {
+            if (eng_grow(&line, &cap, len + 2, 1))
+                break;
+            line[len++] = buf[i];
+            if (buf[i] == '\n' || buf[i] == '\r') {
+                capture_line(c, line, len, true);
+                len = 0;
+            }
+        }
+    }
+    if (len)
+        capture_line(c, line, len, true);
+    free(line);
+}
+
+int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
+{
+    memset(rep, 0, sizeof *rep);
+    FILE *report = tmpfile();
+    if (!report)
+        return eng_diag_set(d, ENG_IO, "cannot create a temporary file: %s", strerror(errno));
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        fclose(report);
+        return eng_diag_set(d, ENG_IO, "cannot create a pipe: %s", strerror(errno));
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(pipefd[0]);
+        close(pipefd[1]);
+        fclose(report);
+        return eng_diag_set(d, ENG_IO, "cannot fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(pipefd[0]);
+        dup2(pipefd[1], STDERR_FILENO);
+        close(pipefd[1]);
+        child_main(spec, report);
+    }
+    close(pipefd[1]);
+    captured cap = {0};
+    pump_stderr(pipefd[0], &cap);
+    close(pipefd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    rewind(report);
+    wire_head h;
+    int rc = ENG_OK;
+    if (!get(report, &h, sizeof h, 1) || h.magic != WIRE_MAGIC) {
+        if (cap.len) {
+            while (cap.len && cap.text[cap.len - 1] == '\n')
+                cap.text[--cap.len] = '\0';
+            rc = eng_diag_set(d, ENG_CHILD, "%s: SimGrid stopped: %s", spec->platform_path,
+                              cap.text);
+        } else if (WIFSIGNALED(status)) {
+            rc = eng_diag_set(d, ENG_CHILD, "the simulation process was killed by signal %d",
+                              WTERMSIG(status));
+        } else {
+            rc = eng_diag_set(d, ENG_CHILD, "the simulation process exited with status %d "
+                                            "without a report",
+                              WEXITSTATUS(status));
+        }
+    } else if (h.rc != ENG_OK) {
+        rc = eng_diag_set(d, h.rc, "%s", h.msg);
+    } else if (alloc_report(rep, h.n_jobs, h.n_hosts_total)) {
+        rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+    } else {
+        rep->summary = h.summary;
+        rep->wall_s = h.wall_s;
+        rep->n_platform_hosts = h.n_platform_hosts;
+        bool ok = get(report, rep->job_id, sizeof *rep->job_id, h.n_jobs) &&
+                  get(report, rep->submit_s, sizeof *rep->submit_s, h.n_jobs) &&
+                  get(report, rep->start_s, sizeof *rep->start_s, h.n_jobs) &&
+                  get(report, rep->end_s, sizeof *rep->end_s, h.n_jobs) &&
+                  get(report, rep->state, sizeof *rep->state, h.n_jobs) &&
+                  get(report, rep->n_hosts, sizeof *rep->n_hosts, h.n_jobs) &&
+                  get(report, rep->hosts_off, sizeof *rep->hosts_off, h.n_jobs) &&
+                  get(report, rep->hosts, sizeof *rep->hosts, h.n_hosts_total);
+        if (!ok) {
+            eng_run_report_fini(rep);
+            rc = eng_diag_set(d, ENG_CHILD, "the simulation's report is truncated");
+        }
+    }
+    /* On success SimGrid's warnings, if any, are worth seeing too. */
+    if (rc == ENG_OK && cap.len)
+        fprintf(stderr, "batchlab: SimGrid: %s", cap.text);
+    free(cap.text);
+    fclose(report);
+    return rc;
+}

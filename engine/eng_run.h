@@ -1,0 +1,60 @@
+/* eng_run.h — one complete run (simulate, measure, write the outputs) in a
+ * child process.
+ *
+ * SimGrid holds one engine per process and stops the process when a
+ * platform file does not parse, so every simulation runs in a forked child.
+ * The parent reads the workload once (the children share it), forwards the
+ * child's progress, collects SimGrid's own messages from its stderr (shown
+ * cleaned up when the child fails: "Parse error at p.xml:7: ..."), and
+ * receives a report through a temporary file: the summary and, per
+ * simulated job, its number, start, end, state and hosts. `batchlab compare`
+ * runs one child per policy; tests run one per scenario.
+ */
+#ifndef ENG_RUN_H
+#define ENG_RUN_H
+
+#include "eng_metrics.h"
+#include "eng_output.h"
+#include "eng_sim.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct eng_run_spec {
+    const char *platform_path;
+    const eng_workload *workload; /* read by the parent */
+    eng_sim_opts sim;
+    const char *out_dir;  /* NULL: no files */
+    eng_manifest manifest; /* filled by the caller except wall time and hashes */
+} eng_run_spec;
+
+typedef struct eng_run_report {
+    eng_summary summary;
+    double wall_s;     /* simulation wall time in the child */
+    size_t n_jobs;     /* simulated jobs (prepared order) */
+    int64_t *job_id;
+    double *submit_s;
+    double *start_s;
+    double *end_s;
+    int32_t *state;
+    int32_t *n_hosts;
+    size_t *hosts_off;
+    int32_t *hosts;    /* platform host indices, per job as allocated */
+    size_t n_hosts_total;
+    size_t n_platform_hosts;
+} eng_run_report;
+
+/* Runs spec in a child and fills *rep (caller's storage). Errors: the
+ * child's diagnostic (bad platform, policy, invariant...) or ENG_CHILD with
+ * SimGrid's messages. */
+int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d);
+
+/* The same in this process (SimGrid then cannot be used again here). */
+int eng_run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d);
+
+void eng_run_report_fini(eng_run_report *rep);
+
+/* Index of job number id in the report, or -1. Linear. */
+long eng_run_report_find(const eng_run_report *rep, int64_t id);
+
+#endif

@@ -1,0 +1,37 @@
+/* eng_sha256.h — SHA-256 (FIPS 180-4, NIST 2015), for the input-file hashes
+ * recorded in every run's manifest.
+ *
+ * Streaming use: eng_sha256_init(), any number of eng_sha256_update() calls
+ * with pieces of any size, then eng_sha256_final(). The state lives in the
+ * caller's storage and owns nothing, so there is no _fini.
+ */
+#ifndef ENG_SHA256_H
+#define ENG_SHA256_H
+
+#include "eng_error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct eng_sha256 {
+    uint32_t h[8];      /* intermediate hash value H(i) */
+    uint64_t n_bytes;   /* message length so far */
+    uint8_t block[64];  /* the block being filled */
+    size_t n_block;     /* bytes in block, 0..63 */
+} eng_sha256;
+
+void eng_sha256_init(eng_sha256 *s);
+
+/* Adds len bytes of data (data may be NULL when len is 0). */
+void eng_sha256_update(eng_sha256 *s, const void *data, size_t len);
+
+/* Pads, writes the 32-byte digest to out and leaves s spent (init it again
+ * before reuse). */
+void eng_sha256_final(eng_sha256 *s, uint8_t out[32]);
+
+/* The digest of a file's raw bytes as 64 lowercase hex digits and a NUL.
+ * ENG_OK, or ENG_IO with "PATH: cannot open: <reason>" or
+ * "PATH: read error: <reason>" in d. */
+int eng_sha256_file(const char *path, char hex[65], eng_diag *d);
+
+#endif

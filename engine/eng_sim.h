@@ -1,0 +1,56 @@
+/* eng_sim.h — the SimGrid driver: loads a platform with SimGrid's own XML
+ * loader, then runs the scheduling core with SimGrid's clock and
+ * executions.
+ *
+ * How jobs map onto SimGrid (measured, see engine/eng_sim.c's header and
+ * bench/README.md): one driver actor owns the clock; it waits on SimGrid
+ * (sleep or the completion of executions) until the core's next event, lets
+ * the core apply that instant, and hands each started job to an executor
+ * actor taken from a pool. The executor starts one execution per host of
+ * the job (flops = duration * host speed, so a multi-host job ends with its
+ * slowest host), waits for all of them and reports back. Executors are
+ * reused, so actors are created only up to the peak number of running jobs.
+ *
+ * SimGrid keeps one engine per process: eng_sim_run() may be called once
+ * per process. eng_run.h runs it in a child process when more are needed.
+ */
+#ifndef ENG_SIM_H
+#define ENG_SIM_H
+
+#include "eng_core.h"
+#include "eng_error.h"
+#include "eng_platform.h"
+#include "eng_prep.h"
+#include "eng_swf.h"
+
+#include <stdbool.h>
+
+/* Loads PATH with SimGrid (simgrid_init must not have been called) and
+ * builds the batchlab view of it. */
+int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d);
+
+typedef struct eng_sim_opts {
+    eng_prep_opts prep;
+    eng_core_opts core;
+    bool progress; /* simulated time and jobs done on stderr, every second */
+} eng_sim_opts;
+
+/* Everything a run produced; release with eng_sim_result_fini. */
+typedef struct eng_sim_result {
+    eng_platform *platform;
+    eng_prepared prep;
+    eng_core *core;
+    double sim_end_s;  /* SimGrid's clock at the end */
+    double wall_s;     /* wall-clock seconds of the simulation */
+} eng_sim_result;
+
+/* Loads the platform, prepares the workload and simulates it. */
+int eng_sim_run(const char *platform_path, const eng_workload *w, const eng_sim_opts *opts,
+                eng_sim_result *out, eng_diag *d);
+
+void eng_sim_result_fini(eng_sim_result *r);
+
+/* "3.32.0" */
+const char *eng_sim_simgrid_version(void);
+
+#endif

@@ -1,0 +1,351 @@
+/* pol_conservative.c — conservative backfilling.
+ *
+ * Mu'alem & Feitelson 2001 (after Lifka 1995); restated in
+ * ../shared/reference/backfill.md §4. Every waiting job holds a reservation
+ * in an availability profile (pol_profile); a job may start early only if
+ * that delays no reservation.
+ *
+ * - Submission: the job is placed at the earliest time its units are free
+ *   for its whole estimate, with every existing reservation left in place,
+ *   and promised that start time.
+ * - Early end (a job ends before its expected end): the unused tail of its
+ *   reservation is released and the queue is compressed in place: in queue
+ *   order, each waiting job's reservation is removed and the job re-placed
+ *   at its earliest slot while all other reservations stay in the profile.
+ *   The new start is never later than the old one (the old slot is still
+ *   free); re-placing all jobs from scratch instead could push a later job
+ *   past its guarantee (pitfall 7 of backfill.md). Running jobs never move.
+ * - Every call starts the jobs whose reservation is due, in queue order, and
+ *   asks to be woken at the next reservation time.
+ *
+ * Guarantee (checked by the engine): no job starts later than the
+ * reservation it received at submission.
+ *
+ * Cost: placement O(P), P the profile's breakpoints (about twice the
+ * running plus waiting jobs). Compression after an early end skips every
+ * job that cannot move — one whose units are never free before its
+ * reservation, a test made in O(log P) against a prefix maximum of the
+ * profile — and re-places the others in O(P) each, so an early end costs
+ * O(Q log P + P * (moved jobs + 1)) instead of the naive O(Q * P). Due
+ * reservations come from a heap, O(log) per reservation change.
+ */
+#include "pol_policy.h"
+#include "pol_profile.h"
+
+#include "eng_error.h"
+#include "eng_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct due_ev {
+    double t;
+    int32_t job;
+} due_ev;
+
+typedef struct cons_state {
+    pol_profile prof;
+    double *res; /* reservation start per job; NAN when not waiting/placed */
+    size_t n_jobs;
+    int32_t *pending; /* submitted, not yet placed (queue order) */
+    size_t n_pending, cap_pending;
+    bool compress;
+    due_ev *heap;
+    size_t n_heap, cap_heap;
+    size_t n_live; /* jobs with a reservation */
+    const pol_job **due;
+    size_t cap_due;
+    int32_t *prefmax; /* prefix maximum of prof.free, rebuilt when dirty */
+    size_t cap_prefmax;
+    bool prefmax_dirty;
+} cons_state;
+
+static bool due_less(due_ev a, due_ev b)
+{
+    return a.t < b.t || (a.t == b.t && a.job < b.job);
+}
+
+static int heap_push(cons_state *s, due_ev e)
+{
+    if (eng_grow(&s->heap, &s->cap_heap, s->n_heap + 1, sizeof *s->heap))
+        return ENG_NOMEM;
+    size_t i = s->n_heap++;
+    while (i > 0 && due_less(e, s->heap[(i - 1) / 2])) {
+        s->heap[i] = s->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->heap[i] = e;
+    return ENG_OK;
+}
+
+static void heap_pop(cons_state *s)
+{
+    due_ev last = s->heap[--s->n_heap];
+    size_t i = 0, n = s->n_heap;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        due_ev best = last;
+        if (l < n && due_less(s->heap[l], best)) {
+            m = l;
+            best = s->heap[l];
+        }
+        if (r < n && due_less(s->heap[r], best))
+            m = r;
+        if (m == i)
+            break;
+        s->heap[i] = s->heap[m];
+        i = m;
+    }
+    if (n)
+        s->heap[i] = last;
+}
+
+static bool heap_top_valid(const cons_state *s)
+{
+    const due_ev *e = &s->heap[0];
+    return s->res[e->job] == e->t;
+}
+
+static int cons_init(void *state, const pol_setup *setup, char *err, size_t errlen)
+{
+    cons_state *s = state;
+    s->n_jobs = setup->n_jobs;
+    s->res = malloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->res);
+    if (!s->res || pol_profile_init(&s->prof, setup->total_units, 0)) {
+        snprintf(err, errlen, "out of memory");
+        return ENG_NOMEM;
+    }
+    for (size_t i = 0; i < s->n_jobs; i++)
+        s->res[i] = NAN;
+    s->prefmax_dirty = true;
+    return ENG_OK;
+}
+
+static void cons_fini(void *state)
+{
+    cons_state *s = state;
+    pol_profile_fini(&s->prof);
+    free(s->res);
+    free(s->pending);
+    free(s->heap);
+    free(s->due);
+    free(s->prefmax);
+}
+
+static int cons_on_submit(void *state, const pol_view *v, const pol_job *job)
+{
+    (void)v;
+    cons_state *s = state;
+    if (eng_grow(&s->pending, &s->cap_pending, s->n_pending + 1, sizeof *s->pending))
+        return ENG_NOMEM;
+    s->pending[s->n_pending++] = job->idx;
+    return ENG_OK;
+}
+
+static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
+{
+    cons_state *s = state;
+    if (v->now_s < job->expected_end_s) {
+        pol_profile_advance(&s->prof, v->now_s);
+        int rc = pol_profile_add(&s->prof, v->now_s, job->expected_end_s, job->units);
+        if (rc)
+            return rc;
+        s->compress = true;
+        s->prefmax_dirty = true;
+    }
+    return ENG_OK;
+}
+
+/* Places job at its earliest slot from now; returns its start. */
+static int place(cons_state *s, const pol_view *v, const pol_job *j, double *at)
+{
+    double t = pol_profile_earliest(&s->prof, v->now_s, j->estimate_s, j->units);
+    if (!isfinite(t))
+        return ENG_INVARIANT;
+    int rc = pol_profile_add(&s->prof, t, t + j->estimate_s, -j->units);
+    if (rc)
+        return rc;
+    s->prefmax_dirty = true;
+    *at = t;
+    return ENG_OK;
+}
+
+static int rebuild_prefmax(cons_state *s)
+{
+    if (eng_grow(&s->prefmax, &s->cap_prefmax, s->prof.n, sizeof *s->prefmax))
+        return ENG_NOMEM;
+    int32_t m = 0;
+    for (size_t k = 0; k < s->prof.n; k++) {
+        if (s->prof.free[k] > m)
+            m = s->prof.free[k];
+        s->prefmax[k] = m;
+    }
+    s->prefmax_dirty = false;
+    return ENG_OK;
+}
+
+/* Could job j start anywhere in [now, res)? Only if some segment starting
+ * before res has j->units free; a reservation never covers times before
+ * its own start, so the profile with j removed is the same there. */
+static bool may_move(cons_state *s, const pol_job *j, double res)
+{
+    size_t k = 0, lo = 0, hi = s->prof.n;
+    while (lo < hi) { /* last segment starting before res */
+        size_t mid = (lo + hi) / 2;
+        if (s->prof.t[mid] < res)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return false;
+    k = lo - 1;
+    return s->prefmax[k] >= j->units;
+}
+
+static int compress(cons_state *s, const pol_view *v)
+{
+    for (size_t q = 0; q < v->n_queue; q++) {
+        const pol_job *j = v->queue[q];
+        double old = s->res[j->idx];
+        if (isnan(old) || old <= v->now_s)
+            continue;
+        if (s->prefmax_dirty && rebuild_prefmax(s))
+            return ENG_NOMEM;
+        if (!may_move(s, j, old))
+            continue;
+        int rc = pol_profile_add(&s->prof, old, old + j->estimate_s, j->units);
+        if (rc)
+            return rc;
+        double t;
+        rc = place(s, v, j, &t);
+        if (rc)
+            return rc;
+        if (t > old)
+            return ENG_INVARIANT; /* the old slot was free: cannot happen */
+        if (t < old) {
+            s->res[j->idx] = t;
+            rc = heap_push(s, (due_ev){.t = t, .job = j->idx});
+            if (rc)
+                return rc;
+        }
+    }
+    return ENG_OK;
+}
+
+static int by_idx(const void *a, const void *b)
+{
+    const pol_job *x = *(const pol_job *const *)a, *y = *(const pol_job *const *)b;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Drops stale heap entries when they outnumber the live ones. */
+static int heap_rebuild(cons_state *s, const pol_view *v)
+{
+    s->n_heap = 0;
+    for (size_t q = 0; q < v->n_queue; q++) {
+        int32_t idx = v->queue[q]->idx;
+        if (!isnan(s->res[idx]) && heap_push(s, (due_ev){.t = s->res[idx], .job = idx}))
+            return ENG_NOMEM;
+    }
+    return ENG_OK;
+}
+
+static int cons_schedule(void *state, const pol_view *v, pol_out *out)
+{
+    cons_state *s = state;
+    int rc;
+    pol_profile_advance(&s->prof, v->now_s);
+    s->prefmax_dirty = true;
+    if (s->compress) {
+        s->compress = false;
+        rc = compress(s, v);
+        if (rc)
+            return rc;
+    }
+    for (size_t k = 0; k < s->n_pending; k++) {
+        const pol_job *j = NULL;
+        /* pending jobs are the queue's tail, in order */
+        size_t lo = 0, hi = v->n_queue;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (v->queue[mid]->idx < s->pending[k])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < v->n_queue && v->queue[lo]->idx == s->pending[k])
+            j = v->queue[lo];
+        if (!j)
+            return ENG_INVARIANT;
+        double t;
+        rc = place(s, v, j, &t);
+        if (rc)
+            return rc;
+        s->res[j->idx] = t;
+        s->n_live++;
+        pol_out_promise(out, j, t);
+        rc = heap_push(s, (due_ev){.t = t, .job = j->idx});
+        if (rc)
+            return rc;
+    }
+    s->n_pending = 0;
+
+    /* Start every job whose reservation is due, in queue order. */
+    size_t n_due = 0;
+    int32_t due_units = 0;
+    while (s->n_heap && s->heap[0].t <= v->now_s) {
+        if (heap_top_valid(s)) {
+            int32_t idx = s->heap[0].job;
+            if (eng_grow(&s->due, &s->cap_due, n_due + 1, sizeof *s->due))
+                return ENG_NOMEM;
+            /* find the pol_job in the queue */
+            size_t lo = 0, hi = v->n_queue;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (v->queue[mid]->idx < idx)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo >= v->n_queue || v->queue[lo]->idx != idx)
+                return ENG_INVARIANT;
+            s->due[n_due++] = v->queue[lo];
+            due_units += v->queue[lo]->units;
+            s->res[idx] = NAN;
+            s->n_live--;
+        }
+        heap_pop(s);
+    }
+    if (n_due > 1)
+        qsort(s->due, n_due, sizeof *s->due, by_idx);
+    for (size_t k = 0; k < n_due; k++)
+        pol_out_start(out, s->due[k]);
+    /* The profile and the engine must agree on what is free now. */
+    if (pol_profile_free_at(&s->prof, v->now_s) != v->free_units - due_units)
+        return ENG_INVARIANT;
+
+    while (s->n_heap && !heap_top_valid(s))
+        heap_pop(s);
+    if (s->n_heap > 2 * s->n_live + 64 && heap_rebuild(s, v))
+        return ENG_NOMEM;
+    if (s->n_heap)
+        pol_out_wakeup(out, s->heap[0].t);
+    return ENG_OK;
+}
+
+const pol_type pol_conservative = {
+    .name = "conservative",
+    .summary = "conservative backfilling: every waiting job holds a reservation",
+    .citation = "Mu'alem & Feitelson 2001",
+    .flags = 0,
+    .state_size = sizeof(cons_state),
+    .options = NULL,
+    .init = cons_init,
+    .fini = cons_fini,
+    .on_submit = cons_on_submit,
+    .on_finish = cons_on_finish,
+    .schedule = cons_schedule,
+};

@@ -1,0 +1,142 @@
+/* pol_easy.c — EASY (aggressive) backfilling.
+ *
+ * Lifka 1995 (the Argonne EASY scheduler); Skovira, Chan, Zhou & Lifka
+ * 1996; the formulation of Mu'alem & Feitelson 2001, restated in
+ * ../shared/reference/backfill.md §3.
+ *
+ * Each call:
+ *   1. start jobs from the head of the queue while they fit (FCFS part);
+ *   2. the first job that does not fit (the head) gets a reservation at its
+ *      shadow time: the earliest expected end at which enough units are
+ *      free (pol_shadow, counting the jobs started in step 1); the extra
+ *      units are those free at the shadow time beyond the head's need;
+ *   3. every later job J (in queue order, or shortest estimate first with
+ *      backfill_order=sjf, the SJBF variant of Tsafrir, Etsion & Feitelson
+ *      2007) starts now if it fits in the free units and either ends by the
+ *      shadow time (now + estimate <= shadow: finishing exactly at the
+ *      shadow time is allowed) or uses no more than the extra units; a job
+ *      that outlives the shadow time consumes extra units.
+ * The scan stops as soon as no unit is free.
+ *
+ * Guarantee (checked by the engine): the head starts no later than the
+ * shadow time it was promised when it first became the blocked head, since
+ * running jobs never outlive their estimates and backfilled jobs either
+ * end by the shadow time or use units the head does not need.
+ * Flags: HEAD_GREEDY (the head never waits while it fits).
+ *
+ * Cost per call: O(started + running + scanned queue); with sjf an extra
+ * O(q log q) sort of the candidates.
+ */
+#include "pol_policy.h"
+#include "pol_shadow.h"
+
+#include "eng_error.h"
+#include "eng_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct easy_state {
+    bool sjf;
+    const pol_job **started;
+    size_t cap_started;
+    const pol_job **cand;
+    size_t cap_cand;
+} easy_state;
+
+static const pol_option easy_options[] = {
+    {"backfill_order", "queue|sjf: order in which later jobs are tried (default queue; sjf = "
+                       "shortest estimate first, Tsafrir et al. 2007)"},
+    {NULL, NULL},
+};
+
+static int easy_init(void *state, const pol_setup *setup, char *err, size_t errlen)
+{
+    easy_state *s = state;
+    const char *order = pol_option_get(setup, "backfill_order", "queue");
+    if (strcmp(order, "queue") == 0)
+        s->sjf = false;
+    else if (strcmp(order, "sjf") == 0)
+        s->sjf = true;
+    else {
+        snprintf(err, errlen, "option backfill_order: expected queue or sjf, got '%s'", order);
+        return ENG_INVAL;
+    }
+    return ENG_OK;
+}
+
+static void easy_fini(void *state)
+{
+    easy_state *s = state;
+    free(s->started);
+    free(s->cand);
+}
+
+static int by_estimate(const void *a, const void *b)
+{
+    const pol_job *x = *(const pol_job *const *)a, *y = *(const pol_job *const *)b;
+    if (x->estimate_s != y->estimate_s)
+        return x->estimate_s < y->estimate_s ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int easy_schedule(void *state, const pol_view *v, pol_out *out)
+{
+    easy_state *s = state;
+    int32_t free_units = v->free_units;
+    size_t i = 0;
+    for (; i < v->n_queue && v->queue[i]->units <= free_units; i++) {
+        pol_out_start(out, v->queue[i]);
+        free_units -= v->queue[i]->units;
+    }
+    if (i == v->n_queue)
+        return ENG_OK;
+    const pol_job *head = v->queue[i];
+    if (eng_grow(&s->started, &s->cap_started, i, sizeof *s->started))
+        return ENG_NOMEM;
+    for (size_t k = 0; k < i; k++)
+        s->started[k] = v->queue[k];
+    double shadow;
+    int32_t extra;
+    if (pol_shadow(v, s->started, i, free_units, head->units, &shadow, &extra) != 0)
+        return ENG_OK; /* cannot happen: jobs never exceed the pool */
+    pol_out_promise(out, head, shadow);
+    if (free_units == 0)
+        return ENG_OK;
+
+    const pol_job *const *cand = v->queue + i + 1;
+    size_t n_cand = v->n_queue - i - 1;
+    if (s->sjf && n_cand > 1) {
+        if (eng_grow(&s->cand, &s->cap_cand, n_cand, sizeof *s->cand))
+            return ENG_NOMEM;
+        memcpy(s->cand, cand, n_cand * sizeof *cand);
+        qsort(s->cand, n_cand, sizeof *s->cand, by_estimate);
+        cand = s->cand;
+    }
+    for (size_t k = 0; k < n_cand && free_units > 0; k++) {
+        const pol_job *j = cand[k];
+        if (j->units > free_units)
+            continue;
+        bool ends_by_shadow = v->now_s + j->estimate_s <= shadow;
+        if (!ends_by_shadow && j->units > extra)
+            continue;
+        pol_out_start(out, j);
+        free_units -= j->units;
+        if (!ends_by_shadow)
+            extra -= j->units;
+    }
+    return ENG_OK;
+}
+
+const pol_type pol_easy = {
+    .name = "easy",
+    .summary = "EASY backfilling: a reservation for the queue head, later jobs backfill",
+    .citation = "Lifka 1995; Mu'alem & Feitelson 2001",
+    .flags = POL_FLAG_HEAD_GREEDY,
+    .state_size = sizeof(easy_state),
+    .options = easy_options,
+    .init = easy_init,
+    .fini = easy_fini,
+    .schedule = easy_schedule,
+};

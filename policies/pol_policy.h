@@ -1,0 +1,205 @@
+/* pol_policy.h — the policy boundary: what a scheduling policy sees and
+ * what it may answer.
+ *
+ * A policy is pure C. It makes no SimGrid call and owns no engine object; it
+ * sees the world only through a read-only pol_view (the current time, the
+ * waiting queue in submit order, the running jobs ordered by expected end,
+ * the free capacity and the hosts' static attributes) and answers with
+ * decisions written into a pol_out: start job J now (on hosts the engine
+ * picks, or on hosts the policy names), promise that J will start by time
+ * T, and wake me up at time T. The engine applies and checks every decision
+ * (an impossible one stops the run with ENG_POLICY and a message), then
+ * calls the policy again after the next event. All events of one instant are
+ * applied before schedule() is called once for that instant.
+ *
+ * One policy instance serves one pool: the hosts that serve a set of SWF
+ * queues (ForHLR II has two, the compute nodes and the visualisation nodes;
+ * most platforms have one). A policy therefore never has to think about
+ * queue routing.
+ *
+ * Capacity is counted in units: whole hosts under node allocation (a job
+ * needs ceil(procs / cores per node) of them) or cores under core
+ * allocation. Any `units` free units can host any job needing that many,
+ * whatever the hosts, so FCFS and the backfilling family plan on counts and
+ * let the engine pick hosts (lowest names first).
+ *
+ * Times are simulated seconds (double). Planning uses estimate_s, never the
+ * real run time, which policies cannot see. The engine guarantees that a
+ * job never runs longer than its estimate (it is killed at its requested
+ * time, or the estimate is extended to cover its run; see --walltime), so a
+ * running job's expected_end_s is an upper bound of its end.
+ *
+ * Registry: every policy is one `const pol_type` in its own file, listed in
+ * pol_registry.c; `--policy NAME` looks it up; options arrive as key=value
+ * pairs that the policy validates in init() (unknown keys are errors).
+ * The GSL's rng/multimin families are the model for this type/state split.
+ */
+#ifndef POL_POLICY_H
+#define POL_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A job as a policy sees it. Owned by the engine; valid for the whole run. */
+typedef struct pol_job {
+    int32_t idx;           /* engine index, 0..n-1 in (submit time, file order) */
+    int64_t id;            /* SWF job number */
+    double submit_s;       /* submit time */
+    double estimate_s;     /* duration to plan with (>= 0) */
+    int32_t units;         /* units needed (>= 1, <= the pool's total) */
+    int32_t procs;         /* processors the log gives */
+    int64_t queue;         /* SWF queue, partition, user, group, executable */
+    int64_t partition;
+    int64_t user;
+    int64_t group;
+    int64_t app;
+    double start_s;        /* while running: start time; else -1 */
+    double expected_end_s; /* while running: start_s + estimate_s; else -1 */
+} pol_job;
+
+/* A host of the pool: static attributes plus its current free cores. */
+typedef struct pol_host {
+    const char *name;
+    int32_t index;       /* host index in the platform (name order) */
+    double speed_flops;  /* per core */
+    int32_t cores;       /* cores as the scheduler counts them */
+    int32_t free_cores;  /* cores not allocated now */
+    double price_per_s;  /* 0 when the platform gives no price */
+} pol_host;
+
+typedef enum pol_alloc { POL_ALLOC_NODE = 0, POL_ALLOC_CORE = 1 } pol_alloc;
+
+typedef struct pol_view {
+    double now_s;
+    pol_alloc alloc;
+    int32_t total_units;           /* capacity of the pool */
+    int32_t free_units;            /* free now */
+    const pol_job *const *queue;   /* waiting jobs in idx (= submit) order */
+    size_t n_queue;
+    const pol_job *const *running; /* running jobs by (expected_end_s, idx) */
+    size_t n_running;
+    const pol_host *hosts;         /* the pool's hosts in name order */
+    size_t n_hosts;
+    double ref_speed_flops;        /* speed at which the log's run times hold */
+} pol_view;
+
+/* A start decision. hosts_off/n_hosts index pol_out.hosts; n_hosts == 0
+ * lets the engine pick (lowest-named free hosts). */
+typedef struct pol_start {
+    int32_t job_idx;
+    int32_t n_hosts;
+    size_t hosts_off;
+} pol_start;
+
+/* A promise: job_idx will start no later than start_by_s. The engine's
+ * invariant checker (--check, every test) holds the policy to the first
+ * promise it made for each job. */
+typedef struct pol_promise {
+    int32_t job_idx;
+    double start_by_s;
+} pol_promise;
+
+/* The decisions of one schedule() call. Owned by the engine, cleared before
+ * each call; fill it only through the functions below. */
+typedef struct pol_out {
+    pol_start *starts;
+    size_t n_starts, cap_starts;
+    int32_t *hosts; /* positions in view->hosts, concatenated per start */
+    size_t n_hosts, cap_hosts;
+    pol_promise *promises;
+    size_t n_promises, cap_promises;
+    double wakeup_s; /* earliest requested wake-up, INFINITY if none */
+    int oom;         /* set when an append failed; the engine reports it */
+} pol_out;
+
+/* Start job now on hosts the engine picks. */
+void pol_out_start(pol_out *out, const pol_job *job);
+
+/* Start job now on the given hosts (positions in view->hosts). Under node
+ * allocation they must be job->units distinct free hosts; under core
+ * allocation the engine takes free cores from them in the order given. */
+void pol_out_start_on(pol_out *out, const pol_job *job, const int32_t *hosts, size_t n);
+
+/* Promise that job starts no later than start_by_s. */
+void pol_out_promise(pol_out *out, const pol_job *job, double start_by_s);
+
+/* Ask to be called again at at_s even if no job event happens then. */
+void pol_out_wakeup(pol_out *out, double at_s);
+
+void pol_out_init(pol_out *out);
+void pol_out_reset(pol_out *out);
+void pol_out_fini(pol_out *out);
+
+/* One key=value option. Strings are borrowed for the call. */
+typedef struct pol_kv {
+    const char *key;
+    const char *value;
+} pol_kv;
+
+/* What a policy learns once, at init. */
+typedef struct pol_setup {
+    pol_alloc alloc;
+    int32_t total_units;
+    const pol_host *hosts; /* static attributes (free_cores = cores) */
+    size_t n_hosts;
+    double ref_speed_flops;
+    size_t n_jobs;          /* every pol_job.idx is below this */
+    uint64_t seed;          /* for policies that draw random numbers (GSL) */
+    const pol_kv *options;  /* --policy-opt pairs */
+    size_t n_options;
+} pol_setup;
+
+/* Policy properties the invariant checker verifies after every call. */
+enum {
+    /* Starts jobs only in queue order (FCFS). */
+    POL_FLAG_ORDERED = 1u << 0,
+    /* Never leaves the queue head waiting while it fits in the free units. */
+    POL_FLAG_HEAD_GREEDY = 1u << 1,
+};
+
+/* Describes one accepted option for --help and validation. */
+typedef struct pol_option {
+    const char *key;
+    const char *help; /* "queue|sjf: order of backfill candidates (default queue)" */
+} pol_option;
+
+/* Hook results: 0, or a negative ENG_ code (eng_error.h) with a message in
+ * err (errlen bytes). */
+typedef struct pol_type {
+    const char *name;
+    const char *summary;   /* one line for `batchlab --help` */
+    const char *citation;  /* "Lifka 1995; Mu'alem & Feitelson 2001" */
+    unsigned flags;
+    size_t state_size;
+    const pol_option *options; /* terminated by {NULL, NULL}; NULL for none */
+    int (*init)(void *state, const pol_setup *setup, char *err, size_t errlen);
+    void (*fini)(void *state);
+    /* job has just been appended to the queue (view already shows it). */
+    int (*on_submit)(void *state, const pol_view *view, const pol_job *job);
+    /* job has just ended at view->now_s (it is no longer in view->running;
+     * job->start_s and expected_end_s still tell where it was). */
+    int (*on_finish)(void *state, const pol_view *view, const pol_job *job);
+    /* Decide. The view is the same as the hooks saw at this instant. */
+    int (*schedule)(void *state, const pol_view *view, pol_out *out);
+} pol_type;
+
+/* Looks up a policy by name; NULL if unknown. */
+const pol_type *pol_find(const char *name);
+
+/* All registered policies, in registry order. */
+const pol_type *const *pol_list(size_t *n);
+
+/* "fcfs, easy, conservative": the registered names, for messages. */
+const char *pol_names(void);
+
+/* Validates options against type->options: every key must be listed and
+ * appear once. Returns 0, or -4 (ENG_INVAL) with "unknown option 'k' for
+ * policy easy (accepted: a, b)" in err. */
+int pol_check_options(const pol_type *type, const pol_kv *options, size_t n, char *err,
+                      size_t errlen);
+
+/* The value of key in the options, or def when absent. */
+const char *pol_option_get(const pol_setup *setup, const char *key, const char *def);
+
+#endif

@@ -1,0 +1,143 @@
+/* pol_profile.c — see pol_profile.h. */
+#include "pol_profile.h"
+
+#include "eng_error.h"
+#include "eng_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pol_profile_init(pol_profile *p, int32_t total, double origin)
+{
+    memset(p, 0, sizeof *p);
+    p->cap = 16;
+    p->t = malloc(p->cap * sizeof *p->t);
+    p->free = malloc(p->cap * sizeof *p->free);
+    if (!p->t || !p->free) {
+        pol_profile_fini(p);
+        return ENG_NOMEM;
+    }
+    p->t[0] = origin;
+    p->free[0] = total;
+    p->n = 1;
+    p->total = total;
+    return ENG_OK;
+}
+
+void pol_profile_fini(pol_profile *p)
+{
+    free(p->t);
+    free(p->free);
+    memset(p, 0, sizeof *p);
+}
+
+/* Index of the segment holding x: the last i with t[i] <= x (0 if none). */
+static size_t seg(const pol_profile *p, double x)
+{
+    size_t lo = 0, hi = p->n;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (p->t[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void pol_profile_advance(pol_profile *p, double now)
+{
+    if (now <= p->t[0])
+        return;
+    size_t i = seg(p, now);
+    if (i > 0) {
+        memmove(p->t, p->t + i, (p->n - i) * sizeof *p->t);
+        memmove(p->free, p->free + i, (p->n - i) * sizeof *p->free);
+        p->n -= i;
+    }
+    p->t[0] = now;
+}
+
+int32_t pol_profile_free_at(const pol_profile *p, double x)
+{
+    return p->free[seg(p, x)];
+}
+
+/* Makes x a breakpoint (x >= t[0]); returns its index, or -1 on OOM. */
+static ptrdiff_t split(pol_profile *p, double x)
+{
+    size_t i = seg(p, x);
+    if (p->t[i] == x)
+        return (ptrdiff_t)i;
+    if (p->n == p->cap) {
+        size_t cap_t = p->cap, cap_f = p->cap;
+        if (eng_grow(&p->t, &cap_t, p->n + 1, sizeof *p->t) ||
+            eng_grow(&p->free, &cap_f, p->n + 1, sizeof *p->free))
+            return -1;
+        p->cap = cap_t < cap_f ? cap_t : cap_f;
+    }
+    memmove(p->t + i + 2, p->t + i + 1, (p->n - i - 1) * sizeof *p->t);
+    memmove(p->free + i + 2, p->free + i + 1, (p->n - i - 1) * sizeof *p->free);
+    p->t[i + 1] = x;
+    p->free[i + 1] = p->free[i];
+    p->n++;
+    return (ptrdiff_t)(i + 1);
+}
+
+/* Removes breakpoint i if its value equals its predecessor's. */
+static void merge_at(pol_profile *p, size_t i)
+{
+    if (i == 0 || i >= p->n || p->free[i] != p->free[i - 1])
+        return;
+    memmove(p->t + i, p->t + i + 1, (p->n - i - 1) * sizeof *p->t);
+    memmove(p->free + i, p->free + i + 1, (p->n - i - 1) * sizeof *p->free);
+    p->n--;
+}
+
+int pol_profile_add(pol_profile *p, double start, double end, int32_t delta)
+{
+    if (start < p->t[0])
+        start = p->t[0];
+    if (!(end > start) || delta == 0)
+        return ENG_OK;
+    /* Check first so that a refused change leaves the profile as it was. */
+    for (size_t k = seg(p, start); k < p->n && p->t[k] < end; k++) {
+        int64_t v = (int64_t)p->free[k] + delta;
+        if (v < 0 || v > p->total)
+            return ENG_INVARIANT;
+    }
+    ptrdiff_t a = split(p, start);
+    if (a < 0)
+        return ENG_NOMEM;
+    ptrdiff_t b = isfinite(end) ? split(p, end) : (ptrdiff_t)p->n;
+    if (b < 0)
+        return ENG_NOMEM;
+    for (ptrdiff_t k = a; k < b; k++)
+        p->free[k] += delta;
+    merge_at(p, (size_t)b);
+    merge_at(p, (size_t)a);
+    return ENG_OK;
+}
+
+double pol_profile_earliest(const pol_profile *p, double from, double dur, int32_t units)
+{
+    if (units > p->total)
+        return INFINITY;
+    if (from < p->t[0])
+        from = p->t[0];
+    size_t i = seg(p, from);
+    double start = from;
+    for (;;) {
+        size_t k = i;
+        while (k < p->n && p->t[k] < start + dur && p->free[k] >= units)
+            k++;
+        if (k == p->n || p->t[k] >= start + dur)
+            return start;
+        /* Segment k blocks: no window can contain it; restart after it. */
+        if (k + 1 >= p->n)
+            return INFINITY; /* the last segment is short forever */
+        i = k + 1;
+        start = p->t[i];
+    }
+}

@@ -1,0 +1,46 @@
+/* pol_profile.h — an availability profile: free units as a step function of
+ * time, from "now" to infinity. Used by conservative backfilling
+ * (Mu'alem & Feitelson 2001) and by any policy that plans reservations.
+ *
+ * Representation: breakpoints t[0] < t[1] < ... < t[n-1] and free[i], the
+ * units free on [t[i], t[i+1]) (the last value holds to infinity). Adjacent
+ * equal values are merged, so n stays at most twice the number of live
+ * reservations plus one.
+ *
+ * Costs: free_at O(log n); add O(n) (binary search, then a memmove and the
+ * covered segments); earliest O(n) — the scan restarts after the segment
+ * that blocked it, so each segment is looked at a bounded number of times.
+ */
+#ifndef POL_PROFILE_H
+#define POL_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pol_profile {
+    double *t;
+    int32_t *free;
+    size_t n, cap;
+    int32_t total;
+} pol_profile;
+
+/* All `total` units free from `origin` on. 0 or ENG_NOMEM. */
+int pol_profile_init(pol_profile *p, int32_t total, double origin);
+void pol_profile_fini(pol_profile *p);
+
+/* Forgets everything before now (the segment holding now starts at now). */
+void pol_profile_advance(pol_profile *p, double now);
+
+/* Units free at time x (x before t[0] reads t[0]). */
+int32_t pol_profile_free_at(const pol_profile *p, double x);
+
+/* Adds delta units (negative: reserve, positive: release) on [start, end).
+ * Returns 0, ENG_NOMEM, or ENG_INVARIANT if a value would leave [0, total]
+ * (the profile is then unchanged). */
+int pol_profile_add(pol_profile *p, double start, double end, int32_t delta);
+
+/* Earliest t >= from such that `units` are free on all of [t, t + dur).
+ * INFINITY if units > total. dur must be > 0. */
+double pol_profile_earliest(const pol_profile *p, double from, double dur, int32_t units);
+
+#endif

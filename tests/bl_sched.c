@@ -1,0 +1,190 @@
+/* bl_sched.c — see bl_sched.h. */
+#include "bl_sched.h"
+#include "bl_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+eng_workload *bl_make_workload(const bl_jobspec *jobs, size_t n)
+{
+    eng_workload *w = eng_workload_create("scenario");
+    for (size_t i = 0; w && i < n; i++) {
+        eng_job j = eng_job_unknown();
+        j.id = jobs[i].id;
+        j.submit_s = jobs[i].submit;
+        j.runtime_s = jobs[i].run;
+        j.procs_alloc = j.procs_req = jobs[i].procs;
+        j.time_req_s = jobs[i].req;
+        j.status = 1;
+        j.queue = jobs[i].queue;
+        j.line = (int64_t)i + 1;
+        if (eng_workload_push(w, &j)) {
+            eng_workload_destroy(w);
+            return NULL;
+        }
+    }
+    return w;
+}
+
+eng_platform *bl_uniform_platform(int n_hosts, int cores)
+{
+    eng_host_desc *d = calloc((size_t)n_hosts, sizeof *d);
+    char (*names)[16] = calloc((size_t)n_hosts, sizeof *names);
+    for (int i = 0; i < n_hosts; i++) {
+        snprintf(names[i], sizeof names[i], "h%d", i + 1);
+        d[i] = (eng_host_desc){.name = names[i], .speed_flops = 1e9, .sg_cores = cores};
+    }
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_diag_clear(&diag);
+    eng_platform_build("uniform", d, (size_t)n_hosts, NULL, &p, &diag);
+    free(d);
+    free(names);
+    return p;
+}
+
+int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platform *p,
+                const bl_opts *opts, bl_sched *out)
+{
+    memset(out, 0, sizeof *out);
+    bl_opts none = {0};
+    if (!opts)
+        opts = &none;
+    out->p = p;
+    out->w = bl_make_workload(jobs, n);
+    eng_prep_opts po = {.procs_field = ENG_PROCS_ALLOC, .walltime = opts->walltime,
+                        .alloc = opts->alloc};
+    out->rc = eng_prep(out->w, p, &po, &out->prep, &out->diag);
+    if (out->rc)
+        return out->rc;
+    eng_core_opts co = {.alloc = opts->alloc,
+                        .policy = pol_find(policy),
+                        .options = opts->options,
+                        .n_options = opts->n_options,
+                        .seed = 1,
+                        .check = true};
+    out->rc = eng_core_create(p, &out->prep, &co, &out->core, &out->diag);
+    if (out->rc)
+        return out->rc;
+    out->rc = eng_core_run(out->core, &out->diag);
+    if (out->rc)
+        printf("\n  core run failed: %s\n", out->diag.msg);
+    return out->rc;
+}
+
+void bl_sched_fini(bl_sched *s)
+{
+    eng_core_destroy(s->core);
+    eng_prepared_fini(&s->prep);
+    eng_platform_destroy(s->p);
+    eng_workload_destroy(s->w);
+    memset(s, 0, sizeof *s);
+}
+
+static long find(const bl_sched *s, int64_t id)
+{
+    for (size_t i = 0; i < s->prep.n_jobs; i++)
+        if (s->prep.jobs[i].id == id)
+            return (long)i;
+    return -1;
+}
+
+double bl_start(const bl_sched *s, int64_t id)
+{
+    long i = find(s, id);
+    return i < 0 || !s->core ? -1 : eng_core_results(s->core)[i].start_s;
+}
+
+double bl_end(const bl_sched *s, int64_t id)
+{
+    long i = find(s, id);
+    return i < 0 || !s->core ? -1 : eng_core_results(s->core)[i].end_s;
+}
+
+int bl_state(const bl_sched *s, int64_t id)
+{
+    long i = find(s, id);
+    return i < 0 || !s->core ? -1 : eng_core_results(s->core)[i].state;
+}
+
+int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char *platform_path,
+               const bl_opts *opts, eng_run_report *rep, eng_diag *d)
+{
+    bl_opts none = {0};
+    if (!opts)
+        opts = &none;
+    eng_workload *w = bl_make_workload(jobs, n);
+    eng_run_spec spec = {
+        .platform_path = platform_path,
+        .workload = w,
+        .sim =
+            {
+                .prep = {.procs_field = ENG_PROCS_ALLOC, .walltime = opts->walltime,
+                         .alloc = opts->alloc},
+                .core = {.alloc = opts->alloc,
+                         .policy = pol_find(policy),
+                         .options = opts->options,
+                         .n_options = opts->n_options,
+                         .seed = 1,
+                         .check = true},
+            },
+        .manifest = {.command = "test", .policy = policy, .walltime = "kill",
+                     .alloc = "node", .procs_field = "alloc"},
+    };
+    int rc = eng_run_isolated(&spec, rep, d);
+    eng_workload_destroy(w);
+    return rc;
+}
+
+double bl_rep_start(const eng_run_report *r, int64_t id)
+{
+    long i = eng_run_report_find(r, id);
+    return i < 0 ? -1 : r->start_s[i];
+}
+
+double bl_rep_end(const eng_run_report *r, int64_t id)
+{
+    long i = eng_run_report_find(r, id);
+    return i < 0 ? -1 : r->end_s[i];
+}
+
+int bl_rep_state(const eng_run_report *r, int64_t id)
+{
+    long i = eng_run_report_find(r, id);
+    return i < 0 ? -1 : r->state[i];
+}
+
+static int check_rows(double (*start)(const void *, int64_t), double (*end)(const void *, int64_t),
+                      const void *ctx, const bl_expect *rows, size_t n, const char *what)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        double s = start(ctx, rows[i].id), e = end(ctx, rows[i].id);
+        if (s != rows[i].start || e != rows[i].end) {
+            printf("\n  %s: job %lld ran %g-%g, expected %g-%g", what, (long long)rows[i].id, s,
+                   e, rows[i].start, rows[i].end);
+            bad++;
+        }
+        CU_ASSERT_DOUBLE_EQUAL(s, rows[i].start, 0);
+        CU_ASSERT_DOUBLE_EQUAL(e, rows[i].end, 0);
+    }
+    return bad;
+}
+
+static double s_start(const void *c, int64_t id) { return bl_start(c, id); }
+static double s_end(const void *c, int64_t id) { return bl_end(c, id); }
+static double r_start(const void *c, int64_t id) { return bl_rep_start(c, id); }
+static double r_end(const void *c, int64_t id) { return bl_rep_end(c, id); }
+
+int bl_check(const bl_sched *s, const bl_expect *rows, size_t n, const char *what)
+{
+    CU_ASSERT_EQUAL_FATAL(s->rc, 0);
+    return check_rows(s_start, s_end, s, rows, n, what);
+}
+
+int bl_check_rep(const eng_run_report *r, const bl_expect *rows, size_t n, const char *what)
+{
+    return check_rows(r_start, r_end, r, rows, n, what);
+}

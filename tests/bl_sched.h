@@ -1,0 +1,78 @@
+/* bl_sched.h — scenario helpers: small workloads written as tables, run
+ * through the scheduling core without SimGrid (bl_core_run) or through the
+ * whole SimGrid engine in a child process (bl_sim_run), with the start and
+ * end of each job looked up by its SWF number. */
+#ifndef BL_SCHED_H
+#define BL_SCHED_H
+
+#include "eng_core.h"
+#include "eng_platform.h"
+#include "eng_prep.h"
+#include "eng_run.h"
+#include "eng_swf.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One job of a scenario: SWF number, submit, run time, requested time
+ * (-1: none), processors, queue (0 by default). */
+typedef struct bl_jobspec {
+    int64_t id;
+    double submit, run, req;
+    int procs;
+    int64_t queue;
+} bl_jobspec;
+
+/* A workload holding these jobs (fields 5 and 8 = procs, status 1). */
+eng_workload *bl_make_workload(const bl_jobspec *jobs, size_t n);
+
+/* A platform of n identical hosts named h1..hn (speed 1 Gf). */
+eng_platform *bl_uniform_platform(int n_hosts, int cores);
+
+typedef struct bl_opts {
+    pol_alloc alloc;
+    eng_walltime walltime;
+    const pol_kv *options;
+    size_t n_options;
+} bl_opts;
+
+/* A finished run through the core alone. */
+typedef struct bl_sched {
+    eng_workload *w;
+    eng_platform *p;
+    eng_prepared prep;
+    eng_core *core;
+    int rc;
+    eng_diag diag;
+} bl_sched;
+
+/* Runs the jobs on p (taken over) under policy with the checker on. */
+int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platform *p,
+                const bl_opts *opts, bl_sched *out);
+void bl_sched_fini(bl_sched *s);
+
+/* Start, end and state of job id (-1 / -1 / -1 when absent). */
+double bl_start(const bl_sched *s, int64_t id);
+double bl_end(const bl_sched *s, int64_t id);
+int bl_state(const bl_sched *s, int64_t id);
+
+/* Runs the jobs on a platform file through SimGrid (forked child). */
+int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char *platform_path,
+               const bl_opts *opts, eng_run_report *rep, eng_diag *d);
+double bl_rep_start(const eng_run_report *r, int64_t id);
+double bl_rep_end(const eng_run_report *r, int64_t id);
+int bl_rep_state(const eng_run_report *r, int64_t id);
+
+/* Expected schedule rows for table-driven checks. */
+typedef struct bl_expect {
+    int64_t id;
+    double start, end;
+} bl_expect;
+
+/* CU_ASSERTs every row against s; returns the number of mismatches and
+ * prints them. */
+int bl_check(const bl_sched *s, const bl_expect *rows, size_t n, const char *what);
+int bl_check_rep(const eng_run_report *r, const bl_expect *rows, size_t n, const char *what);
+
+#endif

@@ -1,0 +1,68 @@
+/* cli_args.h — command-line options for batchlab's commands: one table per
+ * command gives the parser and the --help text, so they cannot disagree.
+ *
+ * Accepted forms: "--name value", "--name=value", "-o value" for options
+ * with a short name, and flags without a value. Anything unknown is a
+ * usage error naming the command and the option.
+ */
+#ifndef BL_CLI_ARGS_H
+#define BL_CLI_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum bl_opt_kind {
+    BL_FLAG,  /* --check */
+    BL_VALUE, /* --platform FILE (the last one given wins) */
+    BL_MULTI, /* --policy-opt k=v, repeatable */
+} bl_opt_kind;
+
+typedef struct bl_opt {
+    const char *name;    /* long name without "--" */
+    char short_name;     /* 0 for none */
+    bl_opt_kind kind;
+    const char *metavar; /* "FILE" */
+    const char *help;
+} bl_opt;
+
+typedef struct bl_arg {
+    bool set;
+    const char *value;   /* BL_VALUE */
+    const char **values; /* BL_MULTI */
+    size_t n_values;
+} bl_arg;
+
+typedef struct bl_args {
+    const bl_opt *opts;
+    size_t n_opts;
+    bl_arg *arg; /* parallel to opts */
+    bool help;
+} bl_args;
+
+/* Parses argv[first..argc). Returns 0, or 2 after printing
+ * "batchlab CMD: ..." to stderr. Free with bl_args_fini. */
+int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, char **argv,
+                  int first, bl_args *out);
+void bl_args_fini(bl_args *a);
+
+/* The parsed option by long name (asserts that it is in the table). */
+const bl_arg *bl_args_get(const bl_args *a, const char *name);
+const char *bl_args_value(const bl_args *a, const char *name, const char *def);
+bool bl_args_flag(const bl_args *a, const char *name);
+
+/* Prints "usage: batchlab CMD SYNOPSIS\n\nDESCRIPTION\n\noptions:\n..." */
+void bl_args_usage(const char *cmd, const char *synopsis, const char *description,
+                   const bl_opt *opts, size_t n_opts);
+
+/* Checks that value is one of a |-separated list ("kill|extend"); prints
+ * "batchlab CMD: --NAME: expected kill or extend, got 'x'" and returns 2. */
+int bl_args_choice(const char *cmd, const char *name, const char *value, const char *choices,
+                   int *index);
+
+/* Parses an unsigned 64-bit integer option; 2 with a message on error. */
+int bl_args_u64(const char *cmd, const char *name, const char *value, unsigned long long *out);
+
+/* Parses a double option (finite); 2 with a message on error. */
+int bl_args_double(const char *cmd, const char *name, const char *value, double *out);
+
+#endif
