@@ -1,0 +1,348 @@
+/* test_eng_core.c — the scheduling core's semantics: speeds and the
+ * slowest host, kills, host choice, core allocation, pools, zero-length
+ * jobs, wake-ups, the time series, and the checker catching bad policies. */
+#include "bl_scenarios.h"
+#include "bl_test.h"
+#include "eng_core.h"
+#include "pol_policy.h"
+
+#include <math.h>
+#include <string.h>
+
+/* fast (2 Gf), slow1, slow2 (1 Gf), 2 cores each, ref 1 Gf; given in
+ * scrambled order: the core must see fast, slow1, slow2. */
+static eng_platform *mixed_platform(void)
+{
+    eng_host_desc d[] = {
+        {.name = "slow2", .speed_flops = 1e9, .sg_cores = 2},
+        {.name = "fast", .speed_flops = 2e9, .sg_cores = 2},
+        {.name = "slow1", .speed_flops = 1e9, .sg_cores = 2},
+    };
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_diag_clear(&diag);
+    CU_ASSERT_EQUAL(eng_platform_build("mixed", d, 3, "1Gf", &p, &diag), 0);
+    return p;
+}
+
+/* J1 (4 procs = 2 nodes) gets fast + slow1 (first fit in name order): 50 s
+ * on fast, 100 s on slow1, so it ends at 100. J2 (1 node) runs on slow2:
+ * 100 s. J3 (1 node) starts at 100 on fast: 30 s of log time in 15 s. */
+static void test_speed_and_slowest_host(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 200, 4, 0}, {2, 0, 100, 200, 2, 0}, {3, 1, 30, 200, 2, 0}};
+    bl_sched s;
+    bl_core_run("fcfs", jobs, 3, mixed_platform(), NULL, &s);
+    static const bl_expect e[] = {{1, 0, 100}, {2, 0, 100}, {3, 100, 115}};
+    bl_check(&s, e, 3, "speeds");
+    const eng_job_result *r = eng_core_results(s.core);
+    const int32_t *hosts = eng_core_alloc_hosts(s.core);
+    CU_ASSERT_EQUAL(r[0].n_hosts, 2);
+    CU_ASSERT_EQUAL(hosts[r[0].hosts_off], 0);     /* fast */
+    CU_ASSERT_EQUAL(hosts[r[0].hosts_off + 1], 1); /* slow1 */
+    CU_ASSERT_STRING_EQUAL(s.p->hosts[0].name, "fast");
+    CU_ASSERT_STRING_EQUAL(s.p->hosts[2].name, "slow2");
+    CU_ASSERT_EQUAL(hosts[r[1].hosts_off], 2);
+    bl_sched_fini(&s);
+}
+
+/* A job that fits its request on the fast host but not on a slow one is
+ * killed only on the slow one. J1 takes fast (run 100 -> 50 s <= 60);
+ * J2 runs on slow1 and is killed at 60. */
+static void test_kill_depends_on_host(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 100, 60, 2, 0}, {2, 0, 100, 60, 2, 0}};
+    bl_sched s;
+    bl_core_run("fcfs", jobs, 2, mixed_platform(), NULL, &s);
+    static const bl_expect e[] = {{1, 0, 50}, {2, 0, 60}};
+    bl_check(&s, e, 2, "kill");
+    CU_ASSERT_EQUAL(bl_state(&s, 1), ENG_JOB_DONE);
+    CU_ASSERT_EQUAL(bl_state(&s, 2), ENG_JOB_KILLED);
+    bl_sched_fini(&s);
+}
+
+/* Extend: the estimate covers the run on the pool's slowest host
+ * (100 s at 1 Gf), so no job outlives its estimate; no kill. */
+static void test_extend_covers_slowest_host(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 100, 60, 2, 0}};
+    bl_sched s;
+    bl_opts o = {.walltime = ENG_WALLTIME_EXTEND};
+    bl_core_run("fcfs", jobs, 1, mixed_platform(), &o, &s);
+    CU_ASSERT_DOUBLE_EQUAL(s.prep.jobs[0].estimate_s, 100, 0);
+    CU_ASSERT(isinf(s.prep.jobs[0].kill_s));
+    CU_ASSERT_EQUAL(bl_state(&s, 1), ENG_JOB_DONE);
+    CU_ASSERT_EQUAL(s.prep.n_extended, 1);
+    bl_sched_fini(&s);
+}
+
+/* Core allocation packs by cores, first fit: J1 (3 cores) = fast:2 +
+ * slow1:1, J2 (3) = slow1:1 + slow2:2, J3 (1) waits until J1 ends. */
+static void test_core_allocation(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 20, 50, 3, 0}, {2, 0, 20, 50, 3, 0}, {3, 0, 10, 50, 1, 0}};
+    bl_sched s;
+    bl_opts o = {.alloc = POL_ALLOC_CORE};
+    bl_core_run("fcfs", jobs, 3, mixed_platform(), &o, &s);
+    /* J1 on fast (10 s) and slow1 (20 s): ends 20; J2 on slow1 and slow2:
+     * ends 20; J3 at 20 on fast: 5 s. */
+    static const bl_expect e[] = {{1, 0, 20}, {2, 0, 20}, {3, 20, 25}};
+    bl_check(&s, e, 3, "core alloc");
+    const eng_job_result *r = eng_core_results(s.core);
+    const int32_t *hosts = eng_core_alloc_hosts(s.core);
+    const int32_t *cores = eng_core_alloc_cores(s.core);
+    CU_ASSERT_EQUAL(r[0].n_hosts, 2);
+    CU_ASSERT_EQUAL(hosts[r[0].hosts_off], 0);
+    CU_ASSERT_EQUAL(cores[r[0].hosts_off], 2);
+    CU_ASSERT_EQUAL(hosts[r[0].hosts_off + 1], 1);
+    CU_ASSERT_EQUAL(cores[r[0].hosts_off + 1], 1);
+    CU_ASSERT_EQUAL(r[1].n_hosts, 2);
+    CU_ASSERT_EQUAL(cores[r[1].hosts_off], 1);
+    CU_ASSERT_EQUAL(cores[r[1].hosts_off + 1], 2);
+    bl_sched_fini(&s);
+}
+
+/* Two pools (queue 1: 4 hosts of 2 cores; queue 2: 1 host of 4 cores) are
+ * scheduled independently; queue 3 has no host; 5 procs in queue 2 need 2
+ * nodes of 4 cores: too large. */
+static void test_pools(void)
+{
+    eng_host_desc d[] = {
+        {.name = "c1", .speed_flops = 1e9, .sg_cores = 2, .queues = "1"},
+        {.name = "c2", .speed_flops = 1e9, .sg_cores = 2, .queues = "1"},
+        {.name = "c3", .speed_flops = 1e9, .sg_cores = 2, .queues = "1"},
+        {.name = "c4", .speed_flops = 1e9, .sg_cores = 2, .queues = "1"},
+        {.name = "v1", .speed_flops = 1e9, .sg_cores = 4, .queues = "2"},
+    };
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_diag_clear(&diag);
+    CU_ASSERT_EQUAL_FATAL(eng_platform_build("two", d, 5, NULL, &p, &diag), 0);
+    CU_ASSERT_EQUAL(p->n_pools, 2);
+    static const bl_jobspec jobs[] = {
+        {1, 0, 10, 10, 8, 1}, /* all of queue 1 */
+        {2, 0, 10, 10, 4, 2}, /* all of queue 2 */
+        {3, 1, 10, 10, 2, 1}, /* waits for queue 1 */
+        {4, 1, 10, 10, 1, 2}, /* waits for queue 2 */
+        {5, 1, 10, 10, 1, 3}, /* no host serves queue 3 */
+        {6, 1, 10, 10, 5, 2}, /* 2 nodes of 4 cores: too large */
+    };
+    bl_sched s;
+    bl_core_run("easy", jobs, N_OF(jobs), p, NULL, &s);
+    static const bl_expect e[] = {{1, 0, 10}, {2, 0, 10}, {3, 10, 20}, {4, 10, 20}};
+    bl_check(&s, e, N_OF(e), "pools");
+    CU_ASSERT_EQUAL(s.prep.n_dropped[ENG_DROP_NO_POOL], 1);
+    CU_ASSERT_EQUAL(s.prep.n_dropped[ENG_DROP_TOO_LARGE], 1);
+    CU_ASSERT_EQUAL(s.prep.jobs[0].units, 4); /* 8 procs / 2 cores per node */
+    bl_sched_fini(&s);
+}
+
+/* Zero-length jobs start and end at the same instant and free their hosts
+ * for jobs of that instant; estimates under 1 s are planned as 1 s. */
+static void test_zero_length_jobs(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 0, 0, 4, 0}, {2, 0, 0, -1, 4, 0}, {3, 0, 5, 5, 4, 0}};
+    bl_sched s;
+    bl_core_run("conservative", jobs, 3, bl_uniform_platform(4, 1), NULL, &s);
+    /* Conservative reserves J1 [0,1), J2 [1,2), J3 [2,7): estimates under
+     * 1 s are planned as 1 s. J1 starts and ends at 0, ending early: the
+     * released [0,1) lets J2 move to 0 (J3 only to 1, behind J2's new
+     * window); J2 also ends at 0, and J3 moves to 0. Three steps at t=0. */
+    static const bl_expect e[] = {{1, 0, 0}, {2, 0, 0}, {3, 0, 5}};
+    bl_check(&s, e, 3, "zero conservative");
+    CU_ASSERT_DOUBLE_EQUAL(s.prep.jobs[0].estimate_s, 1, 0);
+    CU_ASSERT(s.prep.jobs[1].est_from_runtime);
+    CU_ASSERT_EQUAL(eng_core_steps(s.core), 4); /* three at 0, one at 5 */
+    bl_sched_fini(&s);
+    /* FCFS: all three at 0, one after another at the same instant. */
+    bl_core_run("fcfs", jobs, 3, bl_uniform_platform(4, 1), NULL, &s);
+    static const bl_expect f[] = {{1, 0, 0}, {2, 0, 0}, {3, 0, 5}};
+    bl_check(&s, f, 3, "zero fcfs");
+    bl_sched_fini(&s);
+}
+
+/* ---- deliberately wrong policies: the checker must catch each ---------- */
+
+static int twice_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    (void)st;
+    if (v->n_queue) {
+        pol_out_start(out, v->queue[0]);
+        pol_out_start(out, v->queue[0]);
+    }
+    return 0;
+}
+
+static int greedy_all_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    (void)st;
+    for (size_t i = 0; i < v->n_queue; i++)
+        pol_out_start(out, v->queue[i]);
+    return 0;
+}
+
+static int liar_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    (void)st;
+    /* promises everyone "now" but starts only what fits, in order */
+    int32_t free_units = v->free_units;
+    for (size_t i = 0; i < v->n_queue; i++) {
+        pol_out_promise(out, v->queue[i], v->now_s);
+        if (v->queue[i]->units <= free_units) {
+            pol_out_start(out, v->queue[i]);
+            free_units -= v->queue[i]->units;
+        }
+    }
+    return 0;
+}
+
+static int lazy_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    (void)st;
+    (void)v;
+    (void)out;
+    return 0; /* never starts anything: breaks HEAD_GREEDY */
+}
+
+static int jumper_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    (void)st;
+    if (v->n_queue >= 2 && v->queue[1]->units <= v->free_units)
+        pol_out_start(out, v->queue[1]); /* skips the head: breaks ORDERED */
+    else if (v->n_queue && v->queue[0]->units <= v->free_units)
+        pol_out_start(out, v->queue[0]);
+    return 0;
+}
+
+static void expect_failure(const pol_type *t, int code, const char *fragment)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 3, 0}, {2, 0, 10, 10, 2, 0},
+                                      {3, 1, 10, 10, 1, 0}};
+    eng_platform *p = bl_uniform_platform(4, 1);
+    eng_workload *w = bl_make_workload(jobs, 3);
+    eng_prepared prep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts po = {0};
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &po, &prep, &d), 0);
+    eng_core_opts co = {.policy = t, .check = true};
+    eng_core *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_core_create(p, &prep, &co, &c, &d), 0);
+    int rc = eng_core_run(c, &d);
+    CU_ASSERT_EQUAL(rc, code);
+    if (!strstr(d.msg, fragment))
+        printf("\n  %s: message '%s' lacks '%s'", t->name, d.msg, fragment);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, fragment));
+    eng_core_destroy(c);
+    eng_prepared_fini(&prep);
+    eng_workload_destroy(w);
+    eng_platform_destroy(p);
+}
+
+static void test_checker_catches_bad_policies(void)
+{
+    const pol_type twice = {.name = "twice", .schedule = twice_schedule};
+    const pol_type greedy = {.name = "greedy", .schedule = greedy_all_schedule};
+    const pol_type liar = {.name = "liar", .schedule = liar_schedule};
+    const pol_type lazy = {.name = "lazy", .flags = POL_FLAG_HEAD_GREEDY,
+                           .schedule = lazy_schedule};
+    const pol_type jumper = {.name = "jumper", .flags = POL_FLAG_ORDERED,
+                             .schedule = jumper_schedule};
+    expect_failure(&twice, ENG_POLICY, "not waiting");
+    expect_failure(&greedy, ENG_POLICY, "units with only");
+    expect_failure(&liar, ENG_INVARIANT, "later than it promised");
+    expect_failure(&lazy, ENG_INVARIANT, "left job 1 waiting at the head");
+    expect_failure(&jumper, ENG_INVARIANT, "ahead of earlier waiting jobs");
+}
+
+/* A policy that starts each job 5 s after it arrives, using wake-ups only:
+ * the core must call it at those times although no job event happens. */
+typedef struct {
+    int calls;
+} delay_state;
+
+static int delay_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    ((delay_state *)st)->calls++;
+    int32_t free_units = v->free_units;
+    for (size_t i = 0; i < v->n_queue; i++) {
+        const pol_job *j = v->queue[i];
+        if (v->now_s >= j->submit_s + 5 && j->units <= free_units) {
+            pol_out_start(out, j);
+            free_units -= j->units;
+        } else if (v->now_s < j->submit_s + 5) {
+            pol_out_wakeup(out, j->submit_s + 5);
+        }
+    }
+    return 0;
+}
+
+static void test_wakeups(void)
+{
+    const pol_type delay = {.name = "delay", .state_size = sizeof(delay_state),
+                            .schedule = delay_schedule};
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 0}, {2, 2, 10, 10, 1, 0}};
+    eng_platform *p = bl_uniform_platform(4, 1);
+    eng_workload *w = bl_make_workload(jobs, 2);
+    eng_prepared prep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts po = {0};
+    eng_prep(w, p, &po, &prep, &d);
+    eng_core_opts co = {.policy = &delay, .check = true};
+    eng_core *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_core_create(p, &prep, &co, &c, &d), 0);
+    CU_ASSERT_EQUAL(eng_core_run(c, &d), 0);
+    const eng_job_result *r = eng_core_results(c);
+    CU_ASSERT_DOUBLE_EQUAL(r[0].start_s, 5, 0);
+    CU_ASSERT_DOUBLE_EQUAL(r[1].start_s, 7, 0);
+    size_t n_ts;
+    const eng_ts_row *ts = eng_core_timeseries(c, &n_ts);
+    /* instants: 0, 2, 5, 7, 15, 17 */
+    CU_ASSERT_EQUAL(n_ts, 6);
+    if (n_ts == 6) {
+        CU_ASSERT_DOUBLE_EQUAL(ts[2].t_s, 5, 0);
+        CU_ASSERT_EQUAL(ts[2].queued, 1);
+        CU_ASSERT_EQUAL(ts[2].running, 1);
+        CU_ASSERT_EQUAL(ts[2].busy_nodes, 1);
+        CU_ASSERT_EQUAL(ts[3].running, 2);
+        CU_ASSERT_EQUAL(ts[5].running, 0);
+        CU_ASSERT_EQUAL(ts[5].busy_units, 0);
+    }
+    eng_core_destroy(c);
+    eng_prepared_fini(&prep);
+    eng_workload_destroy(w);
+    eng_platform_destroy(p);
+}
+
+/* Options are validated before anything runs. */
+static void test_unknown_option(void)
+{
+    static const pol_kv opts[] = {{"depth", "2"}};
+    bl_opts o = {.options = opts, .n_options = 1};
+    bl_sched s;
+    bl_core_run("conservative", S1, N_OF(S1), bl_uniform_platform(4, 1), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_INVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "unknown option 'depth' for policy conservative"));
+    bl_sched_fini(&s);
+}
+
+int bl_suite_eng_core(void)
+{
+    CU_pSuite s = CU_add_suite("eng_core", NULL, NULL);
+    if (!s)
+        return 1;
+    CU_add_test(s, "speed scaling, slowest host, name order", test_speed_and_slowest_host);
+    CU_add_test(s, "kill depends on the host's speed", test_kill_depends_on_host);
+    CU_add_test(s, "extend covers the slowest host", test_extend_covers_slowest_host);
+    CU_add_test(s, "core allocation, first fit", test_core_allocation);
+    CU_add_test(s, "pools are independent; no-pool and too-large drops", test_pools);
+    CU_add_test(s, "zero-length jobs", test_zero_length_jobs);
+    CU_add_test(s, "checker catches bad policies", test_checker_catches_bad_policies);
+    CU_add_test(s, "wake-ups and the time series", test_wakeups);
+    CU_add_test(s, "unknown policy option", test_unknown_option);
+    return 0;
+}

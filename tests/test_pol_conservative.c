@@ -1,0 +1,123 @@
+/* test_pol_conservative.c — conservative backfilling: hand-computed
+ * schedules, in-place compression, guarantees. */
+#include "bl_scenarios.h"
+#include "bl_test.h"
+#include "pol_policy.h"
+
+static void run4(const bl_jobspec *jobs, size_t n, const bl_expect *exp, size_t n_exp,
+                 const char *what)
+{
+    bl_sched s;
+    bl_core_run("conservative", jobs, n, bl_uniform_platform(4, 1), NULL, &s);
+    bl_check(&s, exp, n_exp, what);
+    bl_sched_fini(&s);
+}
+
+/* S1: J2 reserved at 10 (all hosts), J3 at t=2 fits [2, 10) on the two
+ * free hosts: starts at once. */
+static void test_backfill_into_hole(void)
+{
+    static const bl_expect e[] = {{1, 0, 10}, {2, 10, 15}, {3, 2, 10}};
+    run4(S1, N_OF(S1), e, N_OF(e), "S1");
+}
+
+/* S1b: J3's window [2, 11) collides with J2's [10, 15): reserved at 15. */
+static void test_no_room_before_reservation(void)
+{
+    static const bl_expect e[] = {{1, 0, 10}, {2, 10, 15}, {3, 15, 23}};
+    run4(S1b, N_OF(S1b), e, N_OF(e), "S1b");
+}
+
+/* S2: J2 reserved [100, 110) on 3 hosts; J3 [2, 202) fits beside it (1 host
+ * left); J4 cannot (only one host is free during [100, 110)) and gets
+ * [110, 310), starting at 110. */
+static void test_reservations_respected(void)
+{
+    static const bl_expect e[] = {{1, 0, 100}, {2, 100, 110}, {3, 2, 152}, {4, 110, 260}};
+    run4(S2, N_OF(S2), e, N_OF(e), "S2");
+}
+
+/* S3: J2 and J3 are reserved at 100 (J1's expected end); J1 ends at 10,
+ * the tail [10, 100) is released and compression moves both to 10
+ * (pitfall 8: without the release nothing would move). */
+static void test_early_finish_compresses(void)
+{
+    static const bl_expect e[] = {{1, 0, 10}, {2, 10, 30}, {3, 10, 30}};
+    run4(S3, N_OF(S3), e, N_OF(e), "S3");
+}
+
+/* S7. */
+static void test_same_instant(void)
+{
+    static const bl_expect e[] = {{1, 0, 10}, {2, 10, 15}, {3, 15, 20}};
+    run4(S7, N_OF(S7), e, N_OF(e), "S7");
+}
+
+/* S9: at submission J3 gets [100, 110) and J4 [50, 80). J1 ends at 10:
+ * compression in queue order re-places J3 first, with J4 still at
+ * [50, 80): its earliest 4-host window is [80, 90) (J2 runs to 50);
+ * then J4 moves to [10, 40). Running J2 stays put (pitfall 9). One pass
+ * only, as in Mu'alem & Feitelson: J3 keeps 80 although [50, 80) frees up
+ * when J4 leaves it. */
+static void test_in_place_compression(void)
+{
+    static const bl_expect e[] = {{1, 0, 10}, {2, 0, 50}, {3, 80, 90}, {4, 10, 40}};
+    run4(S9, N_OF(S9), e, N_OF(e), "S9");
+}
+
+/* Pitfall 7: re-placing from scratch in queue order would let an earlier
+ * job take a hole and push a later one past its guarantee. Here J4's
+ * guarantee (10) must hold although J3, re-placed first, could have used
+ * [10, 20). The checker holds every job to its first reservation. */
+static void test_guarantees_hold(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 5, 100, 4, 0},  /* all hosts, ends early at 5 */
+        {2, 1, 10, 10, 2, 0},  /* reserved [100, 110) */
+        {3, 2, 10, 10, 4, 0},  /* reserved [110, 120) */
+        {4, 3, 10, 10, 2, 0},  /* reserved [100, 110) beside J2 */
+    };
+    /* At 5: J2 -> 5, J3 -> earliest 4 hosts with J4 still at [100,110):
+     * [15, 25)... J3 is re-placed before J4 moves, J4 then -> 5. */
+    static const bl_expect e[] = {{1, 0, 5}, {2, 5, 15}, {3, 15, 25}, {4, 5, 15}};
+    run4(jobs, N_OF(jobs), e, N_OF(e), "guarantees");
+}
+
+/* Walltime kill: a killed job ends at its requested time, which is its
+ * expected end: no compression needed, the reservation behind it holds. */
+static void test_walltime(void)
+{
+    static const bl_expect e[] = {{1, 0, 30}, {2, 30, 40}};
+    run4(S5, N_OF(S5), e, N_OF(e), "S5");
+}
+
+/* A longer queue under the checker, with many early ends. */
+static void test_many_early_ends(void)
+{
+    bl_jobspec jobs[40];
+    for (int i = 0; i < 40; i++)
+        jobs[i] = (bl_jobspec){i + 1, i, 5 + (i * 7) % 23, 40, 1 + i % 4, 0};
+    bl_sched s;
+    bl_core_run("conservative", jobs, 40, bl_uniform_platform(4, 1), NULL, &s);
+    CU_ASSERT_EQUAL(s.rc, 0);
+    for (int i = 0; i < 40; i++)
+        CU_ASSERT(bl_end(&s, i + 1) > 0);
+    bl_sched_fini(&s);
+}
+
+int bl_suite_pol_conservative(void)
+{
+    CU_pSuite s = CU_add_suite("pol_conservative", NULL, NULL);
+    if (!s)
+        return 1;
+    CU_add_test(s, "S1 backfill into a hole", test_backfill_into_hole);
+    CU_add_test(s, "S1b no room before a reservation", test_no_room_before_reservation);
+    CU_add_test(s, "S2 every reservation respected", test_reservations_respected);
+    CU_add_test(s, "S3 early finish releases and compresses", test_early_finish_compresses);
+    CU_add_test(s, "S7 same-instant end and start", test_same_instant);
+    CU_add_test(s, "S9 in-place compression, running job fixed", test_in_place_compression);
+    CU_add_test(s, "guarantees hold through compression", test_guarantees_hold);
+    CU_add_test(s, "S5 walltime kill", test_walltime);
+    CU_add_test(s, "many early ends under the checker", test_many_early_ends);
+    return 0;
+}

@@ -1,0 +1,91 @@
+/* test_pol_profile.c — the availability profile: known answers for
+ * reserve/release/merge, earliest slots and the refusal of over-booking. */
+#include "bl_test.h"
+#include "eng_error.h"
+#include "pol_profile.h"
+
+#include <math.h>
+
+static void expect(const pol_profile *p, const double *t, const int32_t *f, size_t n)
+{
+    CU_ASSERT_EQUAL_FATAL(p->n, n);
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(p->t[i], t[i], 0);
+        CU_ASSERT_EQUAL(p->free[i], f[i]);
+    }
+}
+
+static void test_reserve_release_merge(void)
+{
+    pol_profile p;
+    CU_ASSERT_EQUAL_FATAL(pol_profile_init(&p, 10, 0), 0);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 5, 15, -4), 0);
+    expect(&p, (double[]){0, 5, 15}, (int32_t[]){10, 6, 10}, 3);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 10, 20, -6), 0);
+    expect(&p, (double[]){0, 5, 10, 15, 20}, (int32_t[]){10, 6, 0, 4, 10}, 5);
+    CU_ASSERT_EQUAL(pol_profile_free_at(&p, 12), 0);
+    CU_ASSERT_EQUAL(pol_profile_free_at(&p, 15), 4);
+    CU_ASSERT_EQUAL(pol_profile_free_at(&p, 1e9), 10);
+    /* over-booking is refused and leaves the profile unchanged */
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 0, 12, -7), ENG_INVARIANT);
+    expect(&p, (double[]){0, 5, 10, 15, 20}, (int32_t[]){10, 6, 0, 4, 10}, 5);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 0, 30, 1), ENG_INVARIANT);
+    /* releasing merges equal neighbours back */
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 10, 20, 6), 0);
+    expect(&p, (double[]){0, 5, 15}, (int32_t[]){10, 6, 10}, 3);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 5, 15, 4), 0);
+    expect(&p, (double[]){0}, (int32_t[]){10}, 1);
+    /* an infinite end */
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 3, INFINITY, -2), 0);
+    expect(&p, (double[]){0, 3}, (int32_t[]){10, 8}, 2);
+    pol_profile_fini(&p);
+}
+
+static void test_earliest(void)
+{
+    pol_profile p;
+    pol_profile_init(&p, 4, 0);
+    pol_profile_add(&p, 0, 10, -2);  /* 2 free on [0,10) */
+    pol_profile_add(&p, 10, 15, -4); /* 0 free on [10,15) */
+    pol_profile_add(&p, 20, 30, -3); /* 1 free on [20,30) */
+    /* 2 units for 8 s from 2: [2,10) fits exactly */
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_earliest(&p, 2, 8, 2), 2, 0);
+    /* 2 units for 9 s from 2: blocked at 10, next start 15, [15,24) hits
+     * the 1-free segment at 20: next start 30 */
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_earliest(&p, 2, 9, 2), 30, 0);
+    /* 1 unit for 5 s from 9: blocked at 10, [15,20) fits */
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_earliest(&p, 9, 5, 1), 15, 0);
+    /* 4 units: for 1 s in the gap [15,20); for 6 s only from 30 */
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_earliest(&p, 0, 1, 4), 15, 0);
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_earliest(&p, 0, 6, 4), 30, 0);
+    /* more than the total: never */
+    CU_ASSERT(isinf(pol_profile_earliest(&p, 0, 1, 5)));
+    pol_profile_fini(&p);
+}
+
+static void test_advance(void)
+{
+    pol_profile p;
+    pol_profile_init(&p, 4, 0);
+    pol_profile_add(&p, 0, 10, -2);
+    pol_profile_add(&p, 20, 30, -1);
+    pol_profile_advance(&p, 12);
+    expect(&p, (double[]){12, 20, 30}, (int32_t[]){4, 3, 4}, 3);
+    pol_profile_advance(&p, 25);
+    expect(&p, (double[]){25, 30}, (int32_t[]){3, 4}, 2);
+    /* adding before the origin is clipped to it */
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 0, 27, -1), 0);
+    expect(&p, (double[]){25, 27, 30}, (int32_t[]){2, 3, 4}, 3);
+    pol_profile_fini(&p);
+}
+
+int bl_suite_pol_profile(void)
+{
+    CU_pSuite s = CU_add_suite("pol_profile", NULL, NULL);
+    if (!s)
+        return 1;
+    CU_add_test(s, "reserve, release, merge, refuse", test_reserve_release_merge);
+    CU_add_test(s, "earliest slots", test_earliest);
+    CU_add_test(s, "advance forgets the past", test_advance);
+    return 0;
+}

@@ -1,0 +1,162 @@
+/* test_pol_registry.c — the registry, option validation, and the
+ * conformance suite: every registered policy on random workloads, under the
+ * invariant checker, in every engine configuration (node and core
+ * allocation, kill and extend, uniform and heterogeneous speeds, one and
+ * two pools). A new policy is covered as soon as it is registered. */
+#include "bl_sched.h"
+#include "bl_test.h"
+#include "pol_policy.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <string.h>
+
+static void test_lookup(void)
+{
+    size_t n;
+    const pol_type *const *list = pol_list(&n);
+    CU_ASSERT(n >= 3);
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_PTR_EQUAL(pol_find(list[i]->name), list[i]);
+        CU_ASSERT_PTR_NOT_NULL(strstr(pol_names(), list[i]->name));
+        CU_ASSERT_PTR_NOT_NULL(list[i]->schedule);
+        CU_ASSERT_PTR_NOT_NULL(list[i]->summary);
+        CU_ASSERT_PTR_NOT_NULL(list[i]->citation);
+    }
+    CU_ASSERT_PTR_NULL(pol_find("sjf-magic"));
+    CU_ASSERT_STRING_EQUAL(pol_names(), "fcfs, easy, conservative");
+}
+
+static void test_option_validation(void)
+{
+    char err[256];
+    const pol_kv ok[] = {{"backfill_order", "sjf"}};
+    CU_ASSERT_EQUAL(pol_check_options(pol_find("easy"), ok, 1, err, sizeof err), 0);
+    const pol_kv bad[] = {{"reservations", "2"}};
+    CU_ASSERT_EQUAL(pol_check_options(pol_find("easy"), bad, 1, err, sizeof err), -4);
+    CU_ASSERT_STRING_EQUAL(err, "unknown option 'reservations' for policy easy (accepted: "
+                                "backfill_order)");
+    CU_ASSERT_EQUAL(pol_check_options(pol_find("fcfs"), bad, 1, err, sizeof err), -4);
+    CU_ASSERT_STRING_EQUAL(err, "unknown option 'reservations' for policy fcfs (it accepts none)");
+    const pol_kv twice[] = {{"backfill_order", "sjf"}, {"backfill_order", "queue"}};
+    CU_ASSERT_EQUAL(pol_check_options(pol_find("easy"), twice, 2, err, sizeof err), -4);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "given twice"));
+}
+
+/* A random workload: bursty arrivals, sizes 1..max_procs (a third of them
+ * powers of two), run times log-uniform 0..5000 s with some zeros,
+ * estimates from exact to 10x over, a few overruns and missing requests. */
+static bl_jobspec *random_jobs(gsl_rng *r, size_t n, int max_procs, int n_queues)
+{
+    bl_jobspec *jobs = calloc(n, sizeof *jobs);
+    double t = 0;
+    for (size_t i = 0; i < n; i++) {
+        t += gsl_rng_uniform(r) < 0.3 ? 0 : floor(gsl_ran_exponential(r, 60));
+        int procs = 1 + (int)gsl_rng_uniform_int(r, (unsigned long)max_procs);
+        if (gsl_rng_uniform(r) < 0.33) {
+            int p2 = 1;
+            while (p2 * 2 <= procs)
+                p2 *= 2;
+            procs = p2;
+        }
+        double run = gsl_rng_uniform(r) < 0.05 ? 0 : floor(exp(gsl_rng_uniform(r) * log(5000)));
+        double req = ceil(run * (1 + 9 * gsl_rng_uniform(r)));
+        double u = gsl_rng_uniform(r);
+        if (u < 0.05)
+            req = floor(run * 0.7); /* overrun: killed, or extended */
+        else if (u < 0.08)
+            req = -1; /* no request */
+        jobs[i] = (bl_jobspec){(int64_t)i + 1, t, run, req, procs,
+                               n_queues > 1 ? 1 + (int64_t)gsl_rng_uniform_int(r, 2) : 0};
+    }
+    return jobs;
+}
+
+static eng_platform *random_platform(gsl_rng *r, bool hetero, bool two_pools, int *cores)
+{
+    enum { N = 12 };
+    eng_host_desc d[N];
+    char names[N][8];
+    *cores = 1 + (int)gsl_rng_uniform_int(r, 4);
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "n%d", i + 1);
+        d[i] = (eng_host_desc){
+            .name = names[i],
+            .speed_flops = hetero ? 1e9 * (1 + (i % 3)) : 1e9,
+            .sg_cores = *cores,
+            .queues = two_pools ? (i < 8 ? "1" : "2") : NULL,
+        };
+    }
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_diag_clear(&diag);
+    eng_platform_build("random", d, N, "1Gf", &p, &diag);
+    return p;
+}
+
+static void test_conformance(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 20261125);
+    size_t n_policies;
+    const pol_type *const *list = pol_list(&n_policies);
+    int runs = 0, failures = 0;
+    for (int round = 0; round < 64; round++) {
+        bool hetero = round % 2, two_pools = (round / 2) % 2;
+        pol_alloc alloc = (round / 4) % 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE;
+        eng_walltime wt = (round / 8) % 2 ? ENG_WALLTIME_EXTEND : ENG_WALLTIME_KILL;
+        int cores;
+        eng_platform *proto = random_platform(r, hetero, two_pools, &cores);
+        int max_procs = (two_pools ? 4 : 12) * cores;
+        eng_platform_destroy(proto);
+        size_t n = 200 + gsl_rng_uniform_int(r, 400);
+        bl_jobspec *jobs = random_jobs(r, n, max_procs, two_pools ? 2 : 1);
+        unsigned long seed = gsl_rng_get(r);
+        for (size_t k = 0; k < n_policies; k++) {
+            /* same platform for every policy of the round */
+            gsl_rng *pr = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(pr, seed);
+            eng_platform *p = random_platform(pr, hetero, two_pools, &cores);
+            gsl_rng_free(pr);
+            bl_opts o = {.alloc = alloc, .walltime = wt};
+            bl_sched s;
+            int rc = bl_core_run(list[k]->name, jobs, n, p, &o, &s);
+            runs++;
+            if (rc) {
+                failures++;
+                printf("\n  round %d %s: %s", round, list[k]->name, s.diag.msg);
+            }
+            CU_ASSERT_EQUAL(rc, 0);
+            if (rc == 0) {
+                const eng_job_result *res = eng_core_results(s.core);
+                CU_ASSERT_EQUAL(eng_core_jobs_left(s.core), 0);
+                for (size_t i = 0; i < s.prep.n_jobs; i++) {
+                    const eng_sim_job *j = &s.prep.jobs[i];
+                    CU_ASSERT(res[i].state == ENG_JOB_DONE || res[i].state == ENG_JOB_KILLED);
+                    CU_ASSERT(res[i].start_s >= j->submit_s);
+                    /* no job outlives its estimate */
+                    CU_ASSERT(res[i].end_s - res[i].start_s <= j->estimate_s);
+                    if (wt == ENG_WALLTIME_EXTEND)
+                        CU_ASSERT_EQUAL(res[i].state, ENG_JOB_DONE);
+                }
+            }
+            bl_sched_fini(&s);
+        }
+        free(jobs);
+    }
+    printf("\n  %d runs, %d failures ", runs, failures);
+    gsl_rng_free(r);
+}
+
+int bl_suite_pol_registry(void)
+{
+    CU_pSuite s = CU_add_suite("pol_registry", NULL, NULL);
+    if (!s)
+        return 1;
+    CU_add_test(s, "lookup and names", test_lookup);
+    CU_add_test(s, "option validation", test_option_validation);
+    CU_add_test(s, "conformance: every policy, random workloads, checker on",
+                test_conformance);
+    return 0;
+}
