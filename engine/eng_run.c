@@ -1,4 +1,5 @@
 /* eng_run.c — see eng_run.h. */
+#define _DEFAULT_SOURCE /* wait4 */
 #include "eng_run.h"
 
 #include "eng_sha256.h"
@@ -9,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -288,7 +291,9 @@ int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
     pump_stderr(pipefd[0], &cap);
     close(pipefd[0]);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
         ;
     rewind(report);
     wire_head h;
@@ -315,6 +320,7 @@ int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
         rep->summary = h.summary;
         rep->wall_s = h.wall_s;
         rep->n_platform_hosts = h.n_platform_hosts;
+        rep->peak_rss_kb = (size_t)ru.ru_maxrss;
         bool ok = get(report, rep->job_id, sizeof *rep->job_id, h.n_jobs) &&
                   get(report, rep->submit_s, sizeof *rep->submit_s, h.n_jobs) &&
                   get(report, rep->start_s, sizeof *rep->start_s, h.n_jobs) &&

@@ -42,6 +42,7 @@ typedef struct eng_run_report {
     int32_t *hosts;    /* platform host indices, per job as allocated */
     size_t n_hosts_total;
     size_t n_platform_hosts;
+    size_t peak_rss_kb; /* the child's peak resident memory (isolated runs) */
 } eng_run_report;
 
 /* Runs spec in a child and fills *rep (caller's storage). Errors: the

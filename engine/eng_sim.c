@@ -148,7 +148,9 @@ const char *eng_sim_simgrid_version(void)
 
 typedef struct executor executor;
 
-typedef struct sim {
+typedef struct sim sim;
+
+struct sim {
     eng_core *core;
     const eng_platform *plat;
     sg_host_t *hosts; /* platform index -> SimGrid host */
@@ -162,7 +164,9 @@ typedef struct sim {
     size_t n_jobs;
     int rc;
     eng_diag *diag;
-} sim;
+    void (*on_done)(struct sim *s, int32_t job); /* optional, before reporting */
+    void *ctx;
+};
 
 struct executor {
     sim *s;
@@ -201,6 +205,8 @@ static void executor_main(int argc, char **argv)
         for (size_t i = 0; i < x->n; i++)
             sg_exec_wait(x->execs[i]);
         sim *s = x->s;
+        if (s->on_done)
+            s->on_done(s, x->job);
         s->reported[x->job] = 1;
         x->job = -1;
         x->next_free = s->free_list;
@@ -209,7 +215,9 @@ static void executor_main(int argc, char **argv)
     }
 }
 
-static int dispatch(sim *s, int32_t job)
+/* Hands a job's work (one duration per host) to a free executor, creating
+ * one when none is free. */
+static int dispatch_work(sim *s, int32_t job, const int32_t *hosts, const double *dur, size_t n)
 {
     executor *x = s->free_list;
     if (x) {
@@ -230,9 +238,6 @@ static int dispatch(sim *s, int32_t job)
         sg_actor_set_data(a, x);
         sg_actor_start(a, executor_main, 0, NULL);
     }
-    const int32_t *hosts;
-    const double *dur;
-    size_t n = eng_core_job_work(s->core, job, &hosts, &dur);
     if (n > x->cap) {
         sg_host_t *h = realloc(x->hosts, n * sizeof *h);
         if (h)
@@ -255,6 +260,14 @@ static int dispatch(sim *s, int32_t job)
     x->job = job;
     sg_sem_release(x->go);
     return ENG_OK;
+}
+
+static int dispatch(sim *s, int32_t job)
+{
+    const int32_t *hosts;
+    const double *dur;
+    size_t n = eng_core_job_work(s->core, job, &hosts, &dur);
+    return dispatch_work(s, job, hosts, dur, n);
 }
 
 static void show_progress(sim *s, double t, bool final)
@@ -315,6 +328,23 @@ static void driver_main(int argc, char **argv)
     }
     if (s->progress_shown)
         show_progress(s, simgrid_get_clock(), true);
+}
+
+static void sim_teardown(sim *s)
+{
+    for (size_t i = 0; i < s->n_executors; i++) {
+        executor *x = s->all[i];
+        sg_sem_destroy(x->go);
+        free(x->hosts);
+        free(x->flops);
+        free(x->execs);
+        free(x);
+    }
+    free(s->all);
+    sg_sem_destroy(s->done);
+    free(s->hosts);
+    free(s->reported);
+    memset(s, 0, sizeof *s);
 }
 
 void eng_sim_result_fini(eng_sim_result *r)
@@ -385,20 +415,177 @@ int eng_sim_run(const char *platform_path, const eng_workload *w, const eng_sim_
     if (rc == ENG_OK && eng_core_jobs_left(out->core) != 0)
         rc = eng_diag_set(d, ENG_INVARIANT, "the simulation ended with %zu jobs unfinished",
                           eng_core_jobs_left(out->core));
-    for (size_t i = 0; i < s->n_executors; i++) {
-        executor *x = s->all[i];
-        sg_sem_destroy(x->go);
-        free(x->hosts);
-        free(x->flops);
-        free(x->execs);
-        free(x);
-    }
-    free(s->all);
-    sg_sem_destroy(s->done);
-    free(s->hosts);
-    free(s->reported);
-    memset(s, 0, sizeof *s);
+    sim_teardown(s);
     if (rc)
         eng_sim_result_fini(out);
+    return rc;
+}
+
+/* ---- replaying the log's own schedule (the bare baseline) ------------- */
+
+typedef struct log_replay {
+    const eng_prepared *prep;
+    const size_t *order;  /* jobs by logged start */
+    const double *start;  /* logged start per job */
+    int32_t **free_hosts; /* per pool: stack of free host indices */
+    size_t *n_free;
+    int32_t *hosts;       /* per job: its hosts, at hosts_off[job] */
+    double *durations;    /* per job and host, like hosts */
+    size_t *hosts_off;
+    size_t n_delayed;     /* jobs that waited for hosts */
+} log_replay;
+
+static log_replay the_replay;
+
+static void replay_done(sim *s, int32_t job)
+{
+    log_replay *lr = s->ctx;
+    int32_t pool = lr->prep->jobs[job].pool;
+    for (int32_t k = 0; k < lr->prep->jobs[job].units; k++)
+        lr->free_hosts[pool][lr->n_free[pool]++] = lr->hosts[lr->hosts_off[job] + (size_t)k];
+}
+
+static void replay_driver(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    sim *s = &the_sim;
+    log_replay *lr = &the_replay;
+    const eng_platform *p = s->plat;
+    size_t acquired = 0;
+    for (size_t k = 0; k < lr->prep->n_jobs; k++) {
+        int32_t j = (int32_t)lr->order[k];
+        const eng_sim_job *job = &lr->prep->jobs[j];
+        if (lr->start[j] > simgrid_get_clock())
+            sg_actor_sleep_until(lr->start[j]);
+        /* The log's own schedule may not fit the platform (SDSC-SP2 has
+         * instants with 202 busy processors out of 128): then the job
+         * waits for hosts instead of sharing them. */
+        bool delayed = false;
+        while (lr->n_free[job->pool] < (size_t)job->units) {
+            sg_sem_acquire(s->done);
+            acquired++;
+            delayed = true;
+        }
+        lr->n_delayed += delayed;
+        size_t off = lr->hosts_off[j];
+        for (int32_t u = 0; u < job->units; u++) {
+            int32_t h = lr->free_hosts[job->pool][--lr->n_free[job->pool]];
+            lr->hosts[off + (size_t)u] = h;
+            double dur = job->run_s * (p->ref_speed_flops / p->hosts[h].speed_flops);
+            lr->durations[off + (size_t)u] = dur < job->kill_s ? dur : job->kill_s;
+        }
+        if (dispatch_work(s, j, lr->hosts + off, lr->durations + off, (size_t)job->units)) {
+            s->rc = eng_diag_set(s->diag, ENG_NOMEM, "out of memory");
+            return;
+        }
+    }
+    for (; acquired < lr->prep->n_jobs; acquired++)
+        sg_sem_acquire(s->done);
+}
+
+static const double *sort_start;
+
+static int by_logged_start(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    if (sort_start[x] != sort_start[y])
+        return sort_start[x] < sort_start[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+int eng_sim_replay_log(const char *platform_path, const eng_workload *w,
+                       const eng_prep_opts *opts, eng_replay_stats *st, eng_diag *d)
+{
+    memset(st, 0, sizeof *st);
+    eng_platform *p = NULL;
+    int rc = eng_sim_load_platform(platform_path, &p, d);
+    if (rc)
+        return rc;
+    eng_prep_opts po = *opts;
+    po.alloc = POL_ALLOC_NODE;
+    eng_prepared prep;
+    rc = eng_prep(w, p, &po, &prep, d);
+    if (rc) {
+        eng_platform_destroy(p);
+        return rc;
+    }
+    size_t n = prep.n_jobs, n1 = n ? n : 1, total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += (size_t)prep.jobs[i].units;
+    log_replay *lr = &the_replay;
+    memset(lr, 0, sizeof *lr);
+    lr->prep = &prep;
+    size_t *order = malloc(n1 * sizeof *order);
+    double *start = malloc(n1 * sizeof *start);
+    lr->durations = malloc((total ? total : 1) * sizeof *lr->durations);
+    lr->hosts = malloc((total ? total : 1) * sizeof *lr->hosts);
+    lr->hosts_off = malloc(n1 * sizeof *lr->hosts_off);
+    lr->free_hosts = calloc(p->n_pools, sizeof *lr->free_hosts);
+    lr->n_free = calloc(p->n_pools, sizeof *lr->n_free);
+    bool ok = order && start && lr->durations && lr->hosts && lr->hosts_off &&
+              lr->free_hosts && lr->n_free;
+    for (size_t i = 0; ok && i < p->n_pools; i++) {
+        const eng_pool *pool = &p->pools[i];
+        lr->free_hosts[i] = malloc(pool->n_hosts * sizeof **lr->free_hosts);
+        ok = lr->free_hosts[i] != NULL;
+        /* lowest names on top of the stack */
+        for (size_t k = 0; ok && k < pool->n_hosts; k++)
+            lr->free_hosts[i][k] = pool->hosts[pool->n_hosts - 1 - k];
+        lr->n_free[i] = pool->n_hosts;
+    }
+    sim *s = &the_sim;
+    memset(s, 0, sizeof *s);
+    if (ok) {
+        size_t off = 0;
+        for (size_t i = 0; i < n; i++) {
+            const eng_job *j = &w->jobs[prep.jobs[i].src];
+            order[i] = i;
+            start[i] = j->submit_s + (j->wait_s > 0 ? j->wait_s : 0);
+            lr->hosts_off[i] = off;
+            off += (size_t)prep.jobs[i].units;
+        }
+        sort_start = start;
+        qsort(order, n, sizeof *order, by_logged_start);
+        lr->order = order;
+        lr->start = start;
+        s->plat = p;
+        s->n_jobs = n;
+        s->diag = d;
+        s->on_done = replay_done;
+        s->ctx = lr;
+        s->hosts = malloc(p->n_hosts * sizeof *s->hosts);
+        s->reported = calloc(n1, 1);
+        ok = s->hosts && s->reported;
+    }
+    if (!ok) {
+        rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+    } else {
+        for (size_t i = 0; i < p->n_hosts; i++)
+            s->hosts[i] = sg_host_by_name(p->hosts[i].name);
+        s->done = sg_sem_init(0);
+        double w0 = wall_now();
+        sg_actor_create("replay", s->hosts[0], replay_driver, 0, NULL);
+        simgrid_run();
+        st->wall_s = wall_now() - w0;
+        st->sim_end_s = simgrid_get_clock();
+        st->n_jobs = n;
+        st->n_execs = total;
+        st->n_delayed = lr->n_delayed;
+        rc = s->rc;
+    }
+    sim_teardown(s);
+    for (size_t i = 0; lr->free_hosts && i < p->n_pools; i++)
+        free(lr->free_hosts[i]);
+    free(lr->free_hosts);
+    free(lr->n_free);
+    free(lr->hosts);
+    free(lr->durations);
+    free(lr->hosts_off);
+    memset(lr, 0, sizeof *lr);
+    free(order);
+    free(start);
+    eng_prepared_fini(&prep);
+    eng_platform_destroy(p);
     return rc;
 }

@@ -50,6 +50,25 @@ int eng_sim_run(const char *platform_path, const eng_workload *w, const eng_sim_
 
 void eng_sim_result_fini(eng_sim_result *r);
 
+/* What eng_sim_replay_log measured. */
+typedef struct eng_replay_stats {
+    size_t n_jobs;
+    size_t n_execs;      /* SimGrid executions (one per host of each job) */
+    size_t n_delayed;    /* jobs that waited for hosts (the log does not fit) */
+    double wall_s;
+    double sim_end_s;
+} eng_replay_stats;
+
+/* The bare baseline of bench/: replays the log's own schedule (each job
+ * starts at submit + logged wait, in that order) through the same executor
+ * pool with no scheduling policy: first free hosts of its pool, whole
+ * nodes, durations and kills as in a simulation. Where the log's schedule
+ * does not fit the platform, a job waits for enough hosts to be free rather
+ * than share them (n_delayed counts those jobs). Once per process, like
+ * eng_sim_run. */
+int eng_sim_replay_log(const char *platform_path, const eng_workload *w,
+                       const eng_prep_opts *opts, eng_replay_stats *st, eng_diag *d);
+
 /* "3.32.0" */
 const char *eng_sim_simgrid_version(void);
 

@@ -335,8 +335,9 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
     printf("  utilization        %.4f over %s s\n", s->utilization,
            fmt_grouped(a, sizeof a, s->makespan_s, 0));
     printf("  queue length       mean %.2f, max %.0f\n", s->queue_mean, s->queue_max);
-    printf("  simulation         %.2f s wall, %s jobs/s\n", r->wall_s,
-           fmt_grouped(a, sizeof a, r->wall_s > 0 ? (double)s->n_simulated / r->wall_s : 0, 0));
+    printf("  simulation         %.2f s wall, %s jobs/s, peak memory %.1f MB\n", r->wall_s,
+           fmt_grouped(a, sizeof a, r->wall_s > 0 ? (double)s->n_simulated / r->wall_s : 0, 0),
+           (double)r->peak_rss_kb / 1024.0);
     if (spec->out_dir)
         printf("  outputs            %s/{jobs.csv,dropped.csv,schedule.swf,summary.json,"
                "timeseries.csv}\n",
@@ -475,6 +476,9 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
     printf("%-26s", "simulation wall time (s)");
     for (size_t i = 0; i < n; i++)
         printf("%*.2f", width, r[i].wall_s);
+    printf("\n%-26s", "peak memory (MB)");
+    for (size_t i = 0; i < n; i++)
+        printf("%*.1f", width, (double)r[i].peak_rss_kb / 1024.0);
     printf("\n");
 }
 
@@ -737,6 +741,8 @@ static const struct {
     {"compare", cmd_compare, "the same replay under several policies, side by side"},
     {"info", cmd_info, "what an SWF log holds"},
     {"policies", cmd_policies, "the registered policies and their options"},
+    {"generate", bl_cmd_generate, "write a synthetic workload (lublin, modified) as SWF"},
+    {"scale", bl_cmd_scale, "rescale a workload's submit times to a target load or span"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,156 @@
+/* test_cli_main.c — the batchlab command as users call it: exit codes,
+ * messages that name the file and line, and each command's output. */
+#include "bl_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Runs "batchlab ARGS" in the source folder; returns the exit status and
+ * leaves the output in *out (heap). */
+static int bl(const char *args, char **out)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s", BL_SOURCE_DIR, bl_exe(), args);
+    return bl_system(cmd, out);
+}
+
+/* Asserts the exit status and a fragment of the output. */
+static void expect(const char *args, int status, const char *fragment)
+{
+    char *out = NULL;
+    int st = bl(args, &out);
+    CU_ASSERT_EQUAL(st, status);
+    bool has = out && strstr(out, fragment);
+    if (st != status || !has)
+        printf("\n  batchlab %s -> %d:\n%s", args, st, out ? out : "");
+    CU_ASSERT_TRUE(has);
+    free(out);
+}
+
+#define RUN "run --platform platforms/test/tiny-4.xml "
+
+static void test_help_and_usage(void)
+{
+    expect("--help", 0, "commands:");
+    expect("", 2, "usage: batchlab COMMAND");
+    expect("frobnicate", 2, "unknown command 'frobnicate'");
+    expect("--version", 0, "batchlab ");
+    expect("run --help", 0, "--walltime kill|extend");
+    expect("compare --help", 0, "--policies LIST");
+    expect("info --help", 0, "--workload FILE");
+    expect("policies", 0, "conservative");
+    expect("policies", 0, "option backfill_order");
+}
+
+static void test_usage_errors(void)
+{
+    expect("run --workload traces/fixtures/small.swf --policy easy", 2,
+           "--platform and --workload are required");
+    expect(RUN "--workload traces/fixtures/small.swf", 2, "--policy is required");
+    expect(RUN "--workload traces/fixtures/small.swf --policy sjf", 2,
+           "unknown policy 'sjf' (valid: fcfs, easy, conservative)");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --policy-opt depth=2", 2,
+           "unknown option 'depth' for policy easy (accepted: backfill_order)");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --policy-opt depth", 2,
+           "expected key=value");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --walltime never", 2,
+           "--walltime: expected kill or extend, got 'never'");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --alloc socket", 2,
+           "--alloc: expected node or core, got 'socket'");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --seed -3", 2,
+           "--seed: expected a non-negative integer");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --bogus", 2,
+           "unknown option '--bogus'");
+}
+
+static void test_bad_input(void)
+{
+    expect(RUN "--workload /no/such.swf --policy easy", 1, "/no/such.swf: cannot open");
+    expect("run --platform /no/such.xml --workload traces/fixtures/small.swf --policy easy", 1,
+           "/no/such.xml: cannot open platform file");
+    const char *bad = bl_write_tmp("bad.swf", "; Version: 2.2\n"
+                                              "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                              "2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1\n"
+                                              "3 9 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 1 -1 -1 -1\n");
+    char args[1024], want[900];
+    snprintf(args, sizeof args, RUN "--workload %s --policy easy", bad);
+    snprintf(want, sizeof want, "%s:3: expected 18 fields, found 17", bad);
+    expect(args, 1, want);
+    snprintf(args, sizeof args, RUN "--workload %s --policy easy --lenient", bad);
+    expect(args, 0, "skipped 1 malformed lines");
+    expect(args, 0, "2 read, 2 simulated");
+    const char *junk = bl_write_tmp("junk.xml", "\x7f" "ELF garbage\n");
+    snprintf(args, sizeof args,
+             "run --platform %s --workload traces/fixtures/small.swf --policy easy", junk);
+    expect(args, 1, "SimGrid stopped: ");
+}
+
+static void test_run_and_outputs(void)
+{
+    const char *dir = bl_tmpdir();
+    char args[1024];
+    snprintf(args, sizeof args,
+             "run --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
+             "--policy easy:backfill_order=sjf --out %s/o --check -q",
+             dir);
+    expect(args, 0, "batchlab run: easy:backfill_order=sjf on platforms/kth-sp2.xml (100 hosts");
+    char path[900];
+    static const char *const names[] = {"jobs.csv", "dropped.csv", "schedule.swf",
+                                        "summary.json", "timeseries.csv"};
+    for (size_t i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/o/%s", dir, names[i]);
+        CU_ASSERT_EQUAL(access(path, R_OK), 0);
+    }
+    snprintf(path, sizeof path, "%s/o/summary.json", dir);
+    char *sum = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL(sum && strstr(sum, "\"policy_options\": {\"backfill_order\": \"sjf\"}"));
+    CU_ASSERT_PTR_NOT_NULL(sum && strstr(sum, "\"check\": true"));
+    free(sum);
+    /* an output folder under a file: error, nothing written */
+    snprintf(args, sizeof args,
+             "run --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
+             "--policy easy --out %s/o/jobs.csv/x",
+             dir);
+    expect(args, 1, "cannot create directory");
+}
+
+static void test_compare_and_info(void)
+{
+    expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf -q",
+           0, "mean bounded slowdown");
+    expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf -q "
+           "--policies easy,easy:backfill_order=sjf",
+           0, "easy:backfill_order=sjf");
+    expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf -q "
+           "--policies easy,nope",
+           2, "unknown policy 'nope'");
+    const char *dir = bl_tmpdir();
+    char args[1024], path[900];
+    snprintf(args, sizeof args,
+             "compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf -q "
+             "--policies fcfs,easy:backfill_order=sjf --out %s",
+             dir);
+    expect(args, 0, "fcfs");
+    snprintf(path, sizeof path, "%s/easy+backfill_order=sjf/jobs.csv", dir);
+    CU_ASSERT_EQUAL(access(path, R_OK), 0);
+    snprintf(path, sizeof path, "%s/fcfs/summary.json", dir);
+    CU_ASSERT_EQUAL(access(path, R_OK), 0);
+    expect("info --workload traces/fixtures/small.swf", 0, "jobs               16");
+    expect("info --workload traces/fixtures/small.swf", 0, "requested time");
+    expect("info", 2, "--workload is required");
+}
+
+int bl_suite_cli_main(void)
+{
+    CU_pSuite s = CU_add_suite("cli_main", NULL, NULL);
+    if (!s)
+        return 1;
+    CU_add_test(s, "help and usage", test_help_and_usage);
+    CU_add_test(s, "usage errors exit 2 with a precise message", test_usage_errors);
+    CU_add_test(s, "bad input exits 1 naming file and line", test_bad_input);
+    CU_add_test(s, "run writes every output", test_run_and_outputs);
+    CU_add_test(s, "compare and info", test_compare_and_info);
+    return 0;
+}

@@ -1,0 +1,75 @@
+/* test_eng_metrics.c — metric known answers on the EASY schedule of S1
+ * (4 hosts): J1 2 hosts 0-10, J2 4 hosts 10-15 (submitted 1), J3 2 hosts
+ * 2-10. */
+#include "bl_scenarios.h"
+#include "bl_test.h"
+#include "eng_metrics.h"
+
+static void test_known_answers(void)
+{
+    bl_sched s;
+    bl_core_run("easy", S1, N_OF(S1), bl_uniform_platform(4, 1), NULL, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    size_t n_ts;
+    const eng_ts_row *ts = eng_core_timeseries(s.core, &n_ts);
+    eng_summary m;
+    CU_ASSERT_EQUAL(eng_metrics_compute(&s.prep, eng_core_results(s.core), ts, n_ts, 4, &m), 0);
+    CU_ASSERT_EQUAL(m.n_simulated, 3);
+    CU_ASSERT_EQUAL(m.n_completed, 3);
+    CU_ASSERT_EQUAL(m.n_killed, 0);
+    /* waits 0, 9, 0 */
+    CU_ASSERT_DOUBLE_EQUAL(m.wait_mean_s, 3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.wait_median_s, 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(m.wait_max_s, 9, 0);
+    CU_ASSERT_DOUBLE_EQUAL(m.wait_p95_s, 9, 0); /* nearest rank: ceil(0.95*3) = 3rd */
+    /* responses 10, 14, 8 */
+    CU_ASSERT_DOUBLE_EQUAL(m.response_mean_s, 32.0 / 3, 1e-12);
+    /* slowdowns 1, 14/5, 1 */
+    CU_ASSERT_DOUBLE_EQUAL(m.slowdown_mean, (1 + 2.8 + 1) / 3, 1e-12);
+    /* bounded: max(1, 10/10), 14/max(5,10), max(1, 8/10) */
+    CU_ASSERT_DOUBLE_EQUAL(m.bsld_mean, (1 + 1.4 + 1) / 3, 1e-12);
+    /* busy 2*10 + 4*5 + 2*8 = 56 unit-seconds over 4 units x 15 s */
+    CU_ASSERT_DOUBLE_EQUAL(m.utilization, 56.0 / 60, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.makespan_s, 15, 0);
+    /* one job waits during [1, 10): 9 / 15 */
+    CU_ASSERT_DOUBLE_EQUAL(m.queue_mean, 0.6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.queue_max, 1, 0);
+    bl_sched_fini(&s);
+}
+
+/* Kills, zero run times (left out of the plain slowdown), even medians. */
+static void test_kills_and_zero_runs(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 50, 30, 2, 0}, /* killed at 30 */
+        {2, 0, 0, 5, 2, 0},   /* zero run time */
+        {3, 0, 10, 10, 2, 0}, /* waits 0 (2 hosts free after J2) */
+        {4, 0, 10, 10, 4, 0}, /* waits until 30 */
+    };
+    bl_sched s;
+    bl_core_run("fcfs", jobs, 4, bl_uniform_platform(4, 1), NULL, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    size_t n_ts;
+    const eng_ts_row *ts = eng_core_timeseries(s.core, &n_ts);
+    eng_summary m;
+    eng_metrics_compute(&s.prep, eng_core_results(s.core), ts, n_ts, 4, &m);
+    CU_ASSERT_EQUAL(m.n_killed, 1);
+    CU_ASSERT_EQUAL(m.n_completed, 3);
+    CU_ASSERT_EQUAL(m.n_slowdown, 3);
+    /* J3 starts when J2 ends at 0: waits 0, 0, 0, 30 -> median 0, mean 7.5 */
+    CU_ASSERT_DOUBLE_EQUAL(m.wait_mean_s, 7.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.wait_median_s, 0, 0);
+    /* busy 2*30 + 0 + 2*10 + 4*10 = 120 over 4 x 40 */
+    CU_ASSERT_DOUBLE_EQUAL(m.utilization, 120.0 / 160, 1e-12);
+    bl_sched_fini(&s);
+}
+
+int bl_suite_eng_metrics(void)
+{
+    CU_pSuite s = CU_add_suite("eng_metrics", NULL, NULL);
+    if (!s)
+        return 1;
+    CU_add_test(s, "known answers on S1 under EASY", test_known_answers);
+    CU_add_test(s, "kills and zero run times", test_kills_and_zero_runs);
+    return 0;
+}

@@ -1,0 +1,173 @@
+/* test_eng_output.c — the output files of a run: content of every file on
+ * a hand-computed schedule, the same bytes twice, atomic writing. Runs go
+ * through SimGrid in child processes. */
+#include "bl_scenarios.h"
+#include "bl_test.h"
+#include "eng_output.h"
+#include "eng_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* S1 plus a job too large for the 4 hosts, under EASY. */
+static const bl_jobspec JOBS[] = {
+    {1, 0, 10, 10, 2, 0},
+    {2, 1, 5, 5, 4, 0},
+    {3, 2, 8, 8, 2, 0},
+    {4, 3, 1, 1, 9, 0},
+};
+
+static int run_to(const char *dir, eng_diag *d)
+{
+    eng_workload *w = bl_make_workload(JOBS, N_OF(JOBS));
+    eng_run_spec spec = {
+        .platform_path = bl_src("platforms/test/tiny-4.xml"),
+        .workload = w,
+        .out_dir = dir,
+        .sim = {.core = {.policy = pol_find("easy"), .check = true}},
+        .manifest = {.command = "batchlab run (test)", .policy = "easy",
+                     .walltime = "kill", .alloc = "node", .procs_field = "alloc"},
+    };
+    eng_run_report rep;
+    int rc = eng_run_isolated(&spec, &rep, d);
+    if (rc == 0)
+        eng_run_report_fini(&rep);
+    eng_workload_destroy(w);
+    return rc;
+}
+
+static char *file(const char *dir, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return bl_slurp(path, NULL);
+}
+
+static void test_contents(void)
+{
+    const char *dir = bl_tmpdir();
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(run_to(dir, &d), 0);
+    char *jobs = file(dir, "jobs.csv");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
+    CU_ASSERT_STRING_EQUAL(
+        jobs,
+        "job_id,workload_name,profile,submission_time,requested_number_of_resources,"
+        "requested_time,success,final_state,starting_time,execution_time,finish_time,"
+        "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata,"
+        "bounded_slowdown,procs,queue,pool,user,estimate_s,estimate_source\n"
+        "1,scenario,swf,0,2,10,1,COMPLETED_SUCCESSFULLY,0,10,10,0,10,1,0-1,-1,,1,2,0,0,-1,10,"
+        "requested_time\n"
+        "2,scenario,swf,1,4,5,1,COMPLETED_SUCCESSFULLY,10,5,15,9,14,2.8,0-3,-1,,1.4,4,0,0,-1,5,"
+        "requested_time\n"
+        "3,scenario,swf,2,2,8,1,COMPLETED_SUCCESSFULLY,2,8,10,0,8,1,2-3,-1,,1,2,0,0,-1,8,"
+        "requested_time\n");
+    char *dropped = file(dir, "dropped.csv");
+    CU_ASSERT_STRING_EQUAL(dropped, "job_id,line,reason,explanation\n"
+                                    "4,4,too-large,needs more resources than its pool has\n");
+    char *ts = file(dir, "timeseries.csv");
+    CU_ASSERT_STRING_EQUAL(ts, "time_s,queued_jobs,running_jobs,busy_nodes,busy_cores,"
+                               "utilization\n"
+                               "0,0,1,2,2,0.5\n"
+                               "1,1,1,2,2,0.5\n"
+                               "2,1,2,4,4,1\n"
+                               "10,0,1,4,4,1\n"
+                               "15,0,0,0,0,0\n");
+    char *sum = file(dir, "summary.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"simulated\": 3,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"too-large\": 1\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"wait_mean_s\": 3,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"bounded_slowdown_mean\": 1.1333333333333333,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"queue_length_mean\": 0.6,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"simgrid_version\": \"3.32"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"sha256\": \""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"wall_time_s\": "));
+    /* schedule.swf reads back with the simulated times */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/schedule.swf", dir);
+    eng_workload *w = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_swf_read(path, NULL, &w, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(w->n_jobs, 3);
+    CU_ASSERT_EQUAL(w->jobs[1].id, 2);
+    CU_ASSERT_DOUBLE_EQUAL(w->jobs[1].wait_s, 9, 0);
+    CU_ASSERT_DOUBLE_EQUAL(w->jobs[1].runtime_s, 5, 0);
+    CU_ASSERT_EQUAL(w->jobs[1].procs_alloc, 4);
+    CU_ASSERT_EQUAL(w->jobs[1].status, 1);
+    CU_ASSERT_EQUAL(w->hdr.max_jobs, 3);
+    eng_workload_destroy(w);
+    /* no temporary file is left */
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp", dir);
+    char *out = NULL;
+    bl_system(cmd, &out);
+    CU_ASSERT_STRING_EQUAL(out, "0\n");
+    free(out);
+    free(jobs);
+    free(dropped);
+    free(ts);
+    free(sum);
+}
+
+/* The same run twice: identical bytes, except the run's wall time. */
+static void test_same_bytes(void)
+{
+    const char *a = bl_tmpdir(), *b = bl_tmpdir();
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(run_to(a, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(run_to(b, &d), 0);
+    static const char *const names[] = {"jobs.csv", "dropped.csv", "schedule.swf",
+                                        "timeseries.csv"};
+    for (size_t i = 0; i < 4; i++) {
+        char *x = file(a, names[i]), *y = file(b, names[i]);
+        CU_ASSERT_PTR_NOT_NULL(x);
+        CU_ASSERT(x && y && strcmp(x, y) == 0);
+        free(x);
+        free(y);
+    }
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "diff <(grep -v wall_time_s %s/summary.json) "
+                              "<(grep -v wall_time_s %s/summary.json) && echo same",
+             a, b);
+    char full[2200];
+    snprintf(full, sizeof full, "bash -c '%s'", cmd);
+    char *out = NULL;
+    bl_system(full, &out);
+    CU_ASSERT_STRING_EQUAL(out, "same\n");
+    free(out);
+}
+
+/* An output folder that cannot be created: an error naming it, and no
+ * partial files anywhere. */
+static void test_unwritable(void)
+{
+    const char *base = bl_tmpdir();
+    char blocker[800], dir[900];
+    snprintf(blocker, sizeof blocker, "%s/file", base);
+    FILE *f = fopen(blocker, "w");
+    fputs("x", f);
+    fclose(f);
+    snprintf(dir, sizeof dir, "%s/out", blocker);
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL(run_to(dir, &d), ENG_IO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "cannot create directory"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, blocker));
+    CU_ASSERT_EQUAL(access(dir, F_OK), -1);
+    CU_ASSERT_STRING_EQUAL(eng_final_state_name(ENG_JOB_KILLED), "COMPLETED_WALLTIME_REACHED");
+}
+
+int bl_suite_eng_output(void)
+{
+    CU_pSuite s = CU_add_suite("eng_output", NULL, NULL);
+    if (!s)
+        return 1;
+    CU_add_test(s, "every file's content on S1", test_contents);
+    CU_add_test(s, "same run, same bytes", test_same_bytes);
+    CU_add_test(s, "unwritable output folder", test_unwritable);
+    return 0;
+}

@@ -1,0 +1,127 @@
+/* test_eng_platform.c — the platform model built from host descriptions:
+ * natural name order, properties, pools, routing, errors. */
+#include "bl_test.h"
+#include "eng_platform.h"
+
+#include <math.h>
+#include <string.h>
+
+static int build(const eng_host_desc *d, size_t n, const char *ref, eng_platform **p,
+                 eng_diag *diag)
+{
+    eng_diag_clear(diag);
+    return eng_platform_build("p.xml", d, n, ref, p, diag);
+}
+
+static void test_order_and_defaults(void)
+{
+    eng_host_desc d[] = {
+        {.name = "n10", .speed_flops = 2e9, .sg_cores = 4},
+        {.name = "n2", .speed_flops = 1e9, .sg_cores = 4, .cores = "2", .price_per_s = "0.5"},
+        {.name = "n1", .speed_flops = 3e9, .sg_cores = 4},
+    };
+    eng_platform *p;
+    eng_diag diag;
+    CU_ASSERT_EQUAL_FATAL(build(d, 3, NULL, &p, &diag), 0);
+    CU_ASSERT_STRING_EQUAL(p->hosts[0].name, "n1");
+    CU_ASSERT_STRING_EQUAL(p->hosts[1].name, "n2");
+    CU_ASSERT_STRING_EQUAL(p->hosts[2].name, "n10");
+    /* reference speed defaults to the first host in name order */
+    CU_ASSERT_DOUBLE_EQUAL(p->ref_speed_flops, 3e9, 0);
+    CU_ASSERT_FALSE(p->ref_speed_given);
+    CU_ASSERT_EQUAL(p->hosts[1].cores, 2);
+    CU_ASSERT_EQUAL(p->hosts[1].sg_cores, 4);
+    CU_ASSERT_DOUBLE_EQUAL(p->hosts[1].price_per_s, 0.5, 0);
+    CU_ASSERT_EQUAL(p->n_pools, 1);
+    CU_ASSERT_EQUAL(p->catch_all, 0);
+    CU_ASSERT_EQUAL(p->pools[0].cores_per_node, 2);
+    CU_ASSERT_EQUAL(p->pools[0].total_cores, 10);
+    CU_ASSERT_DOUBLE_EQUAL(p->pools[0].min_speed_flops, 1e9, 0);
+    CU_ASSERT_STRING_EQUAL(p->pools[0].label, "all queues");
+    CU_ASSERT_EQUAL(eng_platform_route(p, 7), 0);
+    CU_ASSERT_EQUAL(eng_platform_route(p, -1), 0);
+    eng_platform_destroy(p);
+}
+
+static void test_pools_and_routing(void)
+{
+    eng_host_desc d[] = {
+        {.name = "a1", .speed_flops = 1e9, .sg_cores = 1, .queues = "1, 3"},
+        {.name = "b1", .speed_flops = 1e9, .sg_cores = 1, .queues = "2"},
+        {.name = "a2", .speed_flops = 1e9, .sg_cores = 1, .queues = "3,1"},
+    };
+    eng_platform *p;
+    eng_diag diag;
+    CU_ASSERT_EQUAL_FATAL(build(d, 3, "2Gf", &p, &diag), 0);
+    CU_ASSERT_DOUBLE_EQUAL(p->ref_speed_flops, 2e9, 0);
+    CU_ASSERT_EQUAL_FATAL(p->n_pools, 2);
+    CU_ASSERT_STRING_EQUAL(p->pools[0].label, "queues 1,3");
+    CU_ASSERT_EQUAL(p->pools[0].n_hosts, 2);
+    CU_ASSERT_STRING_EQUAL(p->pools[1].label, "queue 2");
+    CU_ASSERT_EQUAL(p->catch_all, -1);
+    CU_ASSERT_EQUAL(eng_platform_route(p, 3), 0);
+    CU_ASSERT_EQUAL(eng_platform_route(p, 2), 1);
+    CU_ASSERT_EQUAL(eng_platform_route(p, 4), -1);
+    eng_platform_destroy(p);
+}
+
+static void test_errors(void)
+{
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_host_desc dup[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1},
+                           {.name = "x", .speed_flops = 1e9, .sg_cores = 1}};
+    CU_ASSERT_EQUAL(build(dup, 2, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_STRING_EQUAL(diag.msg, "p.xml: two hosts are named x");
+    CU_ASSERT_PTR_NULL(p);
+    eng_host_desc cores[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1, .cores = "0"}};
+    CU_ASSERT_EQUAL(build(cores, 1, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_STRING_EQUAL(diag.msg, "p.xml: host x: property cores: expected a positive "
+                                     "integer, got '0'");
+    eng_host_desc price[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1,
+                              .price_per_s = "-1"}};
+    CU_ASSERT_EQUAL(build(price, 1, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "price_per_s: expected a number >= 0, got '-1'"));
+    eng_host_desc q[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1, .queues = "1,a"}};
+    CU_ASSERT_EQUAL(build(q, 1, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "property queues: expected comma-separated"));
+    eng_host_desc overlap[] = {
+        {.name = "x", .speed_flops = 1e9, .sg_cores = 1, .queues = "1,2"},
+        {.name = "y", .speed_flops = 1e9, .sg_cores = 1, .queues = "2"}};
+    CU_ASSERT_EQUAL(build(overlap, 2, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "queue 2 is served by two different host sets"));
+    eng_host_desc ok[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1}};
+    CU_ASSERT_EQUAL(build(ok, 1, "fast", &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "ref_speed: expected a speed such as '2.6Gf', got "
+                                            "'fast'"));
+    CU_ASSERT_EQUAL(build(ok, 0, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_STRING_EQUAL(diag.msg, "p.xml: the platform has no host");
+}
+
+static void test_speed_units(void)
+{
+    double f;
+    CU_ASSERT_TRUE(eng_parse_speed("2.6Gf", &f));
+    CU_ASSERT_DOUBLE_EQUAL(f, 2.6e9, 1);
+    CU_ASSERT_TRUE(eng_parse_speed("100Mf", &f));
+    CU_ASSERT_DOUBLE_EQUAL(f, 1e8, 0);
+    CU_ASSERT_TRUE(eng_parse_speed("1e9", &f));
+    CU_ASSERT_TRUE(eng_parse_speed("3 Tf", &f));
+    CU_ASSERT_DOUBLE_EQUAL(f, 3e12, 0);
+    CU_ASSERT_FALSE(eng_parse_speed("2.6GHz", &f));
+    CU_ASSERT_FALSE(eng_parse_speed("-1Gf", &f));
+    CU_ASSERT_FALSE(eng_parse_speed("", &f));
+    CU_ASSERT_FALSE(eng_parse_speed(NULL, &f));
+}
+
+int bl_suite_eng_platform(void)
+{
+    CU_pSuite s = CU_add_suite("eng_platform", NULL, NULL);
+    if (!s)
+        return 1;
+    CU_add_test(s, "natural order, defaults, properties", test_order_and_defaults);
+    CU_add_test(s, "pools and queue routing", test_pools_and_routing);
+    CU_add_test(s, "errors name the file and host", test_errors);
+    CU_add_test(s, "speed units", test_speed_units);
+    return 0;
+}

@@ -1,0 +1,92 @@
+/* test_traces.c — replays of the real Parallel Workloads Archive logs in
+ * ../shared/traces (or $BATCHLAB_TRACES) under every registered policy with
+ * the invariant checker on. Skipped, not failed, when the logs are absent.
+ *
+ * Facts checked: job and drop counts from the logs themselves (KTH: one job
+ * has no processor count; SDSC: 5 671 jobs have run time -1), the kills
+ * under the default walltime policy (the archive's notes: 475 KTH jobs and
+ * 4 134 SDSC jobs ran past their request), utilization in (0, 1], and
+ * Little's law: the time-weighted queue length equals the arrival rate
+ * times the mean wait within 2 %. */
+#include "bl_test.h"
+#include "eng_run.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct trace_case {
+    const char *file, *platform;
+    size_t input, simulated, dropped_no_runtime, dropped_no_procs, killed;
+} trace_case;
+
+static const trace_case cases[] = {
+    {"KTH-SP2-1996-2.1-cln.swf", "platforms/kth-sp2.xml", 28476, 28475, 0, 1, 475},
+    {"SDSC-SP2-1998-4.2-cln.swf.gz", "platforms/sdsc-sp2.xml", 59715, 54044, 5671, 0, 4134},
+};
+
+static void replay(const trace_case *c)
+{
+    const char *path = bl_trace(c->file);
+    if (!path) {
+        printf("\n  %s absent: not replayed", c->file);
+        return;
+    }
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_workload *w = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_swf_read(path, NULL, &w, &d), 0);
+    size_t n;
+    const pol_type *const *list = pol_list(&n);
+    for (size_t k = 0; k < n; k++) {
+        eng_run_spec spec = {
+            .platform_path = bl_src(c->platform),
+            .workload = w,
+            .sim = {.core = {.policy = list[k], .check = true}},
+            .manifest = {.command = "test", .policy = list[k]->name, .walltime = "kill",
+                         .alloc = "node", .procs_field = "alloc"},
+        };
+        eng_run_report rep;
+        eng_diag_clear(&d);
+        int rc = eng_run_isolated(&spec, &rep, &d);
+        if (rc)
+            printf("\n  %s under %s: %s", c->file, list[k]->name, d.msg);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (rc)
+            continue;
+        const eng_summary *s = &rep.summary;
+        printf("\n  %s %-13s mean wait %9.1f s, bsld %8.2f, util %.4f, %.2f s wall", c->file,
+               list[k]->name, s->wait_mean_s, s->bsld_mean, s->utilization, rep.wall_s);
+        CU_ASSERT_EQUAL(s->n_input, c->input);
+        CU_ASSERT_EQUAL(s->n_simulated, c->simulated);
+        CU_ASSERT_EQUAL(s->n_dropped[ENG_DROP_NO_RUNTIME], c->dropped_no_runtime);
+        CU_ASSERT_EQUAL(s->n_dropped[ENG_DROP_NO_PROCS], c->dropped_no_procs);
+        CU_ASSERT_EQUAL(s->n_killed, c->killed);
+        CU_ASSERT(s->utilization > 0 && s->utilization <= 1);
+        double little = (double)s->n_simulated / s->makespan_s * s->wait_mean_s;
+        CU_ASSERT(fabs(s->queue_mean - little) <= 0.02 * s->queue_mean);
+        eng_run_report_fini(&rep);
+    }
+    eng_workload_destroy(w);
+}
+
+static void test_kth(void)
+{
+    replay(&cases[0]);
+}
+
+static void test_sdsc(void)
+{
+    replay(&cases[1]);
+}
+
+int bl_suite_traces(void)
+{
+    if (!bl_trace(cases[0].file) && !bl_trace(cases[1].file))
+        return bl_skip("no Parallel Workloads Archive logs in %s", bl_traces_dir());
+    CU_pSuite s = CU_add_suite("traces", NULL, NULL);
+    if (!s)
+        return 1;
+    CU_add_test(s, "KTH SP2 under every policy, checker on", test_kth);
+    CU_add_test(s, "SDSC SP2 under every policy, checker on", test_sdsc);
+    return 0;
+}
