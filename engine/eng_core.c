@@ -504,6 +504,10 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
                             "t=%.17g: policy %s started job %lld, which is not waiting in this "
                             "pool (state %d)",
                             c->now, policy_name(c), (long long)j->id, r->state);
+    if (c->now < j->submit_s)
+        return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: job %lld would start before its "
+                                              "submission at %.17g",
+                            c->now, (long long)j->id, j->submit_s);
     if (j->units > ps->free_units)
         return eng_diag_set(d, ENG_POLICY,
                             "t=%.17g: policy %s started job %lld needing %d units with only %d "

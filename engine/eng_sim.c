@@ -155,7 +155,7 @@ struct sim {
     const eng_platform *plat;
     sg_host_t *hosts; /* platform index -> SimGrid host */
     sg_sem_t done;
-    uint8_t *reported;
+    int32_t *pending; /* per job: executor chunks still running; 0 once reported */
     executor *free_list;
     executor **all; /* every executor, freed after the run */
     size_t n_executors, cap_executors;
@@ -205,19 +205,22 @@ static void executor_main(int argc, char **argv)
         for (size_t i = 0; i < x->n; i++)
             sg_exec_wait(x->execs[i]);
         sim *s = x->s;
-        if (s->on_done)
-            s->on_done(s, x->job);
-        s->reported[x->job] = 1;
+        int32_t job = x->job;
         x->job = -1;
         x->next_free = s->free_list;
         s->free_list = x;
-        sg_sem_release(s->done);
+        if (--s->pending[job] == 0) {
+            if (s->on_done)
+                s->on_done(s, job);
+            sg_sem_release(s->done);
+        }
     }
 }
 
-/* Hands a job's work (one duration per host) to a free executor, creating
- * one when none is free. */
-static int dispatch_work(sim *s, int32_t job, const int32_t *hosts, const double *dur, size_t n)
+/* Hands n hosts' work of a job to a free executor, creating one when none
+ * is free. */
+static int dispatch_chunk(sim *s, int32_t job, const int32_t *hosts, const double *dur,
+                          size_t n)
 {
     executor *x = s->free_list;
     if (x) {
@@ -262,6 +265,27 @@ static int dispatch_work(sim *s, int32_t job, const int32_t *hosts, const double
     return ENG_OK;
 }
 
+/* SimGrid finds an actor's finished activity by a linear search of the
+ * actor's activity list, so one executor running the 1 000 executions of a
+ * wide job would pay a quadratic price. A job's executions are split among
+ * executors, at most EXEC_CHUNK each; the job is reported when its last
+ * chunk ends. */
+#define EXEC_CHUNK 32
+
+static int dispatch_work(sim *s, int32_t job, const int32_t *hosts, const double *dur, size_t n)
+{
+    size_t chunks = n ? (n + EXEC_CHUNK - 1) / EXEC_CHUNK : 1;
+    s->pending[job] = (int32_t)chunks;
+    for (size_t c = 0; c < chunks; c++) {
+        size_t lo = c * EXEC_CHUNK;
+        size_t len = n > lo ? (n - lo < EXEC_CHUNK ? n - lo : EXEC_CHUNK) : 0;
+        int rc = dispatch_chunk(s, job, hosts + lo, dur + lo, len);
+        if (rc)
+            return rc;
+    }
+    return ENG_OK;
+}
+
 static int dispatch(sim *s, int32_t job)
 {
     const int32_t *hosts;
@@ -293,7 +317,7 @@ static void driver_main(int argc, char **argv)
     size_t steps = 0;
     while (eng_core_begin(s->core, &t, &ending, &n_ending)) {
         for (size_t i = 0; i < n_ending; i++)
-            while (!s->reported[ending[i]])
+            while (s->pending[ending[i]] > 0)
                 sg_sem_acquire(s->done);
         if (t > simgrid_get_clock())
             sg_actor_sleep_until(t);
@@ -343,7 +367,7 @@ static void sim_teardown(sim *s)
     free(s->all);
     sg_sem_destroy(s->done);
     free(s->hosts);
-    free(s->reported);
+    free(s->pending);
     memset(s, 0, sizeof *s);
 }
 
@@ -395,10 +419,10 @@ int eng_sim_run(const char *platform_path, const eng_workload *w, const eng_sim_
     s->progress = opts->progress;
     s->diag = d;
     s->hosts = malloc(p->n_hosts * sizeof *s->hosts);
-    s->reported = calloc(s->n_jobs ? s->n_jobs : 1, 1);
-    if (!s->hosts || !s->reported) {
+    s->pending = calloc(s->n_jobs ? s->n_jobs : 1, sizeof *s->pending);
+    if (!s->hosts || !s->pending) {
         free(s->hosts);
-        free(s->reported);
+        free(s->pending);
         eng_sim_result_fini(out);
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     }
@@ -555,8 +579,8 @@ int eng_sim_replay_log(const char *platform_path, const eng_workload *w,
         s->on_done = replay_done;
         s->ctx = lr;
         s->hosts = malloc(p->n_hosts * sizeof *s->hosts);
-        s->reported = calloc(n1, 1);
-        ok = s->hosts && s->reported;
+        s->pending = calloc(n1, sizeof *s->pending);
+        ok = s->hosts && s->pending;
     }
     if (!ok) {
         rc = eng_diag_set(d, ENG_NOMEM, "out of memory");

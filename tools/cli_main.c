@@ -289,13 +289,13 @@ static const char *fmt_grouped(char *buf, size_t len, double v, int decimals)
     return buf;
 }
 
-static void print_drops(FILE *f, const eng_summary *s, const char *indent)
+static void print_drops(FILE *f, const eng_summary *s, const char *head)
 {
     if (!s->n_dropped_total) {
-        fprintf(f, "%sdropped            none\n", indent);
+        fprintf(f, "%snone\n", head);
         return;
     }
-    fprintf(f, "%sdropped            %zu (", indent, s->n_dropped_total);
+    fprintf(f, "%s%zu (", head, s->n_dropped_total);
     bool first = true;
     for (int k = 0; k < ENG_DROP_COUNT; k++)
         if (s->n_dropped[k]) {
@@ -317,7 +317,7 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
     printf("  jobs               %zu read, %zu simulated: %zu completed, %zu killed at their "
            "requested time\n",
            s->n_input, s->n_simulated, s->n_completed, s->n_killed);
-    print_drops(stdout, s, "  ");
+    print_drops(stdout, s, "  dropped            ");
     if (s->n_est_from_runtime)
         printf("  estimates          %zu jobs had no requested time: planned with their run "
                "time\n",
@@ -335,7 +335,7 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
     printf("  utilization        %.4f over %s s\n", s->utilization,
            fmt_grouped(a, sizeof a, s->makespan_s, 0));
     printf("  queue length       mean %.2f, max %.0f\n", s->queue_mean, s->queue_max);
-    printf("  simulation         %.2f s wall, %s jobs/s, peak memory %.1f MB\n", r->wall_s,
+    printf("  simulation         %.3f s wall, %s jobs/s, peak memory %.1f MB\n", r->wall_s,
            fmt_grouped(a, sizeof a, r->wall_s > 0 ? (double)s->n_simulated / r->wall_s : 0, 0),
            (double)r->peak_rss_kb / 1024.0);
     if (spec->out_dir)
@@ -434,7 +434,7 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
            s->platform, r[0].n_platform_hosts, alloc_names[s->alloc],
            walltime_names[s->walltime]);
     printf("  %zu jobs read, %zu simulated; ", r[0].summary.n_input, r[0].summary.n_simulated);
-    print_drops(stdout, &r[0].summary, "");
+    print_drops(stdout, &r[0].summary, "dropped ");
     int width = 14;
     for (size_t i = 0; i < n; i++)
         if ((int)strlen(labels[i]) + 2 > width)
