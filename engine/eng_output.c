@@ -10,9 +10,7 @@
 #ifndef BATCHLAB_VERSION
 #define BATCHLAB_VERSION "0.0.0"
 #endif
-#ifndef BATCHLAB_GIT_COMMIT
-#define BATCHLAB_GIT_COMMIT "unknown"
-#endif
+#include "bl_commit.h" /* BATCHLAB_GIT_COMMIT, generated at build time */
 
 const char *eng_final_state_name(int state)
 {

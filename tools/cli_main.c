@@ -22,9 +22,7 @@
 #ifndef BATCHLAB_VERSION
 #define BATCHLAB_VERSION "0.0.0"
 #endif
-#ifndef BATCHLAB_GIT_COMMIT
-#define BATCHLAB_GIT_COMMIT "unknown"
-#endif
+#include "bl_commit.h" /* BATCHLAB_GIT_COMMIT, generated at build time */
 
 int bl_cmd_generate(int argc, char **argv);
 int bl_cmd_scale(int argc, char **argv);
