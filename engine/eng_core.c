@@ -9,17 +9,13 @@
  */
 #include "eng_core.h"
 
+#include "eng_heap.h"
 #include "eng_util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct end_ev {
-    double t;
-    int32_t job;
-} end_ev;
 
 typedef struct pool_state {
     const eng_pool *pool;
@@ -54,8 +50,7 @@ struct eng_core {
     size_t n_pools;
 
     size_t next_submit;
-    end_ev *heap;
-    size_t n_heap, cap_heap;
+    eng_heap ends; /* (end time, job) */
 
     double now;
     bool begun;
@@ -82,51 +77,6 @@ struct eng_core {
 };
 
 /* ---- small helpers ---------------------------------------------------- */
-
-static bool ev_less(end_ev a, end_ev b)
-{
-    return a.t < b.t || (a.t == b.t && a.job < b.job);
-}
-
-static int heap_push(eng_core *c, end_ev e)
-{
-    if (eng_grow(&c->heap, &c->cap_heap, c->n_heap + 1, sizeof *c->heap))
-        return ENG_NOMEM;
-    size_t i = c->n_heap++;
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (!ev_less(e, c->heap[parent]))
-            break;
-        c->heap[i] = c->heap[parent];
-        i = parent;
-    }
-    c->heap[i] = e;
-    return ENG_OK;
-}
-
-static end_ev heap_pop(eng_core *c)
-{
-    end_ev top = c->heap[0];
-    end_ev last = c->heap[--c->n_heap];
-    size_t i = 0, n = c->n_heap;
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        end_ev best = last;
-        if (l < n && ev_less(c->heap[l], best)) {
-            m = l;
-            best = c->heap[l];
-        }
-        if (r < n && ev_less(c->heap[r], best))
-            m = r;
-        if (m == i)
-            break;
-        c->heap[i] = c->heap[m];
-        i = m;
-    }
-    if (n)
-        c->heap[i] = last;
-    return top;
-}
 
 static bool run_less(const pol_job *a, const pol_job *b)
 {
@@ -234,7 +184,7 @@ void eng_core_destroy(eng_core *c)
     free(c->res);
     free(c->promise_s);
     free(c->pool_pos);
-    free(c->heap);
+    eng_heap_fini(&c->ends);
     free(c->ending);
     free(c->started);
     free(c->work_off);
@@ -559,7 +509,7 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
     size_t at = running_lower_bound(ps, j);
     if (eng_grow(&ps->running, &ps->cap_running, ps->n_running + 1, sizeof *ps->running) ||
         eng_grow(&c->started, &c->cap_started, c->n_started + 1, sizeof *c->started) ||
-        heap_push(c, (end_ev){.t = r->end_s, .job = idx}))
+        eng_heap_push(&c->ends, (eng_heap_ev){.t = r->end_s, .id = idx}))
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     memmove(ps->running + at + 1, ps->running + at, (ps->n_running - at) * sizeof *ps->running);
     ps->running[at] = j;
@@ -674,8 +624,8 @@ bool eng_core_begin(eng_core *c, double *t, const int32_t **ending, size_t *n_en
     double next = INFINITY;
     if (c->next_submit < c->n)
         next = c->prep->jobs[c->next_submit].submit_s;
-    if (c->n_heap && c->heap[0].t < next)
-        next = c->heap[0].t;
+    if (c->ends.n && c->ends.v[0].t < next)
+        next = c->ends.v[0].t;
     for (size_t i = 0; i < c->n_pools; i++)
         if (c->pools[i].wakeup_s < next)
             next = c->pools[i].wakeup_s;
@@ -688,13 +638,10 @@ bool eng_core_begin(eng_core *c, double *t, const int32_t **ending, size_t *n_en
     if (next < c->now)
         next = c->now; /* cannot happen with sorted submits; keeps time monotone */
     c->now = next;
-    while (c->n_heap && c->heap[0].t <= next) {
-        end_ev e = heap_pop(c);
-        if (eng_grow(&c->ending, &c->cap_ending, c->n_ending + 1, sizeof *c->ending)) {
-            heap_push(c, e); /* retried on the next begin */
-            break;
-        }
-        c->ending[c->n_ending++] = e.job;
+    while (c->ends.n && c->ends.v[0].t <= next) {
+        if (eng_grow(&c->ending, &c->cap_ending, c->n_ending + 1, sizeof *c->ending))
+            break; /* the rest is taken by the next begin */
+        c->ending[c->n_ending++] = eng_heap_pop(&c->ends).id;
     }
     c->begun = true;
     *t = next;

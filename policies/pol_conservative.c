@@ -33,17 +33,13 @@
 #include "pol_profile.h"
 
 #include "eng_error.h"
+#include "eng_heap.h"
 #include "eng_util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct due_ev {
-    double t;
-    int32_t job;
-} due_ev;
 
 typedef struct cons_state {
     pol_profile prof;
@@ -52,8 +48,7 @@ typedef struct cons_state {
     int32_t *pending; /* submitted, not yet placed (queue order) */
     size_t n_pending, cap_pending;
     bool compress;
-    due_ev *heap;
-    size_t n_heap, cap_heap;
+    eng_heap due_heap; /* (reservation start, job), stale entries skipped */
     size_t n_live; /* jobs with a reservation */
     const pol_job **due;
     size_t cap_due;
@@ -62,50 +57,15 @@ typedef struct cons_state {
     bool prefmax_dirty;
 } cons_state;
 
-static bool due_less(due_ev a, due_ev b)
-{
-    return a.t < b.t || (a.t == b.t && a.job < b.job);
-}
-
-static int heap_push(cons_state *s, due_ev e)
-{
-    if (eng_grow(&s->heap, &s->cap_heap, s->n_heap + 1, sizeof *s->heap))
-        return ENG_NOMEM;
-    size_t i = s->n_heap++;
-    while (i > 0 && due_less(e, s->heap[(i - 1) / 2])) {
-        s->heap[i] = s->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    s->heap[i] = e;
-    return ENG_OK;
-}
-
-static void heap_pop(cons_state *s)
-{
-    due_ev last = s->heap[--s->n_heap];
-    size_t i = 0, n = s->n_heap;
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        due_ev best = last;
-        if (l < n && due_less(s->heap[l], best)) {
-            m = l;
-            best = s->heap[l];
-        }
-        if (r < n && due_less(s->heap[r], best))
-            m = r;
-        if (m == i)
-            break;
-        s->heap[i] = s->heap[m];
-        i = m;
-    }
-    if (n)
-        s->heap[i] = last;
-}
-
 static bool heap_top_valid(const cons_state *s)
 {
-    const due_ev *e = &s->heap[0];
-    return s->res[e->job] == e->t;
+    const eng_heap_ev *e = &s->due_heap.v[0];
+    return s->res[e->id] == e->t;
+}
+
+static int heap_push(cons_state *s, double t, int32_t job)
+{
+    return eng_heap_push(&s->due_heap, (eng_heap_ev){.t = t, .id = job});
 }
 
 static int cons_init(void *state, const pol_setup *setup, char *err, size_t errlen)
@@ -129,7 +89,7 @@ static void cons_fini(void *state)
     pol_profile_fini(&s->prof);
     free(s->res);
     free(s->pending);
-    free(s->heap);
+    eng_heap_fini(&s->due_heap);
     free(s->due);
     free(s->prefmax);
 }
@@ -227,7 +187,7 @@ static int compress(cons_state *s, const pol_view *v)
             return ENG_INVARIANT; /* the old slot was free: cannot happen */
         if (t < old) {
             s->res[j->idx] = t;
-            rc = heap_push(s, (due_ev){.t = t, .job = j->idx});
+            rc = heap_push(s, t, j->idx);
             if (rc)
                 return rc;
         }
@@ -244,10 +204,10 @@ static int by_idx(const void *a, const void *b)
 /* Drops stale heap entries when they outnumber the live ones. */
 static int heap_rebuild(cons_state *s, const pol_view *v)
 {
-    s->n_heap = 0;
+    s->due_heap.n = 0;
     for (size_t q = 0; q < v->n_queue; q++) {
         int32_t idx = v->queue[q]->idx;
-        if (!isnan(s->res[idx]) && heap_push(s, (due_ev){.t = s->res[idx], .job = idx}))
+        if (!isnan(s->res[idx]) && heap_push(s, s->res[idx], idx))
             return ENG_NOMEM;
     }
     return ENG_OK;
@@ -287,7 +247,7 @@ static int cons_schedule(void *state, const pol_view *v, pol_out *out)
         s->res[j->idx] = t;
         s->n_live++;
         pol_out_promise(out, j, t);
-        rc = heap_push(s, (due_ev){.t = t, .job = j->idx});
+        rc = heap_push(s, t, j->idx);
         if (rc)
             return rc;
     }
@@ -296,9 +256,9 @@ static int cons_schedule(void *state, const pol_view *v, pol_out *out)
     /* Start every job whose reservation is due, in queue order. */
     size_t n_due = 0;
     int32_t due_units = 0;
-    while (s->n_heap && s->heap[0].t <= v->now_s) {
+    while (s->due_heap.n && s->due_heap.v[0].t <= v->now_s) {
         if (heap_top_valid(s)) {
-            int32_t idx = s->heap[0].job;
+            int32_t idx = s->due_heap.v[0].id;
             if (eng_grow(&s->due, &s->cap_due, n_due + 1, sizeof *s->due))
                 return ENG_NOMEM;
             /* find the pol_job in the queue */
@@ -317,7 +277,7 @@ static int cons_schedule(void *state, const pol_view *v, pol_out *out)
             s->res[idx] = NAN;
             s->n_live--;
         }
-        heap_pop(s);
+        eng_heap_pop(&s->due_heap);
     }
     if (n_due > 1)
         qsort(s->due, n_due, sizeof *s->due, by_idx);
@@ -327,12 +287,12 @@ static int cons_schedule(void *state, const pol_view *v, pol_out *out)
     if (pol_profile_free_at(&s->prof, v->now_s) != v->free_units - due_units)
         return ENG_INVARIANT;
 
-    while (s->n_heap && !heap_top_valid(s))
-        heap_pop(s);
-    if (s->n_heap > 2 * s->n_live + 64 && heap_rebuild(s, v))
+    while (s->due_heap.n && !heap_top_valid(s))
+        eng_heap_pop(&s->due_heap);
+    if (s->due_heap.n > 2 * s->n_live + 64 && heap_rebuild(s, v))
         return ENG_NOMEM;
-    if (s->n_heap)
-        pol_out_wakeup(out, s->heap[0].t);
+    if (s->due_heap.n)
+        pol_out_wakeup(out, s->due_heap.v[0].t);
     return ENG_OK;
 }
 

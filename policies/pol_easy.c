@@ -73,35 +73,16 @@ static void easy_fini(void *state)
     free(s->cand);
 }
 
-static int by_estimate(const void *a, const void *b)
-{
-    const pol_job *x = *(const pol_job *const *)a, *y = *(const pol_job *const *)b;
-    if (x->estimate_s != y->estimate_s)
-        return x->estimate_s < y->estimate_s ? -1 : 1;
-    return (x->idx > y->idx) - (x->idx < y->idx);
-}
-
 static int easy_schedule(void *state, const pol_view *v, pol_out *out)
 {
     easy_state *s = state;
-    int32_t free_units = v->free_units;
-    size_t i = 0;
-    for (; i < v->n_queue && v->queue[i]->units <= free_units; i++) {
-        pol_out_start(out, v->queue[i]);
-        free_units -= v->queue[i]->units;
-    }
-    if (i == v->n_queue)
-        return ENG_OK;
-    const pol_job *head = v->queue[i];
-    if (eng_grow(&s->started, &s->cap_started, i, sizeof *s->started))
-        return ENG_NOMEM;
-    for (size_t k = 0; k < i; k++)
-        s->started[k] = v->queue[k];
+    size_t i;
+    int32_t free_units, extra;
     double shadow;
-    int32_t extra;
-    if (pol_shadow(v, s->started, i, free_units, head->units, &shadow, &extra) != 0)
-        return ENG_OK; /* cannot happen: jobs never exceed the pool */
-    pol_out_promise(out, head, shadow);
+    int rc = pol_start_head(v, out, &s->started, &s->cap_started, &i, &free_units, &shadow,
+                            &extra);
+    if (rc || i == v->n_queue)
+        return rc;
     if (free_units == 0)
         return ENG_OK;
 
@@ -111,7 +92,7 @@ static int easy_schedule(void *state, const pol_view *v, pol_out *out)
         if (eng_grow(&s->cand, &s->cap_cand, n_cand, sizeof *s->cand))
             return ENG_NOMEM;
         memcpy(s->cand, cand, n_cand * sizeof *cand);
-        qsort(s->cand, n_cand, sizeof *s->cand, by_estimate);
+        qsort(s->cand, n_cand, sizeof *s->cand, pol_cmp_estimate);
         cand = s->cand;
     }
     for (size_t k = 0; k < n_cand && free_units > 0; k++) {

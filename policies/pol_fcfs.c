@@ -17,9 +17,6 @@
 #include "pol_policy.h"
 #include "pol_shadow.h"
 
-#include "eng_error.h"
-#include "eng_util.h"
-
 #include <stdlib.h>
 
 typedef struct fcfs_state {
@@ -36,23 +33,10 @@ static void fcfs_fini(void *state)
 static int fcfs_schedule(void *state, const pol_view *v, pol_out *out)
 {
     fcfs_state *s = state;
-    int32_t free_units = v->free_units;
-    size_t i = 0;
-    for (; i < v->n_queue && v->queue[i]->units <= free_units; i++) {
-        pol_out_start(out, v->queue[i]);
-        free_units -= v->queue[i]->units;
-    }
-    if (i == v->n_queue)
-        return ENG_OK;
-    if (eng_grow(&s->started, &s->cap, i, sizeof *s->started))
-        return ENG_NOMEM;
-    for (size_t k = 0; k < i; k++)
-        s->started[k] = v->queue[k];
+    size_t head;
+    int32_t free_units, extra;
     double shadow;
-    int32_t extra;
-    if (pol_shadow(v, s->started, i, free_units, v->queue[i]->units, &shadow, &extra) == 0)
-        pol_out_promise(out, v->queue[i], shadow);
-    return ENG_OK;
+    return pol_start_head(v, out, &s->started, &s->cap, &head, &free_units, &shadow, &extra);
 }
 
 const pol_type pol_fcfs = {
