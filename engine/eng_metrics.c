@@ -40,6 +40,7 @@ int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
     if (!waits)
         return -1;
     long double sum_wait = 0, sum_resp = 0, sum_sld = 0, sum_bsld = 0, busy = 0;
+    long double sum_init = 0, sum_run = 0;
     double t0 = INFINITY, t1 = -INFINITY;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -60,6 +61,8 @@ int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
         double b = resp / fmax(run, ENG_BSLD_TAU_S);
         sum_bsld += b > 1 ? b : 1;
         busy += (long double)j->units * run;
+        sum_init += j->init_s < run ? j->init_s : run;
+        sum_run += run;
         if (j->submit_s < t0)
             t0 = j->submit_s;
         if (r->end_s > t1)
@@ -70,6 +73,10 @@ int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
             s->n_completed++;
     }
     s->n_simulated = m;
+    s->n_types = prep->n_types;
+    s->init_share_target = prep->init_share;
+    s->init_total_s = (double)sum_init;
+    s->init_share = sum_run > 0 ? (double)(sum_init / sum_run) : 0;
     if (m > 0) {
         qsort(waits, m, sizeof *waits, cmp_double);
         s->wait_mean_s = (double)(sum_wait / m);

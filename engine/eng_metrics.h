@@ -11,6 +11,9 @@
  *             the first submit and t1 the last end of the simulated jobs
  *   queue length  time-weighted mean and maximum of the number of waiting
  *             jobs over [t0, t1] (an integral, not a mean of samples)
+ *   initialization share  total initialization / total run time
+ *             (initialization + processing), as the job-bundling study
+ *             defines it (Baranov & Lyakhovets 2022)
  * Only jobs that ran are measured; dropped jobs are counted by reason.
  * Sums are accumulated in long double in a fixed order, so the same
  * schedule always gives the same bits.
@@ -45,6 +48,10 @@ typedef struct eng_summary {
     double bsld_mean;
     double utilization;
     double queue_mean, queue_max;
+    double init_total_s;      /* initialization paid */
+    double init_share;        /* realised: init_total_s / total run time; 0 if none */
+    double init_share_target; /* requested with --init-share, NAN otherwise */
+    size_t n_types;
     int64_t total_units;
 } eng_summary;
 

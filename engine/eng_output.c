@@ -105,7 +105,7 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
     fputs("job_id,workload_name,profile,submission_time,requested_number_of_resources,"
           "requested_time,success,final_state,starting_time,execution_time,finish_time,"
           "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata,"
-          "bounded_slowdown,procs,queue,pool,user,estimate_s,estimate_source\n",
+          "bounded_slowdown,procs,queue,pool,user,estimate_s,estimate_source,type,init_s\n",
           f);
     int32_t *scratch = NULL;
     size_t cap = 0;
@@ -145,7 +145,10 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
         fprintf(f, ",%d,%lld,%d,%lld,", j->procs, (long long)j->queue, j->pool,
                 (long long)j->user);
         put_num(f, j->estimate_s);
-        fputs(j->est_from_runtime ? ",run_time\n" : ",requested_time\n", f);
+        fprintf(f, j->est_from_runtime ? ",run_time,%lld," : ",requested_time,%lld,",
+                (long long)j->type);
+        put_num(f, j->init_s);
+        fputc('\n', f);
     }
     free(scratch);
     return ENG_OK;
@@ -228,7 +231,10 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     json_kv_num(f, I2, "window_start_s", s->t0_s, false);
     json_kv_num(f, I2, "window_end_s", s->t1_s, false);
     json_kv_num(f, I2, "queue_length_mean", s->queue_mean, false);
-    json_kv_num(f, I2, "queue_length_max", s->queue_max, true);
+    json_kv_num(f, I2, "queue_length_max", s->queue_max, false);
+    json_kv_num(f, I2, "initialization_total_s", s->init_total_s, false);
+    json_kv_num(f, I2, "initialization_share", s->init_share, false);
+    json_kv_num(f, I2, "initialization_share_target", s->init_share_target, true);
     fputs("  },\n  \"platform\": {\n", f);
     const eng_platform *p = r->platform;
     json_kv_str(f, I2, "path", m->platform_path, false);
@@ -263,6 +269,8 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     json_kv_str(f, I2, "walltime", m->walltime, false);
     json_kv_str(f, I2, "alloc", m->alloc, false);
     json_kv_str(f, I2, "procs_field", m->procs_field, false);
+    json_kv_str(f, I2, "type_field", m->type_field ? m->type_field : "queue", false);
+    json_kv_str(f, I2, "initialization", m->init ? m->init : "none", false);
     fprintf(f, "%s\"lenient\": %s,\n", I2, m->lenient ? "true" : "false");
     fprintf(f, "%s\"check\": %s,\n", I2, m->check ? "true" : "false");
     json_kv_num(f, I2, "seed", (double)m->seed, false);

@@ -4,7 +4,7 @@
  *                   Batsim's order (job_id ... metadata), so Batsim's
  *                   analysis tools (evalys) read it as is; then ours:
  *                   bounded_slowdown, procs, queue, pool, user,
- *                   estimate_s, estimate_source.
+ *                   estimate_s, estimate_source, type, init_s.
  *                   job_id is the SWF job number; allocated_resources lists
  *                   platform host indices (name order) as Batsim intervals
  *                   ("0-3 7"); consumed_energy is -1 (no energy model).
@@ -45,6 +45,8 @@ typedef struct eng_manifest {
     const char *walltime;      /* "kill" | "extend" */
     const char *alloc;         /* "node" | "core" */
     const char *procs_field;   /* "alloc" | "req" */
+    const char *type_field;    /* "queue" | "partition" | "app" */
+    const char *init;          /* "none", "share X" or "table FILE" */
     bool lenient;
     bool check;
     double wall_time_s;

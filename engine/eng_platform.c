@@ -307,3 +307,85 @@ int32_t eng_platform_route(const eng_platform *p, int64_t queue)
                 return (int32_t)i;
     return p->catch_all;
 }
+
+/* ---- save / restore -------------------------------------------------- */
+
+static bool put_str(FILE *f, const char *s)
+{
+    uint32_t n = s ? (uint32_t)strlen(s) + 1 : 0;
+    return fwrite(&n, sizeof n, 1, f) == 1 && (n == 0 || fwrite(s, 1, n, f) == n);
+}
+
+static char *get_str(FILE *f, bool *ok)
+{
+    uint32_t n;
+    if (fread(&n, sizeof n, 1, f) != 1 || n > (1u << 20)) {
+        *ok = false;
+        return NULL;
+    }
+    if (n == 0)
+        return NULL;
+    char *s = malloc(n);
+    if (!s || fread(s, 1, n, f) != n || s[n - 1] != '\0') {
+        free(s);
+        *ok = false;
+        return NULL;
+    }
+    return s;
+}
+
+int eng_platform_save(FILE *f, const eng_platform *p)
+{
+    uint64_t n = p->n_hosts;
+    bool ok = fwrite(&n, sizeof n, 1, f) == 1;
+    char ref[40];
+    snprintf(ref, sizeof ref, "%.17g", p->ref_speed_flops);
+    ok = ok && put_str(f, p->ref_speed_given ? ref : NULL);
+    for (size_t i = 0; ok && i < p->n_hosts; i++) {
+        const eng_host *h = &p->hosts[i];
+        const eng_pool *pool = &p->pools[h->pool];
+        char cores[24], price[40], queues[1024] = "";
+        snprintf(cores, sizeof cores, "%d", h->cores);
+        snprintf(price, sizeof price, "%.17g", h->price_per_s);
+        size_t len = 0;
+        for (size_t q = 0; q < pool->n_queues && len < sizeof queues; q++)
+            len += (size_t)snprintf(queues + len, sizeof queues - len, "%s%lld", q ? "," : "",
+                                    (long long)pool->queues[q]);
+        ok = put_str(f, h->name) && fwrite(&h->speed_flops, sizeof h->speed_flops, 1, f) == 1 &&
+             fwrite(&h->sg_cores, sizeof h->sg_cores, 1, f) == 1 && put_str(f, cores) &&
+             put_str(f, price) && put_str(f, pool->n_queues ? queues : NULL);
+    }
+    return ok ? ENG_OK : ENG_IO;
+}
+
+int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag *d)
+{
+    *out = NULL;
+    uint64_t n;
+    bool ok = fread(&n, sizeof n, 1, f) == 1 && n < (1u << 26);
+    char *ref = ok ? get_str(f, &ok) : NULL;
+    eng_host_desc *desc = ok ? calloc(n ? n : 1, sizeof *desc) : NULL;
+    ok = ok && desc;
+    for (uint64_t i = 0; ok && i < n; i++) {
+        desc[i].name = get_str(f, &ok);
+        ok = ok && fread(&desc[i].speed_flops, sizeof desc[i].speed_flops, 1, f) == 1 &&
+             fread(&desc[i].sg_cores, sizeof desc[i].sg_cores, 1, f) == 1;
+        if (ok)
+            desc[i].cores = get_str(f, &ok);
+        if (ok)
+            desc[i].price_per_s = get_str(f, &ok);
+        if (ok)
+            desc[i].queues = get_str(f, &ok);
+    }
+    int rc = ok ? eng_platform_build(path, desc, (size_t)n, ref, out, d)
+                : eng_diag_set(d, ENG_IO, "%s: the platform description is truncated", path);
+    for (uint64_t i = 0; desc && i < n; i++) {
+        free((char *)desc[i].name);
+        free((char *)desc[i].cores);
+        free((char *)desc[i].price_per_s);
+        free((char *)desc[i].queues);
+    }
+    free(desc);
+    free(ref);
+    return rc;
+}

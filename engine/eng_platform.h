@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* A host as a loader describes it (strings borrowed for the call). */
 typedef struct eng_host_desc {
@@ -87,6 +88,12 @@ void eng_platform_destroy(eng_platform *p);
 
 /* The pool serving SWF queue q, or -1. */
 int32_t eng_platform_route(const eng_platform *p, int64_t queue);
+
+/* Writes the platform's hosts and reference speed to f (binary, for a
+ * child process to hand a loaded platform to its parent); restore()
+ * rebuilds an identical platform. */
+int eng_platform_save(FILE *f, const eng_platform *p);
+int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag *d);
 
 /* Parses a speed with SimGrid's units ("2.6Gf", "1e9", "100Mf"); returns
  * false if it is not one. */

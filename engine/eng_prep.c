@@ -1,7 +1,11 @@
 /* eng_prep.c — see eng_prep.h for the rules. O(jobs). */
 #include "eng_prep.h"
 
+#include "eng_util.h"
+
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,11 +42,173 @@ void eng_prepared_fini(eng_prepared *prep)
     memset(prep, 0, sizeof *prep);
 }
 
+eng_prep_opts eng_prep_defaults(void)
+{
+    return (eng_prep_opts){.procs_field = ENG_PROCS_ALLOC,
+                           .walltime = ENG_WALLTIME_KILL,
+                           .alloc = POL_ALLOC_NODE,
+                           .type_field = ENG_TYPE_QUEUE,
+                           .init_share = NAN};
+}
+
+static int64_t job_type(const eng_job *j, eng_type_field f)
+{
+    return f == ENG_TYPE_PARTITION ? j->partition : f == ENG_TYPE_APP ? j->app : j->queue;
+}
+
 static int64_t choose_procs(const eng_job *j, eng_procs_field field)
 {
     int64_t first = field == ENG_PROCS_ALLOC ? j->procs_alloc : j->procs_req;
     int64_t second = field == ENG_PROCS_ALLOC ? j->procs_req : j->procs_alloc;
     return first > 0 ? first : second > 0 ? second : 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Index of type t in the sorted array types[0..n), or -1. */
+static long find_type(const int64_t *types, size_t n, int64_t t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (types[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && types[lo] == t ? (long)lo : -1;
+}
+
+/* Initialization per type (see eng_prep.h); counts the types. */
+static int assign_init(const eng_workload *w, const eng_prep_opts *opts, eng_prepared *out,
+                       eng_diag *d)
+{
+    size_t n = out->n_jobs;
+    int64_t *types = malloc((n ? n : 1) * sizeof *types);
+    if (!types)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        types[i] = out->jobs[i].type;
+    qsort(types, n, sizeof *types, cmp_i64);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || types[k - 1] != types[i])
+            types[k++] = types[i];
+    out->n_types = k;
+    double *init = calloc(k ? k : 1, sizeof *init);
+    long double *sum = calloc(k ? k : 1, sizeof *sum);
+    size_t *count = calloc(k ? k : 1, sizeof *count);
+    int rc = ENG_OK;
+    if (!init || !sum || !count) {
+        rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+    } else if (opts->n_init_times) {
+        for (size_t t = 0; t < k && rc == ENG_OK; t++) {
+            const eng_init_time *hit = NULL, *any = NULL;
+            for (size_t e = 0; e < opts->n_init_times; e++) {
+                if (opts->init_times[e].any)
+                    any = &opts->init_times[e];
+                else if (opts->init_times[e].type == types[t])
+                    hit = &opts->init_times[e];
+            }
+            if (!hit && !any) {
+                size_t j = 0;
+                while (out->jobs[j].type != types[t])
+                    j++;
+                rc = eng_diag_set(d, ENG_INVAL,
+                                  "%s:%lld: job %lld has type %lld, which the initialization "
+                                  "table does not list (add it, or a '*' line)",
+                                  w->path, (long long)w->jobs[out->jobs[j].src].line,
+                                  (long long)out->jobs[j].id, (long long)types[t]);
+            }
+            init[t] = hit ? hit->seconds : any ? any->seconds : 0;
+        }
+    } else if (!isnan(opts->init_share)) {
+        if (!(opts->init_share >= 0 && opts->init_share < 1)) {
+            rc = eng_diag_set(d, ENG_RANGE, "initialization share %g: expected a value in [0, 1)",
+                              opts->init_share);
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                long t = find_type(types, k, out->jobs[i].type);
+                sum[t] += out->jobs[i].run_s;
+                count[t]++;
+            }
+            double f = opts->init_share / (1 - opts->init_share);
+            for (size_t t = 0; t < k; t++)
+                init[t] = count[t] ? (double)(f * sum[t] / count[t]) : 0;
+        }
+    }
+    for (size_t i = 0; rc == ENG_OK && i < n; i++) {
+        eng_sim_job *s = &out->jobs[i];
+        s->init_s = init[find_type(types, k, s->type)];
+        s->estimate_s += s->init_s;
+        if (isfinite(s->kill_s))
+            s->kill_s += s->init_s;
+    }
+    free(types);
+    free(init);
+    free(sum);
+    free(count);
+    return rc;
+}
+
+int eng_prep_read_init_times(const char *path, eng_init_time **out, size_t *n, eng_diag *d)
+{
+    *out = NULL;
+    *n = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 0;
+    char line[1024];
+    long lineno = 0;
+    int rc = ENG_OK;
+    while (rc == ENG_OK && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char type[64], extra[8];
+        double seconds;
+        int got = sscanf(line, "%63s %lf %7s", type, &seconds, extra);
+        if (got <= 0)
+            continue;
+        eng_init_time e = {.seconds = seconds};
+        char *end = NULL;
+        if (strcmp(type, "*") == 0) {
+            e.any = true;
+        } else {
+            errno = 0;
+            e.type = strtoll(type, &end, 10);
+        }
+        if (got != 2 || (!e.any && (*end || errno)) || !isfinite(seconds) || seconds < 0) {
+            rc = eng_diag_set(d, ENG_PARSE,
+                              "%s:%ld: expected 'TYPE SECONDS' (an integer type or '*', and "
+                              "seconds >= 0)",
+                              path, lineno);
+            break;
+        }
+        for (size_t i = 0; i < *n; i++)
+            if ((*out)[i].any == e.any && (e.any || (*out)[i].type == e.type))
+                rc = eng_diag_set(d, ENG_PARSE, "%s:%ld: type %s is listed twice", path, lineno,
+                                  type);
+        if (rc == ENG_OK && eng_grow(out, &cap, *n + 1, sizeof **out))
+            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+        if (rc == ENG_OK)
+            (*out)[(*n)++] = e;
+    }
+    fclose(f);
+    if (rc == ENG_OK && *n == 0)
+        rc = eng_diag_set(d, ENG_PARSE, "%s: no 'TYPE SECONDS' line", path);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
 }
 
 int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *opts,
@@ -106,6 +272,7 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
             .user = j->user,
             .group = j->group,
             .app = j->app,
+            .type = job_type(j, opts->type_field),
         };
         if (j->time_req_s > 0 && j->runtime_s > j->time_req_s)
             out->n_overrun++;
@@ -123,8 +290,15 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
                 out->n_extended++;
             }
         }
-        if (s->estimate_s < 1)
-            s->estimate_s = 1;
     }
+    out->init_share = opts->init_share;
+    int rc = assign_init(w, opts, out, d);
+    if (rc) {
+        eng_prepared_fini(out);
+        return rc;
+    }
+    for (size_t i = 0; i < out->n_jobs; i++)
+        if (out->jobs[i].estimate_s < 1)
+            out->jobs[i].estimate_s = 1;
     return ENG_OK;
 }

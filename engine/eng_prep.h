@@ -21,6 +21,18 @@
  *   EASY's and conservative's guarantees true on heterogeneous hosts.
  *   Estimates under one second are planned as one second: a profile cannot
  *   reserve a zero-length window.
+ * - Job type: SWF field 15 (queue) by default, as in the job-bundling study
+ *   (Baranov & Lyakhovets 2022), or field 16 (partition) or 14 (executable).
+ *   On a platform whose pools are routed by queue, types and queues are then
+ *   the same field: choose another type field there.
+ * - Initialization (a job runs its type's initialization, then its
+ *   processing, on all its hosts): none by default; per type from a table
+ *   (eng_prep_read_init_times), or from a target share X: type t gets
+ *     S_t = X / (1 - X) * mean run time of the type's jobs,
+ *   so that total initialization / total (initialization + processing) = X
+ *   for the workload, and for each type alone. Initialization is wall-clock
+ *   time, not scaled by host speed, and adds to the requested time: the
+ *   estimate and the kill limit both grow by S_t.
  */
 #ifndef ENG_PREP_H
 #define ENG_PREP_H
@@ -53,11 +65,36 @@ typedef enum eng_drop {
 const char *eng_drop_key(int reason);  /* "too-large" */
 const char *eng_drop_text(int reason); /* "needs more resources than its pool has" */
 
+typedef enum eng_type_field {
+    ENG_TYPE_QUEUE = 0,     /* field 15 */
+    ENG_TYPE_PARTITION = 1, /* field 16 */
+    ENG_TYPE_APP = 2,       /* field 14 */
+} eng_type_field;
+
+/* One line of an initialization table: a type's initialization time. */
+typedef struct eng_init_time {
+    int64_t type;
+    bool any; /* the "*" line: every type not listed */
+    double seconds;
+} eng_init_time;
+
 typedef struct eng_prep_opts {
     eng_procs_field procs_field;
     eng_walltime walltime;
     pol_alloc alloc;
+    eng_type_field type_field;
+    double init_share; /* target initialization share in [0, 1); NAN: none */
+    const eng_init_time *init_times; /* or an explicit table (n > 0) */
+    size_t n_init_times;
 } eng_prep_opts;
+
+/* Default options: field 5, kill, node allocation, type = queue, no
+ * initialization. */
+eng_prep_opts eng_prep_defaults(void);
+
+/* Reads "TYPE SECONDS" lines ('#' comments, "*" for every other type) from
+ * path. Errors name the file and line. The caller frees *out. */
+int eng_prep_read_init_times(const char *path, eng_init_time **out, size_t *n, eng_diag *d);
 
 /* A job the engine simulates. */
 typedef struct eng_sim_job {
@@ -73,6 +110,7 @@ typedef struct eng_sim_job {
     int32_t pool;
     bool est_from_runtime;
     int64_t queue, partition, user, group, app; /* copied from the log */
+    int64_t type; /* from the type field */
 } eng_sim_job;
 
 typedef struct eng_prepared {
@@ -85,6 +123,8 @@ typedef struct eng_prepared {
     size_t n_est_from_runtime; /* no requested time */
     size_t n_extended;         /* extend mode: estimate raised to the run time */
     size_t n_overrun;          /* run time exceeds requested time (killed in kill mode) */
+    double init_share;         /* the target share, NAN if none */
+    size_t n_types;            /* distinct job types among simulated jobs */
 } eng_prepared;
 
 /* Fills *out (caller's storage; release with eng_prepared_fini). */

@@ -260,15 +260,26 @@ static void pump_stderr(int fd, captured *c)
     free(line);
 }
 
-int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
+/* A child process whose stderr the parent reads (forwarding our own lines,
+ * keeping SimGrid's) and whose result arrives in a temporary file. */
+typedef struct child {
+    FILE *report; /* rewound, ready to read, after child_wait */
+    captured cap;
+    int status;
+    struct rusage ru;
+} child;
+
+/* Forks; the child runs body(arg, report) and must _exit. */
+static int child_run(void (*body)(const void *arg, FILE *report), const void *arg, child *c,
+                     eng_diag *d)
 {
-    memset(rep, 0, sizeof *rep);
-    FILE *report = tmpfile();
-    if (!report)
+    memset(c, 0, sizeof *c);
+    c->report = tmpfile();
+    if (!c->report)
         return eng_diag_set(d, ENG_IO, "cannot create a temporary file: %s", strerror(errno));
     int pipefd[2];
     if (pipe(pipefd) != 0) {
-        fclose(report);
+        fclose(c->report);
         return eng_diag_set(d, ENG_IO, "cannot create a pipe: %s", strerror(errno));
     }
     fflush(stdout);
@@ -277,41 +288,67 @@ int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
     if (pid < 0) {
         close(pipefd[0]);
         close(pipefd[1]);
-        fclose(report);
+        fclose(c->report);
         return eng_diag_set(d, ENG_IO, "cannot fork: %s", strerror(errno));
     }
     if (pid == 0) {
         close(pipefd[0]);
         dup2(pipefd[1], STDERR_FILENO);
         close(pipefd[1]);
-        child_main(spec, report);
+        body(arg, c->report);
+        _exit(4); /* body must not return */
     }
     close(pipefd[1]);
-    captured cap = {0};
-    pump_stderr(pipefd[0], &cap);
+    pump_stderr(pipefd[0], &c->cap);
     close(pipefd[0]);
-    int status = 0;
-    struct rusage ru;
-    memset(&ru, 0, sizeof ru);
-    while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+    while (wait4(pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
         ;
-    rewind(report);
+    rewind(c->report);
+    return ENG_OK;
+}
+
+/* The message for a child that left no report. */
+static int child_failure(const child *c, const char *platform_path, eng_diag *d)
+{
+    if (c->cap.len) {
+        size_t n = c->cap.len;
+        while (n && c->cap.text[n - 1] == '\n')
+            n--;
+        return eng_diag_set(d, ENG_CHILD, "%s: SimGrid stopped: %.*s", platform_path, (int)n,
+                            c->cap.text);
+    }
+    if (WIFSIGNALED(c->status))
+        return eng_diag_set(d, ENG_CHILD, "the simulation process was killed by signal %d",
+                            WTERMSIG(c->status));
+    return eng_diag_set(d, ENG_CHILD, "the simulation process exited with status %d without "
+                                      "a report",
+                        WEXITSTATUS(c->status));
+}
+
+static void child_done(child *c, int rc)
+{
+    /* On success SimGrid's warnings, if any, are worth seeing too. */
+    if (rc == ENG_OK && c->cap.len)
+        fprintf(stderr, "batchlab: SimGrid: %s", c->cap.text);
+    free(c->cap.text);
+    fclose(c->report);
+}
+
+static void run_body(const void *arg, FILE *report)
+{
+    child_main(arg, report);
+}
+
+int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
+{
+    memset(rep, 0, sizeof *rep);
+    child c;
+    int rc = child_run(run_body, spec, &c, d);
+    if (rc)
+        return rc;
     wire_head h;
-    int rc = ENG_OK;
-    if (!get(report, &h, sizeof h, 1) || h.magic != WIRE_MAGIC) {
-        if (cap.len) {
-            while (cap.len && cap.text[cap.len - 1] == '\n')
-                cap.text[--cap.len] = '\0';
-            rc = eng_diag_set(d, ENG_CHILD, "%s: SimGrid stopped: %s", spec->platform_path,
-                              cap.text);
-        } else if (WIFSIGNALED(status)) {
-            rc = eng_diag_set(d, ENG_CHILD, "the simulation process was killed by signal %d",
-                              WTERMSIG(status));
-        } else {
-            rc = eng_diag_set(d, ENG_CHILD, "the simulation process exited with status %d "
-                                            "without a report",
-                              WEXITSTATUS(status));
-        }
+    if (!get(c.report, &h, sizeof h, 1) || h.magic != WIRE_MAGIC) {
+        rc = child_failure(&c, spec->platform_path, d);
     } else if (h.rc != ENG_OK) {
         rc = eng_diag_set(d, h.rc, "%s", h.msg);
     } else if (alloc_report(rep, h.n_jobs, h.n_hosts_total)) {
@@ -320,24 +357,64 @@ int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
         rep->summary = h.summary;
         rep->wall_s = h.wall_s;
         rep->n_platform_hosts = h.n_platform_hosts;
-        rep->peak_rss_kb = (size_t)ru.ru_maxrss;
-        bool ok = get(report, rep->job_id, sizeof *rep->job_id, h.n_jobs) &&
-                  get(report, rep->submit_s, sizeof *rep->submit_s, h.n_jobs) &&
-                  get(report, rep->start_s, sizeof *rep->start_s, h.n_jobs) &&
-                  get(report, rep->end_s, sizeof *rep->end_s, h.n_jobs) &&
-                  get(report, rep->state, sizeof *rep->state, h.n_jobs) &&
-                  get(report, rep->n_hosts, sizeof *rep->n_hosts, h.n_jobs) &&
-                  get(report, rep->hosts_off, sizeof *rep->hosts_off, h.n_jobs) &&
-                  get(report, rep->hosts, sizeof *rep->hosts, h.n_hosts_total);
+        rep->peak_rss_kb = (size_t)c.ru.ru_maxrss;
+        FILE *f = c.report;
+        bool ok = get(f, rep->job_id, sizeof *rep->job_id, h.n_jobs) &&
+                  get(f, rep->submit_s, sizeof *rep->submit_s, h.n_jobs) &&
+                  get(f, rep->start_s, sizeof *rep->start_s, h.n_jobs) &&
+                  get(f, rep->end_s, sizeof *rep->end_s, h.n_jobs) &&
+                  get(f, rep->state, sizeof *rep->state, h.n_jobs) &&
+                  get(f, rep->n_hosts, sizeof *rep->n_hosts, h.n_jobs) &&
+                  get(f, rep->hosts_off, sizeof *rep->hosts_off, h.n_jobs) &&
+                  get(f, rep->hosts, sizeof *rep->hosts, h.n_hosts_total);
         if (!ok) {
             eng_run_report_fini(rep);
             rc = eng_diag_set(d, ENG_CHILD, "the simulation's report is truncated");
         }
     }
-    /* On success SimGrid's warnings, if any, are worth seeing too. */
-    if (rc == ENG_OK && cap.len)
-        fprintf(stderr, "batchlab: SimGrid: %s", cap.text);
-    free(cap.text);
-    fclose(report);
+    child_done(&c, rc);
+    return rc;
+}
+
+/* ---- a platform loaded in a child ---------------------------------------- */
+
+static void platform_body(const void *arg, FILE *report)
+{
+    const char *path = arg;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_platform *p = NULL;
+    int rc = eng_sim_load_platform(path, &p, &d);
+    wire_head h;
+    memset(&h, 0, sizeof h);
+    h.magic = WIRE_MAGIC;
+    h.rc = rc;
+    memcpy(h.msg, d.msg, sizeof h.msg);
+    bool ok = put(report, &h, sizeof h, 1);
+    if (rc == ENG_OK)
+        ok = ok && eng_platform_save(report, p) == ENG_OK;
+    ok = fflush(report) == 0 && ok;
+    eng_platform_destroy(p);
+    fflush(stderr);
+    _exit(ok ? 0 : 3);
+}
+
+int eng_run_load_platform(const char *path, eng_platform **out, eng_diag *d)
+{
+    *out = NULL;
+    if (access(path, R_OK) != 0)
+        return eng_diag_set(d, ENG_IO, "%s: cannot open platform file", path);
+    child c;
+    int rc = child_run(platform_body, path, &c, d);
+    if (rc)
+        return rc;
+    wire_head h;
+    if (!get(c.report, &h, sizeof h, 1) || h.magic != WIRE_MAGIC)
+        rc = child_failure(&c, path, d);
+    else if (h.rc != ENG_OK)
+        rc = eng_diag_set(d, h.rc, "%s", h.msg);
+    else
+        rc = eng_platform_restore(c.report, path, out, d);
+    child_done(&c, rc);
     return rc;
 }

@@ -55,6 +55,11 @@ int eng_run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d);
 
 void eng_run_report_fini(eng_run_report *rep);
 
+/* Loads a platform with SimGrid in a child process and hands it back, for
+ * commands that need the platform but do not simulate (info, scale). The
+ * errors are those of eng_run_isolated. */
+int eng_run_load_platform(const char *path, eng_platform **out, eng_diag *d);
+
 /* Index of job number id in the report, or -1. Linear. */
 long eng_run_report_find(const eng_run_report *rep, int64_t id);
 

@@ -142,6 +142,44 @@ static void test_compare_and_info(void)
     expect("info", 2, "--workload is required");
 }
 
+static void test_machines_and_initialization(void)
+{
+    expect("info --workload traces/fixtures/small.swf --platform platforms/kth-sp2.xml", 0,
+           "on platforms/kth-sp2.xml (100 hosts, 1 pool): 13 jobs simulated; dropped 3");
+    expect("info --workload traces/fixtures/small.swf --platform platforms/kth-sp2.xml", 0,
+           "computed load ");
+    expect("info --workload traces/fixtures/small.swf --nodes 64", 0, "on 64 nodes of 1 core");
+    expect("info --workload traces/fixtures/small.swf --nodes 64 --platform platforms/kth-sp2.xml",
+           2, "not both");
+    const char *dir = bl_tmpdir();
+    char args[1024];
+    snprintf(args, sizeof args,
+             "scale --workload traces/fixtures/small.swf --platform platforms/kth-sp2.xml "
+             "--load 0.5 -o %s/s.swf",
+             dir);
+    expect(args, 0, "computed load 0.5000");
+    snprintf(args, sizeof args,
+             "scale --workload traces/fixtures/small.swf --platform platforms/forhlr2.xml "
+             "--load 0.5 -o %s/s.swf",
+             dir);
+    expect(args, 1, "its pools differ in cores per node");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --init-share 0.1", 0,
+           "initialization     share 0.1: share 0.1000 of run time");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --init-share 1.5", 2,
+           "--init-share: expected a value in [0, 1)");
+    const char *table = bl_write_tmp("types.txt", "* 60\n");
+    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy fcfs "
+                                    "--init-times %s --type-field app",
+             table);
+    expect(args, 0, "initialization     table");
+    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy fcfs "
+                                    "--init-times %s --init-share 0.1",
+             table);
+    expect(args, 2, "not both");
+    expect(RUN "--workload traces/fixtures/small.swf --policy fcfs --init-times /no/t.txt", 1,
+           "/no/t.txt: cannot open");
+}
+
 int bl_suite_cli_main(void)
 {
     CU_pSuite s = CU_add_suite("cli_main", NULL, NULL);
@@ -152,5 +190,6 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "bad input exits 1 naming file and line", test_bad_input);
     CU_add_test(s, "run writes every output", test_run_and_outputs);
     CU_add_test(s, "compare and info", test_compare_and_info);
+    CU_add_test(s, "machines for info and scale; initialization", test_machines_and_initialization);
     return 0;
 }

@@ -1,7 +1,11 @@
 /* test_eng_prep.c — processor field, units, drop reasons, estimates. */
 #include "bl_sched.h"
 #include "bl_test.h"
+#include "eng_metrics.h"
 #include "eng_prep.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 #include <math.h>
 
@@ -94,6 +98,127 @@ static void test_req_field_core_alloc_extend(void)
     eng_workload_destroy(w);
 }
 
+/* Initialization from a share: S_t = X/(1-X) * mean run time of type t.
+ * Types (field 15): 1 -> runs 100, 300 (mean 200); 2 -> run 50. X = 0.2:
+ * S_1 = 0.25 * 200 = 50, S_2 = 12.5; total init 50+50+12.5 = 112.5 over
+ * 112.5 + 450 = 562.5: exactly 0.2. Estimates and kill limits grow by S. */
+static eng_workload *typed(void)
+{
+    eng_workload *w = eng_workload_create("typed");
+    eng_job j = eng_job_unknown();
+    j.procs_alloc = 1, j.status = 1;
+    j.id = 1, j.submit_s = 0, j.runtime_s = 100, j.time_req_s = 150, j.queue = 1, j.app = 7;
+    eng_workload_push(w, &j);
+    j.id = 2, j.submit_s = 1, j.runtime_s = 300, j.time_req_s = 400, j.queue = 1, j.app = 8;
+    eng_workload_push(w, &j);
+    j.id = 3, j.submit_s = 2, j.runtime_s = 50, j.time_req_s = -1, j.queue = 2, j.app = 7;
+    eng_workload_push(w, &j);
+    return w;
+}
+
+static void test_init_share(void)
+{
+    eng_workload *w = typed();
+    eng_platform *p = bl_uniform_platform(4, 1);
+    eng_prepared prep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts o = eng_prep_defaults();
+    o.init_share = 0.2;
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    CU_ASSERT_EQUAL(prep.n_types, 2);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[0].init_s, 50, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[1].init_s, 50, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[2].init_s, 12.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[0].estimate_s, 200, 1e-12); /* 150 + 50 */
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[0].kill_s, 200, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[2].estimate_s, 62.5, 1e-12); /* run time + init */
+    CU_ASSERT(isinf(prep.jobs[2].kill_s));
+    eng_prepared_fini(&prep);
+    /* by executable (field 14): 7 -> 100, 50 (mean 75); 8 -> 300 */
+    o.type_field = ENG_TYPE_APP;
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[0].init_s, 18.75, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[1].init_s, 75, 1e-12);
+    eng_prepared_fini(&prep);
+    o.init_share = 1;
+    CU_ASSERT_EQUAL(eng_prep(w, p, &o, &prep, &d), ENG_RANGE);
+    eng_platform_destroy(p);
+    eng_workload_destroy(w);
+}
+
+/* The realised share of a simulated schedule equals the target when no
+ * job is killed. */
+static void test_init_share_realised(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 200, 1, 1}, {2, 5, 300, 400, 2, 1}, {3, 7, 50, 60, 1, 2}, {4, 9, 80, 90, 4, 2}};
+    eng_platform *p = bl_uniform_platform(4, 1);
+    eng_workload *w = bl_make_workload(jobs, 4);
+    eng_prepared prep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts o = eng_prep_defaults();
+    o.init_share = 0.3;
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    eng_core_opts co = {.policy = pol_find("easy"), .check = true};
+    eng_core *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_core_create(p, &prep, &co, &c, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(eng_core_run(c, &d), 0);
+    size_t n_ts;
+    const eng_ts_row *ts = eng_core_timeseries(c, &n_ts);
+    eng_summary m;
+    eng_metrics_compute(&prep, eng_core_results(c), ts, n_ts, 4, &m);
+    CU_ASSERT_EQUAL(m.n_killed, 0);
+    CU_ASSERT_DOUBLE_EQUAL(m.init_share, 0.3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.init_share_target, 0.3, 0);
+    /* job 1 runs init 0.3/0.7*200 + 100 */
+    CU_ASSERT_DOUBLE_EQUAL(eng_core_results(c)[0].end_s, 100 + 0.3 / 0.7 * 200, 1e-9);
+    eng_core_destroy(c);
+    eng_prepared_fini(&prep);
+    eng_workload_destroy(w);
+    eng_platform_destroy(p);
+}
+
+static void test_init_table(void)
+{
+    const char *ok = bl_write_tmp("init.txt", "# type seconds\n1 30\n* 5   # others\n\n");
+    eng_init_time *t = NULL;
+    size_t n = 0;
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(eng_prep_read_init_times(ok, &t, &n, &d), 0);
+    CU_ASSERT_EQUAL(n, 2);
+    eng_workload *w = typed();
+    eng_platform *p = bl_uniform_platform(4, 1);
+    eng_prepared prep;
+    eng_prep_opts o = eng_prep_defaults();
+    o.init_times = t;
+    o.n_init_times = n;
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[0].init_s, 30, 0);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[2].init_s, 5, 0);
+    eng_prepared_fini(&prep);
+    /* without the '*' line, type 2 is not listed: an error naming job 3 */
+    o.n_init_times = 1;
+    CU_ASSERT_EQUAL(eng_prep(w, p, &o, &prep, &d), ENG_INVAL);
+    CU_ASSERT_STRING_EQUAL(d.msg, "typed:0: job 3 has type 2, which the initialization table "
+                                  "does not list (add it, or a '*' line)");
+    free(t);
+    eng_platform_destroy(p);
+    eng_workload_destroy(w);
+    const char *bad = bl_write_tmp("bad-init.txt", "1 30\n2 -4\n");
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL(eng_prep_read_init_times(bad, &t, &n, &d), ENG_PARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "bad-init.txt:2: expected 'TYPE SECONDS'"));
+    const char *dup = bl_write_tmp("dup-init.txt", "1 30\n1 4\n");
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL(eng_prep_read_init_times(dup, &t, &n, &d), ENG_PARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "dup-init.txt:2: type 1 is listed twice"));
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL(eng_prep_read_init_times("/no/init.txt", &t, &n, &d), ENG_IO);
+}
+
 int bl_suite_eng_prep(void)
 {
     CU_pSuite s = CU_add_suite("eng_prep", NULL, NULL);
@@ -101,5 +226,8 @@ int bl_suite_eng_prep(void)
         return 1;
     CU_add_test(s, "field 5 first, units, drops, estimates", test_alloc_field_and_drops);
     CU_add_test(s, "field 8 first, core allocation, extend", test_req_field_core_alloc_extend);
+    CU_add_test(s, "initialization from a share, per type", test_init_share);
+    CU_add_test(s, "realised initialization share", test_init_share_realised);
+    CU_add_test(s, "initialization table", test_init_table);
     return 0;
 }

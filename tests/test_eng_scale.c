@@ -436,8 +436,8 @@ static void test_cli(void)
         {"scale --workload IN --nodes 4 --load 0 -o x.swf", "batchlab scale: --load"},
         {"scale --workload IN --span -5 -o x.swf", "batchlab scale: --span"},
         {"scale --workload IN --span 9", "batchlab scale: -o/--output is required"},
-        {"scale --workload IN --span 9 --platform p.xml -o x.swf",
-         "batchlab scale: unknown option '--platform'"},
+        {"scale --workload IN --load 0.5 --platform p.xml --nodes 4 -o x.swf",
+         "batchlab scale: --platform replaces --nodes and --cores-per-node"},
     };
     for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++) {
         char args[512];

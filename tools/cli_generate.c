@@ -12,6 +12,7 @@
 
 #include "eng_gen_modified.h"
 #include "eng_lublin.h"
+#include "eng_run.h"
 #include "eng_scale.h"
 #include "eng_swf.h"
 #include "eng_util.h"
@@ -58,11 +59,10 @@ static const bl_opt modified_opts[] = {
     {"output", 'o', BL_VALUE, "FILE.swf", "output SWF file, .gz compresses (required)"},
 };
 
-/* `--platform FILE` (nodes and cores per node read from a SimGrid platform)
- * is to be added next to --nodes once the platform reader exposes them; until
- * then the machine is given by --nodes and --cores-per-node. */
 static const bl_opt scale_opts[] = {
     {"workload", 0, BL_VALUE, "IN", "input SWF log, .swf or .swf.gz (required)"},
+    {"platform", 0, BL_VALUE, "FILE", "take P and C from a SimGrid platform (all its hosts; "
+                                      "its pools must agree on cores per node)"},
     {"nodes", 0, BL_VALUE, "P", "machine size in nodes (required with --load)"},
     {"cores-per-node", 0, BL_VALUE, "C", "a job of p processors takes ceil(p/C) nodes (default 1)"},
     {"load", 0, BL_VALUE, "U", "rescale inter-arrival times to a computed load U"},
@@ -117,7 +117,8 @@ static const char modified_description[] =
     ENG_WALLTIMES_DEFAULT ").";
 
 static const char scale_synopsis[] =
-    "--workload IN (--nodes P [--cores-per-node C]) (--load U | --span SECONDS)\n"
+    "--workload IN (--platform FILE | --nodes P [--cores-per-node C])\n"
+    "        (--load U | --span SECONDS)"
     "        [--types K --seed S] -o OUT.swf";
 
 static const char scale_description[] =
@@ -447,7 +448,8 @@ int bl_cmd_scale(int argc, char **argv)
     const char *out = bl_args_value(&a, "output", NULL);
     const char *load_s = bl_args_value(&a, "load", NULL);
     const char *span_s = bl_args_value(&a, "span", NULL);
-    bool have_nodes = bl_args_get(&a, "nodes")->set;
+    const char *platform = bl_args_value(&a, "platform", NULL);
+    bool have_nodes = bl_args_get(&a, "nodes")->set || platform;
     bool have_types = bl_args_get(&a, "types")->set;
     rc = 2;
     if (!in) {
@@ -467,7 +469,11 @@ int bl_cmd_scale(int argc, char **argv)
         goto done;
     }
     if (load_s && !have_nodes) {
-        scale_usage_error("--load needs the machine: --nodes P");
+        scale_usage_error("--load needs the machine: --platform FILE or --nodes P");
+        goto done;
+    }
+    if (platform && (bl_args_get(&a, "nodes")->set || bl_args_get(&a, "cores-per-node")->set)) {
+        scale_usage_error("--platform replaces --nodes and --cores-per-node");
         goto done;
     }
     if (have_types != bl_args_get(&a, "seed")->set) {
@@ -499,6 +505,25 @@ int bl_cmd_scale(int argc, char **argv)
     }
 
     rc = 1;
+    if (platform) {
+        eng_platform *p = NULL;
+        if (eng_run_load_platform(platform, &p, &d) != ENG_OK) {
+            fprintf(stderr, "batchlab scale: %s\n", d.msg);
+            goto done;
+        }
+        nodes = p->n_hosts;
+        cpn = (unsigned long long)p->pools[0].cores_per_node;
+        bool uniform = true;
+        for (size_t i = 1; i < p->n_pools; i++)
+            uniform = uniform && p->pools[i].cores_per_node == p->pools[0].cores_per_node;
+        eng_platform_destroy(p);
+        if (!uniform) {
+            fprintf(stderr, "batchlab scale: %s: its pools differ in cores per node; give "
+                            "--nodes and --cores-per-node instead\n",
+                    platform);
+            goto done;
+        }
+    }
     if (eng_swf_read(in, NULL, &w, &d) != ENG_OK) {
         fprintf(stderr, "batchlab scale: %s\n", d.msg);
         goto done;

@@ -8,6 +8,7 @@
 #include "cli_args.h"
 
 #include "eng_run.h"
+#include "eng_scale.h"
 #include "eng_swf.h"
 #include "eng_util.h"
 #include "pol_policy.h"
@@ -131,18 +132,36 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
         {"lenient", 0, BL_FLAG, NULL, "skip and count malformed SWF lines instead of stopping"},  \
         {"check", 0, BL_FLAG, NULL, "run the invariant checker after every scheduling call"},     \
         {"seed", 0, BL_VALUE, "N", "seed of policies that draw random numbers (default 1)"},      \
+        {"type-field", 0, BL_VALUE, "queue|partition|app",                                         \
+         "SWF field holding the job type: 15 (default), 16 or 14"},                                \
+        {"init-share", 0, BL_VALUE, "X",                                                           \
+         "per-type initialization times giving this share of total run time (0 <= X < 1)"},       \
+        {"init-times", 0, BL_VALUE, "FILE",                                                        \
+         "per-type initialization times from 'TYPE SECONDS' lines ('*' for the others)"},         \
         {"quiet", 'q', BL_FLAG, NULL, "no progress on stderr"}
 
 typedef struct sim_args {
     const char *platform, *workload, *out;
-    int walltime, alloc, procs;
+    int walltime, alloc, procs, type_field;
     bool lenient, check, quiet;
     unsigned long long seed;
+    double init_share; /* NAN: none */
+    const char *init_times_path;
+    eng_init_time *init_times;
+    size_t n_init_times;
+    char init_label[600];
 } sim_args;
+
+static void sim_args_fini(sim_args *s)
+{
+    free(s->init_times);
+    s->init_times = NULL;
+}
 
 static const char *const walltime_names[] = {"kill", "extend"};
 static const char *const alloc_names[] = {"node", "core"};
 static const char *const procs_names[] = {"alloc", "req"};
+static const char *const type_names[] = {"queue", "partition", "app"};
 
 static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
 {
@@ -162,8 +181,37 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
                        &s->alloc) ||
         bl_args_choice(cmd, "procs", bl_args_value(a, "procs", "alloc"), "alloc|req",
                        &s->procs) ||
+        bl_args_choice(cmd, "type-field", bl_args_value(a, "type-field", "queue"),
+                       "queue|partition|app", &s->type_field) ||
         bl_args_u64(cmd, "seed", bl_args_value(a, "seed", "1"), &s->seed))
         return 2;
+    s->init_share = NAN;
+    snprintf(s->init_label, sizeof s->init_label, "none");
+    const char *share = bl_args_value(a, "init-share", NULL);
+    s->init_times_path = bl_args_value(a, "init-times", NULL);
+    if (share && s->init_times_path) {
+        fprintf(stderr, "batchlab %s: give --init-share or --init-times, not both\n", cmd);
+        return 2;
+    }
+    if (share) {
+        if (bl_args_double(cmd, "init-share", share, &s->init_share))
+            return 2;
+        if (!(s->init_share >= 0 && s->init_share < 1)) {
+            fprintf(stderr, "batchlab %s: --init-share: expected a value in [0, 1), got '%s'\n",
+                    cmd, share);
+            return 2;
+        }
+        snprintf(s->init_label, sizeof s->init_label, "share %s", share);
+    }
+    if (s->init_times_path) {
+        eng_diag d;
+        eng_diag_clear(&d);
+        if (eng_prep_read_init_times(s->init_times_path, &s->init_times, &s->n_init_times, &d)) {
+            fprintf(stderr, "batchlab %s: %s\n", cmd, d.msg);
+            return 1;
+        }
+        snprintf(s->init_label, sizeof s->init_label, "table %s", s->init_times_path);
+    }
     s->lenient = bl_args_flag(a, "lenient");
     s->check = bl_args_flag(a, "check");
     s->quiet = bl_args_flag(a, "quiet");
@@ -232,6 +280,10 @@ static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload 
         .procs_field = (eng_procs_field)s->procs,
         .walltime = (eng_walltime)s->walltime,
         .alloc = (pol_alloc)s->alloc,
+        .type_field = (eng_type_field)s->type_field,
+        .init_share = s->init_share,
+        .init_times = s->init_times,
+        .n_init_times = s->n_init_times,
     };
     spec->sim.core = (eng_core_opts){
         .alloc = (pol_alloc)s->alloc,
@@ -253,6 +305,8 @@ static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload 
         .walltime = walltime_names[s->walltime],
         .alloc = alloc_names[s->alloc],
         .procs_field = procs_names[s->procs],
+        .type_field = type_names[s->type_field],
+        .init = s->init_label,
         .lenient = s->lenient,
         .check = s->check,
     };
@@ -333,6 +387,10 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
     printf("  utilization        %.4f over %s s\n", s->utilization,
            fmt_grouped(a, sizeof a, s->makespan_s, 0));
     printf("  queue length       mean %.2f, max %.0f\n", s->queue_mean, s->queue_max);
+    if (s->init_total_s > 0)
+        printf("  initialization     %s: share %.4f of run time, %s s in total, %zu job types\n",
+               spec->manifest.init, s->init_share, fmt_grouped(a, sizeof a, s->init_total_s, 0),
+               s->n_types);
     printf("  simulation         %.3f s wall, %s jobs/s, peak memory %.1f MB\n", r->wall_s,
            fmt_grouped(a, sizeof a, r->wall_s > 0 ? (double)s->n_simulated / r->wall_s : 0, 0),
            (double)r->peak_rss_kb / 1024.0);
@@ -400,6 +458,7 @@ static int cmd_run(int argc, char **argv)
     free(command);
     eng_workload_destroy(w);
     policy_spec_fini(&ps);
+    sim_args_fini(&s);
     bl_args_fini(&a);
     return rc;
 }
@@ -459,8 +518,14 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
         {"makespan (s)", 0, offsetof(eng_summary, makespan_s), false},
         {"mean queue length", 2, offsetof(eng_summary, queue_mean), false},
         {"max queue length", 0, offsetof(eng_summary, queue_max), false},
+        {"initialization share", 4, offsetof(eng_summary, init_share), false},
     };
+    bool any_init = false;
+    for (size_t i = 0; i < n; i++)
+        any_init = any_init || r[i].summary.init_total_s > 0;
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        if (rows[k].off == offsetof(eng_summary, init_share) && !any_init)
+            continue;
         printf("%-26s", rows[k].name);
         for (size_t i = 0; i < n; i++) {
             const char *base = (const char *)&r[i].summary;
@@ -555,6 +620,7 @@ static int cmd_compare(int argc, char **argv)
     free(list);
     free(command);
     eng_workload_destroy(w);
+    sim_args_fini(&s);
     bl_args_fini(&a);
     return rc;
 }
@@ -563,6 +629,11 @@ static int cmd_compare(int argc, char **argv)
 
 static const bl_opt info_opts[] = {
     {"workload", 'w', BL_VALUE, "FILE", "SWF log, plain or .gz (required)"},
+    {"platform", 'p', BL_VALUE, "FILE", "also: the jobs a replay on this platform drops, and the "
+                                        "computed load on all its hosts"},
+    {"nodes", 0, BL_VALUE, "P", "also: the computed load on P nodes"},
+    {"cores-per-node", 0, BL_VALUE, "C", "with --nodes: a job of p processors takes ceil(p/C) "
+                                         "nodes (default 1)"},
     {"lenient", 0, BL_FLAG, NULL, "skip and count malformed SWF lines instead of stopping"},
 };
 
@@ -588,10 +659,14 @@ static int cmd_info(int argc, char **argv)
     if (rc)
         return rc;
     if (a.help) {
-        bl_args_usage("info", "--workload FILE",
+        bl_args_usage("info", "--workload FILE [--platform FILE | --nodes P [--cores-per-node C]]",
                       "Describes what an SWF log holds before it is simulated: header, jobs, "
                       "time span,\nsizes, run times, estimate accuracy, status mix and the "
-                      "jobs a replay would drop\nwhatever the platform.",
+                      "jobs a replay would drop\nwhatever the platform. With a machine it also "
+                      "gives the computed load\nU = sum(run time x nodes) / (D x P) of the "
+                      "job-bundling study (Baranov & Lyakhovets\n2022), D the time from the "
+                      "first to the last arrival, P the machine's nodes; with\n--platform the "
+                      "drops of a replay there (default options) and U over its hosts.",
                       info_opts, sizeof info_opts / sizeof info_opts[0]);
         bl_args_fini(&a);
         return 0;
@@ -602,11 +677,40 @@ static int cmd_info(int argc, char **argv)
         bl_args_fini(&a);
         return 2;
     }
+    const char *platform = bl_args_value(&a, "platform", NULL);
+    unsigned long long nodes = 0, cpn = 1;
+    bool have_nodes = bl_args_get(&a, "nodes")->set;
+    if (have_nodes && (bl_args_u64("info", "nodes", bl_args_value(&a, "nodes", ""), &nodes) ||
+                       bl_args_u64("info", "cores-per-node",
+                                   bl_args_value(&a, "cores-per-node", "1"), &cpn))) {
+        bl_args_fini(&a);
+        return 2;
+    }
+    if (have_nodes && platform) {
+        fprintf(stderr, "batchlab info: give --platform or --nodes, not both\n");
+        bl_args_fini(&a);
+        return 2;
+    }
+    if (have_nodes && (nodes < 1 || cpn < 1)) {
+        fprintf(stderr, "batchlab info: --nodes and --cores-per-node must be at least 1\n");
+        bl_args_fini(&a);
+        return 2;
+    }
     eng_workload *w = NULL;
     rc = read_workload("info", path, bl_args_flag(&a, "lenient"), &w);
     bl_args_fini(&a);
     if (rc)
         return rc;
+    eng_platform *plat = NULL;
+    if (platform) {
+        eng_diag d;
+        eng_diag_clear(&d);
+        if (eng_run_load_platform(platform, &plat, &d)) {
+            fprintf(stderr, "batchlab info: %s\n", d.msg);
+            eng_workload_destroy(w);
+            return 1;
+        }
+    }
     const eng_swf_header *h = &w->hdr;
     size_t n = w->n_jobs;
     printf("%s\n", path);
@@ -707,8 +811,45 @@ static int cmd_info(int argc, char **argv)
         printf("  larger than MaxProcs %zu\n", larger);
     }
     free(v);
+    rc = 0;
+    if (have_nodes) {
+        eng_load load;
+        eng_scale_load(w, (int64_t)nodes, (int64_t)cpn, &load, NULL);
+        printf("  computed load      %.4f on %llu nodes of %llu core%s (%zu jobs counted)\n",
+               load.load, nodes, cpn, cpn == 1 ? "" : "s", load.n_counted);
+    }
+    if (plat) {
+        eng_prepared prep;
+        eng_prep_opts po = eng_prep_defaults();
+        eng_diag d;
+        eng_diag_clear(&d);
+        if (eng_prep(w, plat, &po, &prep, &d)) {
+            fprintf(stderr, "batchlab info: %s\n", d.msg);
+            rc = 1;
+        } else {
+            eng_summary s = {0};
+            memcpy(s.n_dropped, prep.n_dropped, sizeof s.n_dropped);
+            s.n_dropped_total = prep.n_dropped_total;
+            printf("  on %s (%zu hosts, %zu pool%s): %zu jobs simulated; ", platform,
+                   plat->n_hosts, plat->n_pools, plat->n_pools == 1 ? "" : "s", prep.n_jobs);
+            print_drops(stdout, &s, "dropped ");
+            long double work = 0;
+            double first = INFINITY, last = -INFINITY;
+            for (size_t i = 0; i < prep.n_jobs; i++) {
+                work += (long double)prep.jobs[i].run_s * prep.jobs[i].units;
+                first = fmin(first, prep.jobs[i].submit_s);
+                last = fmax(last, prep.jobs[i].submit_s);
+            }
+            if (prep.n_jobs && last > first)
+                printf("  computed load      %.4f on its %zu hosts (whole nodes per job)\n",
+                       (double)(work / ((long double)(last - first) * (double)plat->n_hosts)),
+                       plat->n_hosts);
+            eng_prepared_fini(&prep);
+        }
+        eng_platform_destroy(plat);
+    }
     eng_workload_destroy(w);
-    return 0;
+    return rc;
 }
 
 /* ---- policies ----------------------------------------------------------- */
