@@ -69,7 +69,7 @@ static int fill_report(const eng_sim_result *r, const eng_summary *s, eng_run_re
         total += (size_t)res[i].n_hosts;
     if (alloc_report(rep, n, total))
         return ENG_NOMEM;
-    rep->summary = *s;
+    memcpy(&rep->summary, s, sizeof rep->summary);
     rep->wall_s = r->wall_s;
     rep->n_platform_hosts = r->platform->n_hosts;
     size_t off = 0;
@@ -155,9 +155,9 @@ static void child_main(const eng_run_spec *spec, FILE *report)
     memset(&h, 0, sizeof h);
     h.magic = WIRE_MAGIC;
     h.rc = rc;
-    memcpy(h.msg, d.msg, sizeof h.msg);
+    snprintf(h.msg, sizeof h.msg, "%s", d.msg);
     if (rc == ENG_OK) {
-        h.summary = rep.summary;
+        memcpy(&h.summary, &rep.summary, sizeof h.summary);
         h.wall_s = rep.wall_s;
         h.n_jobs = rep.n_jobs;
         h.n_hosts_total = rep.n_hosts_total;
@@ -389,7 +389,7 @@ static void platform_body(const void *arg, FILE *report)
     memset(&h, 0, sizeof h);
     h.magic = WIRE_MAGIC;
     h.rc = rc;
-    memcpy(h.msg, d.msg, sizeof h.msg);
+    snprintf(h.msg, sizeof h.msg, "%s", d.msg);
     bool ok = put(report, &h, sizeof h, 1);
     if (rc == ENG_OK)
         ok = ok && eng_platform_save(report, p) == ENG_OK;
