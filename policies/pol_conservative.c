@@ -226,18 +226,7 @@ static int cons_schedule(void *state, const pol_view *v, pol_out *out)
             return rc;
     }
     for (size_t k = 0; k < s->n_pending; k++) {
-        const pol_job *j = NULL;
-        /* pending jobs are the queue's tail, in order */
-        size_t lo = 0, hi = v->n_queue;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (v->queue[mid]->idx < s->pending[k])
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < v->n_queue && v->queue[lo]->idx == s->pending[k])
-            j = v->queue[lo];
+        const pol_job *j = pol_queue_find(v, s->pending[k]);
         if (!j)
             return ENG_INVARIANT;
         double t;
@@ -261,19 +250,11 @@ static int cons_schedule(void *state, const pol_view *v, pol_out *out)
             int32_t idx = s->due_heap.v[0].id;
             if (eng_grow(&s->due, &s->cap_due, n_due + 1, sizeof *s->due))
                 return ENG_NOMEM;
-            /* find the pol_job in the queue */
-            size_t lo = 0, hi = v->n_queue;
-            while (lo < hi) {
-                size_t mid = (lo + hi) / 2;
-                if (v->queue[mid]->idx < idx)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo >= v->n_queue || v->queue[lo]->idx != idx)
+            const pol_job *j = pol_queue_find(v, idx);
+            if (!j)
                 return ENG_INVARIANT;
-            s->due[n_due++] = v->queue[lo];
-            due_units += v->queue[lo]->units;
+            s->due[n_due++] = j;
+            due_units += j->units;
             s->res[idx] = NAN;
             s->n_live--;
         }

@@ -184,6 +184,10 @@ typedef struct pol_type {
     int (*schedule)(void *state, const pol_view *view, pol_out *out);
 } pol_type;
 
+/* The queued job with engine index idx, or NULL: binary search of the
+ * queue, which is in idx order. O(log queue). */
+const pol_job *pol_queue_find(const pol_view *v, int32_t idx);
+
 /* Looks up a policy by name; NULL if unknown. */
 const pol_type *pol_find(const char *name);
 

@@ -98,6 +98,19 @@ const char *pol_option_get(const pol_setup *setup, const char *key, const char *
     return def;
 }
 
+const pol_job *pol_queue_find(const pol_view *v, int32_t idx)
+{
+    size_t lo = 0, hi = v->n_queue;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (v->queue[mid]->idx < idx)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < v->n_queue && v->queue[lo]->idx == idx ? v->queue[lo] : NULL;
+}
+
 void pol_out_init(pol_out *out)
 {
     memset(out, 0, sizeof *out);

@@ -45,4 +45,19 @@ const char *bl_exe(void);
  * may be NULL) and returning the exit status (or -1). */
 int bl_system(const char *cmdline, char **output);
 
+/* Runs the built batchlab with printf-style arguments (shell syntax), as
+ * bl_system. */
+int bl_run(char **output, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* True if s holds needle; otherwise prints both and returns false. */
+bool bl_contains(const char *s, const char *needle);
+
+/* |count/n - p| <= 5 sqrt(p (1 - p) / n) + slack (a binomial share at five
+ * standard deviations); prints the numbers when it fails. */
+bool bl_binom_ok(size_t count, size_t n, double p, double slack, const char *what);
+
+struct eng_workload;
+/* The first "Note" header value of w that contains needle, or NULL. */
+const char *bl_find_note(const struct eng_workload *w, const char *needle);
+
 #endif

@@ -32,25 +32,6 @@ static eng_workload *generate(const eng_gen_modified_opts *o)
     return w;
 }
 
-static const char *find_note(const eng_workload *w, const char *needle)
-{
-    for (size_t i = 0; i < w->hdr.n_kv; i++)
-        if (strcmp(w->hdr.kv[i].key, "Note") == 0 && strstr(w->hdr.kv[i].value, needle))
-            return w->hdr.kv[i].value;
-    return NULL;
-}
-
-/* |count/n − p| <= 5·sqrt(p(1 − p)/n) + slack */
-static bool binom_ok(size_t count, size_t n, double p, double slack, const char *what)
-{
-    double f = (double)count / (double)n;
-    double tol = 5.0 * sqrt(p * (1.0 - p) / (double)n) + slack;
-    bool ok = fabs(f - p) <= tol;
-    if (!ok)
-        fprintf(stderr, "\n%s: observed %.6f, expected %.6f +- %.6f\n", what, f, p, tol);
-    return ok;
-}
-
 /* Mass, mean, sd and kurtosis of Gamma(a, b) restricted to [lo, hi], from
  * x·f(x; a, b) = a·b·f(x; a + 1, b): the raw moment k is
  * a(a + 1)...(a + k − 1)·b^k·F(a + k)/F(a), F the window's mass. */
@@ -170,8 +151,8 @@ static void test_workload_statistics(void)
      * e^(−200.5λ)·E[e^(λD)], E[e^(λD)] = (sinh(λ/2)/(λ/2))^2; binomial 5 sigma
      * over the n − 1 independent gaps */
     double lam = 0.0142, md = pow(sinh(lam / 2.0) / (lam / 2.0), 2.0);
-    CU_ASSERT(binom_ok(le14, n - 1, 1.0 - exp(-14.5 * lam) * md, 0.0, "gaps <= 14 s"));
-    CU_ASSERT(binom_ok(gt200, n - 1, exp(-200.5 * lam) * md, 0.0, "gaps > 200 s"));
+    CU_ASSERT(bl_binom_ok(le14, n - 1, 1.0 - exp(-14.5 * lam) * md, 0.0, "gaps <= 14 s"));
+    CU_ASSERT(bl_binom_ok(gt200, n - 1, exp(-200.5 * lam) * md, 0.0, "gaps > 200 s"));
 
     /* run times: floor(e^g) < 300 iff g < ln 300; > 2200 iff g >= ln 2201 */
     double mass, mean, sd;
@@ -180,15 +161,15 @@ static void test_workload_statistics(void)
     double p300 = (gsl_cdf_gamma_P(log(300.0), 4.2, 0.94) - f5) / mass;
     double p2200 = (gsl_cdf_gamma_P(8.0, 4.2, 0.94) - gsl_cdf_gamma_P(log(2201.0), 4.2, 0.94)) /
                    mass;
-    CU_ASSERT(binom_ok(lt300, n, p300, 0.0, "run times < 300 s"));
-    CU_ASSERT(binom_ok(gt2200, n, p2200, 0.0, "run times > 2200 s"));
+    CU_ASSERT(bl_binom_ok(lt300, n, p300, 0.0, "run times < 300 s"));
+    CU_ASSERT(bl_binom_ok(gt2200, n, p2200, 0.0, "run times > 2200 s"));
     /* mean ln(run time): the window's mean g, lowered by the floor by at
      * most ln(e^5/(e^5 − 1)) = 0.0068; 5 standard errors 5·0.80/sqrt(n) */
     CU_ASSERT_DOUBLE_EQUAL(sum_ln / (double)n, mean - 0.0034,
                            5.0 * sd / sqrt((double)n) + 0.0034);
 
     /* sizes: serial with probability SerialProb = 0.244 exactly */
-    CU_ASSERT(binom_ok(serial, n, 0.244, 0.0, "serial"));
+    CU_ASSERT(bl_binom_ok(serial, n, 0.244, 0.0, "serial"));
 
     /* types: chi-square with 7 degrees of freedom below its 0.001 quantile
      * (24.32) */
@@ -201,12 +182,12 @@ static void test_workload_statistics(void)
     CU_ASSERT_STRING_EQUAL(w->hdr.computer, "synthetic");
     CU_ASSERT_EQUAL(w->hdr.max_nodes, 500);
     CU_ASSERT_EQUAL(w->hdr.max_runtime, 2980);
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "Baranov & Lyakhovets 2022"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "seed: 202 (gsl_rng_mt19937)"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "eng_gen_modified version 1"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "lambda=0.0142"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "Gamma(shape=4.2, scale=0.94) redrawn outside [5, 8]"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "uniform in 1..8"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "Baranov & Lyakhovets 2022"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "seed: 202 (gsl_rng_mt19937)"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "eng_gen_modified version 1"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "lambda=0.0142"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "Gamma(shape=4.2, scale=0.94) redrawn outside [5, 8]"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "uniform in 1..8"));
     eng_workload_destroy(w);
 }
 
@@ -338,48 +319,27 @@ static void test_errors(void)
 /* ------------------------------------------------------------------ */
 /* Command line                                                        */
 
-static int run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int run(char **out, const char *fmt, ...)
-{
-    char args[2048], line[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(line, sizeof line, "'%s' %s", bl_exe(), args);
-    return bl_system(line, out);
-}
-
-static bool contains(const char *s, const char *needle)
-{
-    bool ok = s && strstr(s, needle);
-    if (!ok)
-        fprintf(stderr, "\nexpected '%s' in: %s\n", needle, s ? s : "(null)");
-    return ok;
-}
-
 static void test_cli(void)
 {
     char *out = NULL;
-    int rc = run(&out, "generate modified --help");
+    int rc = bl_run(&out, "generate modified --help");
     if (rc != 0 || !out || !strstr(out, "usage: batchlab generate modified")) {
         fprintf(stderr, "\nbatchlab does not route 'generate' yet: %s\n", out ? out : "");
         free(out);
         CU_FAIL("batchlab generate is not wired to bl_cmd_generate");
         return;
     }
-    CU_ASSERT(contains(out, "--lambda"));
-    CU_ASSERT(contains(out, "--types"));
+    CU_ASSERT(bl_contains(out, "--lambda"));
+    CU_ASSERT(bl_contains(out, "--types"));
     free(out);
     const char *dir = bl_tmpdir();
     for (int k = 0; k < 2; k++) {
-        CU_ASSERT_EQUAL(run(&out,
+        CU_ASSERT_EQUAL(bl_run(&out,
                             "generate modified --nodes 500 --jobs 3000 --seed 5 --lambda 0.02 "
                             "--types 4 -o '%s/m%d.swf'",
                             dir, k),
                         0);
-        CU_ASSERT(contains(out, "3000 jobs"));
+        CU_ASSERT(bl_contains(out, "3000 jobs"));
         free(out);
     }
     char p0[768], p1[768];
@@ -414,8 +374,8 @@ static void test_cli(void)
                w->jobs[i].queue != lib->jobs[i].queue ||
                w->jobs[i].time_req_s != lib->jobs[i].time_req_s;
     CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "lambda=0.02"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "uniform in 1..4"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "lambda=0.02"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "uniform in 1..4"));
     eng_workload_destroy(w);
     eng_workload_destroy(lib);
 
@@ -434,8 +394,8 @@ static void test_cli(void)
         {"generate modified --nodes 8 --seed 1 -o x.swf", "batchlab generate: --jobs is required"},
     };
     for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++) {
-        CU_ASSERT_EQUAL(run(&out, "%s", usage[i].args), 2);
-        CU_ASSERT(contains(out, usage[i].msg));
+        CU_ASSERT_EQUAL(bl_run(&out, "%s", usage[i].args), 2);
+        CU_ASSERT(bl_contains(out, usage[i].msg));
         free(out);
     }
 }

@@ -61,25 +61,7 @@ static bool job_eq(const eng_job *a, const eng_job *b)
 }
 
 /* The header value of the first "Note" containing `needle`, or NULL. */
-static const char *find_note(const eng_workload *w, const char *needle)
-{
-    for (size_t i = 0; i < w->hdr.n_kv; i++)
-        if (strcmp(w->hdr.kv[i].key, "Note") == 0 && strstr(w->hdr.kv[i].value, needle))
-            return w->hdr.kv[i].value;
-    return NULL;
-}
-
 /* Binomial check: |count/n − p| <= 5·sqrt(p(1 − p)/n) (+ slack). */
-static bool binom_ok(size_t count, size_t n, double p, double slack, const char *what)
-{
-    double f = (double)count / (double)n;
-    double tol = 5.0 * sqrt(p * (1.0 - p) / (double)n) + slack;
-    bool ok = fabs(f - p) <= tol;
-    if (!ok)
-        fprintf(stderr, "\n%s: observed %.6f, expected %.6f +- %.6f\n", what, f, p, tol);
-    return ok;
-}
-
 /* Uniform measure of [a, b) ∩ [lo, hi) relative to [lo, hi); a point mass
  * when lo == hi. */
 static double stage_mass(double a, double b, double lo, double hi)
@@ -356,11 +338,11 @@ static void check_sizes(int cls, int64_t P, size_t n, unsigned long seed)
     snprintf(what, sizeof what, "class %d on %lld nodes: serial", cls, (long long)P);
     /* serial jobs: exactly SerialProb, unless a tiny machine rounds parallel
      * draws to 1 as well (prob[1] holds both) */
-    CU_ASSERT(binom_ok(serial, n, prob[1], 0.0, what));
+    CU_ASSERT(bl_binom_ok(serial, n, prob[1], 0.0, what));
     if (P >= 8)
         CU_ASSERT_DOUBLE_EQUAL(prob[1], c->serial_prob, 1e-12);
     snprintf(what, sizeof what, "class %d on %lld nodes: power of two", cls, (long long)P);
-    CU_ASSERT(binom_ok(pow2, n, p_pow2, 0.0, what));
+    CU_ASSERT(bl_binom_ok(pow2, n, p_pow2, 0.0, what));
     snprintf(what, sizeof what, "class %d on %lld nodes: size distribution", cls, (long long)P);
     CU_ASSERT(chisq_ok(counts, prob, P, n, what));
     gsl_rng_free(r);
@@ -455,7 +437,7 @@ static void check_components(int cls, int64_t n_nodes, double cap, size_t n, uns
     char what[128];
     snprintf(what, sizeof what, "class %d, %lld nodes: share of component 1", cls,
              (long long)n_nodes);
-    CU_ASSERT(binom_ok(cnt[1], n, q, 0.0, what));
+    CU_ASSERT(bl_binom_ok(cnt[1], n, q, 0.0, what));
     const double shape[3] = {0, c.a1, c.a2}, scale[3] = {0, c.b1, c.b2};
     for (int k = 1; k <= 2; k++) {
         if (cnt[k] < 1000)
@@ -627,8 +609,8 @@ static void test_daily_cycle(void)
         serial[c] += w->jobs[i].procs_alloc == 1;
         nodes[c] += (double)w->jobs[i].procs_alloc;
     }
-    CU_ASSERT(binom_ok(serial[0], h->n[0], 0.1541, 0.0, "interactive serial"));
-    CU_ASSERT(binom_ok(serial[1], h->n[1], 0.2927, 0.0, "batch serial"));
+    CU_ASSERT(bl_binom_ok(serial[0], h->n[0], 0.1541, 0.0, "interactive serial"));
+    CU_ASSERT(bl_binom_ok(serial[1], h->n[1], 0.2927, 0.0, "batch serial"));
     for (int c = 0; c < 2; c++) {
         double m, sd;
         size_moments(&o.cls[c], 128, &m, &sd);
@@ -668,7 +650,7 @@ static void test_whole_seconds(void)
     double n = (double)o.n_jobs;
     double lag = wd->jobs[o.n_jobs - 1].submit_s - wt->jobs[o.n_jobs - 1].submit_s;
     CU_ASSERT_DOUBLE_EQUAL(lag, n / 2.0, 5.0 * sqrt(n / 12.0) + 0.5);
-    CU_ASSERT_PTR_NOT_NULL(find_note(wt, "truncated to whole seconds"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(wt, "truncated to whole seconds"));
     eng_workload_destroy(wd);
     eng_workload_destroy(wt);
 
@@ -715,13 +697,13 @@ static void test_typeless(void)
         below_median += w->jobs[i].runtime_s <= 108.0;
     }
     CU_ASSERT_EQUAL(bad_queue, 0);
-    CU_ASSERT(binom_ok(serial, w->n_jobs, 0.244, 0.0, "typeless serial"));
+    CU_ASSERT(bl_binom_ok(serial, w->n_jobs, 0.244, 0.0, "typeless serial"));
     /* the median is quoted as "~108 s": allow 1 % of probability for the
      * quote's rounding on top of 5 binomial sigma */
-    CU_ASSERT(binom_ok(below_median, w->n_jobs, 0.5, 0.01, "typeless median run time"));
+    CU_ASSERT(bl_binom_ok(below_median, w->n_jobs, 0.5, 0.01, "typeless median run time"));
     double mean_gap = w->jobs[w->n_jobs - 1].submit_s / (double)w->n_jobs;
     CU_ASSERT_DOUBLE_EQUAL(mean_gap, 911.3, 5.0 * 6343.0 / sqrt(200000.0) + 0.5);
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "typeless mode"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "typeless mode"));
     eng_workload_destroy(w);
 }
 
@@ -789,7 +771,7 @@ static void test_same_seed(void)
     for (size_t i = 0; i < e->n_jobs; i++)
         diff += !job_eq(&e->jobs[i], &a->jobs[i]);
     CU_ASSERT_EQUAL(diff, 0);
-    CU_ASSERT_PTR_NOT_NULL(find_note(e, "caller's mt19937"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(e, "caller's mt19937"));
     gsl_rng_free(g);
     free(ta);
     free(tb);
@@ -830,17 +812,17 @@ static void test_output_fields(void)
     CU_ASSERT_EQUAL(w->hdr.max_nodes, 128);
     CU_ASSERT_EQUAL(w->hdr.max_procs, 128);
     CU_ASSERT_STRING_EQUAL(w->hdr.preemption, "No");
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "Lublin & Feitelson 2003"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "seed: 81 (gsl_rng_mt19937)"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "eng_lublin version 1"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "batch parameters: SerialProb=0.2927 Pow2Prob=0.6686 "
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "Lublin & Feitelson 2003"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "seed: 81 (gsl_rng_mt19937)"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "eng_lublin version 1"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "batch parameters: SerialProb=0.2927 Pow2Prob=0.6686 "
                                         "ULow=1.2 UMed=5 UHi=7 UProb=0.875 a1=6.57 b1=0.823 "
                                         "a2=639.1 b2=0.0156 pa=-0.003 pb=0.6986 AARR=6.0415 "
                                         "BARR=0.8531 ARAR=1.0519 ANUM=6.1271 BNUM=5.274"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "interactive parameters:"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "TOO_MUCH_TIME=12 TOO_MUCH_ARRIVE_TIME=13"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "estimates: exact"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "double precision"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "interactive parameters:"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "TOO_MUCH_TIME=12 TOO_MUCH_ARRIVE_TIME=13"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "estimates: exact"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "double precision"));
     eng_workload_destroy(w);
 }
 
@@ -889,8 +871,8 @@ static void test_estimates(void)
      * errors over 20 000 jobs = 0.031, plus the ceiling's mean 1/rt bias */
     double n = (double)o.n_jobs;
     CU_ASSERT_DOUBLE_EQUAL(ratio / n, 2.5, 5.0 * 0.866 / sqrt(n) + inv_rt / n);
-    CU_ASSERT_PTR_NOT_NULL(find_note(fm, "f-model, f=3"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(wt, "walltimes (run time rounded up to 300,900,"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(fm, "f-model, f=3"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(wt, "walltimes (run time rounded up to 300,900,"));
 
     /* a run time above the list keeps itself */
     eng_estimates e = {.model = ENG_EST_WALLTIMES};
@@ -980,27 +962,6 @@ static bool routed(const char *cmd)
     return ok;
 }
 
-static int run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int run(char **out, const char *fmt, ...)
-{
-    char args[2048], line[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(line, sizeof line, "'%s' %s", bl_exe(), args);
-    return bl_system(line, out);
-}
-
-static bool contains(const char *s, const char *needle)
-{
-    bool ok = s && strstr(s, needle);
-    if (!ok)
-        fprintf(stderr, "\nexpected '%s' in: %s\n", needle, s ? s : "(null)");
-    return ok;
-}
-
 static void test_cli_generate_lublin(void)
 {
     if (!routed("generate")) {
@@ -1009,14 +970,14 @@ static void test_cli_generate_lublin(void)
     }
     const char *dir = bl_tmpdir();
     char *out = NULL;
-    CU_ASSERT_EQUAL(run(&out, "generate lublin --help"), 0);
-    CU_ASSERT(contains(out, "usage: batchlab generate lublin"));
-    CU_ASSERT(contains(out, "--whole-seconds"));
-    CU_ASSERT(contains(out, "--estimates"));
+    CU_ASSERT_EQUAL(bl_run(&out, "generate lublin --help"), 0);
+    CU_ASSERT(bl_contains(out, "usage: batchlab generate lublin"));
+    CU_ASSERT(bl_contains(out, "--whole-seconds"));
+    CU_ASSERT(bl_contains(out, "--estimates"));
     free(out);
 
     for (int k = 0; k < 2; k++) {
-        CU_ASSERT_EQUAL(run(&out,
+        CU_ASSERT_EQUAL(bl_run(&out,
                             "generate lublin --nodes 500 --jobs 2000 --seed 7 --start-hour 8 "
                             "--estimates walltimes -o '%s/l%d.swf'",
                             dir, k),
@@ -1040,9 +1001,9 @@ static void test_cli_generate_lublin(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(w);
     CU_ASSERT_EQUAL(w->n_jobs, 2000);
     CU_ASSERT_EQUAL(w->hdr.max_nodes, 500);
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "seed: 7 (gsl_rng_mt19937)"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "start hour 8"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "estimates: walltimes"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "seed: 7 (gsl_rng_mt19937)"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "start hour 8"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "estimates: walltimes"));
     size_t bad = 0;
     for (size_t i = 0; i < w->n_jobs; i++)
         bad += w->jobs[i].procs_alloc > 500 || w->jobs[i].time_req_s < w->jobs[i].runtime_s;
@@ -1055,7 +1016,7 @@ static void test_cli_generate_lublin(void)
     o.n_jobs = 2000;
     o.seed = 7;
     o.start_hour = 8;
-    CU_ASSERT_EQUAL(run(&out, "generate lublin --nodes 500 --jobs 2000 --seed 7 --start-hour 8 "
+    CU_ASSERT_EQUAL(bl_run(&out, "generate lublin --nodes 500 --jobs 2000 --seed 7 --start-hour 8 "
                               "--typeless --whole-seconds --param whole.UProb=0.8 "
                               "--estimates f-model --f 1.5 -o '%s/t.swf'",
                         dir),
@@ -1080,7 +1041,7 @@ static void test_cli_generate_lublin(void)
         bad += !job_eq(&x, &lib->jobs[i]);
     }
     CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT_PTR_NOT_NULL(find_note(w, "UProb=0.8"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "UProb=0.8"));
     eng_workload_destroy(w);
     eng_workload_destroy(lib);
 }
@@ -1093,9 +1054,9 @@ static void test_cli_generate_errors(void)
     }
     const char *dir = bl_tmpdir();
     char *out = NULL;
-    CU_ASSERT_EQUAL(run(&out, "generate --help"), 0);
-    CU_ASSERT(contains(out, "lublin"));
-    CU_ASSERT(contains(out, "modified"));
+    CU_ASSERT_EQUAL(bl_run(&out, "generate --help"), 0);
+    CU_ASSERT(bl_contains(out, "lublin"));
+    CU_ASSERT(bl_contains(out, "modified"));
     free(out);
     const struct {
         const char *args;
@@ -1126,16 +1087,16 @@ static void test_cli_generate_errors(void)
          "batchlab generate: unknown option '--bogus'"},
     };
     for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++) {
-        int rc = run(&out, "%s", usage[i].args);
+        int rc = bl_run(&out, "%s", usage[i].args);
         CU_ASSERT_EQUAL(rc, 2);
-        CU_ASSERT(contains(out, usage[i].msg));
+        CU_ASSERT(bl_contains(out, usage[i].msg));
         free(out);
     }
     /* a failed write: exit 1 with the engine's message, nothing left behind */
-    int rc = run(&out, "generate lublin --nodes 4 --jobs 5 --seed 1 -o '%s/missing/x.swf'", dir);
+    int rc = bl_run(&out, "generate lublin --nodes 4 --jobs 5 --seed 1 -o '%s/missing/x.swf'", dir);
     CU_ASSERT_EQUAL(rc, 1);
-    CU_ASSERT(contains(out, "batchlab generate: "));
-    CU_ASSERT(contains(out, "missing/x.swf"));
+    CU_ASSERT(bl_contains(out, "batchlab generate: "));
+    CU_ASSERT(bl_contains(out, "missing/x.swf"));
     free(out);
 }
 

@@ -300,35 +300,6 @@ static void test_types(void)
 /* ------------------------------------------------------------------ */
 /* Command line                                                        */
 
-static int run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int run(char **out, const char *fmt, ...)
-{
-    char args[2048], line[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(line, sizeof line, "'%s' %s", bl_exe(), args);
-    return bl_system(line, out);
-}
-
-static bool contains(const char *s, const char *needle)
-{
-    bool ok = s && strstr(s, needle);
-    if (!ok)
-        fprintf(stderr, "\nexpected '%s' in: %s\n", needle, s ? s : "(null)");
-    return ok;
-}
-
-static const char *find_note(const eng_workload *w, const char *needle)
-{
-    for (size_t i = 0; i < w->hdr.n_kv; i++)
-        if (strcmp(w->hdr.kv[i].key, "Note") == 0 && strstr(w->hdr.kv[i].value, needle))
-            return w->hdr.kv[i].value;
-    return NULL;
-}
-
 static eng_workload *read_back(const char *path)
 {
     eng_workload *w = NULL;
@@ -341,15 +312,15 @@ static eng_workload *read_back(const char *path)
 static void test_cli(void)
 {
     char *out = NULL;
-    int rc = run(&out, "scale --help");
+    int rc = bl_run(&out, "scale --help");
     if (rc != 0 || !out || !strstr(out, "usage: batchlab scale")) {
         fprintf(stderr, "\nbatchlab does not route 'scale' yet: %s\n", out ? out : "");
         free(out);
         CU_FAIL("batchlab scale is not wired to bl_cmd_scale");
         return;
     }
-    CU_ASSERT(contains(out, "--cores-per-node"));
-    CU_ASSERT(contains(out, "--span"));
+    CU_ASSERT(bl_contains(out, "--cores-per-node"));
+    CU_ASSERT(bl_contains(out, "--span"));
     free(out);
 
     /* input: a modified-generator log written by the library */
@@ -365,11 +336,11 @@ static void test_cli(void)
     eng_diag_clear(&d);
     CU_ASSERT_EQUAL(eng_swf_write(in, w, NULL, &d), ENG_OK);
 
-    CU_ASSERT_EQUAL(run(&out, "scale --workload '%s' --nodes 250 --cores-per-node 2 --load 0.9 "
+    CU_ASSERT_EQUAL(bl_run(&out, "scale --workload '%s' --nodes 250 --cores-per-node 2 --load 0.9 "
                               "-o '%s'",
                         in, o1),
                     0);
-    CU_ASSERT(contains(out, "computed load 0.9000"));
+    CU_ASSERT(bl_contains(out, "computed load 0.9000"));
     free(out);
     eng_workload *s = read_back(o1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -377,11 +348,11 @@ static void test_cli(void)
     eng_scale_load(s, 250, 2, &l, &d);
     CU_ASSERT_DOUBLE_EQUAL(l.load, 0.9, 1e-12);
     CU_ASSERT_EQUAL(s->n_jobs, w->n_jobs);
-    CU_ASSERT_PTR_NOT_NULL(find_note(s, "computed load of 0.9 on 250 nodes of 2 cores"));
-    CU_ASSERT_PTR_NOT_NULL(find_note(s, "Baranov & Lyakhovets 2022"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(s, "computed load of 0.9 on 250 nodes of 2 cores"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(s, "Baranov & Lyakhovets 2022"));
     eng_workload_destroy(s);
 
-    CU_ASSERT_EQUAL(run(&out, "scale --workload '%s' --span 360000 -o '%s'", in, o2), 0);
+    CU_ASSERT_EQUAL(bl_run(&out, "scale --workload '%s' --span 360000 -o '%s'", in, o2), 0);
     free(out);
     s = read_back(o2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -394,7 +365,7 @@ static void test_cli(void)
     for (int k = 0; k < 2; k++) {
         char ok[768];
         snprintf(ok, sizeof ok, "%s/t%d.swf", dir, k);
-        CU_ASSERT_EQUAL(run(&out, "scale --workload '%s' --types 3 --seed 11 -o '%s'", in, ok), 0);
+        CU_ASSERT_EQUAL(bl_run(&out, "scale --workload '%s' --types 3 --seed 11 -o '%s'", in, ok), 0);
         free(out);
     }
     char t0p[768], t1p[768];
@@ -407,7 +378,7 @@ static void test_cli(void)
     CU_ASSERT(n0 == n1 && memcmp(t0, t1, n0) == 0);
     free(t0);
     free(t1);
-    CU_ASSERT_EQUAL(run(&out, "scale --workload '%s' --nodes 500 --load 0.8 --types 3 --seed 11 "
+    CU_ASSERT_EQUAL(bl_run(&out, "scale --workload '%s' --nodes 500 --load 0.8 --types 3 --seed 11 "
                               "-o '%s'",
                         in, o3),
                     0);
@@ -418,7 +389,7 @@ static void test_cli(void)
     for (size_t i = 0; i < s->n_jobs; i++)
         bad += s->jobs[i].queue < 1 || s->jobs[i].queue > 3;
     CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT_PTR_NOT_NULL(find_note(s, "type uniform in 1..3, seed 11"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(s, "type uniform in 1..3, seed 11"));
     eng_scale_load(s, 500, 1, &l, &d);
     CU_ASSERT_DOUBLE_EQUAL(l.load, 0.8, 1e-12);
     eng_workload_destroy(s);
@@ -450,19 +421,19 @@ static void test_cli(void)
         } else {
             snprintf(line, sizeof line, "%s", args);
         }
-        CU_ASSERT_EQUAL(run(&out, "%s", line), 2);
-        CU_ASSERT(contains(out, usage[i].msg));
+        CU_ASSERT_EQUAL(bl_run(&out, "%s", line), 2);
+        CU_ASSERT(bl_contains(out, usage[i].msg));
         free(out);
     }
     /* input problems exit 1 with the reader's message */
-    CU_ASSERT_EQUAL(run(&out, "scale --workload '%s/none.swf' --span 9 -o '%s/x.swf'", dir, dir),
+    CU_ASSERT_EQUAL(bl_run(&out, "scale --workload '%s/none.swf' --span 9 -o '%s/x.swf'", dir, dir),
                     1);
-    CU_ASSERT(contains(out, "batchlab scale: "));
-    CU_ASSERT(contains(out, "none.swf"));
+    CU_ASSERT(bl_contains(out, "batchlab scale: "));
+    CU_ASSERT(bl_contains(out, "none.swf"));
     free(out);
     const char *one = bl_write_tmp("one.swf", "1 0 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n");
-    CU_ASSERT_EQUAL(run(&out, "scale --workload '%s' --span 9 -o '%s/x.swf'", one, dir), 1);
-    CU_ASSERT(contains(out, "same time"));
+    CU_ASSERT_EQUAL(bl_run(&out, "scale --workload '%s' --span 9 -o '%s/x.swf'", one, dir), 1);
+    CU_ASSERT(bl_contains(out, "same time"));
     free(out);
     eng_workload_destroy(w);
 }

@@ -3,6 +3,9 @@
  * passed, 1 on failures, 77 when the suite was skipped. */
 #define _GNU_SOURCE
 #include "bl_test.h"
+#include "eng_swf.h"
+
+#include <math.h>
 
 #include <CUnit/Basic.h>
 #include <stdarg.h>
@@ -160,6 +163,43 @@ int bl_system(const char *cmdline, char **output)
     else
         free(s);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int bl_run(char **output, const char *fmt, ...)
+{
+    char args[2048], line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(line, sizeof line, "'%s' %s", bl_exe(), args);
+    return bl_system(line, output);
+}
+
+bool bl_contains(const char *s, const char *needle)
+{
+    bool ok = s && strstr(s, needle);
+    if (!ok)
+        fprintf(stderr, "\nexpected '%s' in: %s\n", needle, s ? s : "(null)");
+    return ok;
+}
+
+bool bl_binom_ok(size_t count, size_t n, double p, double slack, const char *what)
+{
+    double f = (double)count / (double)n;
+    double tol = 5.0 * sqrt(p * (1.0 - p) / (double)n) + slack;
+    bool ok = fabs(f - p) <= tol;
+    if (!ok)
+        fprintf(stderr, "\n%s: observed %.6f, expected %.6f +- %.6f\n", what, f, p, tol);
+    return ok;
+}
+
+const char *bl_find_note(const eng_workload *w, const char *needle)
+{
+    for (size_t i = 0; i < w->hdr.n_kv; i++)
+        if (strcmp(w->hdr.kv[i].key, "Note") == 0 && strstr(w->hdr.kv[i].value, needle))
+            return w->hdr.kv[i].value;
+    return NULL;
 }
 
 static void remove_tmp_root(void)
