@@ -111,3 +111,25 @@ int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
     }
     return 0;
 }
+
+double eng_job_cost(const eng_platform *p, const eng_job_result *r, const int32_t *alloc_hosts,
+                    const int32_t *alloc_cores)
+{
+    if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED)
+        return 0;
+    double held = r->end_s - r->start_s, cost = 0;
+    for (int32_t k = 0; k < r->n_hosts; k++) {
+        const eng_host *h = &p->hosts[alloc_hosts[r->hosts_off + (size_t)k]];
+        cost += h->price_per_s * held * alloc_cores[r->hosts_off + (size_t)k] / h->cores;
+    }
+    return cost;
+}
+
+void eng_metrics_cost(const eng_platform *p, const eng_job_result *results, size_t n,
+                      const int32_t *alloc_hosts, const int32_t *alloc_cores, eng_summary *s)
+{
+    long double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += eng_job_cost(p, &results[i], alloc_hosts, alloc_cores);
+    s->cost = (double)total;
+}

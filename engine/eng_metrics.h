@@ -11,6 +11,9 @@
  *             the first submit and t1 the last end of the simulated jobs
  *   queue length  time-weighted mean and maximum of the number of waiting
  *             jobs over [t0, t1] (an integral, not a mean of samples)
+ *   cost      sum over jobs and their hosts of price_per_s x the time the
+ *             job holds the host x the share of the host's cores it holds
+ *             (hosts are held from the job's start to its end)
  *   initialization share  total initialization / total run time
  *             (initialization + processing), as the job-bundling study
  *             defines it (Baranov & Lyakhovets 2022)
@@ -48,6 +51,7 @@ typedef struct eng_summary {
     double bsld_mean;
     double utilization;
     double queue_mean, queue_max;
+    double cost;              /* total price of the allocations */
     double init_total_s;      /* initialization paid */
     double init_share;        /* realised: init_total_s / total run time; 0 if none */
     double init_share_target; /* requested with --init-share, NAN otherwise */
@@ -59,5 +63,13 @@ typedef struct eng_summary {
 int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
                         const eng_ts_row *ts, size_t n_ts, int64_t total_units,
                         eng_summary *s);
+
+/* The price of one job's allocation (0 for a job that has not run). */
+double eng_job_cost(const eng_platform *p, const eng_job_result *r, const int32_t *alloc_hosts,
+                    const int32_t *alloc_cores);
+
+/* Sets s->cost: the sum of eng_job_cost over the n results. */
+void eng_metrics_cost(const eng_platform *p, const eng_job_result *results, size_t n,
+                      const int32_t *alloc_hosts, const int32_t *alloc_cores, eng_summary *s);
 
 #endif

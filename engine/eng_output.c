@@ -105,7 +105,7 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
     fputs("job_id,workload_name,profile,submission_time,requested_number_of_resources,"
           "requested_time,success,final_state,starting_time,execution_time,finish_time,"
           "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata,"
-          "bounded_slowdown,procs,queue,pool,user,estimate_s,estimate_source,type,init_s\n",
+          "bounded_slowdown,procs,queue,pool,user,estimate_s,estimate_source,type,init_s,cost\n",
           f);
     int32_t *scratch = NULL;
     size_t cap = 0;
@@ -148,6 +148,8 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
         fprintf(f, j->est_from_runtime ? ",run_time,%lld," : ",requested_time,%lld,",
                 (long long)j->type);
         put_num(f, j->init_s);
+        fputc(',', f);
+        put_num(f, eng_job_cost(r->platform, x, hosts, eng_core_alloc_cores(r->core)));
         fputc('\n', f);
     }
     free(scratch);
@@ -232,6 +234,7 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     json_kv_num(f, I2, "window_end_s", s->t1_s, false);
     json_kv_num(f, I2, "queue_length_mean", s->queue_mean, false);
     json_kv_num(f, I2, "queue_length_max", s->queue_max, false);
+    json_kv_num(f, I2, "cost", s->cost, false);
     json_kv_num(f, I2, "initialization_total_s", s->init_total_s, false);
     json_kv_num(f, I2, "initialization_share", s->init_share, false);
     json_kv_num(f, I2, "initialization_share_target", s->init_share_target, true);

@@ -64,6 +64,36 @@ static void test_kills_and_zero_runs(void)
     bl_sched_fini(&s);
 }
 
+/* Cost: price x time held x share of the host's cores. Hosts a (price 2,
+ * 2 cores) and b (price 0.5, 2 cores), core allocation, first fit. */
+static void test_cost(void)
+{
+    eng_host_desc d[] = {
+        {.name = "a", .speed_flops = 1e9, .sg_cores = 2, .price_per_s = "2"},
+        {.name = "b", .speed_flops = 1e9, .sg_cores = 2, .price_per_s = "0.5"},
+    };
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_diag_clear(&diag);
+    CU_ASSERT_EQUAL_FATAL(eng_platform_build("cost", d, 2, NULL, &p, &diag), 0);
+    /* J1: 2 cores on a, 0-10; J2: 1 core on b, 0-20; J3: 1 core on b, 0-4 */
+    static const bl_jobspec jobs[] = {
+        {1, 0, 10, 10, 2, 0}, {2, 0, 20, 20, 1, 0}, {3, 0, 4, 4, 1, 0}};
+    bl_opts o = {.alloc = POL_ALLOC_CORE};
+    bl_sched s;
+    bl_core_run("fcfs", jobs, 3, p, &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    const eng_job_result *r = eng_core_results(s.core);
+    const int32_t *h = eng_core_alloc_hosts(s.core), *c = eng_core_alloc_cores(s.core);
+    CU_ASSERT_DOUBLE_EQUAL(eng_job_cost(p, &r[0], h, c), 2 * 10.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(eng_job_cost(p, &r[1], h, c), 0.5 * 20 / 2, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(eng_job_cost(p, &r[2], h, c), 0.5 * 4 / 2, 1e-12);
+    eng_summary m = {0};
+    eng_metrics_cost(p, r, 3, h, c, &m);
+    CU_ASSERT_DOUBLE_EQUAL(m.cost, 20 + 5 + 1, 1e-12);
+    bl_sched_fini(&s);
+}
+
 int bl_suite_eng_metrics(void)
 {
     CU_pSuite s = CU_add_suite("eng_metrics", NULL, NULL);
@@ -71,5 +101,6 @@ int bl_suite_eng_metrics(void)
         return 1;
     CU_add_test(s, "known answers on S1 under EASY", test_known_answers);
     CU_add_test(s, "kills and zero run times", test_kills_and_zero_runs);
+    CU_add_test(s, "cost of allocations", test_cost);
     return 0;
 }

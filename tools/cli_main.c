@@ -387,6 +387,9 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
     printf("  utilization        %.4f over %s s\n", s->utilization,
            fmt_grouped(a, sizeof a, s->makespan_s, 0));
     printf("  queue length       mean %.2f, max %.0f\n", s->queue_mean, s->queue_max);
+    if (s->cost > 0)
+        printf("  cost               %s (price per host-second x time held)\n",
+               fmt_grouped(a, sizeof a, s->cost, 2));
     if (s->init_total_s > 0)
         printf("  initialization     %s: share %.4f of run time, %s s in total, %zu job types\n",
                spec->manifest.init, s->init_share, fmt_grouped(a, sizeof a, s->init_total_s, 0),
@@ -519,12 +522,16 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
         {"mean queue length", 2, offsetof(eng_summary, queue_mean), false},
         {"max queue length", 0, offsetof(eng_summary, queue_max), false},
         {"initialization share", 4, offsetof(eng_summary, init_share), false},
+        {"total cost", 2, offsetof(eng_summary, cost), false},
     };
-    bool any_init = false;
-    for (size_t i = 0; i < n; i++)
+    bool any_init = false, any_cost = false;
+    for (size_t i = 0; i < n; i++) {
         any_init = any_init || r[i].summary.init_total_s > 0;
+        any_cost = any_cost || r[i].summary.cost > 0;
+    }
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-        if (rows[k].off == offsetof(eng_summary, init_share) && !any_init)
+        if ((rows[k].off == offsetof(eng_summary, init_share) && !any_init) ||
+            (rows[k].off == offsetof(eng_summary, cost) && !any_cost))
             continue;
         printf("%-26s", rows[k].name);
         for (size_t i = 0; i < n; i++) {
@@ -869,6 +876,48 @@ static int cmd_policies(int argc, char **argv)
     return 0;
 }
 
+/* ---- study: paper reproductions that are not replays ----------------- */
+
+#define BL_STUDY(name)                                                                             \
+    int bl_study_##name(int argc, char **argv);                                                    \
+    extern const char bl_study_##name##_summary[];
+#include "bl_studies.h"
+#undef BL_STUDY
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} studies[] = {
+#define BL_STUDY(name) {#name, bl_study_##name, bl_study_##name##_summary},
+#include "bl_studies.h"
+#undef BL_STUDY
+    {NULL, NULL, NULL},
+};
+
+static int cmd_study(int argc, char **argv)
+{
+    const char *name = argc > 1 ? argv[1] : NULL;
+    if (!name || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        FILE *f = name ? stdout : stderr;
+        fprintf(f, "usage: batchlab study NAME [options]   (batchlab study NAME --help)\n\n"
+                   "Reproductions of the papers' standalone experiments:\n");
+        for (size_t i = 0; studies[i].name; i++)
+            fprintf(f, "  %-14s %s\n", studies[i].name, studies[i].summary);
+        if (!studies[0].name)
+            fprintf(f, "  (none yet)\n");
+        return name ? 0 : 2;
+    }
+    for (size_t i = 0; studies[i].name; i++)
+        if (strcmp(name, studies[i].name) == 0)
+            return studies[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "batchlab study: unknown study '%s' (valid:", name);
+    for (size_t i = 0; studies[i].name; i++)
+        fprintf(stderr, " %s", studies[i].name);
+    fprintf(stderr, ")\n");
+    return 2;
+}
+
 /* ---- dispatch ----------------------------------------------------------- */
 
 static const struct {
@@ -882,6 +931,7 @@ static const struct {
     {"policies", cmd_policies, "the registered policies and their options"},
     {"generate", bl_cmd_generate, "write a synthetic workload (lublin, modified) as SWF"},
     {"scale", bl_cmd_scale, "rescale a workload's submit times to a target load or span"},
+    {"study", cmd_study, "standalone reproductions of the papers' experiments"},
 };
 
 static void usage(FILE *f)
