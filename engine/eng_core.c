@@ -65,6 +65,7 @@ struct eng_core {
 
     int32_t *alloc_hosts;
     int32_t *alloc_cores;
+    int32_t *alloc_pos; /* the same hosts as positions in their pool */
     size_t n_alloc, cap_alloc;
 
     eng_ts_row *ts;
@@ -154,6 +155,8 @@ static pol_view make_view(const eng_core *c, const pool_state *ps)
         .hosts = ps->hosts,
         .n_hosts = (size_t)ps->n_hosts,
         .ref_speed_flops = c->plat->ref_speed_flops,
+        .alloc_pos = c->alloc_pos,
+        .alloc_cores = c->alloc_cores,
     };
 }
 
@@ -191,6 +194,7 @@ void eng_core_destroy(eng_core *c)
     free(c->work_s);
     free(c->alloc_hosts);
     free(c->alloc_cores);
+    free(c->alloc_pos);
     free(c->ts);
     free(c);
 }
@@ -218,6 +222,7 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
             .cores = h->cores,
             .free_cores = h->cores,
             .price_per_s = h->price_per_s,
+            .occupation_prob = h->occupation_prob,
         };
         c->pool_pos[pool->hosts[k]] = (int32_t)k;
         bit_set(ps->freemap, (int32_t)k, true);
@@ -332,13 +337,18 @@ static int push_alloc(eng_core *c, int32_t host, int32_t cores)
     if (eng_grow(&c->alloc_hosts, &c->cap_alloc, c->n_alloc + 1, sizeof *c->alloc_hosts))
         return ENG_NOMEM;
     size_t cap = c->cap_alloc;
-    /* alloc_cores shares the capacity of alloc_hosts. */
+    /* alloc_cores and alloc_pos share the capacity of alloc_hosts. */
     int32_t *nc = realloc(c->alloc_cores, cap * sizeof *nc);
     if (!nc)
         return ENG_NOMEM;
     c->alloc_cores = nc;
+    int32_t *np = realloc(c->alloc_pos, cap * sizeof *np);
+    if (!np)
+        return ENG_NOMEM;
+    c->alloc_pos = np;
     c->alloc_hosts[c->n_alloc] = host;
     c->alloc_cores[c->n_alloc] = cores;
+    c->alloc_pos[c->n_alloc] = c->pool_pos[host];
     c->n_alloc++;
     return ENG_OK;
 }
@@ -499,6 +509,8 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
     }
     j->start_s = c->now;
     j->expected_end_s = c->now + j->estimate_s;
+    j->alloc_off = r->hosts_off;
+    j->n_alloc = r->n_hosts;
     r->start_s = c->now;
     r->end_s = c->now + longest;
     r->state = ENG_JOB_RUNNING;

@@ -214,6 +214,19 @@ int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
             }
             e->price_per_s = v;
         }
+        if (h->occupation) {
+            errno = 0;
+            char *end;
+            double v = strtod(h->occupation, &end);
+            if (end == h->occupation || *end || errno || !(v >= 0 && v < 1)) {
+                rc = eng_diag_set(d, ENG_PLATFORM,
+                                  "%s: host %s: property occupation_probability: expected a "
+                                  "number in [0, 1), got '%s'",
+                                  path, h->name, h->occupation);
+                goto done;
+            }
+            e->occupation_prob = v;
+        }
         if (h->queues) {
             rc = parse_queues(path, h->name, h->queues, &hq[k], &hnq[k], d);
             if (rc)
@@ -344,7 +357,8 @@ int eng_platform_save(FILE *f, const eng_platform *p)
     for (size_t i = 0; ok && i < p->n_hosts; i++) {
         const eng_host *h = &p->hosts[i];
         const eng_pool *pool = &p->pools[h->pool];
-        char cores[24], price[40], queues[1024] = "";
+        char cores[24], price[40], occ[40], queues[1024] = "";
+        snprintf(occ, sizeof occ, "%.17g", h->occupation_prob);
         snprintf(cores, sizeof cores, "%d", h->cores);
         snprintf(price, sizeof price, "%.17g", h->price_per_s);
         size_t len = 0;
@@ -353,7 +367,7 @@ int eng_platform_save(FILE *f, const eng_platform *p)
                                     (long long)pool->queues[q]);
         ok = put_str(f, h->name) && fwrite(&h->speed_flops, sizeof h->speed_flops, 1, f) == 1 &&
              fwrite(&h->sg_cores, sizeof h->sg_cores, 1, f) == 1 && put_str(f, cores) &&
-             put_str(f, price) && put_str(f, pool->n_queues ? queues : NULL);
+             put_str(f, price) && put_str(f, pool->n_queues ? queues : NULL) && put_str(f, occ);
     }
     return ok ? ENG_OK : ENG_IO;
 }
@@ -376,6 +390,8 @@ int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag
             desc[i].price_per_s = get_str(f, &ok);
         if (ok)
             desc[i].queues = get_str(f, &ok);
+        if (ok)
+            desc[i].occupation = get_str(f, &ok);
     }
     int rc = ok ? eng_platform_build(path, desc, (size_t)n, ref, out, d)
                 : eng_diag_set(d, ENG_IO, "%s: the platform description is truncated", path);
@@ -384,6 +400,7 @@ int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag
         free((char *)desc[i].cores);
         free((char *)desc[i].price_per_s);
         free((char *)desc[i].queues);
+        free((char *)desc[i].occupation);
     }
     free(desc);
     free(ref);

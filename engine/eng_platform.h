@@ -11,6 +11,9 @@
  *     price_per_s  price of one host-second (default 0)
  *     queues       comma-separated SWF queue numbers (field 15) the host
  *                  serves, e.g. "1" or "0,1,2"
+ *     occupation_probability  probability in [0, 1) that the host is taken
+ *                  by events outside the simulated jobs at any moment (the
+ *                  "global load" of the availability studies); default 0
  *   on the platform's root zone:
  *     ref_speed    speed (flop/s per core, SimGrid units accepted: "2.6Gf")
  *                  at which the log's run times were measured; default: the
@@ -43,6 +46,7 @@ typedef struct eng_host_desc {
     const char *cores;      /* property values or NULL */
     const char *price_per_s;
     const char *queues;
+    const char *occupation;
 } eng_host_desc;
 
 typedef struct eng_host {
@@ -51,6 +55,7 @@ typedef struct eng_host {
     int32_t cores;    /* as the scheduler counts them */
     int32_t sg_cores; /* as SimGrid executes them */
     double price_per_s;
+    double occupation_prob;
     int32_t pool;
 } eng_host;
 

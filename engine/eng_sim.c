@@ -48,7 +48,7 @@
 /* ---- platform loading ------------------------------------------------- */
 
 typedef struct zone_props {
-    const char *cores, *price_per_s, *queues;
+    const char *cores, *price_per_s, *queues, *occupation;
 } zone_props;
 
 static void walk_zone(sg_netzone_t z, zone_props inherited, zone_props *per_host, size_t n)
@@ -61,6 +61,8 @@ static void walk_zone(sg_netzone_t z, zone_props inherited, zone_props *per_host
         mine.price_per_s = v;
     if ((v = sg_zone_get_property_value(z, "queues")))
         mine.queues = v;
+    if ((v = sg_zone_get_property_value(z, "occupation_probability")))
+        mine.occupation = v;
     xbt_dynar_t hosts = xbt_dynar_new(sizeof(sg_host_t), NULL);
     sg_zone_get_hosts(z, hosts);
     unsigned it;
@@ -124,6 +126,9 @@ int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
                                ? v
                                : zp[i].price_per_s,
             .queues = (v = sg_host_get_property_value(list[i], "queues")) ? v : zp[i].queues,
+            .occupation = (v = sg_host_get_property_value(list[i], "occupation_probability"))
+                              ? v
+                              : zp[i].occupation,
         };
         sg_host_set_data(list[i], NULL);
     }

@@ -56,6 +56,8 @@ typedef struct pol_job {
     int64_t app;
     double start_s;        /* while running: start time; else -1 */
     double expected_end_s; /* while running: start_s + estimate_s; else -1 */
+    size_t alloc_off;      /* while running: its hosts are view->alloc_pos[alloc_off ..] */
+    int32_t n_alloc;       /*   (n_alloc of them; cores taken in view->alloc_cores) */
 } pol_job;
 
 /* A host of the pool: static attributes plus its current free cores. */
@@ -66,6 +68,7 @@ typedef struct pol_host {
     int32_t cores;       /* cores as the scheduler counts them */
     int32_t free_cores;  /* cores not allocated now */
     double price_per_s;  /* 0 when the platform gives no price */
+    double occupation_prob; /* platform property occupation_probability (0: none) */
 } pol_host;
 
 typedef enum pol_alloc { POL_ALLOC_NODE = 0, POL_ALLOC_CORE = 1 } pol_alloc;
@@ -82,6 +85,8 @@ typedef struct pol_view {
     const pol_host *hosts;         /* the pool's hosts in name order */
     size_t n_hosts;
     double ref_speed_flops;        /* speed at which the log's run times hold */
+    const int32_t *alloc_pos;      /* hosts of running jobs: positions in hosts[] */
+    const int32_t *alloc_cores;    /* cores each of them takes */
 } pol_view;
 
 /* A start decision. hosts_off/n_hosts index pol_out.hosts; n_hosts == 0

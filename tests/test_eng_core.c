@@ -318,6 +318,67 @@ static void test_wakeups(void)
     eng_platform_destroy(p);
 }
 
+/* The view shows where running jobs run: positions in view->hosts and the
+ * cores they take, consistent with each host's free cores. */
+typedef struct where_counts {
+    int checks, bad;
+} where_counts;
+
+static where_counts where_seen;
+
+static int where_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    (void)st;
+    where_counts *w = &where_seen;
+    int32_t used[16] = {0};
+    for (size_t r = 0; r < v->n_running; r++) {
+        const pol_job *j = v->running[r];
+        int32_t cores = 0;
+        for (int32_t k = 0; k < j->n_alloc; k++) {
+            int32_t pos = v->alloc_pos[j->alloc_off + (size_t)k];
+            if (pos < 0 || (size_t)pos >= v->n_hosts)
+                w->bad++;
+            else
+                used[pos] += v->alloc_cores[j->alloc_off + (size_t)k];
+            cores += v->alloc_cores[j->alloc_off + (size_t)k];
+        }
+        w->bad += cores != j->procs; /* core allocation: exactly its processors */
+        w->checks++;
+    }
+    for (size_t h = 0; h < v->n_hosts; h++)
+        w->bad += used[h] != v->hosts[h].cores - v->hosts[h].free_cores;
+    int32_t free_units = v->free_units;
+    for (size_t i = 0; i < v->n_queue && v->queue[i]->units <= free_units; i++) {
+        pol_out_start(out, v->queue[i]);
+        free_units -= v->queue[i]->units;
+    }
+    return 0;
+}
+
+static void test_view_shows_hosts(void)
+{
+    const pol_type where = {.name = "where", .schedule = where_schedule};
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 3, 0}, {2, 1, 10, 10, 2, 0},
+                                      {3, 2, 10, 10, 4, 0}, {4, 3, 5, 5, 1, 0}};
+    eng_platform *p = mixed_platform();
+    eng_workload *w = bl_make_workload(jobs, 4);
+    eng_prepared prep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts po = {.alloc = POL_ALLOC_CORE};
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &po, &prep, &d), 0);
+    eng_core_opts co = {.alloc = POL_ALLOC_CORE, .policy = &where, .check = true};
+    eng_core *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_core_create(p, &prep, &co, &c, &d), 0);
+    CU_ASSERT_EQUAL(eng_core_run(c, &d), 0);
+    CU_ASSERT(where_seen.checks >= 4);
+    CU_ASSERT_EQUAL(where_seen.bad, 0);
+    eng_core_destroy(c);
+    eng_prepared_fini(&prep);
+    eng_workload_destroy(w);
+    eng_platform_destroy(p);
+}
+
 /* Options are validated before anything runs. */
 static void test_unknown_option(void)
 {
@@ -344,5 +405,6 @@ int bl_suite_eng_core(void)
     CU_add_test(s, "checker catches bad policies", test_checker_catches_bad_policies);
     CU_add_test(s, "wake-ups and the time series", test_wakeups);
     CU_add_test(s, "unknown policy option", test_unknown_option);
+    CU_add_test(s, "the view shows running jobs' hosts", test_view_shows_hosts);
     return 0;
 }
