@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Cores per host, as SimGrid or the cores property give them: enough for
+ * any machine, small enough that pool totals fit the 32-bit unit counts. */
+#define MAX_CORES (1 << 24)
+
 static const eng_host_desc *sort_base;
 
 static int desc_order(const void *a, const void *b)
@@ -188,11 +192,16 @@ int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
             goto done;
         }
         e->speed_flops = h->speed_flops;
+        if (h->sg_cores > MAX_CORES) {
+            rc = eng_diag_set(d, ENG_PLATFORM, "%s: host %s: %d cores is more than %d", path,
+                              h->name, h->sg_cores, MAX_CORES);
+            goto done;
+        }
         e->sg_cores = h->sg_cores > 0 ? h->sg_cores : 1;
         e->cores = e->sg_cores;
         if (h->cores) {
             int64_t c;
-            if (!parse_pos_int(h->cores, 1 << 24, &c)) {
+            if (!parse_pos_int(h->cores, MAX_CORES, &c)) {
                 rc = eng_diag_set(d, ENG_PLATFORM,
                                   "%s: host %s: property cores: expected a positive integer, "
                                   "got '%s'",
