@@ -50,7 +50,7 @@ static void test_usage_errors(void)
            "--platform and --workload are required");
     expect(RUN "--workload traces/fixtures/small.swf", 2, "--policy is required");
     expect(RUN "--workload traces/fixtures/small.swf --policy sjf", 2,
-           "unknown policy 'sjf' (valid: fcfs, easy, conservative)");
+           "unknown policy 'sjf' (valid: fcfs, easy, conservative");
     expect(RUN "--workload traces/fixtures/small.swf --policy easy --policy-opt depth=2", 2,
            "unknown option 'depth' for policy easy (accepted: backfill_order)");
     expect(RUN "--workload traces/fixtures/small.swf --policy easy --policy-opt depth", 2,

