@@ -180,6 +180,63 @@ static void test_machines_and_initialization(void)
            "/no/t.txt: cannot open");
 }
 
+/* The bad-input catalogue: each case exits non-zero with a message naming
+ * the file (and line, where there is one) and leaves no output behind. */
+static void test_bad_input_catalogue(void)
+{
+    const char *dir = bl_tmpdir();
+    struct {
+        const char *name, *content, *message;
+        int status;
+    } swf[] = {
+        {"empty.swf", "", "empty.swf: expected SWF job lines, found none", 1},
+        {"comments.swf", "; Version: 2.2\n; MaxProcs: 4\n", "comments.swf: expected SWF job lines", 1},
+        {"junk.swf", "\x7f" "ELF\x02\x01\x01\x00\x00\x00", "junk.swf:1:", 1},
+        {"missing.swf", "1 0 -1 10 2 -1 -1 2 20 -1 1\n", "missing.swf:1: expected 18 fields, found 11",
+         1},
+        {"text.swf", "1 0 -1 ten 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n",
+         "text.swf:1: field 4 (run time): expected a number, got 'ten'", 1},
+        {"negative.swf", "1 0 -1 10 -2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n",
+         "negative.swf:1: field 5 (allocated processors): expected a value >= 0 or -1", 1},
+        {"huge.swf", "1 0 -1 10 99999999999 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n", "huge.swf:1: field 5",
+         1},
+        {"crlf.swf", "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\r\n", "1 read, 1 simulated", 0},
+        {"unsorted.swf",
+         "1 50 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n",
+         "unsorted.swf: 1 jobs were out of submit order", 0},
+        {"large.swf", "1 0 -1 10 64 -1 -1 64 20 -1 1 1 1 -1 1 -1 -1 -1\n2 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 1 -1 -1 -1\n",
+         "dropped            1 (1 too-large)", 0},
+    };
+    for (size_t i = 0; i < sizeof swf / sizeof swf[0]; i++) {
+        const char *path = bl_write_tmp(swf[i].name, swf[i].content);
+        char args[2048], out[900];
+        snprintf(out, sizeof out, "%s/out-%zu", dir, i);
+        snprintf(args, sizeof args, RUN "--workload %s --policy easy -q --out %s", path, out);
+        expect(args, swf[i].status, swf[i].message);
+        if (swf[i].status)
+            CU_ASSERT_EQUAL(access(out, F_OK), -1);
+    }
+    /* a truncated gzip */
+    char gz[900], args[2048], out[900];
+    snprintf(gz, sizeof gz, "%s/cut.swf.gz", dir);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd '%s' && gzip -c traces/fixtures/small.swf | head -c 300 > '%s'",
+             BL_SOURCE_DIR, gz);
+    CU_ASSERT_EQUAL(bl_system(cmd, NULL), 0);
+    snprintf(out, sizeof out, "%s/out-gz", dir);
+    snprintf(args, sizeof args, RUN "--workload %s --policy easy -q --out %s", gz, out);
+    expect(args, 1, "cut.swf.gz");
+    CU_ASSERT_EQUAL(access(out, F_OK), -1);
+    /* an empty platform file */
+    const char *empty = bl_write_tmp("empty.xml", "");
+    snprintf(out, sizeof out, "%s/out-xml", dir);
+    snprintf(args, sizeof args,
+             "run --platform %s --workload traces/fixtures/small.swf --policy easy -q --out %s",
+             empty, out);
+    expect(args, 1, "empty.xml");
+    CU_ASSERT_EQUAL(access(out, F_OK), -1);
+}
+
 int bl_suite_cli_main(void)
 {
     CU_pSuite s = CU_add_suite("cli_main", NULL, NULL);
@@ -191,5 +248,6 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "run writes every output", test_run_and_outputs);
     CU_add_test(s, "compare and info", test_compare_and_info);
     CU_add_test(s, "machines for info and scale; initialization", test_machines_and_initialization);
+    CU_add_test(s, "the bad-input catalogue", test_bad_input_catalogue);
     return 0;
 }

@@ -230,7 +230,21 @@ static int read_workload(const char *cmd, const char *path, bool lenient, eng_wo
     if ((*w)->n_malformed)
         fprintf(stderr, "batchlab %s: skipped %zu malformed lines (--lenient); the first: %s\n",
                 cmd, (*w)->n_malformed, (*w)->first_malformed);
+    if ((*w)->n_reordered)
+        fprintf(stderr, "batchlab %s: %s: %zu jobs were out of submit order; replayed in "
+                        "submit order\n",
+                cmd, path, (*w)->n_reordered);
     return 0;
+}
+
+/* A replay needs at least one job. */
+static int check_has_jobs(const char *cmd, const char *path, const eng_workload *w)
+{
+    if (w->n_jobs > 0)
+        return 0;
+    fprintf(stderr, "batchlab %s: %s: expected SWF job lines, found none%s\n", cmd, path,
+            w->n_malformed ? " that could be read" : "");
+    return 1;
 }
 
 static int check_readable(const char *cmd, const char *what, const char *path)
@@ -443,6 +457,8 @@ static int cmd_run(int argc, char **argv)
         rc = check_readable("run", "platform", s.platform);
     if (rc == 0)
         rc = read_workload("run", s.workload, s.lenient, &w);
+    if (rc == 0)
+        rc = check_has_jobs("run", s.workload, w);
     if (rc == 0) {
         command = join_command(argc, argv);
         eng_run_spec spec;
@@ -597,6 +613,8 @@ static int cmd_compare(int argc, char **argv)
         rc = check_readable("compare", "platform", s.platform);
     if (rc == 0)
         rc = read_workload("compare", s.workload, s.lenient, &w);
+    if (rc == 0)
+        rc = check_has_jobs("compare", s.workload, w);
     if (rc == 0)
         command = join_command(argc, argv);
     for (size_t i = 0; i < n && rc == 0; i++) {
