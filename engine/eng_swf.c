@@ -516,10 +516,13 @@ static int comment_line(swf_reader *r, char *p)
                                     (long long)r->line);
             r->cont = (long)h->n_kv - 1;
             r->cont_cap = vlen + 1;
-            /* A good first guess of the job count spares the array's doubling. */
+            /* A first guess of the job count spares some of the array's
+             * doubling; the header is not trusted beyond 65 536 jobs (10 MB),
+             * or a one-line file claiming millions of records would take
+             * gigabytes. */
             if (strcmp(h->kv[r->cont].key, "MaxRecords") == 0 && r->w->n_jobs == 0) {
                 int64_t n = leading_int(v);
-                if (n > 0 && n < (INT64_C(1) << 26))
+                if (n > 0 && n <= (INT64_C(1) << 16))
                     (void)eng_grow(&r->w->jobs, &r->w->cap_jobs, (size_t)n, sizeof(eng_job));
             }
             return ENG_OK;
@@ -601,9 +604,9 @@ static int read_lines(swf_reader *r)
     if (!gz)
         return eng_diag_set(r->d, ENG_IO, "%s: cannot open: %s", r->path,
                             errno ? strerror(errno) : "out of memory");
-    gzbuffer(gz, 1u << 17);
+    gzbuffer(gz, 1u << 16);
 
-    size_t cap = 1u << 17, start = 0, end = 0;
+    size_t cap = (1u << 16) - 64, start = 0, end = 0; /* below allocators' mmap threshold */
     char *buf = malloc(cap + 1); /* +1: room for the last line's terminator */
     int rc = buf ? ENG_OK : eng_diag_set(r->d, ENG_NOMEM, "%s: out of memory", r->path);
     bool eof = false;
