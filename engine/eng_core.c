@@ -71,6 +71,14 @@ struct eng_core {
     eng_ts_row *ts;
     size_t n_ts, cap_ts;
 
+    /* Packets, indexed by their first member (allocated at the first one). */
+    struct packet_state {
+        size_t hosts_off; /* the first member's allocation */
+        int32_t n_hosts;
+        int32_t members;
+        double last_end_s; /* end of the last member, -1 while one runs */
+    } *packets;
+
     int32_t queued, running, busy_nodes;
     int64_t busy_cores, busy_units;
     size_t n_left;
@@ -196,6 +204,7 @@ void eng_core_destroy(eng_core *c)
     free(c->alloc_cores);
     free(c->alloc_pos);
     free(c->ts);
+    free(c->packets);
     free(c);
 }
 
@@ -307,10 +316,13 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
             .user = s->user,
             .group = s->group,
             .app = s->app,
+            .type = s->type,
+            .init_s = s->init_s,
             .start_s = -1,
             .expected_end_s = -1,
         };
-        c->res[i] = (eng_job_result){.start_s = -1, .end_s = -1, .state = ENG_JOB_PENDING};
+        c->res[i] = (eng_job_result){
+            .start_s = -1, .end_s = -1, .state = ENG_JOB_PENDING, .packet = -1};
         if (c->promise_s)
             c->promise_s[i] = INFINITY;
         if (i > 0 && s->submit_s < prep->jobs[i - 1].submit_s) {
@@ -374,7 +386,25 @@ static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_sta
     int32_t need = j->units;
     const int32_t *named = st->n_hosts ? ps->out.hosts + st->hosts_off : NULL;
     int rc = ENG_OK;
-    if (c->opts.alloc == POL_ALLOC_NODE) {
+    int32_t held = j->units;
+    if (st->packet >= 0) {
+        /* A packet member holds its packet's hosts whole. */
+        if (!named)
+            return eng_diag_set(d, ENG_POLICY,
+                                "t=%.17g: policy %s started packet member %lld without hosts",
+                                c->now, policy_name(c), (long long)j->id);
+        held = 0;
+        for (int32_t k = 0; k < st->n_hosts && rc == ENG_OK; k++) {
+            int32_t pos = named[k];
+            if (pos < 0 || pos >= ps->n_hosts || ps->hosts[pos].free_cores != ps->hosts[pos].cores)
+                return eng_diag_set(d, ENG_POLICY,
+                                    "t=%.17g: policy %s started packet member %lld on host "
+                                    "position %d, which is not a free host of the pool",
+                                    c->now, policy_name(c), (long long)j->id, pos);
+            held += c->opts.alloc == POL_ALLOC_NODE ? 1 : ps->hosts[pos].cores;
+            rc = take_host(c, ps, pos, ps->hosts[pos].cores);
+        }
+    } else if (c->opts.alloc == POL_ALLOC_NODE) {
         if (named && st->n_hosts != need)
             return eng_diag_set(d, ENG_POLICY,
                                 "t=%.17g: policy %s named %d hosts for job %lld, which needs %d",
@@ -425,8 +455,9 @@ static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_sta
     if (rc)
         return eng_diag_set(d, rc, "out of memory");
     r->n_hosts = (int32_t)(c->n_alloc - r->hosts_off);
-    c->busy_units += j->units;
-    ps->free_units -= j->units;
+    r->units = held;
+    c->busy_units += held;
+    ps->free_units -= held;
     return ENG_OK;
 }
 
@@ -445,11 +476,50 @@ static void release(eng_core *c, pool_state *ps, int32_t job)
         if (host_has_capacity(ps, c->opts.alloc, pos))
             bit_set(ps->freemap, pos, true);
     }
-    c->busy_units -= c->pj[job].units;
-    ps->free_units += c->pj[job].units;
+    c->busy_units -= r->units;
+    ps->free_units += r->units;
 }
 
 /* ---- starting a job --------------------------------------------------- */
+
+/* A packet's first member opens it; a later one must be of its type and
+ * start, on the same hosts, at the instant the previous member ended. */
+static int check_packet_start(eng_core *c, pool_state *ps, const pol_job *j, const pol_start *st,
+                              eng_diag *d)
+{
+    int32_t p = st->packet;
+    if (!c->packets && !(c->packets = calloc(c->n, sizeof *c->packets)))
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    if (p == j->idx)
+        return ENG_OK;
+    if (p < 0 || (size_t)p >= c->n || c->packets[p].members == 0)
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s added job %lld to packet %d, which was never "
+                            "opened",
+                            c->now, policy_name(c), (long long)j->id, p);
+    const struct packet_state *pk = &c->packets[p];
+    if (pk->last_end_s != c->now)
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: policy %s started job %lld in the packet of job %lld "
+                            "while its previous member %s",
+                            c->now, policy_name(c), (long long)j->id, (long long)c->pj[p].id,
+                            pk->last_end_s < 0 ? "still runs" : "ended earlier");
+    if (c->pj[p].type != j->type)
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s put job %lld (type %lld) in a packet of type "
+                            "%lld",
+                            c->now, policy_name(c), (long long)j->id, (long long)j->type,
+                            (long long)c->pj[p].type);
+    bool same = st->n_hosts == pk->n_hosts;
+    for (int32_t k = 0; same && k < st->n_hosts; k++)
+        same = ps->out.hosts[st->hosts_off + (size_t)k] == c->alloc_pos[pk->hosts_off + (size_t)k];
+    if (!same)
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: policy %s started job %lld in the packet of job %lld on "
+                            "other hosts than the packet's",
+                            c->now, policy_name(c), (long long)j->id, (long long)c->pj[p].id);
+    return ENG_OK;
+}
 
 static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag *d)
 {
@@ -468,7 +538,7 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
         return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: job %lld would start before its "
                                               "submission at %.17g",
                             c->now, (long long)j->id, j->submit_s);
-    if (j->units > ps->free_units)
+    if (st->packet < 0 && j->units > ps->free_units)
         return eng_diag_set(d, ENG_POLICY,
                             "t=%.17g: policy %s started job %lld needing %d units with only %d "
                             "free",
@@ -478,6 +548,11 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: policy %s started job %lld later than it promised (%.17g)",
                             c->now, policy_name(c), (long long)j->id, c->promise_s[idx]);
+    if (st->packet >= 0) {
+        int rc = check_packet_start(c, ps, j, st, d);
+        if (rc)
+            return rc;
+    }
     int rc = allocate(c, ps, j, st, d);
     if (rc)
         return rc;
@@ -493,14 +568,34 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
     if (eng_grow(&c->work_s, &c->cap_work, c->n_work + (size_t)r->n_hosts, sizeof *c->work_s))
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     c->work_off[idx] = c->n_work;
+    /* A packet member runs moldably on its packet's hosts; only the first
+     * member pays the initialization. */
+    double init = s->init_s, scale = 1, kill = s->kill_s, estimate = j->estimate_s;
+    if (st->packet >= 0) {
+        scale = (double)j->units / r->units;
+        if (st->packet != idx)
+            init = 0;
+        kill = isfinite(s->kill_s) ? (s->kill_s - s->init_s) * scale + init : INFINITY;
+        estimate = (j->estimate_s - s->init_s) * scale + init;
+        if (st->packet == idx) {
+            c->packets[idx] = (struct packet_state){
+                .hosts_off = r->hosts_off, .n_hosts = r->n_hosts, .members = 1,
+                .last_end_s = -1};
+        } else {
+            c->packets[st->packet].members++;
+            c->packets[st->packet].last_end_s = -1;
+        }
+    }
+    r->init_s = init;
+    r->packet = st->packet;
     double longest = 0;
     bool killed = false;
     for (int32_t k = 0; k < r->n_hosts; k++) {
         const eng_host *h = &c->plat->hosts[c->alloc_hosts[r->hosts_off + (size_t)k]];
         double factor = c->plat->ref_speed_flops / h->speed_flops;
-        double dur = s->init_s + s->run_s * factor;
-        if (dur > s->kill_s) {
-            dur = s->kill_s;
+        double dur = init + s->run_s * scale * factor;
+        if (dur > kill) {
+            dur = kill;
             killed = true;
         }
         c->work_s[c->n_work++] = dur;
@@ -508,7 +603,7 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
             longest = dur;
     }
     j->start_s = c->now;
-    j->expected_end_s = c->now + j->estimate_s;
+    j->expected_end_s = c->now + estimate;
     j->alloc_off = r->hosts_off;
     j->n_alloc = r->n_hosts;
     r->start_s = c->now;
@@ -516,7 +611,7 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
     r->state = ENG_JOB_RUNNING;
     r->killed = killed;
     if (killed)
-        r->end_s = c->now + s->kill_s;
+        r->end_s = c->now + kill;
 
     size_t at = running_lower_bound(ps, j);
     if (eng_grow(&ps->running, &ps->cap_running, ps->n_running + 1, sizeof *ps->running) ||
@@ -554,7 +649,7 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
                             ps->pool->label, ps->free_units, (long long)free_units);
     int64_t used = 0;
     for (size_t r = 0; r < ps->n_running; r++) {
-        used += ps->running[r]->units;
+        used += c->res[ps->running[r]->idx].units;
         if (r > 0 && run_less(ps->running[r], ps->running[r - 1]))
             return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: running set out of order", c->now);
     }
@@ -709,6 +804,8 @@ int eng_core_step(eng_core *c, eng_diag *d)
         c->running--;
         c->n_left--;
         r->state = r->killed ? ENG_JOB_KILLED : ENG_JOB_DONE;
+        if (r->packet >= 0)
+            c->packets[r->packet].last_end_s = c->now;
         ps->dirty = true;
         if (c->policy->on_finish) {
             pol_view v = make_view(c, ps);

@@ -69,6 +69,9 @@ typedef struct eng_job_result {
     double end_s;   /* -1 until ended */
     int32_t state;  /* eng_job_state */
     bool killed;    /* reaches (or reached) its kill limit */
+    int32_t units;  /* units it holds (a packet member: all its packet's) */
+    int32_t packet; /* -1, or the index of its packet's first member */
+    double init_s;  /* initialization paid (0 for later packet members) */
     int32_t n_hosts;
     size_t hosts_off; /* into eng_core_alloc_hosts()/cores() */
 } eng_job_result;

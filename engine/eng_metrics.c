@@ -60,8 +60,8 @@ int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
         }
         double b = resp / fmax(run, ENG_BSLD_TAU_S);
         sum_bsld += b > 1 ? b : 1;
-        busy += (long double)j->units * run;
-        sum_init += j->init_s < run ? j->init_s : run;
+        busy += (long double)r->units * run;
+        sum_init += r->init_s < run ? r->init_s : run;
         sum_run += run;
         if (j->submit_s < t0)
             t0 = j->submit_s;

@@ -105,7 +105,8 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
     fputs("job_id,workload_name,profile,submission_time,requested_number_of_resources,"
           "requested_time,success,final_state,starting_time,execution_time,finish_time,"
           "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata,"
-          "bounded_slowdown,procs,queue,pool,user,estimate_s,estimate_source,type,init_s,cost\n",
+          "bounded_slowdown,procs,queue,pool,user,estimate_s,estimate_source,type,init_s,cost,"
+          "packet\n",
           f);
     int32_t *scratch = NULL;
     size_t cap = 0;
@@ -147,10 +148,10 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
         put_num(f, j->estimate_s);
         fprintf(f, j->est_from_runtime ? ",run_time,%lld," : ",requested_time,%lld,",
                 (long long)j->type);
-        put_num(f, j->init_s);
+        put_num(f, x->init_s);
         fputc(',', f);
         put_num(f, eng_job_cost(r->platform, x, hosts, eng_core_alloc_cores(r->core)));
-        fputc('\n', f);
+        fprintf(f, ",%lld\n", x->packet >= 0 ? (long long)r->prep.jobs[x->packet].id : -1LL);
     }
     free(scratch);
     return ENG_OK;

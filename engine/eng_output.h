@@ -4,7 +4,9 @@
  *                   Batsim's order (job_id ... metadata), so Batsim's
  *                   analysis tools (evalys) read it as is; then ours:
  *                   bounded_slowdown, procs, queue, pool, user,
- *                   estimate_s, estimate_source, type, init_s, cost.
+ *                   estimate_s, estimate_source, type, init_s (paid), cost,
+ *                   packet (the SWF number of its packet's first member, or
+ *                   -1).
  *                   job_id is the SWF job number; allocated_resources lists
  *                   platform host indices (name order) as Batsim intervals
  *                   ("0-3 7"); consumed_energy is -1 (no energy model).

@@ -54,6 +54,8 @@ typedef struct pol_job {
     int64_t user;
     int64_t group;
     int64_t app;
+    int64_t type;          /* job type (see --type-field) */
+    double init_s;         /* its type's initialization time (0: none) */
     double start_s;        /* while running: start time; else -1 */
     double expected_end_s; /* while running: start_s + estimate_s; else -1 */
     size_t alloc_off;      /* while running: its hosts are view->alloc_pos[alloc_off ..] */
@@ -95,6 +97,7 @@ typedef struct pol_start {
     int32_t job_idx;
     int32_t n_hosts;
     size_t hosts_off;
+    int32_t packet; /* -1, or the idx of its packet's first member */
 } pol_start;
 
 /* A promise: job_idx will start no later than start_by_s. The engine's
@@ -125,6 +128,20 @@ void pol_out_start(pol_out *out, const pol_job *job);
  * allocation they must be job->units distinct free hosts; under core
  * allocation the engine takes free cores from them in the order given. */
 void pol_out_start_on(pol_out *out, const pol_job *job, const int32_t *hosts, size_t n);
+
+/* Start job now as a member of a packet: jobs of one type that share one
+ * initialization (the job-bundling study, Baranov & Lyakhovets 2022). The
+ * packet is named by the idx of its first member (packet == job->idx for
+ * it) and runs on the n named hosts, each taken whole. The first member pays
+ * the type's initialization; every later member skips it and must start on
+ * exactly the same hosts at the instant the previous member ended (the
+ * checker enforces both). A member runs moldably on all the packet's
+ * hosts: its processing and its requested time are scaled by units / packet
+ * units (the study's linear scalability), so its expected end is
+ * start + (estimate_s - init_s) * units / packet units (+ init_s for the
+ * first member). */
+void pol_out_start_packet(pol_out *out, const pol_job *job, int32_t packet, const int32_t *hosts,
+                          size_t n);
 
 /* Promise that job starts no later than start_by_s. */
 void pol_out_promise(pol_out *out, const pol_job *job, double start_by_s);

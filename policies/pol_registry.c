@@ -19,11 +19,19 @@
 extern const pol_type pol_fcfs;
 extern const pol_type pol_easy;
 extern const pol_type pol_conservative;
+extern const pol_type pol_alp;
+extern const pol_type pol_amp;
+extern const pol_type pol_sa;
+extern const pol_type pol_knapsack;
 
 static const pol_type *const registry[] = {
     &pol_fcfs,
     &pol_easy,
     &pol_conservative,
+    &pol_alp,
+    &pol_amp,
+    &pol_sa,
+    &pol_knapsack,
 };
 
 const pol_type *pol_find(const char *name)
@@ -145,10 +153,19 @@ void pol_out_start_on(pol_out *out, const pol_job *job, const int32_t *hosts, si
         return;
     }
     out->starts[out->n_starts++] = (pol_start){
-        .job_idx = job->idx, .n_hosts = (int32_t)n, .hosts_off = out->n_hosts};
+        .job_idx = job->idx, .n_hosts = (int32_t)n, .hosts_off = out->n_hosts, .packet = -1};
     if (n)
         memcpy(out->hosts + out->n_hosts, hosts, n * sizeof *hosts);
     out->n_hosts += n;
+}
+
+void pol_out_start_packet(pol_out *out, const pol_job *job, int32_t packet, const int32_t *hosts,
+                          size_t n)
+{
+    size_t before = out->n_starts;
+    pol_out_start_on(out, job, hosts, n);
+    if (out->n_starts > before)
+        out->starts[before].packet = packet;
 }
 
 void pol_out_promise(pol_out *out, const pol_job *job, double start_by_s)
