@@ -19,19 +19,11 @@
 extern const pol_type pol_fcfs;
 extern const pol_type pol_easy;
 extern const pol_type pol_conservative;
-extern const pol_type pol_alp;
-extern const pol_type pol_amp;
-extern const pol_type pol_sa;
-extern const pol_type pol_knapsack;
 
 static const pol_type *const registry[] = {
     &pol_fcfs,
     &pol_easy,
     &pol_conservative,
-    &pol_alp,
-    &pol_amp,
-    &pol_sa,
-    &pol_knapsack,
 };
 
 const pol_type *pol_find(const char *name)
