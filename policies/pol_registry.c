@@ -19,11 +19,15 @@
 extern const pol_type pol_fcfs;
 extern const pol_type pol_easy;
 extern const pol_type pol_conservative;
+extern const pol_type pol_packet;
+extern const pol_type pol_knapsack;
 
 static const pol_type *const registry[] = {
     &pol_fcfs,
     &pol_easy,
     &pol_conservative,
+    &pol_packet,
+    &pol_knapsack,
 };
 
 const pol_type *pol_find(const char *name)

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# groups-study.sh — window allocation with group dependencies (Toporkov,
+# Yemelyanov & Tselishchev 2023, seed 001): BruteForce, KnapsackGroup,
+# Greedy, Greedy+ and KnapsackSingle, with the paper's statements beside
+# ours, figures like its Figs. 4-8, and the performance target of issue 7.
+#
+#   bench/groups-study.sh [BUILD_DIR] [OUT_DIR]
+#
+# 1. `batchlab study groups`: N = 21, G = 8 (n = 1..21 without budget, and
+#    n = 8 with C = 30..120), GR_SCENARIOS environments per point (default
+#    200); N = 200, G = 40, n = 20, C = 40..220, GR_LARGE per budget
+#    (default 50). Printout and JSON in OUT_DIR.
+# 2. Timing, GR_REPS runs (default 5) of KnapsackGroup on N = 200, G = 40,
+#    n = 20, C = 40 (GR_TIMING environments each, default 50): the median
+#    call time of each run, then the median of those. Target (issue 7):
+#    <= 50 ms — printed as PASS/MISS, never asserted in tests (the paper:
+#    about 8 s and a tree of about 5000). Wall times on a shared machine vary
+#    from run to run.
+# 3. CSV files and, with gnuplot, groups-fig4.png ... groups-fig8.png.
+#
+# Environment: GR_SCENARIOS, GR_LARGE, GR_REPS, GR_TIMING, GR_SEED (default 1).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+build=${1:-$src/build}
+out=${2:-/tmp/batchlab-groups-study}
+exe=$build/batchlab
+scen=${GR_SCENARIOS:-200}
+large=${GR_LARGE:-50}
+reps=${GR_REPS:-5}
+tim=${GR_TIMING:-50}
+seed=${GR_SEED:-1}
+[ -x "$exe" ] || { echo "groups-study: $exe is missing; build first" >&2; exit 1; }
+mkdir -p "$out"
+
+median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+# The lines of one series ("small", "budget", "large") of the study's JSON.
+block() { awk -v b="\"$2\": {" 'on && /^  "/ {exit} index($0, b) == 3 {on = 1} on {print}' "$1"; }
+# Values of a one-line array "key": [...] in a block, one per line.
+arr() { sed -n "s/.*\"$1\": \[\([^]]*\)\].*/\1/p" | head -1 | tr ',' '\n' | sed 's/^ *//'; }
+# Values of "key": [...] inside the object "obj": {...} of a block.
+oarr() { sed -n "s/.*\"$1\": {.*\"$2\": \[\([^]]*\)\].*/\1/p" | head -1 | tr ',' '\n' | sed 's/^ *//'; }
+
+echo "groups-study: build $build, seed $seed"
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
+
+# 1. The study.
+json=$out/groups.json
+"$exe" study groups --seed "$seed" --scenarios "$scen" --large-scenarios "$large" \
+    --json "$json" | tee "$out/groups.txt"
+
+# 2. Timing of KnapsackGroup at C = 40.
+echo
+echo "Timing: $reps runs of KnapsackGroup on N = 200, G = 40, n = 20, C = 40, $tim environments each"
+meds=()
+for r in $(seq 1 "$reps"); do
+    tj=$out/timing-$r.json
+    "$exe" study groups --seed "$seed" --skip-small --large-scenarios "$tim" --budgets 40 \
+        --json "$tj" > /dev/null
+    m=$(block "$tj" large | oarr seconds_median knapsack_group)
+    mean=$(block "$tj" large | oarr seconds knapsack_group)
+    tree=$(block "$tj" large | arr tree_size)
+    lit=$(block "$tj" large | arr tree_size_literal)
+    meds+=("$m")
+    printf '  run %d: median %.1f ms, mean %.1f ms, tree %.0f (literal %.0f)\n' "$r" \
+        "$(awk -v x="$m" 'BEGIN {print 1e3 * x}')" "$(awk -v x="$mean" 'BEGIN {print 1e3 * x}')" \
+        "$tree" "$lit"
+done
+mm=$(printf '%s\n' "${meds[@]}" | median)
+verdict=$(awk -v x="$mm" 'BEGIN {print (x <= 0.05) ? "PASS" : "MISS"}')
+printf 'target: KnapsackGroup N = 200, G = 40, n = 20, C = 40 median <= 50 ms: %.1f ms: %s (paper: about 8 s)\n' \
+    "$(awk -v x="$mm" 'BEGIN {print 1e3 * x}')" "$verdict"
+
+# 3. CSV and figures.
+algos="bruteforce knapsack_group greedy greedy_plus knapsack_single"
+for series in small budget large; do
+    b=$(block "$json" "$series")
+    [ -n "$b" ] || continue
+    x=n
+    [ "$series" = small ] || x=budget
+    cols=("$x") files=()
+    tmp=$(mktemp -d)
+    echo "$b" | arr "$x" > "$tmp/x"
+    files+=("$tmp/x")
+    for a in $algos; do
+        if echo "$b" | grep -q "\"$a\": \["; then
+            echo "$b" | arr "$a" > "$tmp/p_$a"
+            echo "$b" | oarr seconds "$a" > "$tmp/s_$a"
+            cols+=("$a" "seconds_$a")
+            files+=("$tmp/p_$a" "$tmp/s_$a")
+        fi
+    done
+    if [ "$series" = large ]; then
+        echo "$b" | arr tree_size > "$tmp/tree"
+        echo "$b" | arr tree_size_literal > "$tmp/treel"
+        echo "$b" | oarr seconds knapsack_group_literal > "$tmp/sl"
+        cols+=(tree_size tree_size_literal seconds_knapsack_group_literal)
+        files+=("$tmp/tree" "$tmp/treel" "$tmp/sl")
+    fi
+    { (IFS=,; echo "${cols[*]}"); paste -d, "${files[@]}"; } > "$out/groups-$series.csv"
+    rm -rf "$tmp"
+    echo "wrote $out/groups-$series.csv"
+done
+
+if command -v gnuplot > /dev/null; then
+    term=png
+    gnuplot -e 'set terminal pngcairo' > /dev/null 2>&1 && term=pngcairo
+    gnuplot -e "term='$term'; dir='$out'" "$here/groups-study.gp"
+    echo "wrote $out/groups-fig4.png ... groups-fig8.png"
+else
+    echo "gnuplot not found: no figures"
+fi

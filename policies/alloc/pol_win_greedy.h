@@ -1,0 +1,41 @@
+/* pol_win_greedy.h — the greedy rules for the window problem of pol_win.h
+ * (Toporkov, Yemelyanov & Grigorenko 2021 §3.4; Toporkov, Yemelyanov &
+ * Tselishchev 2023 §2.3, where GreedyJnt is called GreedyUnited):
+ *
+ *   MaxP    the n resources of highest p (ties: cheaper, then lower index);
+ *           ignores the budget, so its selection may be infeasible
+ *           (res->feasible tells) — it is the best availability any budget
+ *           can buy, and optimal whenever it is affordable.
+ *   MinC    the n cheapest (ties: higher p, then lower index), or nothing
+ *           (n_sel = 0) when even they exceed the budget: the least budget
+ *           any feasible selection needs.
+ *   MaxP/C  the n of highest p / c (cost 0 ranks first, by p); may be
+ *           infeasible.
+ *   GreedyJnt  MaxP if affordable, else MaxP/C if affordable, else MinC if
+ *           affordable, else nothing.
+ *
+ * Selection is a bounded insertion of the n best keys: O(m n) worst case,
+ * O(m + n log n) typically (the paper's O(m log m) with a full sort).
+ * Workspace slot 0 (keys) and slot 1 (values for pol_win_prob).
+ */
+#ifndef POL_WIN_GREEDY_H
+#define POL_WIN_GREEDY_H
+
+#include "alloc/pol_win.h"
+
+typedef enum pol_win_rule {
+    POL_WIN_MAXP = 0,
+    POL_WIN_MINC = 1,
+    POL_WIN_MAXPC = 2,
+    POL_WIN_GREEDYJNT = 3,
+} pol_win_rule;
+
+/* "maxp", "minc", "maxpc", "greedyjnt". */
+const char *pol_win_rule_name(pol_win_rule rule);
+
+/* Applies one rule. res->sel must hold pr->n slots. n_sel = 0 when m < n
+ * or (MinC, GreedyJnt) nothing is affordable. Returns 0 or ENG_NOMEM. */
+int pol_win_greedy(const pol_win_problem *pr, pol_win_rule rule, pol_win_ws *ws,
+                   pol_win_result *res);
+
+#endif

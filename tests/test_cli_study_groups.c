@@ -1,0 +1,113 @@
+/* test_cli_study_groups.c — `batchlab study groups`: the printout with the
+ * paper's statements, the JSON keys issue 7 asks for, KnapsackGroup equal
+ * to BruteForce in every scenario, the approximations never above it,
+ * --help and usage errors. */
+#include "bl_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The one-line array after "key": at or after from (a new string). */
+static char *array_after(const char *from, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": [", key);
+    const char *p = strstr(from, pat);
+    if (!p) return NULL;
+    p += strlen(pat);
+    const char *e = strchr(p, ']');
+    return e ? strndup(p, (size_t)(e - p)) : NULL;
+}
+
+static void test_run_and_json(void)
+{
+    const char *dir = bl_tmpdir();
+    char json[512];
+    snprintf(json, sizeof json, "%s/gr.json", dir);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out,
+                           "study groups --scenarios 3 --large-scenarios 2 --budgets "
+                           "60,160 --seed 4 --json '%s'",
+                           json),
+                    0);
+    CU_ASSERT(bl_contains(out, "Fig. 4-5"));
+    CU_ASSERT(bl_contains(out, "about 5000 and about 8 s"));
+    free(out);
+    char *j = bl_slurp(json, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    const char *small = strstr(j, "\"small\": {\"scenarios\"");
+    const char *large = strstr(j, "\"large\": {\"scenarios\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(small);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(large);
+    const char *keys[] = {"n",      "bruteforce",  "knapsack_group",
+                          "greedy", "greedy_plus", "knapsack_single"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        char *a = array_after(small, keys[k]);
+        CU_ASSERT_PTR_NOT_NULL(a);
+        free(a);
+    }
+    /* KnapsackGroup is exact, so its means equal BruteForce's to the bit */
+    char *bf = array_after(small, "bruteforce"), *kg = array_after(small, "knapsack_group");
+    CU_ASSERT(bf && kg && strcmp(bf, kg) == 0);
+    free(bf);
+    free(kg);
+    char *em = array_after(small, "exact_matches");
+    CU_ASSERT(em && strspn(em, "3, ") == strlen(em)); /* 3 of 3 at every n */
+    free(em);
+    const char *bud = strstr(j, "\"budget\": {\"scenarios\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bud);
+    em = array_after(bud, "exact_matches");
+    CU_ASSERT(em && strspn(em, "3, ") == strlen(em));
+    free(em);
+    const char *lkeys[] = {"budget",      "knapsack_group",  "greedy",
+                           "greedy_plus", "knapsack_single", "tree_size"};
+    for (size_t k = 0; k < sizeof lkeys / sizeof *lkeys; k++) {
+        char *a = array_after(large, lkeys[k]);
+        CU_ASSERT_PTR_NOT_NULL(a);
+        free(a);
+    }
+    CU_ASSERT(bl_contains(large, "\"bruteforce\": null"));
+    CU_ASSERT(bl_contains(large, "\"seconds\": {\"knapsack_group\": ["));
+    char *b = array_after(large, "budget");
+    CU_ASSERT(b && strcmp(b, "60, 160") == 0);
+    free(b);
+    /* the approximations never above the exact optimum */
+    char *lk = array_after(large, "knapsack_group"), *lg = array_after(large, "greedy"),
+         *ls = array_after(large, "knapsack_single");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lk);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lg);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ls);
+    char *e1, *e2, *e3;
+    double k0 = strtod(lk, &e1), g0 = strtod(lg, &e2), s0 = strtod(ls, &e3);
+    CU_ASSERT(k0 >= g0 && k0 >= s0 && k0 > 0);
+    free(lk);
+    free(lg);
+    free(ls);
+    free(j);
+}
+
+static void test_usage(void)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --help"), 0);
+    CU_ASSERT(bl_contains(out, "usage: batchlab study groups"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --skip-small --skip-large"), 2);
+    CU_ASSERT(bl_contains(out, "nothing to do"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --budgets 40,x"), 2);
+    CU_ASSERT(bl_contains(out, "--budgets"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --scenarios 0"), 2);
+    free(out);
+}
+
+int bl_suite_cli_study_groups(void)
+{
+    CU_pSuite s = CU_add_suite("cli_study_groups", NULL, NULL);
+    if (!s) return 1;
+    CU_add_test(s, "printout and JSON", test_run_and_json);
+    CU_add_test(s, "--help and usage errors", test_usage);
+    return 0;
+}
