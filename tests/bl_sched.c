@@ -55,7 +55,8 @@ int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfo
     out->p = p;
     out->w = bl_make_workload(jobs, n);
     eng_prep_opts po = {.procs_field = ENG_PROCS_ALLOC, .walltime = opts->walltime,
-                        .alloc = opts->alloc};
+                        .alloc = opts->alloc, .init_times = opts->init_times,
+                        .n_init_times = opts->n_init_times};
     out->rc = eng_prep(out->w, p, &po, &out->prep, &out->diag);
     if (out->rc)
         return out->rc;
@@ -122,7 +123,8 @@ int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char 
         .sim =
             {
                 .prep = {.procs_field = ENG_PROCS_ALLOC, .walltime = opts->walltime,
-                         .alloc = opts->alloc},
+                         .alloc = opts->alloc, .init_times = opts->init_times,
+                         .n_init_times = opts->n_init_times},
                 .core = {.alloc = opts->alloc,
                          .policy = pol_find(policy),
                          .options = opts->options,

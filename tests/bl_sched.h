@@ -35,6 +35,8 @@ typedef struct bl_opts {
     eng_walltime walltime;
     const pol_kv *options;
     size_t n_options;
+    const eng_init_time *init_times; /* per-type initialization (queue = type) */
+    size_t n_init_times;
 } bl_opts;
 
 /* A finished run through the core alone. */

@@ -1,0 +1,562 @@
+/* pol_packet.c — Packet: bundling same-type jobs so that their
+ * initialization is paid once (Baranov & Lyakhovets 2022, the job-bundling
+ * study on Alea; summary in ../shared/seeds/job-bundling-alea-summary.md).
+ *
+ * Jobs of one type (--type-field, SWF field 15 by default) share an
+ * initialization procedure. The policy keeps one FIFO queue per type and,
+ * whenever hosts are free, forms a packet from the head of the queue with
+ * the largest weight: the packet's hosts are initialized once (by its first
+ * member), then its members run one after another on all of those hosts
+ * (the engine's pol_out_start_packet: later members skip the
+ * initialization; a member runs moldably, its processing scaled by its
+ * units over the packet's, the study's linear-scalability assumption). Every
+ * member stays a job of its own in the outputs, with its packet in a
+ * column.
+ *
+ * The paper leaves two rules open; ours, with their reasons:
+ *
+ * Queue weight. w_t = size_weight * n_t / n + age_weight * a_t / a_max,
+ *   n_t the type's waiting jobs and n all waiting jobs, a_t the waiting
+ *   time of the type's oldest job and a_max the largest such time. Both
+ *   terms lie in [0, 1], so the two options weigh "many jobs to bundle"
+ *   (more initialization saved) against "someone has waited long"
+ *   (fairness) directly; defaults 1 and 1. Ties: older head, then smaller
+ *   type.
+ *
+ * Node count and members. A packet that runs its members on all k of its
+ *   hosts saves (sum of the members' nodes - k) initializations' worth of
+ *   node time; the fewer the hosts, the more it saves, but the longer later
+ *   members wait inside it. So: members are taken from the head of the
+ *   type's queue while the packet's planned processing
+ *       P = sum over members of (estimate - initialization) * nodes / k
+ *   stays within `horizon` seconds (the first member always joins), with
+ *       k = max(the widest member's nodes, ceil(node-seconds / horizon)),
+ *   never more hosts than the members would hold side by side (so no job
+ *   gets more node time than it asked for) nor than are free. No member runs on fewer nodes than it
+ *   asked for, and a packet is never planned longer than the horizon
+ *   unless its first member alone is. horizon defaults to 3600 s;
+ *   max_members (0: no limit) caps packets further.
+ *
+ * Variants (mode=): `easy` (default) gives the top-weight queue's head an
+ *   EASY-style reservation when it does not fit (Lifka 1995; Mu'alem &
+ *   Feitelson 2001): its shadow time is when the running packets' planned
+ *   ends free enough hosts; packets of other types are formed only if they
+ *   end by then or use hosts the reservation does not need. `greedy` tries
+ *   the queues in weight order and forms every packet that fits, which can
+ *   starve wide jobs of small queues.
+ *
+ * Costs per call: O(q) to rebuild the weights (q waiting jobs, types
+ * visited once), O(t log t) to order the t types, O(p log p) for the
+ * shadow time over p running packets; members are popped from FIFO queues.
+ */
+#include "pol_policy.h"
+
+#include "eng_error.h"
+#include "eng_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct type_queue {
+    int64_t type;
+    int32_t *jobs; /* FIFO of the type's waiting jobs; those already in a
+                    * packet are skipped (s->assigned) and dropped at the head */
+    size_t head, n, cap;
+    size_t live;   /* jobs in it not yet in a packet */
+    double weight; /* this call's */
+} type_queue;
+
+typedef struct packet {
+    int32_t first;    /* the first member's idx: the packet's name */
+    int32_t *members; /* in order */
+    size_t n_members, next;
+    int32_t *hosts;   /* positions in view->hosts */
+    int32_t n_hosts;
+    int32_t units;    /* units its hosts hold */
+    bool running;     /* a member runs now */
+    double planned_end_s;
+} packet;
+
+typedef enum { MODE_EASY, MODE_GREEDY } packet_mode;
+
+typedef struct packet_state {
+    double size_weight, age_weight, horizon_s;
+    size_t max_members;
+    packet_mode mode;
+    type_queue *types; /* sorted by type */
+    size_t n_types, cap_types;
+    packet *packets;   /* active packets */
+    size_t n_packets, cap_packets;
+    int32_t *job_packet; /* per job: index of its active packet, or -1 */
+    uint8_t *assigned;   /* per job: put in a packet */
+    int32_t *pick;       /* scratch: members being chosen */
+    size_t cap_pick;
+    size_t n_jobs;
+    uint8_t *busy;     /* per pool host, this call: held or taken */
+    size_t n_hosts;
+    size_t *order;     /* scratch: types by weight */
+    size_t cap_order;
+    int32_t *free_pos; /* scratch */
+    size_t cap_free;
+    int32_t min_cores; /* this call's smallest host */
+    double *ends;      /* scratch: planned packet ends */
+    int32_t *end_units;
+    size_t cap_ends, cap_end_units;
+} packet_state;
+
+static const pol_option packet_options[] = {
+    {"mode", "easy|greedy: reservation for the top queue's head (default easy), or none"},
+    {"horizon", "seconds: planned processing a packet may reach (default 3600)"},
+    {"max_members", "largest packet, in jobs; 0 for no limit (default 0)"},
+    {"size_weight", "weight of a queue's share of the waiting jobs (default 1)"},
+    {"age_weight", "weight of the relative wait of a queue's oldest job (default 1)"},
+    {NULL, NULL},
+};
+
+static int parse_number(const char *key, const char *text, double min, double *out, char *err,
+                        size_t errlen)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || !isfinite(v) || v < min) {
+        snprintf(err, errlen, "option %s: expected a number >= %g, got '%s'", key, min, text);
+        return ENG_INVAL;
+    }
+    *out = v;
+    return ENG_OK;
+}
+
+static int packet_init(void *state, const pol_setup *setup, char *err, size_t errlen)
+{
+    packet_state *s = state;
+    const char *mode = pol_option_get(setup, "mode", "easy");
+    if (strcmp(mode, "easy") == 0)
+        s->mode = MODE_EASY;
+    else if (strcmp(mode, "greedy") == 0)
+        s->mode = MODE_GREEDY;
+    else {
+        snprintf(err, errlen, "option mode: expected easy or greedy, got '%s'", mode);
+        return ENG_INVAL;
+    }
+    double members;
+    int rc = parse_number("horizon", pol_option_get(setup, "horizon", "3600"), 1, &s->horizon_s,
+                          err, errlen);
+    if (!rc)
+        rc = parse_number("max_members", pol_option_get(setup, "max_members", "0"), 0, &members,
+                          err, errlen);
+    if (!rc)
+        rc = parse_number("size_weight", pol_option_get(setup, "size_weight", "1"), 0,
+                          &s->size_weight, err, errlen);
+    if (!rc)
+        rc = parse_number("age_weight", pol_option_get(setup, "age_weight", "1"), 0,
+                          &s->age_weight, err, errlen);
+    if (rc)
+        return rc;
+    if (members != floor(members)) {
+        snprintf(err, errlen, "option max_members: expected a whole number");
+        return ENG_INVAL;
+    }
+    s->max_members = (size_t)members;
+    s->n_jobs = setup->n_jobs;
+    s->n_hosts = setup->n_hosts;
+    s->job_packet = malloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->job_packet);
+    s->assigned = calloc(s->n_jobs ? s->n_jobs : 1, 1);
+    s->busy = calloc(s->n_hosts ? s->n_hosts : 1, 1);
+    if (!s->job_packet || !s->busy || !s->assigned) {
+        snprintf(err, errlen, "out of memory");
+        return ENG_NOMEM;
+    }
+    for (size_t i = 0; i < s->n_jobs; i++)
+        s->job_packet[i] = -1;
+    return ENG_OK;
+}
+
+static void free_packet(packet *p)
+{
+    free(p->members);
+    free(p->hosts);
+}
+
+static void packet_fini(void *state)
+{
+    packet_state *s = state;
+    for (size_t i = 0; i < s->n_types; i++)
+        free(s->types[i].jobs);
+    for (size_t i = 0; i < s->n_packets; i++)
+        free_packet(&s->packets[i]);
+    free(s->types);
+    free(s->packets);
+    free(s->job_packet);
+    free(s->assigned);
+    free(s->pick);
+    free(s->busy);
+    free(s->order);
+    free(s->free_pos);
+    free(s->ends);
+    free(s->end_units);
+}
+
+/* The queue of a type, created in sorted position when new. */
+static type_queue *queue_of(packet_state *s, int64_t type)
+{
+    size_t lo = 0, hi = s->n_types;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->types[mid].type < type)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < s->n_types && s->types[lo].type == type)
+        return &s->types[lo];
+    if (eng_grow(&s->types, &s->cap_types, s->n_types + 1, sizeof *s->types))
+        return NULL;
+    memmove(s->types + lo + 1, s->types + lo, (s->n_types - lo) * sizeof *s->types);
+    s->types[lo] = (type_queue){.type = type};
+    s->n_types++;
+    return &s->types[lo];
+}
+
+static int packet_on_submit(void *state, const pol_view *v, const pol_job *job)
+{
+    (void)v;
+    packet_state *s = state;
+    type_queue *q = queue_of(s, job->type);
+    if (!q)
+        return ENG_NOMEM;
+    if (q->head > 0 && q->head == q->n) /* empty: reuse from the start */
+        q->head = q->n = 0;
+    if (eng_grow(&q->jobs, &q->cap, q->n + 1, sizeof *q->jobs))
+        return ENG_NOMEM;
+    q->jobs[q->n++] = job->idx;
+    q->live++;
+    return ENG_OK;
+}
+
+static int packet_on_finish(void *state, const pol_view *v, const pol_job *job)
+{
+    (void)v;
+    packet_state *s = state;
+    int32_t p = s->job_packet[job->idx];
+    if (p >= 0)
+        s->packets[p].running = false;
+    s->job_packet[job->idx] = -1;
+    return ENG_OK;
+}
+
+/* Nodes a job asks for, in hosts (core allocation: of the smallest host). */
+static int32_t job_nodes(const pol_view *v, const pol_job *j, int32_t min_cores)
+{
+    return v->alloc == POL_ALLOC_NODE ? j->units : (j->units + min_cores - 1) / min_cores;
+}
+
+static double processing(const pol_job *j)
+{
+    double e = j->estimate_s - j->init_s;
+    return e > 0 ? e : 0;
+}
+
+/* Planned processing of members[0..m) on k hosts. */
+static double span_on(const pol_view *v, const int32_t *members, size_t m, int32_t k,
+                      int32_t min_cores)
+{
+    double total = 0;
+    for (size_t i = 0; i < m; i++) {
+        const pol_job *j = pol_queue_find(v, members[i]);
+        total += processing(j) * job_nodes(v, j, min_cores) / k;
+    }
+    return total;
+}
+
+/* Starts the next member of packet p (the previous one has just ended). */
+static int continue_packet(packet_state *s, const pol_view *v, pol_out *out, size_t p)
+{
+    packet *pk = &s->packets[p];
+    const pol_job *j = pol_queue_find(v, pk->members[pk->next]);
+    if (!j)
+        return ENG_INVARIANT;
+    pol_out_start_packet(out, j, pk->first, pk->hosts, (size_t)pk->n_hosts);
+    /* what is left of the packet, planned from now */
+    pk->planned_end_s = v->now_s + (pk->next == 0 ? j->init_s : 0) +
+                        span_on(v, pk->members + pk->next, pk->n_members - pk->next,
+                                pk->n_hosts, s->min_cores);
+    pk->next++;
+    pk->running = true;
+    s->job_packet[j->idx] = (int32_t)p;
+    for (int32_t k = 0; k < pk->n_hosts; k++)
+        s->busy[pk->hosts[k]] = 1;
+    return ENG_OK;
+}
+
+static int by_weight_state_cmp(const packet_state *s, const pol_view *v, size_t a, size_t b)
+{
+    const type_queue *x = &s->types[a], *y = &s->types[b];
+    if (x->weight != y->weight)
+        return x->weight > y->weight ? -1 : 1;
+    double sx = pol_queue_find(v, x->jobs[x->head])->submit_s;
+    double sy = pol_queue_find(v, y->jobs[y->head])->submit_s;
+    if (sx != sy)
+        return sx < sy ? -1 : 1;
+    return (x->type > y->type) - (x->type < y->type);
+}
+
+/* Insertion sort of the (few) waiting types by weight. */
+static void order_types(packet_state *s, const pol_view *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        size_t t = s->order[i], k = i;
+        while (k > 0 && by_weight_state_cmp(s, v, t, s->order[k - 1]) < 0) {
+            s->order[k] = s->order[k - 1];
+            k--;
+        }
+        s->order[k] = t;
+    }
+}
+
+/* Drops the jobs already in packets from the head of q. */
+static void trim(packet_state *s, type_queue *q)
+{
+    while (q->head < q->n && s->assigned[q->jobs[q->head]])
+        q->head++;
+}
+
+/* Chooses the members of a packet from queue q (into s->pick) and its host
+ * count, with `avail` free hosts. Jobs are taken in queue order; one that
+ * is wider than the free hosts is passed over (it keeps its place), so a
+ * blocked head does not hold back the rest of its type. With a
+ * reservation (shadow < INFINITY), the packet must end by the shadow time
+ * or use at most `extra` hosts. At most SCAN queue entries are looked at. */
+#define SCAN 256
+
+static size_t choose_members(packet_state *s, const pol_view *v, type_queue *q, int32_t avail,
+                             double shadow, int32_t extra, int32_t *k_out)
+{
+    if (eng_grow(&s->pick, &s->cap_pick, SCAN, sizeof *s->pick))
+        return 0;
+    size_t m = 0;
+    int32_t widest = 0, k = 0;
+    int64_t total_nodes = 0;
+    double node_s = 0, init = 0;
+    for (size_t i = q->head, seen = 0; i < q->n && seen < SCAN; i++) {
+        int32_t idx = q->jobs[i];
+        if (s->assigned[idx])
+            continue;
+        seen++;
+        if (s->max_members && m == s->max_members)
+            break;
+        const pol_job *j = pol_queue_find(v, idx);
+        int32_t nodes = job_nodes(v, j, s->min_cores);
+        if (nodes > avail)
+            continue;
+        int32_t w = nodes > widest ? nodes : widest;
+        double ns = node_s + processing(j) * nodes;
+        int64_t total = total_nodes + nodes;
+        /* enough hosts to keep the packet within the horizon, but never
+         * more than the members would hold side by side, nor than free */
+        double need = ceil(ns / s->horizon_s);
+        int64_t kk = need > w ? (int64_t)fmin(need, (double)total) : w;
+        if (kk > avail)
+            kk = avail;
+        double span = ns / (double)kk;
+        if (m > 0 && span > s->horizon_s)
+            break;
+        double first_init = m == 0 ? j->init_s : init;
+        if (isfinite(shadow) && v->now_s + first_init + span > shadow && kk > extra) {
+            if (m == 0)
+                continue; /* this job cannot start a packet now; try the next */
+            break;
+        }
+        s->pick[m++] = idx;
+        widest = w;
+        total_nodes = total;
+        node_s = ns;
+        init = first_init;
+        k = (int32_t)kk;
+    }
+    *k_out = k;
+    return m;
+}
+
+/* When will `need` hosts be free, counting the running packets' planned
+ * ends? Returns the shadow time and the hosts free then beyond need. */
+static double shadow_of(packet_state *s, const pol_view *v, int32_t free_hosts, int32_t need,
+                        int32_t *extra)
+{
+    size_t n = 0;
+    if (eng_grow(&s->ends, &s->cap_ends, s->n_packets + 1, sizeof *s->ends) ||
+        eng_grow(&s->end_units, &s->cap_end_units, s->n_packets + 1, sizeof *s->end_units))
+        return INFINITY;
+    for (size_t p = 0; p < s->n_packets; p++) {
+        double e = s->packets[p].planned_end_s;
+        int32_t h = s->packets[p].n_hosts;
+        size_t k = n++;
+        while (k > 0 && s->ends[k - 1] > e) {
+            s->ends[k] = s->ends[k - 1];
+            s->end_units[k] = s->end_units[k - 1];
+            k--;
+        }
+        s->ends[k] = e;
+        s->end_units[k] = h;
+    }
+    int64_t acc = free_hosts;
+    double t = v->now_s;
+    size_t i = 0;
+    while (acc < need && i < n) {
+        t = s->ends[i] > v->now_s ? s->ends[i] : v->now_s;
+        acc += s->end_units[i++];
+    }
+    while (i < n && s->ends[i] <= t)
+        acc += s->end_units[i++];
+    *extra = (int32_t)(acc - need);
+    return acc >= need ? t : INFINITY;
+}
+
+/* Opens a packet of m members from q on k of the free hosts. */
+static int open_packet(packet_state *s, const pol_view *v, pol_out *out, type_queue *q, size_t m,
+                       int32_t k, size_t *n_free)
+/* members are s->pick[0..m) */
+{
+    if (eng_grow(&s->packets, &s->cap_packets, s->n_packets + 1, sizeof *s->packets))
+        return ENG_NOMEM;
+    packet *pk = &s->packets[s->n_packets];
+    memset(pk, 0, sizeof *pk);
+    pk->members = malloc(m * sizeof *pk->members);
+    pk->hosts = malloc((size_t)k * sizeof *pk->hosts);
+    if (!pk->members || !pk->hosts) {
+        free_packet(pk);
+        return ENG_NOMEM;
+    }
+    memcpy(pk->members, s->pick, m * sizeof *pk->members);
+    for (size_t i = 0; i < m; i++)
+        s->assigned[pk->members[i]] = 1;
+    q->live -= m;
+    trim(s, q);
+    pk->n_members = m;
+    pk->first = pk->members[0];
+    /* the lowest-named free hosts */
+    memcpy(pk->hosts, s->free_pos, (size_t)k * sizeof *pk->hosts);
+    memmove(s->free_pos, s->free_pos + k, (*n_free - (size_t)k) * sizeof *s->free_pos);
+    *n_free -= (size_t)k;
+    pk->n_hosts = k;
+    for (int32_t h = 0; h < k; h++)
+        pk->units += v->alloc == POL_ALLOC_NODE ? 1 : v->hosts[pk->hosts[h]].cores;
+    s->n_packets++;
+    return continue_packet(s, v, out, s->n_packets - 1);
+}
+
+static int packet_schedule(void *state, const pol_view *v, pol_out *out)
+{
+    packet_state *s = state;
+    int rc;
+    int32_t min_cores = INT32_MAX;
+    for (size_t h = 0; h < v->n_hosts; h++)
+        if (v->hosts[h].cores < min_cores)
+            min_cores = v->hosts[h].cores;
+    s->min_cores = min_cores;
+    memset(s->busy, 0, s->n_hosts);
+
+    /* 1. Running packets whose member has just ended go on (or end);
+     *    their hosts stay theirs. */
+    for (size_t p = 0; p < s->n_packets;) {
+        packet *pk = &s->packets[p];
+        if (!pk->running && pk->next < pk->n_members) {
+            rc = continue_packet(s, v, out, p);
+            if (rc)
+                return rc;
+        }
+        if (!pk->running && pk->next == pk->n_members) {
+            free_packet(pk);
+            s->packets[p] = s->packets[--s->n_packets];
+            /* the moved packet's running member points to its new index */
+            if (p < s->n_packets) {
+                packet *moved = &s->packets[p];
+                if (moved->running)
+                    s->job_packet[moved->members[moved->next - 1]] = (int32_t)p;
+            }
+            continue;
+        }
+        for (int32_t k = 0; k < pk->n_hosts; k++)
+            s->busy[pk->hosts[k]] = 1;
+        p++;
+    }
+
+    /* 2. Free hosts, lowest names first. */
+    if (eng_grow(&s->free_pos, &s->cap_free, v->n_hosts + 1, sizeof *s->free_pos))
+        return ENG_NOMEM;
+    size_t n_free = 0;
+    for (size_t h = 0; h < v->n_hosts; h++)
+        if (!s->busy[h] && v->hosts[h].free_cores == v->hosts[h].cores)
+            s->free_pos[n_free++] = (int32_t)h;
+
+    /* 3. Weights of the waiting queues. */
+    size_t waiting = 0, n_order = 0;
+    double max_age = 0;
+    for (size_t t = 0; t < s->n_types; t++) {
+        type_queue *q = &s->types[t];
+        trim(s, q);
+        if (q->live == 0)
+            continue;
+        waiting += q->live;
+        double age = v->now_s - pol_queue_find(v, q->jobs[q->head])->submit_s;
+        if (age > max_age)
+            max_age = age;
+    }
+    if (waiting == 0 || n_free == 0)
+        return ENG_OK;
+    if (eng_grow(&s->order, &s->cap_order, s->n_types, sizeof *s->order))
+        return ENG_NOMEM;
+    for (size_t t = 0; t < s->n_types; t++) {
+        type_queue *q = &s->types[t];
+        if (q->live == 0)
+            continue;
+        double age = v->now_s - pol_queue_find(v, q->jobs[q->head])->submit_s;
+        q->weight = s->size_weight * (double)q->live / (double)waiting +
+                    s->age_weight * (max_age > 0 ? age / max_age : 0);
+        s->order[n_order++] = t;
+    }
+    order_types(s, v, n_order);
+
+    /* 4. Packets, queue by queue. In easy mode the first queue whose head
+     *    does not fit gets a reservation that later packets respect. */
+    double shadow = INFINITY;
+    int32_t extra = 0;
+    for (size_t i = 0; i < n_order && n_free > 0; i++) {
+        type_queue *q = &s->types[s->order[i]];
+        if (q->live == 0)
+            continue;
+        const pol_job *head = pol_queue_find(v, q->jobs[q->head]);
+        int32_t head_nodes = job_nodes(v, head, min_cores);
+        if (s->mode == MODE_EASY && !isfinite(shadow) && head_nodes > (int32_t)n_free)
+            shadow = shadow_of(s, v, (int32_t)n_free, head_nodes, &extra);
+        int32_t k;
+        size_t m = choose_members(s, v, q, (int32_t)n_free, shadow, extra, &k);
+        if (m == 0)
+            continue;
+        if (isfinite(shadow)) {
+            const pol_job *first = pol_queue_find(v, s->pick[0]);
+            double end = v->now_s + first->init_s + span_on(v, s->pick, m, k, min_cores);
+            if (end > shadow)
+                extra -= k;
+        }
+        rc = open_packet(s, v, out, q, m, k, &n_free);
+        if (rc)
+            return rc;
+    }
+    return out->oom ? ENG_NOMEM : ENG_OK;
+}
+
+const pol_type pol_packet = {
+    .name = "packet",
+    .summary = "bundles same-type jobs into packets that pay the initialization once",
+    .citation = "Baranov & Lyakhovets 2022",
+    .flags = 0,
+    .state_size = sizeof(packet_state),
+    .options = packet_options,
+    .init = packet_init,
+    .fini = packet_fini,
+    .on_submit = packet_on_submit,
+    .on_finish = packet_on_finish,
+    .schedule = packet_schedule,
+};

@@ -1,0 +1,198 @@
+/* test_pol_packet.c — Packet: hand-computed bundling scenarios
+ * (initialization paid once per packet, members in order on the packet's
+ * hosts, the node-count rule), the engine's packet checks, and a sanity
+ * check against EASY when there is nothing to save. */
+#include "bl_sched.h"
+#include "bl_test.h"
+#include "eng_metrics.h"
+#include "pol_policy.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <string.h>
+
+/* Type 1 initializes in 10 s, type 2 in 20 s (the queue field is the
+ * type). */
+static const eng_init_time INIT[] = {{.type = 1, .seconds = 10}, {.type = 2, .seconds = 20}};
+
+static long find(const bl_sched *s, int64_t id)
+{
+    for (size_t i = 0; i < s->prep.n_jobs; i++)
+        if (s->prep.jobs[i].id == id)
+            return (long)i;
+    return -1;
+}
+
+/* P1 on 4 hosts, all at t=0: J1 (type 1, 2 nodes, 100 s), J2 (type 1, 1
+ * node, 50 s), J3 (type 2, 1 node, 40 s). Type 1 weighs most (2 of 3 jobs).
+ * Its packet takes J1 and J2 on k = max(2, ceil(250/3600)) = 2 hosts:
+ * J1 pays the 10 s initialization and runs 100 s (2/2 of its work per
+ * host): 0-110; J2 follows on the same 2 hosts without initialization, its
+ * 50 s on 1 node spread over 2: 110-135. Type 2's packet is J3 alone on 1
+ * of the 2 hosts left: 20 + 40, 0-60. */
+static void test_one_initialization_per_packet(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 2, 1}, {2, 0, 50, 50, 1, 1}, {3, 0, 40, 40, 1, 2}};
+    bl_opts o = {.init_times = INIT, .n_init_times = 2};
+    bl_sched s;
+    bl_core_run("packet", jobs, 3, bl_uniform_platform(4, 1), &o, &s);
+    static const bl_expect e[] = {{1, 0, 110}, {2, 110, 135}, {3, 0, 60}};
+    bl_check(&s, e, 3, "P1");
+    const eng_job_result *r = eng_core_results(s.core);
+    const int32_t *hosts = eng_core_alloc_hosts(s.core);
+    long j1 = find(&s, 1), j2 = find(&s, 2), j3 = find(&s, 3);
+    CU_ASSERT_DOUBLE_EQUAL(r[j1].init_s, 10, 0);
+    CU_ASSERT_DOUBLE_EQUAL(r[j2].init_s, 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(r[j3].init_s, 20, 0);
+    CU_ASSERT_EQUAL(r[j1].packet, j1);
+    CU_ASSERT_EQUAL(r[j2].packet, j1);
+    CU_ASSERT_EQUAL(r[j3].packet, j3);
+    /* J2 runs on J1's two hosts */
+    CU_ASSERT_EQUAL_FATAL(r[j2].n_hosts, 2);
+    CU_ASSERT_EQUAL(hosts[r[j2].hosts_off], hosts[r[j1].hosts_off]);
+    CU_ASSERT_EQUAL(hosts[r[j2].hosts_off + 1], hosts[r[j1].hosts_off + 1]);
+    CU_ASSERT_EQUAL(r[j2].units, 2);
+    /* EASY on the same input pays every initialization: J2 0-60 */
+    bl_sched e2;
+    bl_core_run("easy", jobs, 3, bl_uniform_platform(4, 1), &o, &e2);
+    static const bl_expect ee[] = {{1, 0, 110}, {2, 0, 60}, {3, 0, 60}};
+    bl_check(&e2, ee, 3, "P1 easy");
+    bl_sched_fini(&e2);
+    bl_sched_fini(&s);
+}
+
+/* P2: three 1-node type-1 jobs of 80 s and a horizon of 100 s. Members
+ * join while the packet's processing (node-seconds / k) stays within 100:
+ * J1 alone on 1 host (80); with J2, 160 node-s need 2 hosts (80); with J3,
+ * 240 need 3 (80). The packet runs J1, J2, J3 in order on 3 hosts, each
+ * spread over them (80/3 s), J1 paying the 5 s initialization. */
+static void test_order_and_node_count(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 80, 80, 1, 1}, {2, 0, 80, 80, 1, 1}, {3, 0, 80, 80, 1, 1}};
+    static const eng_init_time init[] = {{.type = 1, .seconds = 5}};
+    static const pol_kv opt[] = {{"horizon", "100"}};
+    bl_opts o = {.init_times = init, .n_init_times = 1, .options = opt, .n_options = 1};
+    bl_sched s;
+    bl_core_run("packet", jobs, 3, bl_uniform_platform(4, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    double third = 80 * (1.0 / 3);
+    double e1 = 5 + third, e2 = e1 + third, e3 = e2 + third;
+    bl_expect e[] = {{1, 0, e1}, {2, e1, e2}, {3, e2, e3}};
+    bl_check(&s, e, 3, "P2");
+    CU_ASSERT_EQUAL(eng_core_results(s.core)[find(&s, 3)].n_hosts, 3);
+    /* the fourth host stayed free: the time series never shows 4 busy */
+    size_t n;
+    const eng_ts_row *ts = eng_core_timeseries(s.core, &n);
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT(ts[i].busy_nodes <= 3);
+    bl_sched_fini(&s);
+}
+
+/* Options. */
+static void test_options(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 1}};
+    static const pol_kv bad[] = {{"mode", "lazy"}};
+    bl_opts o = {.options = bad, .n_options = 1};
+    bl_sched s;
+    bl_core_run("packet", jobs, 1, bl_uniform_platform(4, 1), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_INVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "option mode: expected easy or greedy"));
+    bl_sched_fini(&s);
+    static const pol_kv h[] = {{"horizon", "0"}};
+    o.options = h;
+    bl_core_run("packet", jobs, 1, bl_uniform_platform(4, 1), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_INVAL);
+    bl_sched_fini(&s);
+}
+
+/* The engine refuses broken packets: a member on other hosts than its
+ * packet's, or while the previous member still runs. */
+static int bad_packet_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    int *mode = st;
+    (void)mode;
+    if (v->n_queue >= 2 && v->n_running == 0 && v->free_units == v->total_units) {
+        int32_t h0 = 0, h1 = 1;
+        pol_out_start_packet(out, v->queue[0], v->queue[0]->idx, &h0, 1);
+        /* second member at once, on another host: refused */
+        pol_out_start_packet(out, v->queue[1], v->queue[0]->idx, &h1, 1);
+    }
+    return 0;
+}
+
+static void test_engine_checks(void)
+{
+    const pol_type bad = {.name = "badpacket", .state_size = sizeof(int),
+                          .schedule = bad_packet_schedule};
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 1}, {2, 0, 10, 10, 1, 1}};
+    eng_platform *p = bl_uniform_platform(4, 1);
+    eng_workload *w = bl_make_workload(jobs, 2);
+    eng_prepared prep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts po = {0};
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &po, &prep, &d), 0);
+    eng_core_opts co = {.policy = &bad, .check = true};
+    eng_core *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_core_create(p, &prep, &co, &c, &d), 0);
+    CU_ASSERT_EQUAL(eng_core_run(c, &d), ENG_INVARIANT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "while its previous member still runs"));
+    eng_core_destroy(c);
+    eng_prepared_fini(&prep);
+    eng_workload_destroy(w);
+    eng_platform_destroy(p);
+}
+
+/* With nothing to save (no initialization), Packet must stay close to
+ * EASY: every job runs, and the mean bounded slowdown is at most twice
+ * EASY's, on random workloads of 4 types. */
+static void test_sane_without_initialization(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    for (int round = 0; round < 3; round++) {
+        enum { N = 400 };
+        bl_jobspec jobs[N];
+        double t = 0;
+        for (int i = 0; i < N; i++) {
+            t += floor(gsl_ran_exponential(r, 30));
+            double run = 60 + floor(gsl_ran_exponential(r, 600));
+            jobs[i] = (bl_jobspec){i + 1, t, run, ceil(run * 1.5), 1 + (int)gsl_rng_uniform_int(r, 8),
+                                   1 + (int64_t)gsl_rng_uniform_int(r, 4)};
+        }
+        double bsld[2];
+        const char *pol[2] = {"easy", "packet"};
+        for (int k = 0; k < 2; k++) {
+            bl_sched s;
+            bl_core_run(pol[k], jobs, N, bl_uniform_platform(32, 1), NULL, &s);
+            CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+            size_t n_ts;
+            const eng_ts_row *ts = eng_core_timeseries(s.core, &n_ts);
+            eng_summary m;
+            eng_metrics_compute(&s.prep, eng_core_results(s.core), ts, n_ts, 32, &m);
+            CU_ASSERT_EQUAL(m.n_simulated, N);
+            bsld[k] = m.bsld_mean;
+            bl_sched_fini(&s);
+        }
+        printf("\n  round %d: bounded slowdown easy %.2f, packet %.2f", round, bsld[0], bsld[1]);
+        CU_ASSERT(bsld[1] <= 2 * bsld[0]);
+    }
+    gsl_rng_free(r);
+}
+
+int bl_suite_pol_packet(void)
+{
+    CU_pSuite s = CU_add_suite("pol_packet", NULL, NULL);
+    if (!s)
+        return 1;
+    CU_add_test(s, "one initialization per packet", test_one_initialization_per_packet);
+    CU_add_test(s, "members in order, node count within the horizon", test_order_and_node_count);
+    CU_add_test(s, "options", test_options);
+    CU_add_test(s, "the engine refuses broken packets", test_engine_checks);
+    CU_add_test(s, "sane against EASY without initialization", test_sane_without_initialization);
+    return 0;
+}
