@@ -348,40 +348,71 @@ static int write_schedule_swf(const char *path, const eng_workload *w, const eng
     return rc;
 }
 
+bool eng_output_parse(const char *list, unsigned *mask)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } names[] = {{"jobs", ENG_OUT_JOBS},       {"dropped", ENG_OUT_DROPPED},
+                 {"schedule", ENG_OUT_SCHEDULE}, {"summary", ENG_OUT_SUMMARY},
+                 {"timeseries", ENG_OUT_TIMESERIES}, {"all", ENG_OUT_ALL}};
+    *mask = 0;
+    for (const char *p = list;;) {
+        size_t len = strcspn(p, ",");
+        bool known = false;
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (strlen(names[i].name) == len && strncmp(p, names[i].name, len) == 0) {
+                *mask |= names[i].bit;
+                known = true;
+            }
+        if (!known)
+            return false;
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    return *mask != 0;
+}
+
 int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_result *r,
                      const eng_summary *s, const eng_manifest *m, eng_diag *d)
 {
     int rc = eng_mkdir_p(dir, d);
     if (rc)
         return rc;
+    unsigned want = m->outputs ? m->outputs : ENG_OUT_ALL;
     enum { JOBS, DROPPED, SUMMARY, TIMESERIES, N_CSV };
     static const char *const names[N_CSV] = {"jobs.csv", "dropped.csv", "summary.json",
                                              "timeseries.csv"};
+    static const unsigned bits[N_CSV] = {ENG_OUT_JOBS, ENG_OUT_DROPPED, ENG_OUT_SUMMARY,
+                                         ENG_OUT_TIMESERIES};
     eng_afile files[N_CSV];
     memset(files, 0, sizeof files);
     char *paths[N_CSV + 1] = {0};
     for (int k = 0; k < N_CSV && rc == ENG_OK; k++) {
+        if (!(want & bits[k]))
+            continue;
         paths[k] = eng_asprintf("%s/%s", dir, names[k]);
         if (!paths[k])
             rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
         else
             rc = eng_afile_open(&files[k], paths[k], d);
     }
-    if (rc == ENG_OK)
+    if (rc == ENG_OK && files[JOBS].f)
         rc = write_jobs_csv(files[JOBS].f, w, r);
-    if (rc == ENG_OK)
+    if (rc == ENG_OK && files[DROPPED].f)
         rc = write_dropped_csv(files[DROPPED].f, w, r);
-    if (rc == ENG_OK)
+    if (rc == ENG_OK && files[SUMMARY].f)
         rc = eng_output_summary_json(files[SUMMARY].f, w, r, s, m);
-    if (rc == ENG_OK)
+    if (rc == ENG_OK && files[TIMESERIES].f)
         rc = write_timeseries_csv(files[TIMESERIES].f, r, s->total_units);
     if (rc != ENG_OK)
         eng_diag_set(d, rc, "%s: cannot write the outputs: %s", dir, eng_strerror(rc));
     /* The SWF writer is atomic on its own; it runs last among the writes so
      * that a failure above leaves nothing behind. */
-    paths[N_CSV] = eng_asprintf("%s/schedule.swf", dir);
     bool committed[N_CSV + 1] = {false};
-    if (rc == ENG_OK) {
+    if (rc == ENG_OK && (want & ENG_OUT_SCHEDULE)) {
+        paths[N_CSV] = eng_asprintf("%s/schedule.swf", dir);
         rc = paths[N_CSV] ? write_schedule_swf(paths[N_CSV], w, r, m, d)
                           : eng_diag_set(d, ENG_NOMEM, "out of memory");
         committed[N_CSV] = rc == ENG_OK;

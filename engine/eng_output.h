@@ -34,6 +34,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Which files eng_output_write writes (a bit set; 0 means all). */
+enum {
+    ENG_OUT_JOBS = 1 << 0,
+    ENG_OUT_DROPPED = 1 << 1,
+    ENG_OUT_SCHEDULE = 1 << 2,
+    ENG_OUT_SUMMARY = 1 << 3,
+    ENG_OUT_TIMESERIES = 1 << 4,
+    ENG_OUT_ALL = (1 << 5) - 1,
+};
+
+/* Parses "jobs,summary" (names: jobs, dropped, schedule, summary,
+ * timeseries, all) into a bit set; false on an unknown name. */
+bool eng_output_parse(const char *list, unsigned *mask);
+
 typedef struct eng_manifest {
     const char *command;       /* the command line, as typed */
     const char *policy;
@@ -52,9 +66,11 @@ typedef struct eng_manifest {
     bool lenient;
     bool check;
     double wall_time_s;
+    unsigned outputs; /* ENG_OUT_* bits; 0: all */
 } eng_manifest;
 
-/* Writes the five files into dir (created if missing). */
+/* Writes the files m->outputs selects (all five by default) into dir
+ * (created if missing). */
 int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_result *r,
                      const eng_summary *s, const eng_manifest *m, eng_diag *d);
 

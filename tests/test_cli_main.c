@@ -108,6 +108,19 @@ static void test_run_and_outputs(void)
     CU_ASSERT_PTR_NOT_NULL(sum && strstr(sum, "\"policy_options\": {\"backfill_order\": \"sjf\"}"));
     CU_ASSERT_PTR_NOT_NULL(sum && strstr(sum, "\"check\": true"));
     free(sum);
+    /* only the files asked for */
+    snprintf(args, sizeof args,
+             "run --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
+             "--policy fcfs --out %s/only --outputs summary,timeseries -q",
+             dir);
+    expect(args, 0, "only/{summary.json,timeseries.csv}");
+    snprintf(path, sizeof path, "%s/only/jobs.csv", dir);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);
+    snprintf(path, sizeof path, "%s/only/summary.json", dir);
+    CU_ASSERT_EQUAL(access(path, R_OK), 0);
+    expect("run --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
+           "--policy fcfs --out /tmp/x --outputs everything",
+           2, "--outputs: expected names among");
     /* an output folder under a file: error, nothing written */
     snprintf(args, sizeof args,
              "run --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "

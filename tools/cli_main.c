@@ -138,6 +138,8 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
          "per-type initialization times giving this share of total run time (0 <= X < 1)"},       \
         {"init-times", 0, BL_VALUE, "FILE",                                                        \
          "per-type initialization times from 'TYPE SECONDS' lines ('*' for the others)"},         \
+        {"outputs", 0, BL_VALUE, "LIST",                                                           \
+         "with --out: which files, among jobs, dropped, schedule, summary, timeseries (all)"},     \
         {"quiet", 'q', BL_FLAG, NULL, "no progress on stderr"}
 
 typedef struct sim_args {
@@ -150,6 +152,7 @@ typedef struct sim_args {
     eng_init_time *init_times;
     size_t n_init_times;
     char init_label[600];
+    unsigned outputs;
 } sim_args;
 
 static void sim_args_fini(sim_args *s)
@@ -211,6 +214,13 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
             return 1;
         }
         snprintf(s->init_label, sizeof s->init_label, "table %s", s->init_times_path);
+    }
+    const char *outputs = bl_args_value(a, "outputs", NULL);
+    if (outputs && !eng_output_parse(outputs, &s->outputs)) {
+        fprintf(stderr, "batchlab %s: --outputs: expected names among jobs, dropped, schedule, "
+                        "summary, timeseries, all, got '%s'\n",
+                cmd, outputs);
+        return 2;
     }
     s->lenient = bl_args_flag(a, "lenient");
     s->check = bl_args_flag(a, "check");
@@ -323,6 +333,7 @@ static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload 
         .init = s->init_label,
         .lenient = s->lenient,
         .check = s->check,
+        .outputs = s->outputs,
     };
 }
 
@@ -411,10 +422,23 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
     printf("  simulation         %.3f s wall, %s jobs/s, peak memory %.1f MB\n", r->wall_s,
            fmt_grouped(a, sizeof a, r->wall_s > 0 ? (double)s->n_simulated / r->wall_s : 0, 0),
            (double)r->peak_rss_kb / 1024.0);
-    if (spec->out_dir)
-        printf("  outputs            %s/{jobs.csv,dropped.csv,schedule.swf,summary.json,"
-               "timeseries.csv}\n",
-               spec->out_dir);
+    if (spec->out_dir) {
+        static const struct {
+            unsigned bit;
+            const char *name;
+        } files[] = {{ENG_OUT_JOBS, "jobs.csv"},         {ENG_OUT_DROPPED, "dropped.csv"},
+                     {ENG_OUT_SCHEDULE, "schedule.swf"}, {ENG_OUT_SUMMARY, "summary.json"},
+                     {ENG_OUT_TIMESERIES, "timeseries.csv"}};
+        unsigned want = spec->manifest.outputs ? spec->manifest.outputs : ENG_OUT_ALL;
+        printf("  outputs            %s/{", spec->out_dir);
+        bool first = true;
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+            if (want & files[i].bit) {
+                printf("%s%s", first ? "" : ",", files[i].name);
+                first = false;
+            }
+        printf("}\n");
+    }
 }
 
 /* ---- run --------------------------------------------------------------- */
