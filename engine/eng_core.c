@@ -9,13 +9,28 @@
  */
 #include "eng_core.h"
 
+#include "eng_avail.h"
 #include "eng_heap.h"
 #include "eng_util.h"
+
+#include <gsl/gsl_rng.h>
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A host's failures: down spans, drawn ahead window by window (rng set) or
+ * all known from a trace (drawn_until infinite). */
+typedef struct host_fail {
+    bool active; /* the host may fail */
+    gsl_rng *rng;
+    eng_avail_res model;
+    eng_avail_span *spans; /* not yet passed, sorted, merged */
+    size_t n, cap, next;
+    double drawn_until;
+    bool down;
+} host_fail;
 
 typedef struct pool_state {
     const eng_pool *pool;
@@ -34,6 +49,8 @@ typedef struct pool_state {
     pol_out out;
     bool dirty;
     double wakeup_s;
+    bool capacity_changed; /* a host went down or came up at this instant */
+    int32_t down_units;    /* units of its hosts that are down */
 } pool_state;
 
 struct eng_core {
@@ -70,6 +87,13 @@ struct eng_core {
 
     eng_ts_row *ts;
     size_t n_ts, cap_ts;
+
+    /* Host failures (opts.failures): per platform host, and the next up or
+     * down change of every failing host as (time, host). */
+    host_fail *fail;
+    eng_heap changes;
+    double wasted_node_s;
+    double wasted_unit_s; /* the same in units (cores under core allocation) */
 
     /* Packets, indexed by their first member (allocated at the first one). */
     struct packet_state {
@@ -173,6 +197,239 @@ static const char *policy_name(const eng_core *c)
     return c->policy->name;
 }
 
+/* ---- host failures ---------------------------------------------------- */
+
+#define FAIL_WINDOW_EPOCHS 64
+#define FAIL_SEARCH_EPOCHS 100000 /* a host quiet this long has no more failures */
+
+/* Draws host h's failures up to at least t. */
+static int draw_until(eng_core *c, int32_t h, double t)
+{
+    host_fail *f = &c->fail[h];
+    double epoch = c->opts.failures.epoch_s;
+    while (f->drawn_until <= t) {
+        double w0 = f->drawn_until, w1 = w0 + FAIL_WINDOW_EPOCHS * epoch;
+        eng_avail_span *got = NULL;
+        size_t n = 0, cap = 0;
+        int rc = eng_avail_draw(&f->model, w0, w1, epoch, f->rng, &got, &n, &cap, NULL);
+        if (rc) {
+            free(got);
+            return rc;
+        }
+        if (f->next > 1024) { /* forget the past */
+            memmove(f->spans, f->spans + f->next, (f->n - f->next) * sizeof *f->spans);
+            f->n -= f->next;
+            f->next = 0;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (f->n && f->spans[f->n - 1].end_s >= got[i].start_s) {
+                if (got[i].end_s > f->spans[f->n - 1].end_s)
+                    f->spans[f->n - 1].end_s = got[i].end_s; /* one outage across windows */
+                continue;
+            }
+            if (eng_grow(&f->spans, &f->cap, f->n + 1, sizeof *f->spans)) {
+                free(got);
+                return ENG_NOMEM;
+            }
+            f->spans[f->n++] = got[i];
+        }
+        free(got);
+        f->drawn_until = w1;
+    }
+    return ENG_OK;
+}
+
+/* The first time in (from, until) at which up host h goes down, or
+ * INFINITY. */
+static double next_down(eng_core *c, int32_t h, double from, double until)
+{
+    host_fail *f = &c->fail[h];
+    if (!f->active || draw_until(c, h, until))
+        return INFINITY;
+    for (size_t i = f->next; i < f->n && f->spans[i].start_s < until; i++)
+        if (f->spans[i].start_s > from)
+            return f->spans[i].start_s;
+    return INFINITY;
+}
+
+/* Schedules host h's next change after now (going down if up, up if down). */
+static int schedule_change(eng_core *c, int32_t h)
+{
+    host_fail *f = &c->fail[h];
+    double epoch = c->opts.failures.epoch_s;
+    if (f->down)
+        return eng_heap_push(&c->changes, (eng_heap_ev){.t = f->spans[f->next].end_s, .id = h});
+    for (double horizon = c->now > 0 ? c->now : 0;;) {
+        horizon += FAIL_WINDOW_EPOCHS * epoch;
+        int rc = draw_until(c, h, horizon);
+        if (rc)
+            return rc;
+        while (f->next < f->n && f->spans[f->next].end_s <= c->now)
+            f->next++;
+        if (f->next < f->n)
+            return eng_heap_push(&c->changes,
+                                 (eng_heap_ev){.t = f->spans[f->next].start_s, .id = h});
+        if (!f->rng)
+            return ENG_OK; /* the end of its trace */
+        if (horizon - (c->now > 0 ? c->now : 0) > FAIL_SEARCH_EPOCHS * epoch)
+            return ENG_OK; /* no more failures for this host */
+    }
+}
+
+typedef struct fail_ix {
+    int32_t host;
+    double start_s, end_s;
+} fail_ix;
+
+static int cmp_fail_ix(const void *a, const void *b)
+{
+    const fail_ix *x = a, *y = b;
+    if (x->host != y->host)
+        return x->host < y->host ? -1 : 1;
+    return x->start_s < y->start_s ? -1 : x->start_s > y->start_s ? 1 : 0;
+}
+
+/* The index of the host named name, or -1 (hosts are in name order). */
+static int32_t host_by_name(const eng_platform *p, const char *name)
+{
+    size_t lo = 0, hi = p->n_hosts;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = eng_name_cmp(p->hosts[mid].name, name);
+        if (c == 0)
+            return (int32_t)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* Loads a failure trace: per host, its outages sorted and merged. */
+static int load_fail_trace(eng_core *c, eng_diag *d)
+{
+    const eng_failures *fo = &c->opts.failures;
+    const char *path = fo->trace_path;
+    fail_ix *v = malloc((fo->n_trace ? fo->n_trace : 1) * sizeof *v);
+    if (!v)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    for (size_t i = 0; i < fo->n_trace; i++) {
+        const eng_fail_span *s = &fo->trace[i];
+        v[i] = (fail_ix){.host = s->host ? host_by_name(c->plat, s->host) : -1,
+                         .start_s = s->start_s,
+                         .end_s = s->end_s};
+        if (v[i].host < 0) {
+            free(v);
+            return eng_diag_set(d, ENG_INVAL, "%s:%ld: host '%s' is not in platform %s", path,
+                                s->line, s->host ? s->host : "", c->plat->path);
+        }
+        if (!(s->start_s >= 0) || !(s->end_s > s->start_s) || !isfinite(s->end_s)) {
+            free(v);
+            return eng_diag_set(d, ENG_INVAL,
+                                "%s:%ld: outage %g to %g s: expected 0 <= start < end", path,
+                                s->line, s->start_s, s->end_s);
+        }
+    }
+    qsort(v, fo->n_trace, sizeof *v, cmp_fail_ix);
+    for (size_t i = 0; i < fo->n_trace; i++) {
+        host_fail *f = &c->fail[v[i].host];
+        f->active = true;
+        f->drawn_until = INFINITY;
+        if (f->n && f->spans[f->n - 1].end_s >= v[i].start_s) {
+            if (v[i].end_s > f->spans[f->n - 1].end_s)
+                f->spans[f->n - 1].end_s = v[i].end_s;
+            continue;
+        }
+        if (eng_grow(&f->spans, &f->cap, f->n + 1, sizeof *f->spans)) {
+            free(v);
+            return eng_diag_set(d, ENG_NOMEM, "out of memory");
+        }
+        f->spans[f->n++] = (eng_avail_span){.start_s = v[i].start_s, .end_s = v[i].end_s};
+    }
+    free(v);
+    return ENG_OK;
+}
+
+static int init_failures(eng_core *c, eng_diag *d)
+{
+    const eng_failures *fo = &c->opts.failures;
+    bool traced = fo->trace_path != NULL;
+    if (!traced && (!(fo->epoch_s > 0) || !isfinite(fo->epoch_s)))
+        return eng_diag_set(d, ENG_INVAL, "failure epoch %g: expected a positive duration",
+                            fo->epoch_s);
+    c->fail = calloc(c->plat->n_hosts, sizeof *c->fail);
+    if (!c->fail)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    if (traced) {
+        int rc = load_fail_trace(c, d);
+        if (rc)
+            return rc;
+    }
+    for (size_t h = 0; h < c->plat->n_hosts; h++) {
+        host_fail *f = &c->fail[h];
+        if (!traced) {
+            double p = c->plat->hosts[h].occupation_prob;
+            if (!(p > 0))
+                continue;
+            f->active = true;
+            f->rng = gsl_rng_alloc(gsl_rng_mt19937);
+            if (!f->rng)
+                return eng_diag_set(d, ENG_NOMEM, "out of memory");
+            /* one stream per host, independent of the schedule */
+            gsl_rng_set(f->rng, (unsigned long)((fo->seed * 0x9E3779B97F4A7C15ull + h + 1) >> 32 ^
+                                                (fo->seed + h * 2654435761ull)));
+            eng_avail_res_init(&f->model, p);
+        }
+        if (!f->active)
+            continue;
+        int rc = schedule_change(c, (int32_t)h);
+        if (rc)
+            return eng_diag_set(d, rc, "out of memory");
+    }
+    return ENG_OK;
+}
+
+/* Applies every host change due at now: a host going down takes no more
+ * jobs (its jobs ended at this instant already: their runs were cut at
+ * the failure when they started); one coming up is free again. */
+static int apply_changes(eng_core *c)
+{
+    while (c->changes.n && c->changes.v[0].t <= c->now) {
+        int32_t h = eng_heap_pop(&c->changes).id;
+        host_fail *f = &c->fail[h];
+        pool_state *ps = &c->pools[c->plat->hosts[h].pool];
+        int32_t pos = c->pool_pos[h];
+        pol_host *ph = &ps->hosts[pos];
+        int32_t units = c->opts.alloc == POL_ALLOC_NODE ? 1 : ph->cores;
+        if (!f->down) {
+            /* going down: nothing may run on it now */
+            if (ph->free_cores != ph->cores)
+                return ENG_INVARIANT;
+            f->down = true;
+            ph->up = false;
+            ph->free_cores = 0;
+            bit_set(ps->freemap, pos, false);
+            ps->free_units -= units;
+            ps->down_units += units;
+        } else {
+            f->down = false;
+            f->next++;
+            ph->up = true;
+            ph->free_cores = ph->cores;
+            bit_set(ps->freemap, pos, true);
+            ps->free_units += units;
+            ps->down_units -= units;
+        }
+        ps->dirty = true;
+        ps->capacity_changed = true;
+        int rc = schedule_change(c, h);
+        if (rc)
+            return rc;
+    }
+    return ENG_OK;
+}
+
 /* ---- create / destroy ------------------------------------------------- */
 
 void eng_core_destroy(eng_core *c)
@@ -205,6 +462,14 @@ void eng_core_destroy(eng_core *c)
     free(c->alloc_pos);
     free(c->ts);
     free(c->packets);
+    if (c->fail)
+        for (size_t h = 0; h < c->plat->n_hosts; h++) {
+            gsl_rng_free(c->fail[h].rng);
+            eng_avail_res_fini(&c->fail[h].model);
+            free(c->fail[h].spans);
+        }
+    free(c->fail);
+    eng_heap_fini(&c->changes);
     free(c);
 }
 
@@ -232,6 +497,7 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
             .free_cores = h->cores,
             .price_per_s = h->price_per_s,
             .occupation_prob = h->occupation_prob,
+            .up = true,
         };
         c->pool_pos[pool->hosts[k]] = (int32_t)k;
         bit_set(ps->freemap, (int32_t)k, true);
@@ -333,6 +599,15 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
     c->n_pools = platform->n_pools;
     for (size_t pi = 0; pi < c->n_pools; pi++) {
         rc = init_pool(c, pi, d);
+        if (rc) {
+            eng_core_destroy(c);
+            return rc;
+        }
+    }
+    if (opts->failures.enabled) {
+        c->now = 0;
+        rc = init_failures(c, d);
+        c->now = -INFINITY;
         if (rc) {
             eng_core_destroy(c);
             return rc;
@@ -543,7 +818,7 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
                             "t=%.17g: policy %s started job %lld needing %d units with only %d "
                             "free",
                             c->now, policy_name(c), (long long)j->id, j->units, ps->free_units);
-    if (c->promise_s && c->now > c->promise_s[idx] &&
+    if (c->promise_s && !c->fail && c->now > c->promise_s[idx] &&
         c->now - c->promise_s[idx] > 1e-9 * fmax(1.0, fabs(c->now)))
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: policy %s started job %lld later than it promised (%.17g)",
@@ -602,6 +877,25 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
         if (dur > longest)
             longest = dur;
     }
+    /* A host failing before the end cuts the run there (failures on). */
+    r->failed = false;
+    if (c->fail) {
+        double fail_t = INFINITY;
+        for (int32_t k = 0; k < r->n_hosts; k++) {
+            double t = next_down(c, c->alloc_hosts[r->hosts_off + (size_t)k], c->now,
+                                 c->now + longest);
+            if (t < fail_t)
+                fail_t = t;
+        }
+        if (fail_t < c->now + longest) {
+            r->failed = true;
+            killed = false;
+            longest = fail_t - c->now;
+            for (size_t k = c->work_off[idx]; k < c->n_work; k++)
+                if (c->work_s[k] > longest)
+                    c->work_s[k] = longest;
+        }
+    }
     j->start_s = c->now;
     j->expected_end_s = c->now + estimate;
     j->alloc_off = r->hosts_off;
@@ -612,6 +906,8 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
     r->killed = killed;
     if (killed)
         r->end_s = c->now + kill;
+    if (r->failed)
+        r->end_s = c->now + longest;
 
     size_t at = running_lower_bound(ps, j);
     if (eng_grow(&ps->running, &ps->cap_running, ps->n_running + 1, sizeof *ps->running) ||
@@ -653,10 +949,11 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
         if (r > 0 && run_less(ps->running[r], ps->running[r - 1]))
             return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: running set out of order", c->now);
     }
-    if (used + ps->free_units != ps->total_units)
+    if (used + ps->free_units + ps->down_units != ps->total_units)
         return eng_diag_set(d, ENG_INVARIANT,
-                            "t=%.17g: pool %s: %lld units used + %d free != %d total", c->now,
-                            ps->pool->label, (long long)used, ps->free_units, ps->total_units);
+                            "t=%.17g: pool %s: %lld units used + %d free + %d down != %d total",
+                            c->now, ps->pool->label, (long long)used, ps->free_units,
+                            ps->down_units, ps->total_units);
     (void)free_cores;
     return ENG_OK;
 }
@@ -685,6 +982,35 @@ static int check_decisions(eng_core *c, pool_state *ps, const int32_t *queue_bef
 }
 
 /* ---- the step --------------------------------------------------------- */
+
+/* A job cut by a host failure goes back to its queue, to start again from
+ * scratch; its policy sees it submitted again. */
+static int requeue_job(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d)
+{
+    pol_job *j = &c->pj[idx];
+    eng_job_result *r = &c->res[idx];
+    r->requeues++;
+    r->state = ENG_JOB_QUEUED;
+    r->start_s = r->end_s = -1;
+    r->failed = r->killed = false;
+    r->packet = -1;
+    j->start_s = j->expected_end_s = -1;
+    if (eng_grow(&ps->queue, &ps->cap_queue, ps->n_queue + 1, sizeof *ps->queue))
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    size_t at = queue_lower_bound(ps, idx);
+    memmove(ps->queue + at + 1, ps->queue + at, (ps->n_queue - at) * sizeof *ps->queue);
+    ps->queue[at] = j;
+    ps->n_queue++;
+    c->queued++;
+    if (c->policy->on_submit) {
+        pol_view v = make_view(c, ps);
+        int rc = c->policy->on_submit(ps->pstate, &v, j);
+        if (rc)
+            return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the requeue of job %lld",
+                                c->now, policy_name(c), (long long)j->id);
+    }
+    return ENG_OK;
+}
 
 static int call_policy(eng_core *c, pool_state *ps, eng_diag *d)
 {
@@ -736,6 +1062,8 @@ bool eng_core_begin(eng_core *c, double *t, const int32_t **ending, size_t *n_en
     for (size_t i = 0; i < c->n_pools; i++)
         if (c->pools[i].wakeup_s < next)
             next = c->pools[i].wakeup_s;
+    if (c->changes.n && c->n_left > 0 && c->changes.v[0].t < next)
+        next = c->changes.v[0].t;
     c->n_ending = 0;
     if (next == INFINITY) {
         *ending = NULL;
@@ -802,8 +1130,19 @@ int eng_core_step(eng_core *c, eng_diag *d)
                 (ps->n_running - at - 1) * sizeof *ps->running);
         ps->n_running--;
         c->running--;
-        c->n_left--;
-        r->state = r->killed ? ENG_JOB_KILLED : ENG_JOB_DONE;
+        r->state = r->killed ? ENG_JOB_KILLED : r->failed ? ENG_JOB_FAILED : ENG_JOB_DONE;
+        if (r->failed)
+            c->wasted_unit_s += (double)r->units * (c->now - r->start_s);
+        if (r->failed)
+            for (int32_t k = 0; k < r->n_hosts; k++) {
+                const eng_host *h = &c->plat->hosts[c->alloc_hosts[r->hosts_off + (size_t)k]];
+                c->wasted_node_s += (c->now - r->start_s) *
+                                    c->alloc_cores[r->hosts_off + (size_t)k] / h->cores;
+            }
+        bool requeue = r->failed && c->opts.failures.requeue &&
+                       r->requeues < c->opts.failures.max_requeues;
+        if (!requeue)
+            c->n_left--;
         if (r->packet >= 0)
             c->packets[r->packet].last_end_s = c->now;
         ps->dirty = true;
@@ -814,8 +1153,20 @@ int eng_core_step(eng_core *c, eng_diag *d)
                 return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the end of job %lld",
                                     c->now, policy_name(c), (long long)j->id);
         }
+        if (requeue) {
+            rc = requeue_job(c, ps, idx, d);
+            if (rc)
+                return rc;
+        }
     }
     c->n_ending = 0;
+
+    /* 1b. Hosts failing or coming back now. */
+    if (c->fail && (rc = apply_changes(c)))
+        return eng_diag_set(d, rc == ENG_INVARIANT ? rc : ENG_NOMEM,
+                            "t=%.17g: %s", c->now,
+                            rc == ENG_INVARIANT ? "a host failed under a running job"
+                                                : "out of memory");
 
     /* 2. Submissions. */
     while (c->next_submit < c->n && c->prep->jobs[c->next_submit].submit_s <= c->now) {
@@ -843,6 +1194,14 @@ int eng_core_step(eng_core *c, eng_diag *d)
         if (!ps->dirty && ps->wakeup_s > c->now)
             continue;
         ps->dirty = false;
+        if (ps->capacity_changed && c->policy->on_capacity) {
+            pol_view v = make_view(c, ps);
+            rc = c->policy->on_capacity(ps->pstate, &v);
+            if (rc)
+                return eng_diag_set(d, rc, "t=%.17g: policy %s failed on a host failure",
+                                    c->now, policy_name(c));
+        }
+        ps->capacity_changed = false;
         rc = call_policy(c, ps, d);
         if (rc)
             return rc;
@@ -863,6 +1222,16 @@ int eng_core_run(eng_core *c, eng_diag *d)
             return rc;
     }
     return ENG_OK;
+}
+
+double eng_core_wasted_node_s(const eng_core *c)
+{
+    return c->wasted_node_s;
+}
+
+double eng_core_wasted_unit_s(const eng_core *c)
+{
+    return c->wasted_unit_s;
 }
 
 size_t eng_core_started(const eng_core *c, const int32_t **jobs)

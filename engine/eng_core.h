@@ -52,7 +52,44 @@ typedef enum eng_job_state {
     ENG_JOB_RUNNING,
     ENG_JOB_DONE,   /* ran to its end */
     ENG_JOB_KILLED, /* reached its kill limit (requested time) */
+    ENG_JOB_FAILED, /* killed when one of its hosts failed */
 } eng_job_state;
+
+/* Host failures, drawn from the platform's availability model
+ * (engine/eng_avail.h) or replayed from a trace. Drawn: each host with an
+ * occupation_probability p > 0 is down for a whole epoch with probability
+ * p, independently from epoch to epoch and from host to host (consecutive
+ * down epochs merge); the draws come from one GSL generator per host,
+ * seeded from `seed` and the host's index, so they do not depend on the
+ * schedule. A down host takes no job; the jobs running on it when it goes
+ * down are killed (state ENG_JOB_FAILED) or, with requeue, put back in the
+ * queue in their place by submit order (they keep their priority), to
+ * start again from scratch (their policy sees them submitted again). While failures are on, the checker does not hold policies to
+ * their promises: a failure may delay any reservation. */
+/* One outage of a failure trace (eng_ftrace_read reads them from a file). */
+typedef struct eng_fail_span {
+    const char *host; /* a platform host's name */
+    double start_s, end_s;
+    long line; /* where it was read, for messages (0: unknown) */
+} eng_fail_span;
+
+typedef struct eng_failures {
+    bool enabled;
+    double epoch_s; /* > 0 */
+    uint64_t seed;
+    bool requeue;
+    /* With requeue: a job whose runs failed this many times is killed at
+     * its next failure (Slurm's MaxBatchRequeue; 0 means never requeue).
+     * Without a limit a long, wide job on unreliable hosts may never
+     * complete and the simulation never end. */
+    int32_t max_requeues;
+    /* A failure trace, replayed instead of the model when trace_path (its
+     * name in messages) is not NULL: outages in any order, overlapping
+     * ones of a host merged; only the hosts named fail. */
+    const eng_fail_span *trace;
+    size_t n_trace;
+    const char *trace_path;
+} eng_failures;
 
 typedef struct eng_core_opts {
     pol_alloc alloc;
@@ -61,6 +98,7 @@ typedef struct eng_core_opts {
     size_t n_options;
     uint64_t seed;
     bool check;
+    eng_failures failures;
 } eng_core_opts;
 
 /* The fate of one simulated job (indexed like eng_prepared.jobs). */
@@ -69,9 +107,11 @@ typedef struct eng_job_result {
     double end_s;   /* -1 until ended */
     int32_t state;  /* eng_job_state */
     bool killed;    /* reaches (or reached) its kill limit */
+    bool failed;    /* one of its hosts fails before its end (failures on) */
     int32_t units;  /* units it holds (a packet member: all its packet's) */
     int32_t packet; /* -1, or the index of its packet's first member */
     double init_s;  /* initialization paid (0 for later packet members) */
+    int32_t requeues; /* times a host failure sent it back to the queue */
     int32_t n_hosts;
     size_t hosts_off; /* into eng_core_alloc_hosts()/cores() */
 } eng_job_result;
@@ -112,6 +152,13 @@ size_t eng_core_started(const eng_core *c, const int32_t **jobs);
  * indices and durations in seconds (borrowed until the next step). */
 size_t eng_core_job_work(const eng_core *c, int32_t job, const int32_t **hosts,
                          const double **duration_s);
+
+/* Node-seconds lost to failures: units x time of every run a failure cut
+ * (requeued or not). The driver needs nothing special for failures: a run
+ * that a failure will cut is given its shortened duration when it starts,
+ * because failures are drawn independently of the schedule. */
+double eng_core_wasted_node_s(const eng_core *c);
+double eng_core_wasted_unit_s(const eng_core *c); /* the same in units */
 
 /* Drives the core to the end without executions (steps until begin()
  * returns false). */

@@ -133,3 +133,17 @@ void eng_metrics_cost(const eng_platform *p, const eng_job_result *results, size
         total += eng_job_cost(p, &results[i], alloc_hosts, alloc_cores);
     s->cost = (double)total;
 }
+
+void eng_metrics_failures(const eng_prepared *prep, const eng_job_result *results,
+                          double wasted_node_s, double wasted_unit_s, eng_summary *s)
+{
+    s->wasted_node_s = wasted_node_s;
+    s->n_failed = s->n_requeues = 0;
+    for (size_t i = 0; i < prep->n_jobs; i++) {
+        s->n_failed += results[i].state == ENG_JOB_FAILED;
+        s->n_requeues += (size_t)results[i].requeues;
+    }
+    s->n_simulated = s->n_completed + s->n_killed + s->n_failed;
+    if (s->makespan_s > 0 && s->total_units > 0)
+        s->utilization += wasted_unit_s / ((double)s->total_units * s->makespan_s);
+}

@@ -17,7 +17,10 @@
  *   initialization share  total initialization / total run time
  *             (initialization + processing), as the job-bundling study
  *             defines it (Baranov & Lyakhovets 2022)
- * Only jobs that ran are measured; dropped jobs are counted by reason.
+ * Only jobs that ran to their end (completed or killed at their requested
+ * time) are measured; jobs cut by a host failure are counted apart (their
+ * node time, and that of requeued attempts, counts as busy in the
+ * utilization and as wasted); dropped jobs are counted by reason.
  * Sums are accumulated in long double in a fixed order, so the same
  * schedule always gives the same bits.
  */
@@ -35,9 +38,12 @@
 typedef struct eng_summary {
     size_t n_input;     /* jobs read from the workload */
     size_t n_malformed; /* lines skipped under --lenient */
-    size_t n_simulated; /* jobs that ran */
+    size_t n_simulated; /* jobs that ran: completed + killed + failed */
     size_t n_completed;
     size_t n_killed;
+    size_t n_failed;   /* cut by a host failure (not requeued) */
+    size_t n_requeues; /* failed attempts that were requeued */
+    double wasted_node_s;
     size_t n_dropped[ENG_DROP_COUNT];
     size_t n_dropped_total;
     size_t n_est_from_runtime;
@@ -63,6 +69,11 @@ typedef struct eng_summary {
 int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
                         const eng_ts_row *ts, size_t n_ts, int64_t total_units,
                         eng_summary *s);
+
+/* Adds what host failures cost (failures on): wasted node-seconds, and the
+ * busy unit-seconds of failed runs, to the summary's utilization. */
+void eng_metrics_failures(const eng_prepared *prep, const eng_job_result *results,
+                          double wasted_node_s, double wasted_unit_s, eng_summary *s);
 
 /* The price of one job's allocation (0 for a job that has not run). */
 double eng_job_cost(const eng_platform *p, const eng_job_result *r, const int32_t *alloc_hosts,

@@ -19,6 +19,8 @@ const char *eng_final_state_name(int state)
         return "COMPLETED_SUCCESSFULLY";
     case ENG_JOB_KILLED:
         return "COMPLETED_WALLTIME_REACHED";
+    case ENG_JOB_FAILED:
+        return "COMPLETED_FAILED";
     case ENG_JOB_QUEUED:
     case ENG_JOB_PENDING:
         return "NOT_SUBMITTED";
@@ -106,7 +108,7 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
           "requested_time,success,final_state,starting_time,execution_time,finish_time,"
           "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata,"
           "bounded_slowdown,procs,queue,pool,user,estimate_s,estimate_source,type,init_s,cost,"
-          "packet\n",
+          "packet,requeues\n",
           f);
     int32_t *scratch = NULL;
     size_t cap = 0;
@@ -151,7 +153,8 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
         put_num(f, x->init_s);
         fputc(',', f);
         put_num(f, eng_job_cost(r->platform, x, hosts, eng_core_alloc_cores(r->core)));
-        fprintf(f, ",%lld\n", x->packet >= 0 ? (long long)r->prep.jobs[x->packet].id : -1LL);
+        fprintf(f, ",%lld,%d\n", x->packet >= 0 ? (long long)r->prep.jobs[x->packet].id : -1LL,
+                x->requeues);
     }
     free(scratch);
     return ENG_OK;
@@ -214,11 +217,13 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     fprintf(f, "%s},\n", I2);
     fprintf(f, "%s\"by_final_state\": {\n", I2);
     json_kv_num(f, I3, "COMPLETED_SUCCESSFULLY", (double)s->n_completed, false);
-    json_kv_num(f, I3, "COMPLETED_WALLTIME_REACHED", (double)s->n_killed, true);
+    json_kv_num(f, I3, "COMPLETED_WALLTIME_REACHED", (double)s->n_killed, false);
+    json_kv_num(f, I3, "COMPLETED_FAILED", (double)s->n_failed, true);
     fprintf(f, "%s},\n", I2);
     json_kv_num(f, I2, "estimate_from_run_time", (double)s->n_est_from_runtime, false);
     json_kv_num(f, I2, "estimate_extended_to_run_time", (double)s->n_extended, false);
-    json_kv_num(f, I2, "run_time_over_request", (double)s->n_overrun, true);
+    json_kv_num(f, I2, "run_time_over_request", (double)s->n_overrun, false);
+    json_kv_num(f, I2, "requeued_after_failure", (double)s->n_requeues, true);
     fputs("  },\n  \"metrics\": {\n", f);
     json_kv_num(f, I2, "wait_mean_s", s->wait_mean_s, false);
     json_kv_num(f, I2, "wait_median_s", s->wait_median_s, false);
@@ -236,6 +241,7 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     json_kv_num(f, I2, "queue_length_mean", s->queue_mean, false);
     json_kv_num(f, I2, "queue_length_max", s->queue_max, false);
     json_kv_num(f, I2, "cost", s->cost, false);
+    json_kv_num(f, I2, "failures_wasted_node_s", s->wasted_node_s, false);
     json_kv_num(f, I2, "initialization_total_s", s->init_total_s, false);
     json_kv_num(f, I2, "initialization_share", s->init_share, false);
     json_kv_num(f, I2, "initialization_share_target", s->init_share_target, true);
@@ -275,6 +281,7 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     json_kv_str(f, I2, "procs_field", m->procs_field, false);
     json_kv_str(f, I2, "type_field", m->type_field ? m->type_field : "queue", false);
     json_kv_str(f, I2, "initialization", m->init ? m->init : "none", false);
+    json_kv_str(f, I2, "failures", m->failures ? m->failures : "none", false);
     fprintf(f, "%s\"lenient\": %s,\n", I2, m->lenient ? "true" : "false");
     fprintf(f, "%s\"check\": %s,\n", I2, m->check ? "true" : "false");
     json_kv_num(f, I2, "seed", (double)m->seed, false);
@@ -315,7 +322,7 @@ static int write_schedule_swf(const char *path, const eng_workload *w, const eng
         for (int32_t k = 0; k < x->n_hosts; k++)
             procs += cores[x->hosts_off + (size_t)k];
         j.procs_alloc = procs;
-        j.status = x->state == ENG_JOB_KILLED ? 0 : 1;
+        j.status = x->state == ENG_JOB_DONE ? 1 : 0;
         rc = eng_workload_push(out, &j);
     }
     if (rc) {

@@ -6,7 +6,7 @@
  *                   bounded_slowdown, procs, queue, pool, user,
  *                   estimate_s, estimate_source, type, init_s (paid), cost,
  *                   packet (the SWF number of its packet's first member, or
- *                   -1).
+ *                   -1), requeues (host failures that sent it back).
  *                   job_id is the SWF job number; allocated_resources lists
  *                   platform host indices (name order) as Batsim intervals
  *                   ("0-3 7"); consumed_energy is -1 (no energy model).
@@ -63,6 +63,7 @@ typedef struct eng_manifest {
     const char *procs_field;   /* "alloc" | "req" */
     const char *type_field;    /* "queue" | "partition" | "app" */
     const char *init;          /* "none", "share X" or "table FILE" */
+    const char *failures;      /* "none" or "model, epoch E s, kill|requeue" */
     bool lenient;
     bool check;
     double wall_time_s;

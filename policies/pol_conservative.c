@@ -118,12 +118,15 @@ static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
     return ENG_OK;
 }
 
-/* Places job at its earliest slot from now; returns its start. */
+/* Places job at its earliest slot from now; returns its start, or INFINITY
+ * (nothing reserved) when hosts that are down leave too few units for it
+ * until further notice. */
 static int place(cons_state *s, const pol_view *v, const pol_job *j, double *at)
 {
     double t = pol_profile_earliest(&s->prof, v->now_s, j->estimate_s, j->units);
+    *at = t;
     if (!isfinite(t))
-        return ENG_INVARIANT;
+        return ENG_OK;
     int rc = pol_profile_add(&s->prof, t, t + j->estimate_s, -j->units);
     if (rc)
         return rc;
@@ -213,6 +216,49 @@ static int heap_rebuild(cons_state *s, const pol_view *v)
     return ENG_OK;
 }
 
+/* Hosts went down or came back (failures on): rebuild the profile from the
+ * running jobs and the hosts that are down (taken until further notice),
+ * then place every waiting job again in queue order. Guarantees cannot
+ * survive a lost host; the checker does not hold policies to them then. */
+static int cons_on_capacity(void *state, const pol_view *v)
+{
+    cons_state *s = state;
+    pol_profile_fini(&s->prof);
+    if (pol_profile_init(&s->prof, v->total_units, v->now_s))
+        return ENG_NOMEM;
+    int32_t down = 0;
+    for (size_t h = 0; h < v->n_hosts; h++)
+        if (!v->hosts[h].up)
+            down += v->alloc == POL_ALLOC_NODE ? 1 : v->hosts[h].cores;
+    int rc = pol_profile_add(&s->prof, v->now_s, INFINITY, -down);
+    for (size_t r = 0; rc == ENG_OK && r < v->n_running; r++) {
+        const pol_job *j = v->running[r];
+        rc = pol_profile_add(&s->prof, v->now_s, j->expected_end_s, -j->units);
+    }
+    s->due_heap.n = 0;
+    s->n_live = 0;
+    s->compress = false;
+    s->prefmax_dirty = true;
+    for (size_t q = 0; rc == ENG_OK && q < v->n_queue; q++) {
+        const pol_job *j = v->queue[q];
+        if (isnan(s->res[j->idx]))
+            continue; /* pending: placed by the next schedule() */
+        double t;
+        rc = place(s, v, j, &t);
+        if (rc == ENG_OK && !isfinite(t)) { /* no room until hosts come back */
+            s->res[j->idx] = NAN;
+            rc = cons_on_submit(s, v, j);
+            continue;
+        }
+        if (rc == ENG_OK) {
+            s->res[j->idx] = t;
+            s->n_live++;
+            rc = heap_push(s, t, j->idx);
+        }
+    }
+    return rc;
+}
+
 static int cons_schedule(void *state, const pol_view *v, pol_out *out)
 {
     cons_state *s = state;
@@ -225,6 +271,7 @@ static int cons_schedule(void *state, const pol_view *v, pol_out *out)
         if (rc)
             return rc;
     }
+    size_t kept = 0;
     for (size_t k = 0; k < s->n_pending; k++) {
         const pol_job *j = pol_queue_find(v, s->pending[k]);
         if (!j)
@@ -233,6 +280,10 @@ static int cons_schedule(void *state, const pol_view *v, pol_out *out)
         rc = place(s, v, j, &t);
         if (rc)
             return rc;
+        if (!isfinite(t)) { /* too wide while hosts are down: try again later */
+            s->pending[kept++] = j->idx;
+            continue;
+        }
         s->res[j->idx] = t;
         s->n_live++;
         pol_out_promise(out, j, t);
@@ -240,7 +291,7 @@ static int cons_schedule(void *state, const pol_view *v, pol_out *out)
         if (rc)
             return rc;
     }
-    s->n_pending = 0;
+    s->n_pending = kept;
 
     /* Start every job whose reservation is due, in queue order. */
     size_t n_due = 0;
@@ -288,5 +339,6 @@ const pol_type pol_conservative = {
     .fini = cons_fini,
     .on_submit = cons_on_submit,
     .on_finish = cons_on_finish,
+    .on_capacity = cons_on_capacity,
     .schedule = cons_schedule,
 };

@@ -91,6 +91,7 @@ typedef struct packet_state {
     size_t n_packets, cap_packets;
     int32_t *job_packet; /* per job: index of its active packet, or -1 */
     uint8_t *assigned;   /* per job: put in a packet */
+    uint8_t *in_queue;   /* per job: in its type queue's array (head..n) */
     int32_t *pick;       /* scratch: members being chosen */
     size_t cap_pick;
     size_t n_jobs;
@@ -163,8 +164,9 @@ static int packet_init(void *state, const pol_setup *setup, char *err, size_t er
     s->n_hosts = setup->n_hosts;
     s->job_packet = malloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->job_packet);
     s->assigned = calloc(s->n_jobs ? s->n_jobs : 1, 1);
+    s->in_queue = calloc(s->n_jobs ? s->n_jobs : 1, 1);
     s->busy = calloc(s->n_hosts ? s->n_hosts : 1, 1);
-    if (!s->job_packet || !s->busy || !s->assigned) {
+    if (!s->job_packet || !s->busy || !s->assigned || !s->in_queue) {
         snprintf(err, errlen, "out of memory");
         return ENG_NOMEM;
     }
@@ -190,6 +192,7 @@ static void packet_fini(void *state)
     free(s->packets);
     free(s->job_packet);
     free(s->assigned);
+    free(s->in_queue);
     free(s->pick);
     free(s->busy);
     free(s->order);
@@ -219,19 +222,71 @@ static type_queue *queue_of(packet_state *s, int64_t type)
     return &s->types[lo];
 }
 
-static int packet_on_submit(void *state, const pol_view *v, const pol_job *job)
+/* Puts job idx back in its type's queue, in submit (idx) order: new jobs
+ * go to the end; a job requeued after a host failure, or left over from a
+ * packet that lost a host, goes back to its place. */
+static int enqueue(packet_state *s, int64_t type, int32_t idx)
 {
-    (void)v;
-    packet_state *s = state;
-    type_queue *q = queue_of(s, job->type);
+    type_queue *q = queue_of(s, type);
     if (!q)
         return ENG_NOMEM;
+    if (s->in_queue[idx]) { /* still in the array, passed over: take it back */
+        if (s->assigned[idx]) {
+            s->assigned[idx] = 0;
+            q->live++;
+        }
+        return ENG_OK;
+    }
     if (q->head > 0 && q->head == q->n) /* empty: reuse from the start */
         q->head = q->n = 0;
     if (eng_grow(&q->jobs, &q->cap, q->n + 1, sizeof *q->jobs))
         return ENG_NOMEM;
-    q->jobs[q->n++] = job->idx;
+    size_t at = q->n;
+    while (at > q->head && q->jobs[at - 1] > idx)
+        at--;
+    if (at == q->head && q->head > 0) { /* room before the head */
+        q->jobs[--q->head] = idx;
+    } else {
+        memmove(q->jobs + at + 1, q->jobs + at, (q->n - at) * sizeof *q->jobs);
+        q->jobs[at] = idx;
+        q->n++;
+    }
+    s->assigned[idx] = 0;
+    s->in_queue[idx] = 1;
     q->live++;
+    return ENG_OK;
+}
+
+static int packet_on_submit(void *state, const pol_view *v, const pol_job *job)
+{
+    (void)v;
+    return enqueue(state, job->type, job->idx);
+}
+
+/* Can packet p go on: are all its hosts up and free? (With host failures,
+ * one may have failed under the member that has just ended.) */
+static bool packet_hosts_ok(const packet *pk, const pol_view *v)
+{
+    for (int32_t k = 0; k < pk->n_hosts; k++) {
+        const pol_host *h = &v->hosts[pk->hosts[k]];
+        if (!h->up || h->free_cores != h->cores)
+            return false;
+    }
+    return true;
+}
+
+/* Gives the members that have not started back to their queue. */
+static int dissolve(packet_state *s, const pol_view *v, packet *pk)
+{
+    for (size_t i = pk->next; i < pk->n_members; i++) {
+        const pol_job *j = pol_queue_find(v, pk->members[i]);
+        if (!j)
+            return ENG_INVARIANT;
+        int rc = enqueue(s, j->type, j->idx);
+        if (rc)
+            return rc;
+    }
+    pk->next = pk->n_members;
     return ENG_OK;
 }
 
@@ -319,7 +374,7 @@ static void order_types(packet_state *s, const pol_view *v, size_t n)
 static void trim(packet_state *s, type_queue *q)
 {
     while (q->head < q->n && s->assigned[q->jobs[q->head]])
-        q->head++;
+        s->in_queue[q->jobs[q->head++]] = 0;
 }
 
 /* Chooses the members of a packet from queue q (into s->pick) and its host
@@ -462,7 +517,7 @@ static int packet_schedule(void *state, const pol_view *v, pol_out *out)
     for (size_t p = 0; p < s->n_packets;) {
         packet *pk = &s->packets[p];
         if (!pk->running && pk->next < pk->n_members) {
-            rc = continue_packet(s, v, out, p);
+            rc = packet_hosts_ok(pk, v) ? continue_packet(s, v, out, p) : dissolve(s, v, pk);
             if (rc)
                 return rc;
         }

@@ -71,6 +71,7 @@ typedef struct pol_host {
     int32_t free_cores;  /* cores not allocated now */
     double price_per_s;  /* 0 when the platform gives no price */
     double occupation_prob; /* platform property occupation_probability (0: none) */
+    bool up;             /* false while the host is down (failures on): free_cores is 0 */
 } pol_host;
 
 typedef enum pol_alloc { POL_ALLOC_NODE = 0, POL_ALLOC_CORE = 1 } pol_alloc;
@@ -202,6 +203,10 @@ typedef struct pol_type {
     /* job has just ended at view->now_s (it is no longer in view->running;
      * job->start_s and expected_end_s still tell where it was). */
     int (*on_finish)(void *state, const pol_view *view, const pol_job *job);
+    /* Hosts of the pool went down or came back up at view->now_s (host
+     * failures; see pol_host.up); jobs killed by it have been ended
+     * (on_finish) or submitted again (on_submit) already. Optional. */
+    int (*on_capacity)(void *state, const pol_view *view);
     /* Decide. The view is the same as the hooks saw at this instant. */
     int (*schedule)(void *state, const pol_view *view, pol_out *out);
 } pol_type;

@@ -65,7 +65,8 @@ int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfo
                         .options = opts->options,
                         .n_options = opts->n_options,
                         .seed = 1,
-                        .check = true};
+                        .check = true,
+                        .failures = opts->failures};
     out->rc = eng_core_create(p, &out->prep, &co, &out->core, &out->diag);
     if (out->rc)
         return out->rc;
@@ -130,7 +131,8 @@ int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char 
                          .options = opts->options,
                          .n_options = opts->n_options,
                          .seed = 1,
-                         .check = true},
+                         .check = true,
+                         .failures = opts->failures},
             },
         .manifest = {.command = "test", .policy = policy, .walltime = "kill",
                      .alloc = "node", .procs_field = "alloc"},

@@ -37,6 +37,7 @@ typedef struct bl_opts {
     size_t n_options;
     const eng_init_time *init_times; /* per-type initialization (queue = type) */
     size_t n_init_times;
+    eng_failures failures;
 } bl_opts;
 
 /* A finished run through the core alone. */

@@ -250,6 +250,46 @@ static void test_bad_input_catalogue(void)
     CU_ASSERT_EQUAL(access(out, F_OK), -1);
 }
 
+/* Host failures from a trace: n1 fails from 100 s under job 2 (2 nodes
+ * from 47 s); killed, or requeued; a bad trace stops the run before any
+ * output. */
+static void test_failures(void)
+{
+    const char *dir = bl_tmpdir();
+    const char *trace = bl_write_tmp("down.txt", "# host down up\nn1 100 2000\n");
+    char args[2048], out[900];
+    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy easy -q "
+                                    "--failure-trace %s", trace);
+    expect(args, 0, "1 cut by a host failure");
+    expect(args, 0, "1 outages), kill");
+    expect(args, 0, "1 jobs failed, 0 requeued, 106 node-seconds wasted");
+    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy easy -q "
+                                    "--failure-trace %s --on-failure requeue", trace);
+    expect(args, 0, "requeue up to 5 times: 0 jobs failed, 1 requeued");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --failures sometimes", 2,
+           "--failures: expected none or model, got 'sometimes'");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --failure-epoch 0", 2,
+           "--failure-epoch: expected a positive duration");
+    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy easy "
+                                    "--failures model --failure-trace %s", trace);
+    expect(args, 2, "give --failures model or --failure-trace, not both");
+    const char *bad = bl_write_tmp("bad-down.txt", "n1 100 2000\nn2 50\n");
+    snprintf(out, sizeof out, "%s/out-ftrace", dir);
+    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy easy -q "
+                                    "--failure-trace %s --out %s", bad, out);
+    expect(args, 1, "bad-down.txt:2: expected 'HOST DOWN_AT UP_AT'");
+    CU_ASSERT_EQUAL(access(out, F_OK), -1);
+    const char *alien = bl_write_tmp("alien-down.txt", "n1 100 2000\n\nn7 5 10\n");
+    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy easy -q "
+                                    "--failure-trace %s --out %s", alien, out);
+    expect(args, 1, "alien-down.txt:3: host 'n7' is not in platform platforms/test/tiny-4.xml");
+    CU_ASSERT_EQUAL(access(out, F_OK), -1);
+    /* the model on a platform with unreliable hosts: same seed, same bytes */
+    expect("run --platform platforms/hetero-64-avail.xml --workload traces/fixtures/small.swf "
+           "--policy easy -q --failures model --failure-epoch 600",
+           0, "host failures      model, epoch 600 s, kill:");
+}
+
 int bl_suite_cli_main(void)
 {
     CU_pSuite s = CU_add_suite("cli_main", NULL, NULL);
@@ -262,5 +302,6 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "compare and info", test_compare_and_info);
     CU_add_test(s, "machines for info and scale; initialization", test_machines_and_initialization);
     CU_add_test(s, "the bad-input catalogue", test_bad_input_catalogue);
+    CU_add_test(s, "host failures from a trace or the model", test_failures);
     return 0;
 }

@@ -59,13 +59,13 @@ static void test_contents(void)
         "requested_time,success,final_state,starting_time,execution_time,finish_time,"
         "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata,"
         "bounded_slowdown,procs,queue,pool,user,estimate_s,estimate_source,type,init_s,cost,"
-        "packet\n"
+        "packet,requeues\n"
         "1,scenario,swf,0,2,10,1,COMPLETED_SUCCESSFULLY,0,10,10,0,10,1,0-1,-1,,1,2,0,0,-1,10,"
-        "requested_time,0,0,0,-1\n"
+        "requested_time,0,0,0,-1,0\n"
         "2,scenario,swf,1,4,5,1,COMPLETED_SUCCESSFULLY,10,5,15,9,14,2.8,0-3,-1,,1.4,4,0,0,-1,5,"
-        "requested_time,0,0,0,-1\n"
+        "requested_time,0,0,0,-1,0\n"
         "3,scenario,swf,2,2,8,1,COMPLETED_SUCCESSFULLY,2,8,10,0,8,1,2-3,-1,,1,2,0,0,-1,8,"
-        "requested_time,0,0,0,-1\n");
+        "requested_time,0,0,0,-1,0\n");
     char *dropped = file(dir, "dropped.csv");
     CU_ASSERT_STRING_EQUAL(dropped, "job_id,line,reason,explanation\n"
                                     "4,4,too-large,needs more resources than its pool has\n");

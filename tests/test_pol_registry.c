@@ -73,19 +73,22 @@ static bl_jobspec *random_jobs(gsl_rng *r, size_t n, int max_procs, int n_queues
     return jobs;
 }
 
-static eng_platform *random_platform(gsl_rng *r, bool hetero, bool two_pools, int *cores)
+static eng_platform *random_platform(gsl_rng *r, bool hetero, bool two_pools, int *cores,
+                                     bool failing)
 {
     enum { N = 12 };
     eng_host_desc d[N];
-    char names[N][8];
+    char names[N][8], occ[N][16];
     *cores = 1 + (int)gsl_rng_uniform_int(r, 4);
     for (int i = 0; i < N; i++) {
         snprintf(names[i], sizeof names[i], "n%d", i + 1);
+        snprintf(occ[i], sizeof occ[i], "%.3f", 0.02 + 0.2 * gsl_rng_uniform(r));
         d[i] = (eng_host_desc){
             .name = names[i],
             .speed_flops = hetero ? 1e9 * (1 + (i % 3)) : 1e9,
             .sg_cores = *cores,
             .queues = two_pools ? (i < 8 ? "1" : "2") : NULL,
+            .occupation = failing ? occ[i] : NULL,
         };
     }
     eng_platform *p = NULL;
@@ -102,12 +105,14 @@ static void test_conformance(void)
     size_t n_policies;
     const pol_type *const *list = pol_list(&n_policies);
     int runs = 0, failures = 0;
-    for (int round = 0; round < 64; round++) {
+    for (int round = 0; round < 96; round++) {
         bool hetero = round % 2, two_pools = (round / 2) % 2;
         pol_alloc alloc = (round / 4) % 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE;
         eng_walltime wt = (round / 8) % 2 ? ENG_WALLTIME_EXTEND : ENG_WALLTIME_KILL;
+        /* rounds 64..95: host failures, killing (even) or requeuing (odd) */
+        bool failing = round >= 64, requeue = failing && round % 2;
         int cores;
-        eng_platform *proto = random_platform(r, hetero, two_pools, &cores);
+        eng_platform *proto = random_platform(r, hetero, two_pools, &cores, failing);
         int max_procs = (two_pools ? 4 : 12) * cores;
         eng_platform_destroy(proto);
         size_t n = 200 + gsl_rng_uniform_int(r, 400);
@@ -117,9 +122,12 @@ static void test_conformance(void)
             /* same platform for every policy of the round */
             gsl_rng *pr = gsl_rng_alloc(gsl_rng_mt19937);
             gsl_rng_set(pr, seed);
-            eng_platform *p = random_platform(pr, hetero, two_pools, &cores);
+            eng_platform *p = random_platform(pr, hetero, two_pools, &cores, failing);
             gsl_rng_free(pr);
-            bl_opts o = {.alloc = alloc, .walltime = wt};
+            bl_opts o = {.alloc = alloc,
+                         .walltime = wt,
+                         .failures = {.enabled = failing, .epoch_s = 900, .seed = seed,
+                                      .requeue = requeue, .max_requeues = 20}};
             bl_sched s;
             int rc = bl_core_run(list[k]->name, jobs, n, p, &o, &s);
             runs++;
@@ -133,12 +141,15 @@ static void test_conformance(void)
                 CU_ASSERT_EQUAL(eng_core_jobs_left(s.core), 0);
                 for (size_t i = 0; i < s.prep.n_jobs; i++) {
                     const eng_sim_job *j = &s.prep.jobs[i];
-                    CU_ASSERT(res[i].state == ENG_JOB_DONE || res[i].state == ENG_JOB_KILLED);
+                    /* failed: killed at a failure, or requeued up to the limit */
+                    CU_ASSERT(res[i].state == ENG_JOB_DONE || res[i].state == ENG_JOB_KILLED ||
+                              (failing && res[i].state == ENG_JOB_FAILED &&
+                               res[i].requeues == (requeue ? 20 : 0)));
                     CU_ASSERT(res[i].start_s >= j->submit_s);
                     /* no job outlives its estimate (compared as the core
                      * computes both ends: start + duration, start + estimate) */
                     CU_ASSERT(res[i].end_s <= res[i].start_s + j->estimate_s);
-                    if (wt == ENG_WALLTIME_EXTEND)
+                    if (wt == ENG_WALLTIME_EXTEND && !failing)
                         CU_ASSERT_EQUAL(res[i].state, ENG_JOB_DONE);
                 }
             }

@@ -7,8 +7,10 @@
 #include "cli.h"
 #include "cli_args.h"
 
+#include "eng_ftrace.h"
 #include "eng_run.h"
 #include "eng_scale.h"
+#include "eng_sha256.h"
 #include "eng_swf.h"
 #include "eng_util.h"
 #include "pol_policy.h"
@@ -138,6 +140,16 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
          "per-type initialization times giving this share of total run time (0 <= X < 1)"},       \
         {"init-times", 0, BL_VALUE, "FILE",                                                        \
          "per-type initialization times from 'TYPE SECONDS' lines ('*' for the others)"},         \
+        {"failures", 0, BL_VALUE, "none|model",                                                    \
+         "host failures drawn from the hosts' occupation_probability (default none)"},            \
+        {"failure-epoch", 0, BL_VALUE, "SECONDS",                                                  \
+         "with --failures model: a host is down for whole epochs of this length (3600)"},         \
+        {"failure-trace", 0, BL_VALUE, "FILE",                                                     \
+         "host failures replayed from 'HOST DOWN_AT UP_AT' lines instead of drawn"},              \
+        {"on-failure", 0, BL_VALUE, "kill|requeue",                                                \
+         "a job whose host fails is killed (default) or queued again from scratch"},              \
+        {"max-requeues", 0, BL_VALUE, "N",                                                         \
+         "with --on-failure requeue: kill a job at its failure after N requeues (5)"},            \
         {"outputs", 0, BL_VALUE, "LIST",                                                           \
          "with --out: which files, among jobs, dropped, schedule, summary, timeseries (all)"},     \
         {"quiet", 'q', BL_FLAG, NULL, "no progress on stderr"}
@@ -153,12 +165,19 @@ typedef struct sim_args {
     size_t n_init_times;
     char init_label[600];
     unsigned outputs;
+    int failures, on_failure;
+    unsigned long long max_requeues;
+    double failure_epoch;
+    const char *failure_trace_path;
+    eng_ftrace failure_trace;
+    char failure_label[700];
 } sim_args;
 
 static void sim_args_fini(sim_args *s)
 {
     free(s->init_times);
     s->init_times = NULL;
+    eng_ftrace_fini(&s->failure_trace);
 }
 
 static const char *const walltime_names[] = {"kill", "extend"};
@@ -214,6 +233,48 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
             return 1;
         }
         snprintf(s->init_label, sizeof s->init_label, "table %s", s->init_times_path);
+    }
+    if (bl_args_choice(cmd, "failures", bl_args_value(a, "failures", "none"), "none|model",
+                       &s->failures) ||
+        bl_args_choice(cmd, "on-failure", bl_args_value(a, "on-failure", "kill"), "kill|requeue",
+                       &s->on_failure) ||
+        bl_args_double(cmd, "failure-epoch", bl_args_value(a, "failure-epoch", "3600"),
+                       &s->failure_epoch) ||
+        bl_args_u64(cmd, "max-requeues", bl_args_value(a, "max-requeues", "5"), &s->max_requeues))
+        return 2;
+    if (s->max_requeues > 1000000) {
+        fprintf(stderr, "batchlab %s: --max-requeues: expected at most 1000000\n", cmd);
+        return 2;
+    }
+    char on_failure[64];
+    snprintf(on_failure, sizeof on_failure, "%s", "kill");
+    if (s->on_failure)
+        snprintf(on_failure, sizeof on_failure, "requeue up to %llu times", s->max_requeues);
+    if (!(s->failure_epoch > 0)) {
+        fprintf(stderr, "batchlab %s: --failure-epoch: expected a positive duration\n", cmd);
+        return 2;
+    }
+    snprintf(s->failure_label, sizeof s->failure_label, "none");
+    if (s->failures)
+        snprintf(s->failure_label, sizeof s->failure_label, "model, epoch %g s, %s",
+                 s->failure_epoch, on_failure);
+    s->failure_trace_path = bl_args_value(a, "failure-trace", NULL);
+    if (s->failure_trace_path) {
+        if (s->failures) {
+            fprintf(stderr, "batchlab %s: give --failures model or --failure-trace, not both\n",
+                    cmd);
+            return 2;
+        }
+        eng_diag d;
+        eng_diag_clear(&d);
+        if (eng_ftrace_read(s->failure_trace_path, &s->failure_trace, &d)) {
+            fprintf(stderr, "batchlab %s: %s\n", cmd, d.msg);
+            return 1;
+        }
+        char sha[65] = "";
+        eng_sha256_file(s->failure_trace_path, sha, NULL);
+        snprintf(s->failure_label, sizeof s->failure_label, "trace %s (sha256 %s, %zu outages), %s",
+                 s->failure_trace_path, sha, s->failure_trace.n, on_failure);
     }
     const char *outputs = bl_args_value(a, "outputs", NULL);
     if (outputs && !eng_output_parse(outputs, &s->outputs)) {
@@ -316,6 +377,14 @@ static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload 
         .n_options = ps->n_kv,
         .seed = s->seed,
         .check = s->check,
+        .failures = {.enabled = s->failures == 1 || s->failure_trace_path,
+                     .epoch_s = s->failure_epoch,
+                     .seed = s->seed,
+                     .requeue = s->on_failure == 1,
+                     .max_requeues = (int32_t)s->max_requeues,
+                     .trace = s->failure_trace.spans,
+                     .n_trace = s->failure_trace.n,
+                     .trace_path = s->failure_trace_path},
     };
     spec->sim.progress = !s->quiet && isatty(STDERR_FILENO);
     spec->manifest = (eng_manifest){
@@ -331,6 +400,7 @@ static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload 
         .procs_field = procs_names[s->procs],
         .type_field = type_names[s->type_field],
         .init = s->init_label,
+        .failures = s->failure_label,
         .lenient = s->lenient,
         .check = s->check,
         .outputs = s->outputs,
@@ -392,8 +462,11 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
            spec->manifest.walltime);
     printf("  workload           %s\n", spec->manifest.workload_path);
     printf("  jobs               %zu read, %zu simulated: %zu completed, %zu killed at their "
-           "requested time\n",
+           "requested time",
            s->n_input, s->n_simulated, s->n_completed, s->n_killed);
+    if (spec->sim.core.failures.enabled)
+        printf(", %zu cut by a host failure", s->n_failed);
+    printf("\n");
     print_drops(stdout, s, "  dropped            ");
     if (s->n_est_from_runtime)
         printf("  estimates          %zu jobs had no requested time: planned with their run "
@@ -412,6 +485,10 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
     printf("  utilization        %.4f over %s s\n", s->utilization,
            fmt_grouped(a, sizeof a, s->makespan_s, 0));
     printf("  queue length       mean %.2f, max %.0f\n", s->queue_mean, s->queue_max);
+    if (spec->sim.core.failures.enabled)
+        printf("  host failures      %s: %zu jobs failed, %zu requeued, %s node-seconds wasted\n",
+               spec->manifest.failures, s->n_failed, s->n_requeues,
+               fmt_grouped(a, sizeof a, s->wasted_node_s, 0));
     if (s->cost > 0)
         printf("  cost               %s (price per host-second x time held)\n",
                fmt_grouped(a, sizeof a, s->cost, 2));
@@ -535,14 +612,6 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
            walltime_names[s->walltime]);
     printf("  %zu jobs read, %zu simulated; ", r[0].summary.n_input, r[0].summary.n_simulated);
     print_drops(stdout, &r[0].summary, "dropped ");
-    int width = 14;
-    for (size_t i = 0; i < n; i++)
-        if ((int)strlen(labels[i]) + 2 > width)
-            width = (int)strlen(labels[i]) + 2;
-    printf("\n%-26s", "");
-    for (size_t i = 0; i < n; i++)
-        printf("%*s", width, labels[i]);
-    printf("\n");
     struct {
         const char *name;
         int decimals;
@@ -563,25 +632,50 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
         {"max queue length", 0, offsetof(eng_summary, queue_max), false},
         {"initialization share", 4, offsetof(eng_summary, init_share), false},
         {"total cost", 2, offsetof(eng_summary, cost), false},
+        {"failed jobs", 0, offsetof(eng_summary, n_failed), true},
+        {"requeued after failures", 0, offsetof(eng_summary, n_requeues), true},
+        {"wasted node-seconds", 0, offsetof(eng_summary, wasted_node_s), false},
     };
     bool any_init = false, any_cost = false;
     for (size_t i = 0; i < n; i++) {
         any_init = any_init || r[i].summary.init_total_s > 0;
         any_cost = any_cost || r[i].summary.cost > 0;
     }
-    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-        if ((rows[k].off == offsetof(eng_summary, init_share) && !any_init) ||
-            (rows[k].off == offsetof(eng_summary, cost) && !any_cost))
-            continue;
-        printf("%-26s", rows[k].name);
-        for (size_t i = 0; i < n; i++) {
-            const char *base = (const char *)&r[i].summary;
-            double v = rows[k].count ? (double)*(const size_t *)(base + rows[k].off)
-                                     : *(const double *)(base + rows[k].off);
-            char buf[64];
-            printf("%*s", width, fmt_grouped(buf, sizeof buf, v, rows[k].decimals));
+    /* columns as wide as the widest label or value, two spaces apart */
+    int width = 14;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            printf("\n%-26s", "");
+            for (size_t i = 0; i < n; i++)
+                printf("%*s", width, labels[i]);
+            printf("\n");
         }
-        printf("\n");
+        for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+            bool failure_row = rows[k].off == offsetof(eng_summary, n_failed) ||
+                               rows[k].off == offsetof(eng_summary, n_requeues) ||
+                               rows[k].off == offsetof(eng_summary, wasted_node_s);
+            if ((rows[k].off == offsetof(eng_summary, init_share) && !any_init) ||
+                (rows[k].off == offsetof(eng_summary, cost) && !any_cost) ||
+                (failure_row && !s->failures && !s->failure_trace_path))
+                continue;
+            if (pass == 1)
+                printf("%-26s", rows[k].name);
+            for (size_t i = 0; i < n; i++) {
+                const char *base = (const char *)&r[i].summary;
+                double v = rows[k].count ? (double)*(const size_t *)(base + rows[k].off)
+                                         : *(const double *)(base + rows[k].off);
+                char buf[64];
+                fmt_grouped(buf, sizeof buf, v, rows[k].decimals);
+                if (pass == 0 && (int)strlen(buf) + 2 > width)
+                    width = (int)strlen(buf) + 2;
+                if (pass == 0 && (int)strlen(labels[i]) + 2 > width)
+                    width = (int)strlen(labels[i]) + 2;
+                if (pass == 1)
+                    printf("%*s", width, buf);
+            }
+            if (pass == 1)
+                printf("\n");
+        }
     }
     printf("%-26s", "simulation wall time (s)");
     for (size_t i = 0; i < n; i++)

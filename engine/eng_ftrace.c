@@ -1,0 +1,118 @@
+/* eng_ftrace.c — the failure-trace reader (format in eng_ftrace.h). */
+#include "eng_ftrace.h"
+
+#include "eng_util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define LINE_MAX_CHARS 4096
+
+void eng_ftrace_fini(eng_ftrace *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n; i++)
+        free(t->names[i]);
+    free(t->names);
+    free(t->spans);
+    memset(t, 0, sizeof *t);
+}
+
+/* Parses a time field; false unless it is a whole finite number. */
+static bool parse_time(const char *s, double *v)
+{
+    char *end = NULL;
+    errno = 0;
+    *v = strtod(s, &end);
+    return end != s && *end == '\0' && errno == 0 && isfinite(*v);
+}
+
+static int add_span(eng_ftrace *t, size_t *cap, const char *host, double down, double up,
+                    long line)
+{
+    size_t old = *cap;
+    if (eng_grow(&t->spans, cap, t->n + 1, sizeof *t->spans))
+        return ENG_NOMEM;
+    if (*cap != old) {
+        size_t c = *cap;
+        char **names = realloc(t->names, c * sizeof *names);
+        if (!names)
+            return ENG_NOMEM;
+        t->names = names;
+    }
+    char *name = eng_strdup(host);
+    if (!name)
+        return ENG_NOMEM;
+    t->names[t->n] = name;
+    t->spans[t->n++] = (eng_fail_span){.host = name, .start_s = down, .end_s = up, .line = line};
+    return ENG_OK;
+}
+
+int eng_ftrace_read(const char *path, eng_ftrace *out, eng_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    gzFile gz = gzopen(path, "rb");
+    if (!gz)
+        return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path,
+                            errno ? strerror(errno) : "out of memory");
+    char *buf = malloc(LINE_MAX_CHARS + 2);
+    if (!buf) {
+        gzclose(gz);
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
+    size_t cap = 0;
+    long line = 0;
+    int rc = ENG_OK;
+    while (rc == ENG_OK && gzgets(gz, buf, LINE_MAX_CHARS + 2)) {
+        line++;
+        size_t len = strlen(buf);
+        if (len > LINE_MAX_CHARS && buf[len - 1] != '\n') {
+            rc = eng_diag_set(d, ENG_PARSE, "%s:%ld: line longer than %d characters", path, line,
+                              LINE_MAX_CHARS);
+            break;
+        }
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        char *save = NULL, *f[4];
+        int n = 0;
+        for (char *tok = strtok_r(buf, " \t\r\n", &save); tok && n < 4;
+             tok = strtok_r(NULL, " \t\r\n", &save))
+            f[n++] = tok;
+        if (n == 0)
+            continue;
+        double down, up;
+        if (n != 3 || !parse_time(f[1], &down) || !parse_time(f[2], &up)) {
+            rc = eng_diag_set(d, ENG_PARSE,
+                              "%s:%ld: expected 'HOST DOWN_AT UP_AT' (a host name and two "
+                              "times in seconds)",
+                              path, line);
+            break;
+        }
+        if (!(down >= 0) || !(up > down)) {
+            rc = eng_diag_set(d, ENG_PARSE,
+                              "%s:%ld: outage of %s from %s to %s s: expected 0 <= DOWN_AT < "
+                              "UP_AT",
+                              path, line, f[0], f[1], f[2]);
+            break;
+        }
+        if (add_span(out, &cap, f[0], down, up, line))
+            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
+    if (rc == ENG_OK) {
+        int err = 0;
+        const char *msg = gzerror(gz, &err);
+        if (err != Z_OK && err != Z_STREAM_END)
+            rc = eng_diag_set(d, ENG_IO, "%s:%ld: read error: %s", path, line,
+                              err == Z_ERRNO ? strerror(errno) : msg);
+    }
+    free(buf);
+    gzclose(gz);
+    if (rc)
+        eng_ftrace_fini(out);
+    return rc;
+}
