@@ -20,6 +20,8 @@ extern const pol_type pol_fcfs;
 extern const pol_type pol_easy;
 extern const pol_type pol_conservative;
 extern const pol_type pol_packet;
+extern const pol_type pol_alp;
+extern const pol_type pol_amp;
 extern const pol_type pol_knapsack;
 
 static const pol_type *const registry[] = {
@@ -27,6 +29,8 @@ static const pol_type *const registry[] = {
     &pol_easy,
     &pol_conservative,
     &pol_packet,
+    &pol_alp,
+    &pol_amp,
     &pol_knapsack,
 };
 

@@ -1,0 +1,231 @@
+/* pol_alp_amp.c — ALP and AMP window search and the multi-variant batch
+ * search (Toporkov, Yemelyanov, Toporkova & Bobchenkov 2011); see
+ * pol_alp_amp.h for the conditions, the corrected scaling of 2°b and the
+ * costs. Invariant of a scan: the window holds exactly the suiting slots
+ * seen so far that can still hold their task from the current window start
+ * (AMP: sorted by (cost, arrival); ALP: in arrival order).
+ */
+#include "pol_alp_amp.h"
+
+#include "eng_error.h"
+#include "eng_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A window candidate: the piece it would give, and what the scan needs. */
+typedef struct pol_slot_cand {
+    pol_piece p;
+    double end_s;   /* the slot's end */
+    double cost;    /* price * hold: AMP's order */
+    uint64_t order; /* arrival in the scan: AMP's tie-break */
+} pol_slot_cand;
+
+/* Relative slack of AMP's budget test, so that a window ALP accepts (every
+ * price <= C) is never refused by AMP for a rounding of its sum. */
+#define BUDGET_SLACK 1e-12
+
+void pol_slot_search_init(pol_slot_search *ss)
+{
+    memset(ss, 0, sizeof *ss);
+}
+
+void pol_slot_search_fini(pol_slot_search *ss)
+{
+    free(ss->win);
+    free(ss->out);
+    memset(ss, 0, sizeof *ss);
+}
+
+double pol_slot_run(const pol_slot_req *r, double perf)
+{
+    double run = r->t * r->perf_ref / perf;
+    return r->rigid && run > r->t ? r->t : run;
+}
+
+double pol_slot_hold(const pol_slot_req *r, double perf)
+{
+    return r->rigid ? r->t : r->t * r->perf_ref / perf;
+}
+
+static bool req_ok(const pol_slot_req *r)
+{
+    return r->n >= 1 && r->t > 0 && isfinite(r->t) && r->perf_ref > 0 && isfinite(r->perf_ref);
+}
+
+static double budget_of(const pol_slot_req *r)
+{
+    return r->budget > 0 ? r->budget : r->price_max * r->t * (double)r->n;
+}
+
+/* The answer: the window's first n candidates starting at start. */
+static int answer(pol_slot_search *ss, const pol_slot_cand *c, size_t n, double start,
+                  pol_window *w)
+{
+    if (eng_grow(&ss->out, &ss->cap_out, n, sizeof *ss->out)) return ENG_NOMEM;
+    double time = 0, cost = 0;
+    for (size_t k = 0; k < n; k++) {
+        ss->out[k] = c[k].p;
+        if (c[k].p.run > time) time = c[k].p.run;
+        cost += c[k].p.price * c[k].p.hold;
+    }
+    *w = (pol_window){.start_s = start, .time = time, .cost = cost, .n = n, .piece = ss->out};
+    return ENG_OK;
+}
+
+int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo algo,
+                  const pol_slot_req *r, pol_window *w, bool *found)
+{
+    *found = false;
+    if (!req_ok(r)) return ENG_INVAL;
+    size_t need = (size_t)r->n;
+    double budget = budget_of(r);
+    size_t nw = 0;
+    uint64_t order = 0;
+    /* min over the window of end - hold: no slot expires before it, so
+     * the expiration scan runs only when the start nears it (the margin
+     * covers the rounding of end - hold) */
+    double min_lim = INFINITY;
+    for (int32_t h = pol_slots_first(l); h; h = pol_slots_next(l, h)) {
+        const pol_slot *s = pol_slots_get(l, h);
+        if (!(s->perf >= r->perf_min) || !(s->perf > 0)) /* 2°a */
+            continue;
+        double hold = pol_slot_hold(r, s->perf);
+        if (!(s->start_s + hold <= s->end_s)) /* 2°b */
+            continue;
+        if (algo == POL_SLOT_ALP && !(s->price <= r->price_max)) /* 2°c */
+            continue;
+        double start = s->start_s; /* 3°: the window now starts here */
+        if (start >= min_lim - 1e-9 * (fabs(min_lim) + 1)) {
+            size_t keep = 0; /* 4°: drop what expired */
+            min_lim = INFINITY;
+            for (size_t k = 0; k < nw; k++)
+                if (start + ss->win[k].p.hold <= ss->win[k].end_s) {
+                    ss->win[keep++] = ss->win[k];
+                    double lim = ss->win[k].end_s - ss->win[k].p.hold;
+                    if (lim < min_lim) min_lim = lim;
+                }
+            nw = keep;
+        }
+        if (s->end_s - hold < min_lim) min_lim = s->end_s - hold;
+        if (eng_grow(&ss->win, &ss->cap_win, nw + 1, sizeof *ss->win)) return ENG_NOMEM;
+        pol_slot_cand c = {
+            .p = {.handle = h,
+                  .line = s->line,
+                  .perf = s->perf,
+                  .price = s->price,
+                  .hold = hold,
+                  .run = pol_slot_run(r, s->perf)},
+            .end_s = s->end_s,
+            .cost = s->price * hold,
+            .order = order++,
+        };
+        bool complete;
+        if (algo == POL_SLOT_ALP) {
+            ss->win[nw++] = c;
+            complete = nw == need; /* 5° */
+        } else {
+            /* AMP, 2°: the window sorted by cost (stable for equal costs);
+             * its N cheapest within the budget end the search. */
+            size_t at = nw;
+            while (at > 0 && ss->win[at - 1].cost > c.cost)
+                at--;
+            memmove(ss->win + at + 1, ss->win + at, (nw - at) * sizeof *ss->win);
+            ss->win[at] = c;
+            nw++;
+            complete = false;
+            if (nw >= need) {
+                double sum = 0;
+                for (size_t k = 0; k < need; k++)
+                    sum += ss->win[k].cost;
+                complete = sum <= budget * (1 + BUDGET_SLACK);
+            }
+        }
+        if (complete) {
+            *found = true;
+            return answer(ss, ss->win, need, start, w);
+        }
+    }
+    return ENG_OK;
+}
+
+int pol_slot_take(pol_slot_list *l, const pol_window *w)
+{
+    for (size_t k = 0; k < w->n; k++) {
+        const pol_piece *p = &w->piece[k];
+        int rc = pol_slots_cut(l, p->handle, w->start_s, w->start_s + p->hold, NULL);
+        if (rc) return rc;
+    }
+    return ENG_OK;
+}
+
+void pol_alt_set_init(pol_alt_set *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+void pol_alt_set_fini(pol_alt_set *s)
+{
+    free(s->alt);
+    free(s->piece);
+    free(s->per_job);
+    memset(s, 0, sizeof *s);
+}
+
+static int record(pol_alt_set *out, int32_t job, const pol_window *w)
+{
+    if (eng_grow(&out->alt, &out->cap_alt, out->n_alt + 1, sizeof *out->alt) ||
+        eng_grow(&out->piece, &out->cap_piece, out->n_piece + w->n, sizeof *out->piece))
+        return ENG_NOMEM;
+    out->alt[out->n_alt++] = (pol_alt){.job = job,
+                                       .start_s = w->start_s,
+                                       .time = w->time,
+                                       .cost = w->cost,
+                                       .off = out->n_piece,
+                                       .n = w->n};
+    memcpy(out->piece + out->n_piece, w->piece, w->n * sizeof *w->piece);
+    out->n_piece += w->n;
+    out->per_job[job]++;
+    return ENG_OK;
+}
+
+int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo algo,
+                          const pol_slot_req *reqs, size_t n_jobs, size_t max_per_job,
+                          pol_alt_set *out)
+{
+    out->n_alt = out->n_piece = 0;
+    if (eng_grow(&out->per_job, &out->cap_jobs, n_jobs ? n_jobs : 1, sizeof *out->per_job))
+        return ENG_NOMEM;
+    out->n_jobs = n_jobs;
+    memset(out->per_job, 0, n_jobs * sizeof *out->per_job);
+    for (size_t i = 0; i < n_jobs; i++)
+        if (!req_ok(&reqs[i])) return ENG_INVAL;
+    /* active jobs: those that may still find an alternative */
+    bool *active = malloc((n_jobs ? n_jobs : 1) * sizeof *active);
+    if (!active) return ENG_NOMEM;
+    for (size_t i = 0; i < n_jobs; i++)
+        active[i] = true;
+    int rc = ENG_OK;
+    bool any = true;
+    while (any && rc == ENG_OK) {
+        any = false;
+        for (size_t i = 0; i < n_jobs && rc == ENG_OK; i++) {
+            if (!active[i]) continue;
+            pol_window w;
+            bool found;
+            rc = pol_slot_find(ss, l, algo, &reqs[i], &w, &found);
+            if (rc) break;
+            if (!found) {
+                active[i] = false;
+                continue;
+            }
+            rc = record(out, (int32_t)i, &w);
+            if (rc == ENG_OK) rc = pol_slot_take(l, &w);
+            any = true;
+            if (max_per_job && out->per_job[i] >= max_per_job) active[i] = false;
+        }
+    }
+    free(active);
+    return rc;
+}

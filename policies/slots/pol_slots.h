@@ -1,0 +1,127 @@
+/* pol_slots.h — an ordered list of free time-slots and slot subtraction,
+ * the data structure of the ALP/AMP window search (Toporkov, Yemelyanov,
+ * Toporkova & Bobchenkov 2011, Section 2 and Fig. 1).
+ *
+ * A slot is a free interval [start_s, end_s) of one resource line (a node,
+ * or one core of a node) with that line's performance and price per unit
+ * of time. The list is kept sorted by (start_s, insertion number): slots
+ * with equal starts stay in the order they were inserted, so the order is
+ * deterministic.
+ *
+ * Slot subtraction (Fig. 1 (b)): cutting [from, to) out of slot K leaves
+ * K1 = [K.start, from) and K2 = [to, K.end). K1 has K's start, so it keeps
+ * K's place: K is shortened in place, O(1). K2 is inserted at its own
+ * place, O(log m) expected. A piece of zero length is not kept (K is
+ * removed, O(log m) expected, or K2 is not inserted). Nothing is ever
+ * re-sorted.
+ *
+ * Representation: a skip list (Pugh 1990) over a pool of nodes addressed
+ * by handles (int32_t >= 1; 0 is "none"). Node levels are drawn from a
+ * gsl_rng_mt19937 seeded at init, so the same seed and the same calls give
+ * the same structure. Handles of removed slots are recycled.
+ *
+ * Costs (m slots): insert, remove O(log m) expected; O(1) expected for a
+ * slot that goes after every other (the tail of each level is kept, so a
+ * list built in start order costs O(m)) or right after the slot inserted
+ * last (the pieces a window leaves all start at its start plus t when the
+ * window is rectangular); shorten, get, first, next O(1); cut O(log m)
+ * expected, searching from the cut slot's neighbours when it leaves only
+ * K2; copy O(m).
+ */
+#ifndef POL_SLOTS_H
+#define POL_SLOTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define POL_SLOTS_MAX_LEVEL 20
+
+/* One free interval of one resource line. */
+typedef struct pol_slot {
+    double start_s; /* first free instant */
+    double end_s;   /* end of the free interval (exclusive), > start_s */
+    double perf;    /* performance of the line (relative, or flop/s), > 0 */
+    double price;   /* price per unit of time of the line, >= 0 */
+    int32_t line;   /* the caller's resource line; any value */
+} pol_slot;
+
+/* A node of the list (private to pol_slots.c; here so that iteration
+ * inlines): its slot, key, level and links, together so that a scan or a
+ * search reads one cache line per slot visited. */
+typedef struct pol_slot_node {
+    pol_slot slot;
+    uint64_t seq; /* insertion number: the tie-break key */
+    int32_t next[POL_SLOTS_MAX_LEVEL];
+    uint8_t level;
+} pol_slot_node;
+
+typedef struct pol_slot_list {
+    struct pol_slot_node *node;        /* slot, insertion number, level and links per handle
+                                        * (index 0: the head) */
+    size_t cap;                        /* handles allocated */
+    size_t used;                       /* handles ever handed out + 1 */
+    size_t n;                          /* slots in the list */
+    int32_t free_head;                 /* recycled handles, linked through next[.][0] */
+    int top;                           /* highest level in use (>= 1) */
+    int32_t tail[POL_SLOTS_MAX_LEVEL]; /* last slot of each level (0: none) */
+    int32_t hint; /* the last slot inserted, unless it or a predecessor was removed since */
+    int32_t hint_update[POL_SLOTS_MAX_LEVEL]; /* its predecessors */
+    uint64_t next_seq;
+    void *rng; /* gsl_rng * */
+} pol_slot_list;
+
+/* An empty list whose levels are drawn from mt19937 seeded with seed.
+ * 0 or ENG_NOMEM. */
+int pol_slots_init(pol_slot_list *l, unsigned long seed);
+void pol_slots_fini(pol_slot_list *l);
+
+/* Empties the list (keeps the memory and the generator's state). */
+void pol_slots_clear(pol_slot_list *l);
+
+/* Makes dst a copy of src (same order, same handles). dst must have been
+ * initialised. 0 or ENG_NOMEM. O(m). */
+int pol_slots_copy(pol_slot_list *dst, const pol_slot_list *src);
+
+/* Inserts a slot after every slot with a start <= s->start_s; its handle
+ * in *handle (may be NULL). A slot with end_s <= start_s is not inserted
+ * (*handle = 0). 0 or ENG_NOMEM. */
+int pol_slots_insert(pol_slot_list *l, const pol_slot *s, int32_t *handle);
+
+/* Removes the slot h. */
+void pol_slots_remove(pol_slot_list *l, int32_t h);
+
+/* The first slot (earliest start), the one after h; 0 at the end. */
+static inline int32_t pol_slots_first(const pol_slot_list *l)
+{
+    return l->node[0].next[0];
+}
+
+static inline int32_t pol_slots_next(const pol_slot_list *l, int32_t h)
+{
+    return l->node[h].next[0];
+}
+
+/* The slot behind handle h (borrowed until h is removed). */
+static inline const pol_slot *pol_slots_get(const pol_slot_list *l, int32_t h)
+{
+    return &l->node[h].slot;
+}
+
+/* Number of slots. */
+static inline size_t pol_slots_count(const pol_slot_list *l)
+{
+    return l->n;
+}
+
+/* Subtracts [from, to) from slot h (Fig. 1 (b)): K1 = [start, from)
+ * stays in h's place (h is removed when K1 is empty), K2 = [to, end) is
+ * inserted (its handle in *k2, 0 when empty; k2 may be NULL). The interval
+ * is clipped to the slot; an interval that misses it changes nothing.
+ * 0 or ENG_NOMEM (the list is then unchanged). */
+int pol_slots_cut(pol_slot_list *l, int32_t h, double from, double to, int32_t *k2);
+
+/* Checks the order and the links; true when consistent (for tests). */
+bool pol_slots_valid(const pol_slot_list *l);
+
+#endif

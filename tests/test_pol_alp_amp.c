@@ -1,0 +1,327 @@
+/* test_pol_alp_amp.c — ALP and AMP on hand-made slot lists whose answers
+ * are worked out in the comments (one where AMP takes an expensive slot
+ * that ALP must refuse, as in the paper's Section 4; the rough right edge
+ * and step 4°'s expiration on heterogeneous slots), the multi-variant
+ * search of a batch by hand, and random lists against a brute-force
+ * earliest window. */
+#include "bl_test.h"
+#include "eng_error.h"
+#include "slots/pol_alp_amp.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fill(pol_slot_list *l, const pol_slot *s, size_t n)
+{
+    pol_slots_clear(l);
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT_EQUAL(pol_slots_insert(l, &s[i], NULL), 0);
+}
+
+static bool has_line(const pol_window *w, int32_t line)
+{
+    for (size_t k = 0; k < w->n; k++)
+        if (w->piece[k].line == line) return true;
+    return false;
+}
+
+/* Uniform lines (perf 1), N = 3, t = 30, C = 10 (S = C t N = 900):
+ *   line 1 [0, 100) price 2;  line 6 [0, 100) price 12;
+ *   line 2 [10, 100) price 3; line 3 [50, 200) price 5.
+ * ALP refuses line 6 (12 > 10): {1} at 0, {1, 2} at 10, {1, 2, 3} at 50
+ * -> window at 50, cost (2 + 3 + 5) * 30 = 300.
+ * AMP: at 10 the window holds {1: 60, 2: 90, 6: 360}; the three cheapest
+ * cost 510 <= 900 -> window at 10 using the expensive line 6.
+ * With C = 4 (S = 360): ALP also refuses line 3 (5 > 4) and finds nothing;
+ * AMP refuses 510 at 10, then at 50 takes {1, 2, 3} = 300 <= 360 and
+ * returns line 6 to the list. */
+static void test_amp_uses_expensive_slot(void)
+{
+    static const pol_slot s[] = {
+        {0, 100, 1, 2, 1}, {0, 100, 1, 12, 6}, {10, 100, 1, 3, 2}, {50, 200, 1, 5, 3}};
+    pol_slot_list l;
+    pol_slots_init(&l, 1);
+    fill(&l, s, 4);
+    pol_slot_search ss;
+    pol_slot_search_init(&ss);
+    pol_slot_req r = {.n = 3, .t = 30, .perf_ref = 1, .perf_min = 1, .price_max = 10};
+    pol_window w;
+    bool found;
+    CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, POL_SLOT_ALP, &r, &w, &found), 0);
+    CU_ASSERT_FATAL(found);
+    CU_ASSERT_DOUBLE_EQUAL(w.start_s, 50, 0);
+    CU_ASSERT_DOUBLE_EQUAL(w.cost, 300, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(w.time, 30, 0);
+    CU_ASSERT(has_line(&w, 1) && has_line(&w, 2) && has_line(&w, 3) && !has_line(&w, 6));
+
+    CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, POL_SLOT_AMP, &r, &w, &found), 0);
+    CU_ASSERT_FATAL(found);
+    CU_ASSERT_DOUBLE_EQUAL(w.start_s, 10, 0);
+    CU_ASSERT_DOUBLE_EQUAL(w.cost, 510, 1e-9);
+    CU_ASSERT(has_line(&w, 1) && has_line(&w, 2) && has_line(&w, 6));
+
+    r.price_max = 4;
+    CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, POL_SLOT_ALP, &r, &w, &found), 0);
+    CU_ASSERT(!found);
+    CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, POL_SLOT_AMP, &r, &w, &found), 0);
+    CU_ASSERT_FATAL(found);
+    CU_ASSERT_DOUBLE_EQUAL(w.start_s, 50, 0);
+    CU_ASSERT_DOUBLE_EQUAL(w.cost, 300, 1e-9);
+    CU_ASSERT(!has_line(&w, 6));
+    /* an explicit budget overrides C t N */
+    r.budget = 509;
+    CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, POL_SLOT_AMP, &r, &w, &found), 0);
+    CU_ASSERT(found && w.start_s == 50);
+    r.budget = 510;
+    CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, POL_SLOT_AMP, &r, &w, &found), 0);
+    CU_ASSERT(found && w.start_s == 10);
+    pol_slot_search_fini(&ss);
+    pol_slots_fini(&l);
+}
+
+/* Heterogeneous lines, N = 2, t = 60 at P = 1 (run = 60 / perf):
+ *   line 1 perf 2 [0, 40) price 4: needs 30, fits from 0 (30 <= 40);
+ *   line 2 perf 0.5 [0, 500): refused by 2°a (0.5 < 1);
+ *   line 3 perf 1 [5, 100) price 1: needs 60; at 5 line 1 still fits
+ *   (5 + 30 <= 40) -> window at 5: line 1 held [5, 35), line 3 [5, 65);
+ *   time 60 (the slower line), cost 4 * 30 + 1 * 60 = 180.
+ * The printed 2°b (t P(s)/P = 120 on line 1) would have refused line 1.
+ * Then, with line 3 starting at 15 instead: at 15 line 1 expires
+ * (15 + 30 > 40, step 4°) and the window is {3}; line 4 perf 3 [20, 60)
+ * (needs 20) joins at 20 -> window at 20, time 60. */
+static void test_rough_right_edge(void)
+{
+    pol_slot s[] = {{0, 40, 2, 4, 1}, {0, 500, 0.5, 0, 2}, {5, 100, 1, 1, 3}, {20, 60, 3, 1, 4}};
+    pol_slot_list l;
+    pol_slots_init(&l, 2);
+    fill(&l, s, 4);
+    pol_slot_search ss;
+    pol_slot_search_init(&ss);
+    pol_slot_req r = {.n = 2, .t = 60, .perf_ref = 1, .perf_min = 1, .price_max = 100};
+    pol_window w;
+    bool found;
+    for (int algo = 0; algo < 2; algo++) {
+        fill(&l, s, 4);
+        CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, (pol_slot_algo)algo, &r, &w, &found), 0);
+        CU_ASSERT_FATAL(found);
+        CU_ASSERT_DOUBLE_EQUAL(w.start_s, 5, 0);
+        CU_ASSERT_DOUBLE_EQUAL(w.time, 60, 0);
+        CU_ASSERT_DOUBLE_EQUAL(w.cost, 180, 1e-9);
+        for (size_t k = 0; k < w.n; k++)
+            CU_ASSERT_DOUBLE_EQUAL(w.piece[k].hold, w.piece[k].line == 1 ? 30 : 60, 0);
+        /* the cut: line 1 leaves [0, 5) and [35, 40); line 3 [65, 100) */
+        CU_ASSERT_EQUAL(pol_slot_take(&l, &w), 0);
+        static const double left[][3] = {
+            {0, 5, 1}, {0, 500, 2}, {20, 60, 4}, {35, 40, 1}, {65, 100, 3}};
+        size_t k = 0;
+        for (int32_t h = pol_slots_first(&l); h; h = pol_slots_next(&l, h), k++) {
+            const pol_slot *x = pol_slots_get(&l, h);
+            CU_ASSERT_DOUBLE_EQUAL(x->start_s, left[k][0], 0);
+            CU_ASSERT_DOUBLE_EQUAL(x->end_s, left[k][1], 0);
+            CU_ASSERT_EQUAL(x->line, (int32_t)left[k][2]);
+        }
+        CU_ASSERT_EQUAL(k, 5);
+    }
+    s[2].start_s = 15;
+    for (int algo = 0; algo < 2; algo++) {
+        fill(&l, s, 4);
+        CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, (pol_slot_algo)algo, &r, &w, &found), 0);
+        CU_ASSERT_FATAL(found);
+        CU_ASSERT_DOUBLE_EQUAL(w.start_s, 20, 0);
+        CU_ASSERT(has_line(&w, 3) && has_line(&w, 4));
+        CU_ASSERT_DOUBLE_EQUAL(w.time, 60, 0);
+    }
+    /* rigid (the simulator): every slot held for t, run capped at t */
+    r.rigid = true;
+    fill(&l, s, 4);
+    CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, POL_SLOT_ALP, &r, &w, &found), 0);
+    CU_ASSERT(!found); /* line 1 and line 4 are too short for 60 */
+    CU_ASSERT_DOUBLE_EQUAL(pol_slot_run(&r, 3), 20, 0);
+    CU_ASSERT_DOUBLE_EQUAL(pol_slot_run(&r, 0.5), 60, 0);
+    CU_ASSERT_DOUBLE_EQUAL(pol_slot_hold(&r, 3), 60, 0);
+    /* a bad request */
+    r.n = 0;
+    CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, POL_SLOT_ALP, &r, &w, &found), ENG_INVAL);
+    pol_slot_search_fini(&ss);
+    pol_slots_fini(&l);
+}
+
+/* Three lines [0, 100), price 1; job A: N = 2, t = 40; job B: N = 1,
+ * t = 50. Pass 1: A at 0 on lines 1, 2 (left [40, 100)); B at 0 on line 3
+ * (left [50, 100)). Pass 2: A at 40 on lines 1, 2 (left [80, 100)); B at
+ * 50 on line 3 (nothing left). Pass 3: nothing fits. */
+static void test_batch_by_hand(void)
+{
+    static const pol_slot s[] = {{0, 100, 1, 1, 1}, {0, 100, 1, 1, 2}, {0, 100, 1, 1, 3}};
+    pol_slot_list l;
+    pol_slots_init(&l, 3);
+    fill(&l, s, 3);
+    pol_slot_search ss;
+    pol_slot_search_init(&ss);
+    pol_alt_set set;
+    pol_alt_set_init(&set);
+    pol_slot_req r[2] = {{.n = 2, .t = 40, .perf_ref = 1, .price_max = 1},
+                         {.n = 1, .t = 50, .perf_ref = 1, .price_max = 1}};
+    CU_ASSERT_EQUAL(pol_slot_batch_search(&ss, &l, POL_SLOT_ALP, r, 2, 0, &set), 0);
+    CU_ASSERT_EQUAL_FATAL(set.n_alt, 4);
+    static const double want[][2] = {{0, 0}, {1, 0}, {0, 40}, {1, 50}};
+    for (size_t a = 0; a < 4; a++) {
+        CU_ASSERT_EQUAL(set.alt[a].job, (int32_t)want[a][0]);
+        CU_ASSERT_DOUBLE_EQUAL(set.alt[a].start_s, want[a][1], 0);
+    }
+    CU_ASSERT_EQUAL(set.per_job[0], 2);
+    CU_ASSERT_EQUAL(set.per_job[1], 2);
+    CU_ASSERT_EQUAL(set.piece[set.alt[2].off].line, 1);
+    CU_ASSERT_EQUAL(set.piece[set.alt[2].off + 1].line, 2);
+    CU_ASSERT_EQUAL(pol_slots_count(&l), 2);
+    /* a cap of one alternative per job stops after pass 1 */
+    fill(&l, s, 3);
+    CU_ASSERT_EQUAL(pol_slot_batch_search(&ss, &l, POL_SLOT_AMP, r, 2, 1, &set), 0);
+    CU_ASSERT_EQUAL(set.n_alt, 2);
+    pol_alt_set_fini(&set);
+    pol_slot_search_fini(&ss);
+    pol_slots_fini(&l);
+}
+
+/* Brute force: the earliest start T (a slot start) at which N slots that
+ * suit (2°a, 2°b from T, and for ALP 2°c) are free, for AMP with the N
+ * cheapest within the budget. */
+static double brute_earliest(const pol_slot *s, size_t m, const pol_slot_req *r, bool amp)
+{
+    double best = INFINITY;
+    double *cost = malloc(m * sizeof *cost);
+    for (size_t i = 0; i < m; i++) {
+        double T = s[i].start_s;
+        if (T >= best) continue;
+        size_t n = 0;
+        for (size_t k = 0; k < m; k++) {
+            double hold = pol_slot_hold(r, s[k].perf);
+            if (s[k].perf >= r->perf_min && s[k].start_s <= T && T + hold <= s[k].end_s &&
+                (amp || s[k].price <= r->price_max))
+                cost[n++] = s[k].price * hold;
+        }
+        if (n < (size_t)r->n) continue;
+        if (amp) {
+            for (size_t a = 1; a < n; a++) /* insertion sort */
+                for (size_t b = a; b > 0 && cost[b - 1] > cost[b]; b--) {
+                    double x = cost[b];
+                    cost[b] = cost[b - 1];
+                    cost[b - 1] = x;
+                }
+            double sum = 0;
+            for (size_t k = 0; k < (size_t)r->n; k++)
+                sum += cost[k];
+            if (sum > r->price_max * r->t * r->n * (1 + 1e-12)) continue;
+        }
+        best = T;
+    }
+    free(cost);
+    return best;
+}
+
+static void random_list(gsl_rng *g, pol_slot *s, size_t m)
+{
+    double t = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (i > 0 && gsl_rng_uniform(g) >= 0.4) t += 10 * gsl_rng_uniform(g);
+        double perf = 1 + 2 * gsl_rng_uniform(g);
+        s[i] = (pol_slot){.start_s = t,
+                          .end_s = t + 50 + 250 * gsl_rng_uniform(g),
+                          .perf = perf,
+                          .price = (0.75 + 0.5 * gsl_rng_uniform(g)) * pow(1.7, perf),
+                          .line = (int32_t)i};
+    }
+}
+
+static void test_random_earliest_and_disjoint(void)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 99);
+    pol_slot_list l;
+    pol_slots_init(&l, 4);
+    pol_slot_search ss;
+    pol_slot_search_init(&ss);
+    pol_alt_set set;
+    pol_alt_set_init(&set);
+    enum { M = 60 };
+    pol_slot s[M];
+    int wrong = 0, amp_later = 0, overlap = 0, bad_piece = 0;
+    for (int round = 0; round < 300; round++) {
+        random_list(g, s, M);
+        pol_slot_req r = {.n = 1 + (int32_t)gsl_rng_uniform_int(g, 6),
+                          .t = 50 + 100 * gsl_rng_uniform(g)};
+        r.perf_min = 1 + gsl_rng_uniform(g);
+        r.perf_ref = round % 2 ? r.perf_min : 1;
+        r.price_max = (0.8 + 0.6 * gsl_rng_uniform(g)) * pow(1.7, r.perf_min);
+        double found_at[2] = {INFINITY, INFINITY};
+        for (int algo = 0; algo < 2; algo++) {
+            fill(&l, s, M);
+            pol_window w;
+            bool found;
+            CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, (pol_slot_algo)algo, &r, &w, &found), 0);
+            double want = brute_earliest(s, M, &r, algo == 1);
+            if (found) found_at[algo] = w.start_s;
+            if (found_at[algo] != want) wrong++;
+            if (!found) continue;
+            /* every piece inside its slot, conditions met */
+            double sum = 0;
+            for (size_t k = 0; k < w.n; k++) {
+                const pol_piece *p = &w.piece[k];
+                const pol_slot *o = &s[p->line];
+                sum += p->price * p->hold;
+                if (o->start_s > w.start_s || w.start_s + p->hold > o->end_s ||
+                    p->perf < r.perf_min || (algo == 0 && p->price > r.price_max))
+                    bad_piece++;
+            }
+            if (fabs(sum - w.cost) > 1e-9 * sum ||
+                (algo == 1 && sum > r.price_max * r.t * r.n * (1 + 1e-12)))
+                bad_piece++;
+        }
+        if (found_at[1] > found_at[0]) /* an ALP window is an AMP window */
+            amp_later++;
+        /* the batch: alternatives never share a line at the same time */
+        pol_slot_req reqs[4];
+        for (int j = 0; j < 4; j++) {
+            reqs[j] = r;
+            reqs[j].n = 1 + (int32_t)gsl_rng_uniform_int(g, 4);
+            reqs[j].t = 50 + 100 * gsl_rng_uniform(g);
+        }
+        fill(&l, s, M);
+        CU_ASSERT_EQUAL(
+            pol_slot_batch_search(&ss, &l, (pol_slot_algo)(round % 2), reqs, 4, 0, &set), 0);
+        for (size_t a = 0; a < set.n_alt; a++)
+            for (size_t b = a + 1; b < set.n_alt; b++)
+                for (size_t x = 0; x < set.alt[a].n; x++)
+                    for (size_t y = 0; y < set.alt[b].n; y++) {
+                        const pol_piece *p = &set.piece[set.alt[a].off + x];
+                        const pol_piece *q = &set.piece[set.alt[b].off + y];
+                        if (p->line == q->line &&
+                            set.alt[a].start_s < set.alt[b].start_s + q->hold &&
+                            set.alt[b].start_s < set.alt[a].start_s + p->hold)
+                            overlap++;
+                    }
+        CU_ASSERT(pol_slots_valid(&l));
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(amp_later, 0);
+    CU_ASSERT_EQUAL(overlap, 0);
+    CU_ASSERT_EQUAL(bad_piece, 0);
+    pol_alt_set_fini(&set);
+    pol_slot_search_fini(&ss);
+    pol_slots_fini(&l);
+    gsl_rng_free(g);
+}
+
+int bl_suite_pol_alp_amp(void)
+{
+    CU_pSuite s = CU_add_suite("pol_alp_amp", NULL, NULL);
+    if (!s) return 1;
+    CU_add_test(s, "AMP takes an expensive slot ALP must refuse", test_amp_uses_expensive_slot);
+    CU_add_test(s, "heterogeneous lines: rough right edge, expiration", test_rough_right_edge);
+    CU_add_test(s, "multi-variant batch search by hand", test_batch_by_hand);
+    CU_add_test(s, "random lists: earliest window, disjoint alternatives",
+                test_random_earliest_and_disjoint);
+    return 0;
+}

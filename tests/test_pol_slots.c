@@ -1,0 +1,208 @@
+/* test_pol_slots.c — the ordered slot list: order and ties, every case of
+ * slot subtraction (middle, at the start, at the end, whole, clipped,
+ * missed, zero length), copies, handle reuse, and random operations
+ * against a plain sorted array. */
+#include "bl_test.h"
+#include "eng_error.h"
+#include "slots/pol_slots.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The list as (start, end, line) rows. */
+static void expect(const pol_slot_list *l, const double (*rows)[3], size_t n)
+{
+    CU_ASSERT(pol_slots_valid(l));
+    CU_ASSERT_EQUAL_FATAL(pol_slots_count(l), n);
+    size_t k = 0;
+    for (int32_t h = pol_slots_first(l); h; h = pol_slots_next(l, h), k++) {
+        const pol_slot *s = pol_slots_get(l, h);
+        CU_ASSERT_DOUBLE_EQUAL(s->start_s, rows[k][0], 0);
+        CU_ASSERT_DOUBLE_EQUAL(s->end_s, rows[k][1], 0);
+        CU_ASSERT_EQUAL(s->line, (int32_t)rows[k][2]);
+    }
+    CU_ASSERT_EQUAL(k, n);
+}
+
+static void test_order_and_ties(void)
+{
+    pol_slot_list l;
+    CU_ASSERT_EQUAL_FATAL(pol_slots_init(&l, 1), 0);
+    int32_t h;
+    CU_ASSERT_EQUAL(pol_slots_insert(&l, &(pol_slot){30, 40, 1, 1, 1}, &h), 0);
+    CU_ASSERT(h > 0);
+    pol_slots_insert(&l, &(pol_slot){10, 20, 1, 1, 2}, NULL);
+    pol_slots_insert(&l, &(pol_slot){30, 35, 1, 1, 3}, NULL); /* tie: after line 1 */
+    pol_slots_insert(&l, &(pol_slot){0, 50, 1, 1, 4}, NULL);
+    pol_slots_insert(&l, &(pol_slot){30, 90, 1, 1, 5}, NULL); /* tie: last of the 30s */
+    /* zero and negative lengths are not kept */
+    CU_ASSERT_EQUAL(pol_slots_insert(&l, &(pol_slot){5, 5, 1, 1, 6}, &h), 0);
+    CU_ASSERT_EQUAL(h, 0);
+    pol_slots_insert(&l, &(pol_slot){8, 7, 1, 1, 7}, NULL);
+    static const double rows[][3] = {
+        {0, 50, 4}, {10, 20, 2}, {30, 40, 1}, {30, 35, 3}, {30, 90, 5}};
+    expect(&l, rows, N_OF(rows));
+    pol_slots_clear(&l);
+    CU_ASSERT_EQUAL(pol_slots_count(&l), 0);
+    CU_ASSERT_EQUAL(pol_slots_first(&l), 0);
+    pol_slots_fini(&l);
+}
+
+/* Fig. 1 (b): K1 keeps K's place and handle, K2 goes to its own place. */
+static void test_cut_middle(void)
+{
+    pol_slot_list l;
+    pol_slots_init(&l, 2);
+    int32_t k, k2;
+    pol_slots_insert(&l, &(pol_slot){0, 100, 1, 1, 1}, &k);
+    pol_slots_insert(&l, &(pol_slot){20, 60, 1, 1, 2}, NULL);
+    pol_slots_insert(&l, &(pol_slot){50, 70, 1, 1, 3}, NULL);
+    CU_ASSERT_EQUAL(pol_slots_cut(&l, k, 30, 55, &k2), 0);
+    CU_ASSERT(k2 > 0 && k2 != k);
+    CU_ASSERT_DOUBLE_EQUAL(pol_slots_get(&l, k)->end_s, 30, 0);
+    CU_ASSERT_DOUBLE_EQUAL(pol_slots_get(&l, k2)->start_s, 55, 0);
+    static const double rows[][3] = {{0, 30, 1}, {20, 60, 2}, {50, 70, 3}, {55, 100, 1}};
+    expect(&l, rows, N_OF(rows));
+    pol_slots_fini(&l);
+}
+
+static void test_cut_edges(void)
+{
+    pol_slot_list l;
+    pol_slots_init(&l, 3);
+    int32_t a, b, c, d, k2;
+    pol_slots_insert(&l, &(pol_slot){0, 100, 1, 1, 1}, &a);
+    pol_slots_insert(&l, &(pol_slot){10, 50, 1, 1, 2}, &b);
+    pol_slots_insert(&l, &(pol_slot){20, 40, 1, 1, 3}, &c);
+    pol_slots_insert(&l, &(pol_slot){30, 60, 1, 1, 4}, &d);
+    /* at the start: K1 empty, K removed; K2 = [30, 100) after line 4's 30 */
+    pol_slots_cut(&l, a, 0, 30, &k2);
+    CU_ASSERT(k2 > 0);
+    static const double r1[][3] = {{10, 50, 2}, {20, 40, 3}, {30, 60, 4}, {30, 100, 1}};
+    expect(&l, r1, N_OF(r1));
+    /* at the end: K2 empty, K shortened in place */
+    pol_slots_cut(&l, b, 45, 50, &k2);
+    CU_ASSERT_EQUAL(k2, 0);
+    static const double r2[][3] = {{10, 45, 2}, {20, 40, 3}, {30, 60, 4}, {30, 100, 1}};
+    expect(&l, r2, N_OF(r2));
+    /* the whole slot */
+    pol_slots_cut(&l, c, 20, 40, &k2);
+    CU_ASSERT_EQUAL(k2, 0);
+    static const double r3[][3] = {{10, 45, 2}, {30, 60, 4}, {30, 100, 1}};
+    expect(&l, r3, N_OF(r3));
+    /* clipped: [0, 40) ∩ [30, 60) = [30, 40) */
+    pol_slots_cut(&l, d, 0, 40, &k2);
+    static const double r4[][3] = {{10, 45, 2}, {30, 100, 1}, {40, 60, 4}};
+    expect(&l, r4, N_OF(r4));
+    /* missed, empty or reversed intervals change nothing */
+    int32_t h2 = pol_slots_first(&l);
+    pol_slots_cut(&l, h2, 45, 50, &k2);
+    pol_slots_cut(&l, h2, 0, 10, &k2);
+    pol_slots_cut(&l, h2, 20, 20, &k2);
+    pol_slots_cut(&l, h2, 30, 20, &k2);
+    CU_ASSERT_EQUAL(k2, 0);
+    expect(&l, r4, N_OF(r4));
+    pol_slots_fini(&l);
+}
+
+/* Removed handles are reused; copies are equal and independent. */
+static void test_reuse_and_copy(void)
+{
+    pol_slot_list l, m;
+    pol_slots_init(&l, 4);
+    pol_slots_init(&m, 5);
+    int32_t a, b;
+    pol_slots_insert(&l, &(pol_slot){0, 10, 1, 1, 1}, &a);
+    pol_slots_insert(&l, &(pol_slot){5, 10, 1, 1, 2}, NULL);
+    pol_slots_remove(&l, a);
+    pol_slots_insert(&l, &(pol_slot){7, 9, 1, 1, 3}, &b);
+    CU_ASSERT_EQUAL(a, b);
+    CU_ASSERT_EQUAL(pol_slots_copy(&m, &l), 0);
+    static const double rows[][3] = {{5, 10, 2}, {7, 9, 3}};
+    expect(&m, rows, N_OF(rows));
+    pol_slots_cut(&m, pol_slots_first(&m), 5, 10, NULL);
+    expect(&l, rows, N_OF(rows));
+    static const double rm[][3] = {{7, 9, 3}};
+    expect(&m, rm, N_OF(rm));
+    pol_slots_fini(&l);
+    pol_slots_fini(&m);
+}
+
+/* The reference: an array kept sorted by (start, insertion number). */
+typedef struct ref_slot {
+    double s, e;
+    unsigned long seq;
+    int32_t handle;
+} ref_slot;
+
+static int ref_cmp(const void *a, const void *b)
+{
+    const ref_slot *x = a, *y = b;
+    if (x->s != y->s) return x->s < y->s ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static void test_random_against_array(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    pol_slot_list l;
+    pol_slots_init(&l, 11);
+    enum { CAP = 4000 };
+    ref_slot *ref = malloc(CAP * sizeof *ref);
+    size_t n = 0;
+    unsigned long seq = 0;
+    int bad = 0;
+    for (int step = 0; step < 3000; step++) {
+        double u = gsl_rng_uniform(r);
+        if (n == 0 || (u < 0.4 && n < CAP - 2)) {
+            double s = (double)gsl_rng_uniform_int(r, 50);
+            double e = s + (double)gsl_rng_uniform_int(r, 30);
+            int32_t h;
+            pol_slots_insert(&l, &(pol_slot){s, e, 1, 1, 0}, &h);
+            if (e > s) ref[n++] = (ref_slot){s, e, seq, h};
+            if (e > s) seq++;
+        } else {
+            size_t k = gsl_rng_uniform_int(r, n);
+            ref_slot x = ref[k];
+            double from = x.s + (double)gsl_rng_uniform_int(r, 40) - 10;
+            double to = from + (double)gsl_rng_uniform_int(r, 30);
+            int32_t k2;
+            pol_slots_cut(&l, x.handle, from, to, &k2);
+            double cf = from < x.s ? x.s : from, ct = to > x.e ? x.e : to;
+            if (cf < ct) {
+                ref[k] = ref[--n];
+                if (cf > x.s) ref[n++] = (ref_slot){x.s, cf, x.seq, x.handle};
+                if (ct < x.e) ref[n++] = (ref_slot){ct, x.e, seq++, k2};
+            }
+        }
+        qsort(ref, n, sizeof *ref, ref_cmp);
+        if (!pol_slots_valid(&l) || pol_slots_count(&l) != n) {
+            bad++;
+            break;
+        }
+        size_t k = 0;
+        for (int32_t h = pol_slots_first(&l); h; h = pol_slots_next(&l, h), k++) {
+            const pol_slot *s = pol_slots_get(&l, h);
+            if (h != ref[k].handle || s->start_s != ref[k].s || s->end_s != ref[k].e) bad++;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    free(ref);
+    pol_slots_fini(&l);
+    gsl_rng_free(r);
+}
+
+int bl_suite_pol_slots(void)
+{
+    CU_pSuite s = CU_add_suite("pol_slots", NULL, NULL);
+    if (!s) return 1;
+    CU_add_test(s, "order by start, ties in insertion order", test_order_and_ties);
+    CU_add_test(s, "cut in the middle: K1 in place, K2 sorted in", test_cut_middle);
+    CU_add_test(s, "cut at the start, at the end, whole, clipped, missed", test_cut_edges);
+    CU_add_test(s, "handle reuse and copies", test_reuse_and_copy);
+    CU_add_test(s, "random inserts and cuts against a sorted array", test_random_against_array);
+    return 0;
+}
