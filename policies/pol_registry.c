@@ -22,6 +22,7 @@ extern const pol_type pol_conservative;
 extern const pol_type pol_packet;
 extern const pol_type pol_alp;
 extern const pol_type pol_amp;
+extern const pol_type pol_sa;
 extern const pol_type pol_knapsack;
 
 static const pol_type *const registry[] = {
@@ -31,6 +32,7 @@ static const pol_type *const registry[] = {
     &pol_packet,
     &pol_alp,
     &pol_amp,
+    &pol_sa,
     &pol_knapsack,
 };
 

@@ -1,0 +1,892 @@
+/* gpu_sa.c — the library's front: parameters, problem validation and
+ * packing, results, backend selection, and gpu_sa_solve.
+ *
+ * Packing turns a borrowed gpu_sa_problem into one block (gpu_sa_chain.h's
+ * gsa_header layout) that both backends read as is, and adds what the
+ * chains need: the precedence lists (explicit dependencies plus the
+ * producer of every input file, both directions), each job's produced
+ * files, a capacity row per file in the copy table (initial mirrors + its
+ * producer + one per reading job: every download adds at most one copy),
+ * the jobs with several inputs, and for a queue the initial availability
+ * profile. It also bounds every time a decoding can produce (the largest
+ * initial time plus the sum of all run times and worst-case transfers), so
+ * that the 64-bit energies provably do not overflow.
+ *
+ * Cost: O(M^2 + J + F + inputs + dependencies) per packing.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#endif
+#include "gpu_sa_impl.h"
+#include "gpu_pool.h"
+
+#include "eng_error.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+double gsa_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void gpu_sa_params_default(gpu_sa_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->seed = 1;
+    p->chains = 1;
+    p->iterations = 1000;
+    p->stop_e1 = false;
+    p->energy = GPU_SA_E1;
+    p->a1 = 350;
+    p->a2 = 350;
+    p->a3 = 300;
+    p->transfer_cost_pct = 0;
+    p->t0_accept_permille = 500;
+    p->t_end_ppm = 10000;
+    p->cooling_iterations = 0;
+    p->keep_given_first = false;
+}
+
+int gpu_sa_params_check(const gpu_sa_params *p, char *err, size_t errlen)
+{
+    if (p->chains < 1 || p->chains > (1 << 20))
+        return fail(err, errlen, ENG_INVAL, "chains: expected 1..1048576, got %d", p->chains);
+    if (p->iterations < 0)
+        return fail(err, errlen, ENG_INVAL, "iterations: expected >= 0, got %lld",
+                    (long long)p->iterations);
+    if (p->energy != GPU_SA_E1 && p->energy != GPU_SA_E2)
+        return fail(err, errlen, ENG_INVAL, "energy: expected E1 or E2");
+    if (p->a1 < 0 || p->a2 < 0 || p->a3 < 0 || p->a1 > 1000000 || p->a2 > 1000000 ||
+        p->a3 > 1000000)
+        return fail(err, errlen, ENG_INVAL, "E2 weights: expected 0..1000000 thousandths");
+    if (p->transfer_cost_pct < 0 || p->transfer_cost_pct > 1000)
+        return fail(err, errlen, ENG_INVAL, "transfer cost: expected 0..1000 %%, got %d",
+                    p->transfer_cost_pct);
+    if (p->t0_accept_permille < 1 || p->t0_accept_permille > 999)
+        return fail(err, errlen, ENG_INVAL, "initial acceptance: expected 1..999 permille, got %d",
+                    p->t0_accept_permille);
+    if (p->t_end_ppm < 1 || p->t_end_ppm > 1000000)
+        return fail(err, errlen, ENG_INVAL, "final temperature: expected 1..1000000 ppm of T0, got %d",
+                    p->t_end_ppm);
+    if (p->cooling_iterations < 0)
+        return fail(err, errlen, ENG_INVAL, "cooling iterations: expected >= 0");
+    return ENG_OK;
+}
+
+void gpu_sa_result_fini(gpu_sa_result *r)
+{
+    if (!r)
+        return;
+    free(r->order);
+    free(r->machine);
+    free(r->input_order);
+    free(r->start);
+    free(r->end);
+    memset(r, 0, sizeof *r);
+}
+
+void gsa_best_fini(gsa_best *b)
+{
+    if (!b)
+        return;
+    free(b->order);
+    free(b->mach);
+    free(b->fperm);
+    memset(b, 0, sizeof *b);
+}
+
+void gsa_packed_fini(gsa_packed *pk)
+{
+    if (!pk)
+        return;
+    free(pk->blob);
+    memset(pk, 0, sizeof *pk);
+}
+
+/* ---- packing ------------------------------------------------------------ */
+
+/* Array sizes of a packed problem, in elements (element size by id). */
+typedef struct pack_plan {
+    int64_t n[GSA_N_ARRAYS];
+} pack_plan;
+
+static size_t elem_size(int id)
+{
+    switch (id) {
+    case GSA_SPEED:
+    case GSA_OPS:
+    case GSA_FSIZE:
+    case GSA_MIR_T:
+    case GSA_DUR:
+    case GSA_WAITED:
+    case GSA_PROF_T:
+        return 8;
+    default:
+        return 4;
+    }
+}
+
+/* Allocates the block and sets the offsets; arrays zeroed. */
+static int pack_alloc(const pack_plan *plan, gsa_header *h, gsa_packed *out)
+{
+    int64_t at = gsa_align8((int64_t)sizeof(gsa_header));
+    for (int id = 0; id < GSA_N_ARRAYS; id++) {
+        if (plan->n[id] <= 0) {
+            h->off[id] = 0;
+            continue;
+        }
+        h->off[id] = at;
+        at += gsa_align8(plan->n[id] * (int64_t)elem_size(id));
+    }
+    h->magic = GSA_MAGIC;
+    h->bytes = at;
+    out->blob = calloc(1, (size_t)at);
+    if (!out->blob)
+        return ENG_NOMEM;
+    memcpy(out->blob, h, sizeof *h);
+    out->bytes = (size_t)at;
+    gsa_prob_view(out->blob, &out->view);
+    return ENG_OK;
+}
+
+#define W32(pk, id) ((int32_t *)(void *)((pk)->blob + ((gsa_header *)(void *)(pk)->blob)->off[id]))
+#define W64(pk, id) ((int64_t *)(void *)((pk)->blob + ((gsa_header *)(void *)(pk)->blob)->off[id]))
+
+static int check_csr(const int32_t *off, int32_t rows, const char *what, char *err,
+                     size_t errlen)
+{
+    if (!off)
+        return fail(err, errlen, ENG_INVAL, "%s: offsets missing", what);
+    if (off[0] != 0)
+        return fail(err, errlen, ENG_INVAL, "%s: offsets must start at 0", what);
+    for (int32_t r = 0; r < rows; r++)
+        if (off[r + 1] < off[r])
+            return fail(err, errlen, ENG_INVAL, "%s: offsets decrease at row %d", what, r);
+    return ENG_OK;
+}
+
+static int pack_grid(const gpu_sa_grid *g, gsa_packed *out, char *err, size_t errlen)
+{
+    const int32_t M = g->n_machines, J = g->n_jobs, F = g->n_files;
+    if (M < 1)
+        return fail(err, errlen, ENG_INVAL, "grid: expected at least one machine, got %d", M);
+    if (J < 0 || F < 0)
+        return fail(err, errlen, ENG_INVAL, "grid: negative job or file count");
+    if ((int64_t)M * M > INT32_MAX)
+        return fail(err, errlen, ENG_RANGE, "grid: %d machines are too many", M);
+    if (!g->speed || !g->latency || !g->bandwidth || (J && !g->ops) || (F && !g->file_size) ||
+        (F && !g->producer))
+        return fail(err, errlen, ENG_INVAL, "grid: an array is missing");
+    int rc;
+    if ((rc = check_csr(g->mirror_off, F, "grid mirrors", err, errlen)) ||
+        (rc = check_csr(g->input_off, J, "grid inputs", err, errlen)) ||
+        (rc = check_csr(g->dep_off, J, "grid dependencies", err, errlen)))
+        return rc;
+    const int32_t n_mir = g->mirror_off[F], n_in = g->input_off[J], n_dep = g->dep_off[J];
+    if ((n_mir && (!g->mirror_machine || !g->mirror_ready)) || (n_in && !g->input_file) ||
+        (n_dep && !g->dep_job))
+        return fail(err, errlen, ENG_INVAL, "grid: a list is missing");
+    int64_t min_speed = INT64_MAX;
+    for (int32_t m = 0; m < M; m++) {
+        if (g->speed[m] <= 0)
+            return fail(err, errlen, ENG_INVAL, "grid: machine %d: speed must be > 0", m);
+        if (g->speed[m] < min_speed)
+            min_speed = g->speed[m];
+    }
+    int64_t max_lat = 0, min_bw = INT64_MAX, max_bw = 1;
+    for (int32_t a = 0; a < M; a++)
+        for (int32_t b = 0; b < M; b++) {
+            int64_t k = (int64_t)a * M + b;
+            if (a == b)
+                continue;
+            if (g->latency[k] < 0)
+                return fail(err, errlen, ENG_INVAL, "grid: latency[%d][%d] < 0", a, b);
+            if (g->bandwidth[k] <= 0)
+                return fail(err, errlen, ENG_INVAL, "grid: bandwidth[%d][%d] must be > 0", a, b);
+            if (g->latency[k] > max_lat)
+                max_lat = g->latency[k];
+            if (g->bandwidth[k] < min_bw)
+                min_bw = g->bandwidth[k];
+            if (g->bandwidth[k] > max_bw)
+                max_bw = g->bandwidth[k];
+        }
+    double max_ready = 0;
+    for (int32_t i = 0; i < n_mir; i++) {
+        if (g->mirror_machine[i] < 0 || g->mirror_machine[i] >= M)
+            return fail(err, errlen, ENG_INVAL, "grid: mirror %d: machine %d out of range", i,
+                        g->mirror_machine[i]);
+        if (g->mirror_ready[i] < 0)
+            return fail(err, errlen, ENG_INVAL, "grid: mirror %d: negative time", i);
+        if (g->mirror_ready[i] > max_ready)
+            max_ready = (double)g->mirror_ready[i];
+    }
+    for (int32_t f = 0; f < F; f++) {
+        if (g->file_size[f] < 0)
+            return fail(err, errlen, ENG_INVAL, "grid: file %d: negative size", f);
+        if (g->producer[f] < -1 || g->producer[f] >= J)
+            return fail(err, errlen, ENG_INVAL, "grid: file %d: producer %d out of range", f,
+                        g->producer[f]);
+    }
+    for (int32_t j = 0; j < J; j++)
+        if (g->ops[j] < 0)
+            return fail(err, errlen, ENG_INVAL, "grid: job %d: negative length", j);
+
+    /* Derived lists, built in scratch arrays first. */
+    int32_t *mark = malloc(sizeof(int32_t) * (size_t)(F > J ? F : J) + 4);
+    int32_t *readers = calloc((size_t)F + 1, sizeof(int32_t));
+    int32_t *pred_off = calloc((size_t)J + 1, sizeof(int32_t));
+    int32_t *pred = malloc(sizeof(int32_t) * ((size_t)n_dep + (size_t)n_in) + 4);
+    int32_t *succ_off = calloc((size_t)J + 2, sizeof(int32_t));
+    int32_t *succ = NULL, *prod_off = calloc((size_t)J + 2, sizeof(int32_t));
+    int32_t *indeg = NULL, *queue = NULL;
+    rc = ENG_OK;
+    if (!mark || !readers || !pred_off || !pred || !succ_off || !prod_off) {
+        rc = ENG_NOMEM;
+        goto done;
+    }
+    for (int32_t i = 0; i < (F > J ? F : J); i++)
+        mark[i] = -1;
+    double ub_time = max_ready, ub_xfer = 0;
+    int32_t n_pred = 0, n_multi = 0;
+    for (int32_t j = 0; j < J; j++) {
+        pred_off[j] = n_pred;
+        int32_t a = g->input_off[j], b = g->input_off[j + 1];
+        if (b - a >= 2)
+            n_multi++;
+        ub_time += (double)((g->ops[j] + min_speed - 1) / min_speed);
+        for (int32_t i = a; i < b; i++) {
+            int32_t f = g->input_file[i];
+            if (f < 0 || f >= F) {
+                rc = fail(err, errlen, ENG_INVAL, "grid: job %d: input file %d out of range", j,
+                          f);
+                goto done;
+            }
+            if (mark[f] == j) {
+                rc = fail(err, errlen, ENG_INVAL, "grid: job %d: file %d listed twice", j, f);
+                goto done;
+            }
+            mark[f] = j;
+            readers[f]++;
+            if (g->mirror_off[f + 1] == g->mirror_off[f] && g->producer[f] < 0) {
+                rc = fail(err, errlen, ENG_INVAL,
+                          "grid: job %d: file %d has no mirror and no producer", j, f);
+                goto done;
+            }
+            if (M > 1) {
+                double t = (double)max_lat + ceil((double)g->file_size[f] / (double)min_bw);
+                ub_time += t;
+                ub_xfer += t;
+            }
+        }
+    }
+    pred_off[J] = 0;
+    /* predecessors: dependencies, then producers of inputs, without repeats */
+    for (int32_t j = 0; j < (F > J ? F : J); j++)
+        mark[j] = -1;
+    for (int32_t j = 0; j < J; j++) {
+        pred_off[j] = n_pred;
+        for (int32_t d = g->dep_off[j]; d < g->dep_off[j + 1]; d++) {
+            int32_t q = g->dep_job[d];
+            if (q < 0 || q >= J || q == j) {
+                rc = fail(err, errlen, ENG_INVAL, "grid: job %d: dependency %d is not another job",
+                          j, q);
+                goto done;
+            }
+            if (mark[q] != j) {
+                mark[q] = j;
+                pred[n_pred++] = q;
+            }
+        }
+        for (int32_t i = g->input_off[j]; i < g->input_off[j + 1]; i++) {
+            int32_t q = g->producer[g->input_file[i]];
+            if (q == j) {
+                rc = fail(err, errlen, ENG_INVAL, "grid: job %d reads file %d, which it produces",
+                          j, g->input_file[i]);
+                goto done;
+            }
+            if (q >= 0 && mark[q] != j) {
+                mark[q] = j;
+                pred[n_pred++] = q;
+            }
+        }
+    }
+    pred_off[J] = n_pred;
+    succ = malloc(sizeof(int32_t) * (size_t)n_pred + 4);
+    indeg = malloc(sizeof(int32_t) * (size_t)J + 4);
+    queue = malloc(sizeof(int32_t) * (size_t)J + 4);
+    if (!succ || !indeg || !queue) {
+        rc = ENG_NOMEM;
+        goto done;
+    }
+    for (int32_t i = 0; i < n_pred; i++)
+        succ_off[pred[i] + 1]++;
+    for (int32_t j = 0; j < J; j++)
+        succ_off[j + 1] += succ_off[j];
+    for (int32_t j = 0; j < J; j++)
+        indeg[j] = succ_off[j]; /* fill cursor */
+    for (int32_t j = 0; j < J; j++)
+        for (int32_t i = pred_off[j]; i < pred_off[j + 1]; i++)
+            succ[indeg[pred[i]]++] = j;
+    /* cycle check: Kahn's algorithm */
+    int32_t qh = 0, qt = 0;
+    for (int32_t j = 0; j < J; j++) {
+        indeg[j] = pred_off[j + 1] - pred_off[j];
+        if (!indeg[j])
+            queue[qt++] = j;
+    }
+    while (qh < qt) {
+        int32_t j = queue[qh++];
+        for (int32_t i = succ_off[j]; i < succ_off[j + 1]; i++)
+            if (--indeg[succ[i]] == 0)
+                queue[qt++] = succ[i];
+    }
+    if (qt != J) {
+        rc = fail(err, errlen, ENG_INVAL,
+                  "grid: the dependencies and produced files form a cycle (%d jobs in it or "
+                  "after it)",
+                  J - qt);
+        goto done;
+    }
+    int32_t n_prod = 0;
+    for (int32_t f = 0; f < F; f++)
+        if (g->producer[f] >= 0) {
+            prod_off[g->producer[f] + 1]++;
+            n_prod++;
+        }
+    for (int32_t j = 0; j < J; j++)
+        prod_off[j + 1] += prod_off[j];
+    int64_t copy_cap = 0;
+    for (int32_t f = 0; f < F; f++)
+        copy_cap += (g->mirror_off[f + 1] - g->mirror_off[f]) + (g->producer[f] >= 0) + readers[f];
+    if (copy_cap > INT32_MAX) {
+        rc = fail(err, errlen, ENG_RANGE, "grid: too many file copies");
+        goto done;
+    }
+    if (2.0 * J * ub_time >= 4.0e18 || ub_time >= 4.0e18) {
+        rc = fail(err, errlen, ENG_RANGE,
+                  "grid: times up to %.3g units: the energies would overflow 64 bits", ub_time);
+        goto done;
+    }
+
+    pack_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.n[GSA_SPEED] = M;
+    const bool net16 = max_lat <= 0xFFFF && max_bw <= 0xFFFF;
+    plan.n[GSA_NET] = (int64_t)M * M * (net16 ? 1 : 2);
+    plan.n[GSA_OPS] = J;
+    plan.n[GSA_FSIZE] = F;
+    plan.n[GSA_COPY_OFF] = F + 1;
+    plan.n[GSA_MIR_OFF] = F + 1;
+    plan.n[GSA_MIR_M] = n_mir;
+    plan.n[GSA_MIR_T] = n_mir;
+    plan.n[GSA_IN_OFF] = J + 1;
+    plan.n[GSA_IN_FILE] = n_in;
+    plan.n[GSA_PROD_OFF] = J + 1;
+    plan.n[GSA_PROD_FILE] = n_prod;
+    plan.n[GSA_DEP_OFF] = J + 1;
+    plan.n[GSA_DEP_JOB] = n_dep;
+    plan.n[GSA_PRED_OFF] = J + 1;
+    plan.n[GSA_PRED_JOB] = n_pred;
+    plan.n[GSA_SUCC_OFF] = J + 1;
+    plan.n[GSA_SUCC_JOB] = n_pred;
+    plan.n[GSA_MULTI] = n_multi;
+    gsa_header h;
+    memset(&h, 0, sizeof h);
+    h.kind = GPU_SA_GRID;
+    h.n_machines = M;
+    h.n_jobs = J;
+    h.n_files = F;
+    h.n_inputs = n_in;
+    h.n_multi = n_multi;
+    h.copy_cap = copy_cap;
+    h.net16 = net16;
+    if ((rc = pack_alloc(&plan, &h, out)))
+        goto done;
+    memcpy(W64(out, GSA_SPEED), g->speed, sizeof(int64_t) * (size_t)M);
+    uint32_t *net = (uint32_t *)W32(out, GSA_NET);
+    for (int64_t k = 0; k < (int64_t)M * M; k++) {
+        /* the diagonal is never read; keep it harmless */
+        uint32_t lat = k / M == k % M ? 0 : (uint32_t)g->latency[k];
+        uint32_t bw = k / M == k % M ? 1 : (uint32_t)g->bandwidth[k];
+        if (net16) {
+            net[k] = lat | bw << 16;
+        } else {
+            net[2 * k] = lat;
+            net[2 * k + 1] = bw;
+        }
+    }
+    if (J)
+        memcpy(W64(out, GSA_OPS), g->ops, sizeof(int64_t) * (size_t)J);
+    if (F)
+        memcpy(W64(out, GSA_FSIZE), g->file_size, sizeof(int64_t) * (size_t)F);
+    int32_t *copy_off = W32(out, GSA_COPY_OFF);
+    copy_off[0] = 0;
+    for (int32_t f = 0; f < F; f++)
+        copy_off[f + 1] = copy_off[f] + (g->mirror_off[f + 1] - g->mirror_off[f]) +
+                          (g->producer[f] >= 0) + readers[f];
+    memcpy(W32(out, GSA_MIR_OFF), g->mirror_off, sizeof(int32_t) * ((size_t)F + 1));
+    if (n_mir) {
+        memcpy(W32(out, GSA_MIR_M), g->mirror_machine, sizeof(int32_t) * (size_t)n_mir);
+        memcpy(W64(out, GSA_MIR_T), g->mirror_ready, sizeof(int64_t) * (size_t)n_mir);
+    }
+    memcpy(W32(out, GSA_IN_OFF), g->input_off, sizeof(int32_t) * ((size_t)J + 1));
+    if (n_in)
+        memcpy(W32(out, GSA_IN_FILE), g->input_file, sizeof(int32_t) * (size_t)n_in);
+    memcpy(W32(out, GSA_PROD_OFF), prod_off, sizeof(int32_t) * ((size_t)J + 1));
+    if (n_prod) {
+        int32_t *pf = W32(out, GSA_PROD_FILE);
+        for (int32_t j = 0; j < J; j++)
+            indeg[j] = prod_off[j];
+        for (int32_t f = 0; f < F; f++)
+            if (g->producer[f] >= 0)
+                pf[indeg[g->producer[f]]++] = f;
+    }
+    memcpy(W32(out, GSA_DEP_OFF), g->dep_off, sizeof(int32_t) * ((size_t)J + 1));
+    if (n_dep)
+        memcpy(W32(out, GSA_DEP_JOB), g->dep_job, sizeof(int32_t) * (size_t)n_dep);
+    memcpy(W32(out, GSA_PRED_OFF), pred_off, sizeof(int32_t) * ((size_t)J + 1));
+    memcpy(W32(out, GSA_SUCC_OFF), succ_off, sizeof(int32_t) * ((size_t)J + 1));
+    if (n_pred) {
+        memcpy(W32(out, GSA_PRED_JOB), pred, sizeof(int32_t) * (size_t)n_pred);
+        memcpy(W32(out, GSA_SUCC_JOB), succ, sizeof(int32_t) * (size_t)n_pred);
+    }
+    if (n_multi) {
+        int32_t *mu = W32(out, GSA_MULTI), k = 0;
+        for (int32_t j = 0; j < J; j++)
+            if (g->input_off[j + 1] - g->input_off[j] >= 2)
+                mu[k++] = j;
+    }
+    out->ub_time = ub_time;
+    out->ub_xfer = ub_xfer;
+    out->sum_waited = 0;
+    /* Per job: order, machine, length, speed, the machine's two clocks
+     * (read and written), start and end, row offsets; per dependency an
+     * index and an end; per input its slot, size, copy row and count, and
+     * per copy looked at (about its mirrors plus one) the copy's machine
+     * and time and the latency and bandwidth entries; per file and machine
+     * the resets. */
+    double scanned = 0;
+    for (int32_t j = 0; j < J; j++)
+        for (int32_t i = g->input_off[j]; i < g->input_off[j + 1]; i++) {
+            int32_t f = g->input_file[i];
+            scanned += 1.0 + (g->mirror_off[f + 1] - g->mirror_off[f]);
+        }
+    out->bytes_per_eval = 80.0 * J + 12.0 * n_dep + 28.0 * n_in +
+                          (net16 ? 16.0 : 20.0) * scanned + 12.0 * F +
+                          16.0 * M + 12.0 * n_prod;
+done:
+    free(mark);
+    free(readers);
+    free(pred_off);
+    free(pred);
+    free(succ_off);
+    free(succ);
+    free(prod_off);
+    free(indeg);
+    free(queue);
+    return rc == ENG_NOMEM ? fail(err, errlen, ENG_NOMEM, "out of memory") : rc;
+}
+
+static int cmp_release(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+static int pack_queue(const gpu_sa_queue *q, gsa_packed *out, char *err, size_t errlen)
+{
+    const int32_t J = q->n_jobs;
+    if (J < 0 || q->n_busy < 0)
+        return fail(err, errlen, ENG_INVAL, "queue: negative job or busy count");
+    if (q->total_units < 1)
+        return fail(err, errlen, ENG_INVAL, "queue: expected at least one unit");
+    if ((J && (!q->units || !q->duration)) || (q->n_busy && (!q->busy_units || !q->busy_end)))
+        return fail(err, errlen, ENG_INVAL, "queue: an array is missing");
+    double ub = 0, waited = 0;
+    for (int32_t j = 0; j < J; j++) {
+        if (q->units[j] < 1 || q->units[j] > q->total_units)
+            return fail(err, errlen, ENG_INVAL, "queue: job %d needs %d units of %d", j,
+                        q->units[j], q->total_units);
+        if (q->duration[j] < 1)
+            return fail(err, errlen, ENG_INVAL, "queue: job %d: duration must be >= 1", j);
+        if (q->waited && q->waited[j] < 0)
+            return fail(err, errlen, ENG_INVAL, "queue: job %d: negative waiting time", j);
+        ub += (double)q->duration[j];
+        waited += q->waited ? (double)q->waited[j] : 0;
+    }
+    int64_t busy = 0;
+    double max_end = 0;
+    for (int32_t i = 0; i < q->n_busy; i++) {
+        if (q->busy_units[i] < 1 || q->busy_end[i] < 1)
+            return fail(err, errlen, ENG_INVAL,
+                        "queue: busy entry %d: units and release time must be >= 1", i);
+        busy += q->busy_units[i];
+        if (q->busy_end[i] > max_end)
+            max_end = (double)q->busy_end[i];
+    }
+    if (busy > q->total_units)
+        return fail(err, errlen, ENG_INVAL, "queue: %lld busy units of %d", (long long)busy,
+                    q->total_units);
+    ub += max_end;
+    if (2.0 * J * ub + waited >= 4.0e18)
+        return fail(err, errlen, ENG_RANGE,
+                    "queue: times up to %.3g units: the energies would overflow 64 bits", ub);
+    int64_t(*rel)[2] = malloc(sizeof *rel * ((size_t)q->n_busy + 1));
+    if (!rel)
+        return fail(err, errlen, ENG_NOMEM, "out of memory");
+    for (int32_t i = 0; i < q->n_busy; i++) {
+        rel[i][0] = q->busy_end[i];
+        rel[i][1] = q->busy_units[i];
+    }
+    qsort(rel, (size_t)q->n_busy, sizeof *rel, cmp_release);
+    int32_t n_prof = 1;
+    for (int32_t i = 0; i < q->n_busy; i++)
+        if (i == 0 || rel[i][0] != rel[i - 1][0])
+            n_prof++;
+    pack_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.n[GSA_UNITS] = J;
+    plan.n[GSA_DUR] = J;
+    plan.n[GSA_WAITED] = J;
+    plan.n[GSA_PROF_T] = n_prof;
+    plan.n[GSA_PROF_F] = n_prof;
+    gsa_header h;
+    memset(&h, 0, sizeof h);
+    h.kind = GPU_SA_QUEUE;
+    h.n_jobs = J;
+    h.total_units = q->total_units;
+    h.n_prof = n_prof;
+    h.prof_cap = n_prof + J + 1;
+    int rc = pack_alloc(&plan, &h, out);
+    if (rc) {
+        free(rel);
+        return fail(err, errlen, rc, "out of memory");
+    }
+    if (J) {
+        memcpy(W32(out, GSA_UNITS), q->units, sizeof(int32_t) * (size_t)J);
+        memcpy(W64(out, GSA_DUR), q->duration, sizeof(int64_t) * (size_t)J);
+        if (q->waited)
+            memcpy(W64(out, GSA_WAITED), q->waited, sizeof(int64_t) * (size_t)J);
+    }
+    int64_t *pt = W64(out, GSA_PROF_T);
+    int32_t *pf = W32(out, GSA_PROF_F);
+    int32_t free_now = q->total_units - (int32_t)busy, k = 0;
+    pt[0] = 0;
+    pf[0] = free_now;
+    for (int32_t i = 0; i < q->n_busy; i++) {
+        if (i == 0 || rel[i][0] != rel[i - 1][0]) {
+            k++;
+            pt[k] = rel[i][0];
+            pf[k] = pf[k - 1];
+        }
+        pf[k] += (int32_t)rel[i][1];
+    }
+    free(rel);
+    out->ub_time = ub;
+    out->ub_xfer = 0;
+    out->sum_waited = waited;
+    /* Per job its order slot, units, duration, waited, start, end, and a
+     * scan of about half the profile (12 bytes a breakpoint). */
+    out->bytes_per_eval = 40.0 * J + 12.0 * J * (n_prof + J / 2.0) / 2.0 + 12.0 * n_prof;
+    return ENG_OK;
+}
+
+int gsa_pack(const gpu_sa_problem *p, gsa_packed *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (!p)
+        return fail(err, errlen, ENG_INVAL, "no problem given");
+    if (p->kind == GPU_SA_GRID && p->grid)
+        return pack_grid(p->grid, out, err, errlen);
+    if (p->kind == GPU_SA_QUEUE && p->queue)
+        return pack_queue(p->queue, out, err, errlen);
+    return fail(err, errlen, ENG_INVAL, "problem: unknown kind or missing description");
+}
+
+int gpu_sa_problem_check(const gpu_sa_problem *p, char *err, size_t errlen)
+{
+    gsa_packed pk;
+    int rc = gsa_pack(p, &pk, err, errlen);
+    gsa_packed_fini(&pk);
+    return rc;
+}
+
+int gsa_run_make(const gsa_packed *pk, const gpu_sa_params *par, gsa_run *run, char *err,
+                 size_t errlen)
+{
+    int rc = gpu_sa_params_check(par, err, errlen);
+    if (rc)
+        return rc;
+    double n = pk->view.J, a = par->a1 > par->a2 ? par->a1 : par->a2;
+    double bound = 100.0 * a * (2.0 * n * pk->ub_time + pk->sum_waited) +
+                   (double)par->a3 * par->transfer_cost_pct * pk->ub_xfer;
+    if (par->energy == GPU_SA_E2 && bound >= 4.0e18)
+        return fail(err, errlen, ENG_RANGE,
+                    "E2 up to %.3g fixed-point units would overflow 64 bits: lower the weights",
+                    bound);
+    memset(run, 0, sizeof *run);
+    run->e2_ok = bound < 4.0e18; /* else E2 is not computed (minimising E1) */
+    run->seed = par->seed;
+    run->iterations = par->iterations;
+    run->stall_limit = par->stop_e1 ? GPU_SA_STALL_ITERATIONS : 0;
+    run->energy = par->energy;
+    run->a1 = par->a1;
+    run->a2 = par->a2;
+    run->a3 = par->a3;
+    run->pct = par->transfer_cost_pct;
+    run->t0_q16 = (uint32_t)lround(65536.0 / -log(par->t0_accept_permille / 1000.0));
+    run->keep_first = par->keep_given_first;
+    run->chains = par->chains;
+    int64_t k = par->cooling_iterations > 0 ? par->cooling_iterations : par->iterations;
+    double q = 0;
+    if (k > 0)
+        q = ldexp(pow(par->t_end_ppm / 1e6, 1.0 / (double)k), 32);
+    run->cool_q32 = q >= 4294967295.0 ? 4294967295u : (uint32_t)q;
+    return ENG_OK;
+}
+
+/* ---- results --------------------------------------------------------------- */
+
+static int alloc_result(const gsa_prob *p, gpu_sa_result *out)
+{
+    size_t J = (size_t)p->J + 1;
+    out->order = malloc(J * sizeof *out->order);
+    out->start = malloc(J * sizeof *out->start);
+    out->end = malloc(J * sizeof *out->end);
+    if (p->kind == GPU_SA_GRID) {
+        out->machine = malloc(J * sizeof *out->machine);
+        out->input_order = malloc(((size_t)p->I + 1) * sizeof *out->input_order);
+        if (!out->machine || !out->input_order)
+            return ENG_NOMEM;
+    }
+    return out->order && out->start && out->end ? ENG_OK : ENG_NOMEM;
+}
+
+int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *best,
+                     const char *backend, double seconds, gpu_sa_result *out, char *err,
+                     size_t errlen)
+{
+    const gsa_prob *p = &pk->view;
+    memset(out, 0, sizeof *out);
+    gsa_ws w;
+    int64_t bytes = gsa_ws_layout(p, NULL, &w);
+    unsigned char *mem = calloc(1, (size_t)bytes + 8);
+    if (!mem || alloc_result(p, out)) {
+        free(mem);
+        gpu_sa_result_fini(out);
+        return fail(err, errlen, ENG_NOMEM, "out of memory");
+    }
+    gsa_ws_layout(p, mem, &w);
+    if (p->kind == GPU_SA_GRID)
+        gsa_copies_init(p, &w);
+    gsa_eval e;
+    gsa_decode(p, run, best->order, best->mach, best->fperm, &w, &e);
+    out->kind = (gpu_sa_kind)p->kind;
+    out->n_jobs = p->J;
+    memcpy(out->order, best->order, sizeof(int32_t) * (size_t)p->J);
+    memcpy(out->start, w.cstart, sizeof(int64_t) * (size_t)p->J);
+    memcpy(out->end, w.cend, sizeof(int64_t) * (size_t)p->J);
+    if (p->kind == GPU_SA_GRID) {
+        memcpy(out->machine, best->mach, sizeof(int32_t) * (size_t)p->J);
+        memcpy(out->input_order, best->fperm, sizeof(int32_t) * (size_t)p->I);
+    }
+    free(mem);
+    out->cmax = e.cmax;
+    out->flowtime = e.flow;
+    out->transfer_time = e.xfer;
+    out->e1 = e.e1;
+    out->e2_fixed = e.e2_fixed;
+    out->e2 = run->e2_ok ? (double)e.e2_fixed / 1e5 : NAN;
+    out->energy = e.energy;
+    out->initial_energy = best->out.init_energy;
+    out->best_chain = best->chain;
+    out->iterations = best->out.iterations;
+    out->evaluations = best->evaluations;
+    out->seconds = seconds;
+    out->bytes_per_eval = pk->bytes_per_eval;
+    snprintf(out->backend, sizeof out->backend, "%s", backend);
+    if (e.energy != best->out.best_energy) {
+        long long got = (long long)best->out.best_energy;
+        gpu_sa_result_fini(out);
+        return fail(err, errlen, ENG_INVARIANT,
+                    "%s backend reported energy %lld for chain %d, the reference decodes %lld",
+                    backend, got, best->chain, (long long)e.energy);
+    }
+    return ENG_OK;
+}
+
+int gpu_sa_decode(const gpu_sa_problem *prob, const gpu_sa_params *par, const int32_t *order,
+                  const int32_t *machine, const int32_t *input_order, gpu_sa_result *out,
+                  char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    gsa_packed pk;
+    gsa_run run;
+    int rc = gsa_pack(prob, &pk, err, errlen);
+    if (!rc)
+        rc = gsa_run_make(&pk, par, &run, err, errlen);
+    if (rc) {
+        gsa_packed_fini(&pk);
+        return rc;
+    }
+    const gsa_prob *p = &pk.view;
+    int32_t *pos = malloc(sizeof(int32_t) * ((size_t)p->J + 1));
+    int32_t *fp = NULL;
+    if (!pos) {
+        gsa_packed_fini(&pk);
+        return fail(err, errlen, ENG_NOMEM, "out of memory");
+    }
+    for (int32_t j = 0; j < p->J; j++)
+        pos[j] = -1;
+    rc = ENG_OK;
+    for (int32_t k = 0; k < p->J && !rc; k++) {
+        if (!order || order[k] < 0 || order[k] >= p->J || pos[order[k]] >= 0)
+            rc = fail(err, errlen, ENG_INVAL, "order: not a permutation of the %d jobs (at %d)",
+                      p->J, k);
+        else
+            pos[order[k]] = k;
+    }
+    for (int32_t j = 0; j < p->J && !rc && p->kind == GPU_SA_GRID; j++) {
+        for (int32_t i = p->pred_off[j]; i < p->pred_off[j + 1]; i++)
+            if (pos[p->pred_job[i]] > pos[j]) {
+                rc = fail(err, errlen, ENG_INVAL,
+                          "order: job %d comes before job %d, which it depends on", j,
+                          p->pred_job[i]);
+                break;
+            }
+        if (!rc && (!machine || machine[j] < 0 || machine[j] >= p->M))
+            rc = fail(err, errlen, ENG_INVAL, "machine: job %d has no valid machine", j);
+    }
+    if (!rc && p->kind == GPU_SA_GRID) {
+        fp = malloc(sizeof(int32_t) * ((size_t)p->I + 1));
+        if (!fp)
+            rc = fail(err, errlen, ENG_NOMEM, "out of memory");
+        for (int32_t j = 0; j < p->J && !rc; j++) {
+            for (int32_t i = p->in_off[j]; i < p->in_off[j + 1] && !rc; i++) {
+                fp[i] = input_order ? input_order[i] : p->in_file[i];
+                bool found = false;
+                for (int32_t x = p->in_off[j]; x < p->in_off[j + 1]; x++)
+                    found = found || p->in_file[x] == fp[i];
+                for (int32_t x = p->in_off[j]; x < i; x++)
+                    found = found && fp[x] != fp[i];
+                if (!found)
+                    rc = fail(err, errlen, ENG_INVAL,
+                              "input order: job %d's row is not a permutation of its inputs", j);
+            }
+        }
+    }
+    if (!rc) {
+        gsa_best b;
+        memset(&b, 0, sizeof b);
+        b.order = (int32_t *)order;
+        b.mach = (int32_t *)machine;
+        b.fperm = fp;
+        /* energy unknown beforehand: build, then accept what the decoder says */
+        gsa_ws w;
+        int64_t bytes = gsa_ws_layout(p, NULL, &w);
+        unsigned char *mem = calloc(1, (size_t)bytes + 8);
+        if (!mem) {
+            rc = fail(err, errlen, ENG_NOMEM, "out of memory");
+        } else {
+            gsa_ws_layout(p, mem, &w);
+            if (p->kind == GPU_SA_GRID)
+                gsa_copies_init(p, &w);
+            gsa_eval e;
+            gsa_decode(p, &run, order, machine, fp, &w, &e);
+            b.out.best_energy = b.out.init_energy = e.energy;
+            free(mem);
+            rc = gsa_result_build(&pk, &run, &b, "cpu", 0, out, err, errlen);
+        }
+    }
+    free(pos);
+    free(fp);
+    gsa_packed_fini(&pk);
+    return rc;
+}
+
+/* ---- backends ------------------------------------------------------------- */
+
+bool gpu_sa_cuda_built(void)
+{
+    return GPU_SA_HAVE_CUDA != 0;
+}
+
+int gpu_sa_cuda_available(char *why, size_t len)
+{
+    return gsa_cuda_probe(why, len);
+}
+
+int gpu_sa_cuda_device(char *name, size_t len, double *peak_bytes_per_s)
+{
+    return gsa_cuda_device_info(name, len, peak_bytes_per_s);
+}
+
+int gpu_sa_backend_resolve(const char *request, char name[8], char *err, size_t errlen)
+{
+    const char *env = getenv(GPU_SA_BACKEND_ENV);
+    const char *want = env && *env ? env : request && *request ? request : "auto";
+    const char *src = env && *env ? " (from " GPU_SA_BACKEND_ENV ")" : "";
+    if (strcmp(want, "cpu") == 0) {
+        snprintf(name, 8, "cpu");
+        return ENG_OK;
+    }
+    if (strcmp(want, "cuda") != 0 && strcmp(want, "auto") != 0)
+        return fail(err, errlen, ENG_INVAL, "backend '%s'%s: expected auto, cpu or cuda", want,
+                    src);
+    char why[256];
+    if (gsa_cuda_probe(why, sizeof why)) {
+        snprintf(name, 8, "cuda");
+        return ENG_OK;
+    }
+    if (strcmp(want, "auto") == 0) {
+        snprintf(name, 8, "cpu");
+        return ENG_OK;
+    }
+    return fail(err, errlen, ENG_UNSUPPORTED, "backend cuda%s not available: %s", src, why);
+}
+
+int gpu_sa_solve(const gpu_sa_problem *p, const gpu_sa_params *par, const char *backend,
+                 gpu_sa_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    char name[8];
+    int rc = gpu_sa_backend_resolve(backend, name, err, errlen);
+    if (rc)
+        return rc;
+    if (strcmp(name, "cpu") == 0)
+        return gpu_sa_solve_cpu(p, par, out, err, errlen);
+    gpu_pool_config cfg;
+    gpu_pool_config_default(&cfg);
+    cfg.backend = "cuda";
+    cfg.slots = 1;
+    gpu_pool *pool = NULL;
+    rc = gpu_pool_create(&cfg, &pool, err, errlen);
+    int64_t ticket = 0;
+    if (!rc)
+        rc = gpu_pool_submit(pool, p, par, &ticket, err, errlen);
+    if (!rc)
+        rc = gpu_pool_wait(pool, ticket, out, err, errlen);
+    gpu_pool_destroy(pool);
+    return rc;
+}

@@ -1,0 +1,739 @@
+/* gpu_sa_chain.h — one annealing chain: the packed problem, a chain's
+ * workspace, the decoders (Skrinarova & Povinsky 2019, Algorithm 1, and the
+ * profile placement of conservative backfilling, Mu'alem & Feitelson 2001),
+ * the neighbour moves, the integer acceptance test and the annealing loop
+ * (their Algorithm 2). Internal to gpu/.
+ *
+ * This file is the specification both backends execute: the CPU reference
+ * (gpu_sa_cpu.c) calls gsa_chain_run for chains 0, 1, ... in turn; the CUDA
+ * backend (gpu_sa_cuda.cu) calls it from one thread per chain. It is
+ * written in the common subset of C11 and CUDA C++ and uses only integer
+ * arithmetic and Philox (gpu_philox.h), so both compute the same bits: no
+ * floating point, no library calls, no data-dependent behaviour other than
+ * the problem's and the chain's own numbers.
+ *
+ * Invariants: the order of a chain is always a topological order of the
+ * precedence relation (dependencies and file producers before their
+ * consumers), so decoding never waits for a job not yet decoded; every
+ * time value is at most the bound checked at packing (the largest initial
+ * copy time or release plus the sum of all durations), so no 64-bit
+ * quantity overflows.
+ */
+#ifndef GPU_SA_CHAIN_H
+#define GPU_SA_CHAIN_H
+
+#include "gpu_philox.h"
+#include "gpu_sa.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define GSA_FN static inline __host__ __device__
+#else
+#define GSA_FN static inline
+#endif
+
+#define GSA_MAGIC 0x4153414C4142ll /* "BALSA" */
+#define GSA_INF INT64_MAX
+
+enum {
+    GSA_SPEED,
+    GSA_NET,
+    GSA_OPS,
+    GSA_FSIZE,
+    GSA_COPY_OFF,
+    GSA_MIR_OFF,
+    GSA_MIR_M,
+    GSA_MIR_T,
+    GSA_IN_OFF,
+    GSA_IN_FILE,
+    GSA_PROD_OFF,
+    GSA_PROD_FILE,
+    GSA_DEP_OFF,
+    GSA_DEP_JOB,
+    GSA_PRED_OFF,
+    GSA_PRED_JOB,
+    GSA_SUCC_OFF,
+    GSA_SUCC_JOB,
+    GSA_MULTI,
+    GSA_UNITS,
+    GSA_DUR,
+    GSA_WAITED,
+    GSA_PROF_T,
+    GSA_PROF_F,
+    GSA_N_ARRAYS
+};
+
+/* The head of a packed problem: one contiguous block (8-byte aligned
+ * arrays at the byte offsets in off[], 0 for absent arrays), copied to the
+ * device as is. */
+typedef struct gsa_header {
+    int64_t magic, bytes;
+    int64_t kind, n_machines, n_jobs, n_files, n_inputs, n_multi;
+    int64_t copy_cap, total_units, n_prof, prof_cap;
+    int64_t net16; /* latency and bandwidth packed as 16-bit halves */
+    int64_t off[GSA_N_ARRAYS];
+} gsa_header;
+
+/* Pointers into a packed problem. */
+typedef struct gsa_prob {
+    int32_t kind, M, J, F, I, n_multi, total_units, n_prof, net16;
+    int64_t copy_cap, prof_cap;
+    const int64_t *speed;
+    /* The network from machine s to machine m, entry k = s M + m: with
+     * net16, net[k] = latency | bandwidth << 16; otherwise net[2k] is the
+     * latency and net[2k + 1] the bandwidth. One entry per pair keeps a
+     * transfer to one cache line (the decoder's main cost is these
+     * scattered reads). */
+    const uint32_t *net;
+    const int64_t *ops, *fsize;
+    const int32_t *copy_off; /* [F+1] capacity rows of the copy table */
+    const int32_t *mir_off, *mir_m;
+    const int64_t *mir_t;
+    const int32_t *in_off, *in_file, *prod_off, *prod_file, *dep_off, *dep_job;
+    const int32_t *pred_off, *pred_job, *succ_off, *succ_job, *multi;
+    const int32_t *units;
+    const int64_t *dur, *waited, *prof_t;
+    const int32_t *prof_f;
+} gsa_prob;
+
+/* What one run asks of every chain (derived from gpu_sa_params on the
+ * host; the floating-point cooling factor is turned into cool_q32 there,
+ * once, so both backends use the same integer). */
+typedef struct gsa_run {
+    uint64_t seed;
+    int64_t iterations;
+    int64_t stall_limit; /* 0: none */
+    int32_t energy;      /* 1: E1, 2: E2 */
+    int32_t a1, a2, a3, pct;
+    uint32_t t0_q16;     /* T0 = mean sampled worsening x t0_q16 / 2^16 */
+    uint32_t cool_q32;   /* T <- T x cool_q32 / 2^32 each iteration */
+    int32_t keep_first;
+    int32_t chains;
+    int32_t e2_ok; /* E2 provably fits in 64 bits with these weights */
+} gsa_run;
+
+/* One copy of a file: on machine m from time t. */
+typedef struct gsa_copy {
+    int64_t t;
+    int32_t m;
+    int32_t pad;
+} gsa_copy;
+
+/* Transfer times last computed for one input slot (job j's i-th download):
+ * file f to machine m from up to eight sources, replaced round-robin. Between two decodings most
+ * jobs keep their machine and most copies their place, so most transfers
+ * are found here instead of in the network matrix, whose scattered reads
+ * would otherwise dominate a decoding. A pure cache: it never changes a
+ * result (a slot whose file or machine changed is cleared). */
+#define GSA_ICACHE_WAYS 8
+typedef struct gsa_icache {
+    int32_t f, m, next, pad;
+    int32_t src[GSA_ICACHE_WAYS];
+    int32_t dur[GSA_ICACHE_WAYS];
+} gsa_icache;
+
+/* A chain's workspace (see gsa_ws_layout). */
+typedef struct gsa_ws {
+    int32_t *order, *pos, *mach, *fperm;
+    int32_t *b_order, *b_mach, *b_fperm;
+    int32_t *tmp_a, *tmp_b;
+    int64_t *cstart, *cend, *mfree, *dlfree;
+    int32_t *copy_n;
+    gsa_copy *copy;
+    gsa_icache *icache;
+    int64_t *pt;
+    int32_t *pf;
+} gsa_ws;
+
+/* A chain's summary. */
+typedef struct gsa_chain_out {
+    int64_t best_energy, best_e1, init_energy, iterations, evaluations;
+} gsa_chain_out;
+
+/* A decoding's criteria. */
+typedef struct gsa_eval {
+    int64_t cmax, flow, xfer, e1, e2_fixed, energy;
+} gsa_eval;
+
+GSA_FN int64_t gsa_align8(int64_t n)
+{
+    return (n + 7) & ~(int64_t)7;
+}
+
+GSA_FN int64_t gsa_max(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+GSA_FN void gsa_prob_view(const unsigned char *blob, gsa_prob *p)
+{
+    const gsa_header *h = (const gsa_header *)blob;
+    p->kind = (int32_t)h->kind;
+    p->M = (int32_t)h->n_machines;
+    p->J = (int32_t)h->n_jobs;
+    p->F = (int32_t)h->n_files;
+    p->I = (int32_t)h->n_inputs;
+    p->n_multi = (int32_t)h->n_multi;
+    p->total_units = (int32_t)h->total_units;
+    p->n_prof = (int32_t)h->n_prof;
+    p->net16 = (int32_t)h->net16;
+    p->copy_cap = h->copy_cap;
+    p->prof_cap = h->prof_cap;
+#define GSA_AT(T, id) (h->off[id] ? (T)(const void *)(blob + h->off[id]) : (T)0)
+    p->speed = GSA_AT(const int64_t *, GSA_SPEED);
+    p->net = GSA_AT(const uint32_t *, GSA_NET);
+    p->ops = GSA_AT(const int64_t *, GSA_OPS);
+    p->fsize = GSA_AT(const int64_t *, GSA_FSIZE);
+    p->copy_off = GSA_AT(const int32_t *, GSA_COPY_OFF);
+    p->mir_off = GSA_AT(const int32_t *, GSA_MIR_OFF);
+    p->mir_m = GSA_AT(const int32_t *, GSA_MIR_M);
+    p->mir_t = GSA_AT(const int64_t *, GSA_MIR_T);
+    p->in_off = GSA_AT(const int32_t *, GSA_IN_OFF);
+    p->in_file = GSA_AT(const int32_t *, GSA_IN_FILE);
+    p->prod_off = GSA_AT(const int32_t *, GSA_PROD_OFF);
+    p->prod_file = GSA_AT(const int32_t *, GSA_PROD_FILE);
+    p->dep_off = GSA_AT(const int32_t *, GSA_DEP_OFF);
+    p->dep_job = GSA_AT(const int32_t *, GSA_DEP_JOB);
+    p->pred_off = GSA_AT(const int32_t *, GSA_PRED_OFF);
+    p->pred_job = GSA_AT(const int32_t *, GSA_PRED_JOB);
+    p->succ_off = GSA_AT(const int32_t *, GSA_SUCC_OFF);
+    p->succ_job = GSA_AT(const int32_t *, GSA_SUCC_JOB);
+    p->multi = GSA_AT(const int32_t *, GSA_MULTI);
+    p->units = GSA_AT(const int32_t *, GSA_UNITS);
+    p->dur = GSA_AT(const int64_t *, GSA_DUR);
+    p->waited = GSA_AT(const int64_t *, GSA_WAITED);
+    p->prof_t = GSA_AT(const int64_t *, GSA_PROF_T);
+    p->prof_f = GSA_AT(const int32_t *, GSA_PROF_F);
+#undef GSA_AT
+}
+
+/* Lays a chain's workspace out at base (NULL: only measures). Returns its
+ * size in bytes (a multiple of 8). */
+GSA_FN int64_t gsa_ws_layout(const gsa_prob *p, unsigned char *base, gsa_ws *w)
+{
+    int64_t at = 0;
+    int64_t J = p->J, I = p->I, M = p->M, F = p->F;
+#define GSA_PUT(field, T, n)                                                                       \
+    do {                                                                                           \
+        w->field = base ? (T *)(void *)(base + at) : (T *)0;                                       \
+        at += gsa_align8((int64_t)sizeof(T) * (n));                                                \
+    } while (0)
+    GSA_PUT(order, int32_t, J);
+    GSA_PUT(pos, int32_t, J);
+    GSA_PUT(mach, int32_t, M ? J : 0);
+    GSA_PUT(fperm, int32_t, I);
+    GSA_PUT(b_order, int32_t, J);
+    GSA_PUT(b_mach, int32_t, M ? J : 0);
+    GSA_PUT(b_fperm, int32_t, I);
+    GSA_PUT(tmp_a, int32_t, J);
+    GSA_PUT(tmp_b, int32_t, J);
+    GSA_PUT(cstart, int64_t, J);
+    GSA_PUT(cend, int64_t, J);
+    GSA_PUT(mfree, int64_t, M);
+    GSA_PUT(dlfree, int64_t, M);
+    GSA_PUT(copy_n, int32_t, F);
+    GSA_PUT(copy, gsa_copy, p->copy_cap);
+    GSA_PUT(icache, gsa_icache, I);
+    GSA_PUT(pt, int64_t, p->prof_cap);
+    GSA_PUT(pf, int32_t, p->prof_cap);
+#undef GSA_PUT
+    return at;
+}
+
+/* ---- energies -------------------------------------------------------- */
+
+GSA_FN void gsa_energies(const gsa_prob *p, const gsa_run *r, gsa_eval *e)
+{
+    int64_t n = p->J;
+    e->e1 = n * e->cmax + e->flow;
+    e->e2_fixed = r->e2_ok ? 100 * ((int64_t)r->a1 * n * e->cmax + (int64_t)r->a2 * e->flow) +
+                                 (int64_t)r->a3 * r->pct * e->xfer
+                           : 0;
+    e->energy = r->energy == 2 ? e->e2_fixed : e->e1;
+}
+
+/* ---- the grid decoder (Algorithm 1) ------------------------------------ */
+
+/* Copies of every file: the initial mirrors are written once per chain;
+ * each decoding only resets the counts. */
+GSA_FN void gsa_copies_init(const gsa_prob *p, gsa_ws *w)
+{
+    for (int64_t c = 0; c < p->copy_cap; c++) {
+        w->copy[c].m = -1;
+        w->copy[c].t = 0;
+        w->copy[c].pad = 0;
+    }
+    for (int32_t i = 0; i < p->I; i++)
+        w->icache[i].f = -1;
+    for (int32_t f = 0; f < p->F; f++) {
+        int32_t base = p->copy_off[f], k = 0;
+        for (int32_t i = p->mir_off[f]; i < p->mir_off[f + 1]; i++, k++) {
+            w->copy[base + k].m = p->mir_m[i];
+            w->copy[base + k].t = p->mir_t[i];
+        }
+    }
+}
+
+/* Transfer time of a file of `size` from machine s to m (s != m). */
+GSA_FN int64_t gsa_transfer(const gsa_prob *p, int32_t s, int32_t m, int64_t size)
+{
+    const int64_t k = (int64_t)s * p->M + m;
+    int64_t lat, bw;
+    if (p->net16) {
+        const uint32_t x = p->net[k];
+        lat = x & 0xFFFFu;
+        bw = x >> 16;
+    } else {
+        lat = p->net[2 * k];
+        bw = p->net[2 * k + 1];
+    }
+    return lat + (size + bw - 1) / bw;
+}
+
+GSA_FN void gsa_decode_grid(const gsa_prob *p, const int32_t *order, const int32_t *mach,
+                            const int32_t *fperm, gsa_ws *w, gsa_eval *e)
+{
+    for (int32_t m = 0; m < p->M; m++)
+        w->mfree[m] = w->dlfree[m] = 0;
+    for (int32_t f = 0; f < p->F; f++)
+        w->copy_n[f] = p->mir_off[f + 1] - p->mir_off[f];
+    int64_t cmax = 0, flow = 0, xfer = 0;
+    for (int32_t k = 0; k < p->J; k++) {
+        const int32_t j = order[k], m = mach[j];
+        int64_t ready = w->mfree[m];
+        for (int32_t d = p->dep_off[j]; d < p->dep_off[j + 1]; d++)
+            ready = gsa_max(ready, w->cend[p->dep_job[d]]);
+        int64_t link = w->dlfree[m], last = 0;
+        for (int32_t i = p->in_off[j]; i < p->in_off[j + 1]; i++) {
+            const int32_t f = fperm[i];
+            const int32_t base = p->copy_off[f], nc = w->copy_n[f];
+            const int64_t size = p->fsize[f];
+            gsa_icache *ic = &w->icache[i];
+            if (ic->f != f || ic->m != m) {
+                ic->f = f;
+                ic->m = m;
+                ic->next = 0;
+                for (int q = 0; q < GSA_ICACHE_WAYS; q++)
+                    ic->src[q] = -1;
+            }
+            int64_t best = GSA_INF, best_from = 0;
+            int32_t remote = 0;
+            for (int32_t c = 0; c < nc; c++) {
+                const gsa_copy *cp = &w->copy[base + c];
+                const int32_t s = cp->m;
+                const int64_t t = cp->t;
+                int64_t arrive, from = 0;
+                if (s == m) {
+                    arrive = t;
+                } else {
+                    from = gsa_max(link, t);
+                    if (from >= best)
+                        continue; /* cannot arrive first */
+                    int64_t dur = -1;
+                    for (int q = 0; q < GSA_ICACHE_WAYS; q++)
+                        if (ic->src[q] == s)
+                            dur = ic->dur[q];
+                    if (dur < 0) {
+                        dur = gsa_transfer(p, s, m, size);
+                        if (dur <= INT32_MAX) {
+                            ic->src[ic->next] = s;
+                            ic->dur[ic->next] = (int32_t)dur;
+                            ic->next = (ic->next + 1) % GSA_ICACHE_WAYS;
+                        }
+                    }
+                    arrive = from + dur;
+                }
+                if (arrive < best) { /* ties: the earlier copy in the table */
+                    best = arrive;
+                    best_from = from;
+                    remote = s != m;
+                }
+            }
+            if (remote) {
+                xfer += best - best_from;
+                link = best;
+                w->copy[base + nc].m = m;
+                w->copy[base + nc].t = best;
+                w->copy_n[f] = nc + 1;
+            }
+            last = gsa_max(last, best);
+        }
+        w->dlfree[m] = link;
+        const int64_t start = gsa_max(ready, last);
+        const int64_t end = start + (p->ops[j] + p->speed[m] - 1) / p->speed[m];
+        w->mfree[m] = end;
+        w->cstart[j] = start;
+        w->cend[j] = end;
+        for (int32_t i = p->prod_off[j]; i < p->prod_off[j + 1]; i++) {
+            const int32_t f = p->prod_file[i];
+            const int32_t nc = w->copy_n[f];
+            w->copy[p->copy_off[f] + nc].m = m;
+            w->copy[p->copy_off[f] + nc].t = end;
+            w->copy_n[f] = nc + 1;
+        }
+        cmax = gsa_max(cmax, end);
+        flow += end;
+    }
+    e->cmax = cmax;
+    e->flow = flow;
+    e->xfer = xfer;
+}
+
+/* ---- the queue decoder (profile placement) ----------------------------- */
+
+GSA_FN void gsa_decode_queue(const gsa_prob *p, const int32_t *order, gsa_ws *w, gsa_eval *e)
+{
+    int32_t n = p->n_prof;
+    for (int32_t i = 0; i < n; i++) {
+        w->pt[i] = p->prof_t[i];
+        w->pf[i] = p->prof_f[i];
+    }
+    int64_t cmax = 0, flow = 0;
+    for (int32_t k = 0; k < p->J; k++) {
+        const int32_t j = order[k], u = p->units[j];
+        const int64_t d = p->dur[j];
+        int32_t i = 0, hi;
+        int64_t t, end;
+        for (;;) { /* earliest segment i with u free on [pt[i], pt[i] + d) */
+            while (w->pf[i] < u)
+                i++; /* the last segment has every unit free */
+            t = w->pt[i];
+            end = t + d;
+            hi = i + 1;
+            while (hi < n && w->pt[hi] < end && w->pf[hi] >= u)
+                hi++;
+            if (hi < n && w->pt[hi] < end)
+                i = hi; /* blocked by segment hi: restart after it */
+            else
+                break;
+        }
+        /* Segments i .. hi-1 cover [t, end); split at end if needed. */
+        if (hi == n || w->pt[hi] > end) {
+            for (int32_t s = n; s > hi; s--) {
+                w->pt[s] = w->pt[s - 1];
+                w->pf[s] = w->pf[s - 1];
+            }
+            w->pt[hi] = end;
+            w->pf[hi] = w->pf[hi - 1];
+            n++;
+        }
+        for (int32_t s = i; s < hi; s++)
+            w->pf[s] -= u;
+        w->cstart[j] = t;
+        w->cend[j] = end;
+        cmax = gsa_max(cmax, end);
+        flow += end + (p->waited ? p->waited[j] : 0);
+    }
+    e->cmax = cmax;
+    e->flow = flow;
+    e->xfer = 0;
+}
+
+GSA_FN void gsa_decode(const gsa_prob *p, const gsa_run *r, const int32_t *order,
+                       const int32_t *mach, const int32_t *fperm, gsa_ws *w, gsa_eval *e)
+{
+    if (p->kind == 0)
+        gsa_decode_grid(p, order, mach, fperm, w, e);
+    else
+        gsa_decode_queue(p, order, w, e);
+    gsa_energies(p, r, e);
+}
+
+/* ---- acceptance ------------------------------------------------------ */
+
+/* floor(2^32 e^-k), k = 0..22 (k = 0 clamped to 2^32 - 1). */
+#define GSA_EXP_INT                                                                                \
+    {4294967295u, 1580030168u, 581260615u, 213833830u, 78665070u, 28939262u, 10646159u,           \
+     3916503u,    1440801u,    530041u,    194991u,    71733u,    26389u,    9708u,               \
+     3571u,       1313u,       483u,       177u,       65u,       24u,       8u,                  \
+     3u,          1u}
+/* floor(2^32 e^(-2^-i)), i = 1..16. */
+#define GSA_EXP_FRAC                                                                               \
+    {2605029347u, 3344923893u, 3790295335u, 4034748382u, 4162825044u, 4228379999u,                \
+     4261543595u, 4278222805u, 4286586874u, 4290775039u, 4292870655u, 4293918847u,                \
+     4294443039u, 4294705159u, 4294836225u, 4294901760u}
+
+/* 2^32 e^(-delta / T) for delta > 0, T > 0, in integers only: both are
+ * scaled down until T < 2^31, x = delta / T is split into an integer part
+ * (a table) and 16 fraction bits (a product of table entries). Relative
+ * error below 2^-15: plenty for an acceptance probability, and exactly the
+ * same bits everywhere. */
+GSA_FN uint32_t gsa_accept_q32(int64_t delta, int64_t temp)
+{
+    const uint32_t ei[23] = GSA_EXP_INT;
+    const uint32_t ef[16] = GSA_EXP_FRAC;
+    uint64_t d = (uint64_t)delta, t = (uint64_t)temp;
+    while (t >= ((uint64_t)1 << 31)) {
+        t >>= 1;
+        d >>= 1;
+    }
+    if (t == 0)
+        return 0;
+    uint64_t ip = d / t;
+    if (ip >= 23)
+        return 0;
+    uint64_t frac = ((d - ip * t) << 16) / t; /* < 2^16 */
+    uint64_t v = ei[ip];
+    for (int b = 0; b < 16; b++)
+        if (frac & ((uint64_t)1 << (15 - b)))
+            v = (v * ef[b]) >> 32;
+    return (uint32_t)v;
+}
+
+/* T x q / 2^32 without overflow for T < 2^63. */
+GSA_FN int64_t gsa_cool(int64_t temp, uint32_t q)
+{
+    uint64_t t = (uint64_t)temp;
+    return (int64_t)((t >> 32) * q + (((t & 0xFFFFFFFFu) * q) >> 32));
+}
+
+/* x q / 2^16, saturated at 2^62. */
+GSA_FN int64_t gsa_scale_q16(int64_t x, uint32_t q)
+{
+    int64_t hi = x >> 16;
+    if (q && hi > ((int64_t)1 << 62) / (int64_t)q)
+        return (int64_t)1 << 62;
+    return hi * q + (((x & 0xFFFF) * (int64_t)q) >> 16);
+}
+
+/* ---- initial solutions and moves --------------------------------------- */
+
+GSA_FN void gsa_initial(const gsa_prob *p, const gsa_run *r, int32_t chain, gpu_philox_stream *s,
+                        gsa_ws *w)
+{
+    const int32_t J = p->J;
+    if (p->kind == 0) {
+        /* A random topological order (Kahn's algorithm, a random ready job
+         * each step), a random machine per job, a random download order. */
+        int32_t *indeg = w->tmp_a, *ready = w->tmp_b, n_ready = 0;
+        for (int32_t j = 0; j < J; j++) {
+            indeg[j] = p->pred_off[j + 1] - p->pred_off[j];
+            if (indeg[j] == 0)
+                ready[n_ready++] = j;
+        }
+        for (int32_t k = 0; k < J; k++) {
+            int32_t x = (int32_t)gpu_philox_below(s, (uint32_t)n_ready);
+            int32_t j = ready[x];
+            ready[x] = ready[--n_ready];
+            w->order[k] = j;
+            for (int32_t i = p->succ_off[j]; i < p->succ_off[j + 1]; i++)
+                if (--indeg[p->succ_job[i]] == 0)
+                    ready[n_ready++] = p->succ_job[i];
+        }
+        for (int32_t j = 0; j < J; j++)
+            w->mach[j] = (int32_t)gpu_philox_below(s, (uint32_t)p->M);
+        for (int32_t j = 0; j < J; j++) {
+            int32_t a = p->in_off[j], n = p->in_off[j + 1] - a;
+            for (int32_t i = 0; i < n; i++)
+                w->fperm[a + i] = p->in_file[a + i];
+            for (int32_t i = n - 1; i > 0; i--) {
+                int32_t x = (int32_t)gpu_philox_below(s, (uint32_t)(i + 1));
+                int32_t tmp = w->fperm[a + i];
+                w->fperm[a + i] = w->fperm[a + x];
+                w->fperm[a + x] = tmp;
+            }
+        }
+        gsa_copies_init(p, w);
+    } else {
+        for (int32_t j = 0; j < J; j++)
+            w->order[j] = j;
+        if (!(r->keep_first && chain == 0))
+            for (int32_t i = J - 1; i > 0; i--) {
+                int32_t x = (int32_t)gpu_philox_below(s, (uint32_t)(i + 1));
+                int32_t tmp = w->order[i];
+                w->order[i] = w->order[x];
+                w->order[x] = tmp;
+            }
+    }
+    for (int32_t k = 0; k < J; k++)
+        w->pos[w->order[k]] = k;
+}
+
+/* Moves job order[from] to position to, shifting the jobs in between. */
+GSA_FN void gsa_shift(gsa_ws *w, int32_t from, int32_t to)
+{
+    int32_t j = w->order[from];
+    if (from < to)
+        for (int32_t k = from; k < to; k++) {
+            w->order[k] = w->order[k + 1];
+            w->pos[w->order[k]] = k;
+        }
+    else
+        for (int32_t k = from; k > to; k--) {
+            w->order[k] = w->order[k - 1];
+            w->pos[w->order[k]] = k;
+        }
+    w->order[to] = j;
+    w->pos[j] = to;
+}
+
+/* What a move changed, to undo it. */
+typedef struct gsa_undo {
+    int32_t job, old_machine; /* reassignment (job >= 0) */
+    int32_t from, to;         /* shift (from != to) */
+    int32_t swap_a, swap_b;   /* download swap (swap_a >= 0) */
+} gsa_undo;
+
+/* A neighbour (Algorithm 2, steps 1 and 2): move one job — to another
+ * machine, or (for the queue always) to another place in the order within
+ * the range its predecessors and successors allow — then, for the grid,
+ * with probability 1/2 swap two files in the download order of a job that
+ * has several. */
+GSA_FN void gsa_move(const gsa_prob *p, gpu_philox_stream *s, gsa_ws *w, gsa_undo *u)
+{
+    u->job = -1;
+    u->from = u->to = 0;
+    u->swap_a = -1;
+    const uint32_t J = (uint32_t)p->J;
+    const uint32_t coin = gpu_philox_next(s);
+    if (p->kind == 0 && p->M > 1 && (coin & 1u)) {
+        int32_t j = (int32_t)gpu_philox_below(s, J);
+        int32_t m = (int32_t)gpu_philox_below(s, (uint32_t)p->M - 1);
+        if (m >= w->mach[j])
+            m++;
+        u->job = j;
+        u->old_machine = w->mach[j];
+        w->mach[j] = m;
+    } else if (J > 1) {
+        int32_t j = (int32_t)gpu_philox_below(s, J);
+        int32_t lo = 0, hi = (int32_t)J - 1;
+        if (p->kind == 0) {
+            for (int32_t i = p->pred_off[j]; i < p->pred_off[j + 1]; i++)
+                if (w->pos[p->pred_job[i]] + 1 > lo)
+                    lo = w->pos[p->pred_job[i]] + 1;
+            for (int32_t i = p->succ_off[j]; i < p->succ_off[j + 1]; i++)
+                if (w->pos[p->succ_job[i]] - 1 < hi)
+                    hi = w->pos[p->succ_job[i]] - 1;
+        }
+        int32_t to = lo + (int32_t)gpu_philox_below(s, (uint32_t)(hi - lo + 1));
+        u->from = w->pos[j];
+        u->to = to;
+        gsa_shift(w, u->from, to);
+    }
+    if (p->kind == 0 && p->n_multi > 0 && (coin & 2u)) {
+        int32_t j = p->multi[gpu_philox_below(s, (uint32_t)p->n_multi)];
+        int32_t a = p->in_off[j], n = p->in_off[j + 1] - a;
+        int32_t x = (int32_t)gpu_philox_below(s, (uint32_t)n);
+        int32_t y = (int32_t)gpu_philox_below(s, (uint32_t)n - 1);
+        if (y >= x)
+            y++;
+        u->swap_a = a + x;
+        u->swap_b = a + y;
+        int32_t tmp = w->fperm[a + x];
+        w->fperm[a + x] = w->fperm[a + y];
+        w->fperm[a + y] = tmp;
+    }
+}
+
+GSA_FN void gsa_undo_move(gsa_ws *w, const gsa_undo *u)
+{
+    if (u->swap_a >= 0) {
+        int32_t tmp = w->fperm[u->swap_a];
+        w->fperm[u->swap_a] = w->fperm[u->swap_b];
+        w->fperm[u->swap_b] = tmp;
+    }
+    if (u->from != u->to)
+        gsa_shift(w, u->to, u->from);
+    if (u->job >= 0)
+        w->mach[u->job] = u->old_machine;
+}
+
+GSA_FN void gsa_keep_best(const gsa_prob *p, gsa_ws *w)
+{
+    for (int32_t j = 0; j < p->J; j++)
+        w->b_order[j] = w->order[j];
+    if (p->kind == 0) {
+        for (int32_t j = 0; j < p->J; j++)
+            w->b_mach[j] = w->mach[j];
+        for (int32_t i = 0; i < p->I; i++)
+            w->b_fperm[i] = w->fperm[i];
+    }
+}
+
+/* ---- the chain (Algorithm 2) -------------------------------------------- */
+
+/* Runs chain `chain` to its end; the best candidate is left in w->b_*.
+ *
+ * Generate a random initial solution, evaluate it and remember it as the
+ * best; sample GPU_SA_T0_SAMPLES moves (each undone) for the initial
+ * temperature: the mean of the positive energy changes (summed as
+ * quotient and remainder by the sample count, so no overflow) times
+ * t0_q16 / 2^16; then per iteration: move (gsa_move), evaluate, cool, accept when
+ * the energy does not rise, or with probability e^(-delta/T) while T > 0;
+ * a rejected move is undone (the paper's step 6 says "return to the best
+ * solution"; we return to the current one, the usual annealing, and keep
+ * the best apart). The chain stops after r->iterations, or earlier when
+ * its best E1 has not improved for r->stall_limit iterations. */
+GSA_FN void gsa_chain_run(const gsa_prob *p, const gsa_run *r, int32_t chain, gsa_ws *w,
+                          gsa_chain_out *out)
+{
+    gpu_philox_stream s;
+    gpu_philox_stream_init(&s, r->seed, (uint32_t)chain, 0x5A5A0001u);
+    gsa_initial(p, r, chain, &s, w);
+    gsa_eval e;
+    gsa_decode(p, r, w->order, w->mach, w->fperm, w, &e);
+    int64_t cur = e.energy, best = e.energy, best_e1 = e.e1;
+    out->init_energy = e.energy;
+    gsa_keep_best(p, w);
+    int64_t it = 0, evals = 1, stall = 0, temp = 0;
+    const int movable = p->J > 1 || (p->kind == 0 && p->M > 1);
+    if (movable && r->iterations > 0) {
+        int64_t q = 0, rem = 0, cnt = 0;
+        for (int k = 0; k < GPU_SA_T0_SAMPLES; k++) {
+            gsa_undo u;
+            gsa_move(p, &s, w, &u);
+            gsa_decode(p, r, w->order, w->mach, w->fperm, w, &e);
+            evals++;
+            int64_t d = e.energy - cur;
+            if (d > 0) {
+                q += d / GPU_SA_T0_SAMPLES;
+                rem += d % GPU_SA_T0_SAMPLES;
+                cnt++;
+            }
+            gsa_undo_move(w, &u);
+        }
+        if (cnt) {
+            int64_t mean = (q / cnt) * GPU_SA_T0_SAMPLES +
+                           ((q % cnt) * GPU_SA_T0_SAMPLES + rem) / cnt;
+            temp = gsa_scale_q16(mean, r->t0_q16);
+        }
+    }
+    while (movable && it < r->iterations) {
+        it++;
+        gsa_undo u;
+        gsa_move(p, &s, w, &u);
+        gsa_decode(p, r, w->order, w->mach, w->fperm, w, &e);
+        evals++;
+        int64_t delta = e.energy - cur;
+        int accept = delta <= 0;
+        if (!accept && temp > 0)
+            accept = gpu_philox_next(&s) < gsa_accept_q32(delta, temp);
+        temp = gsa_cool(temp, r->cool_q32);
+        if (accept) {
+            cur = e.energy;
+            if (cur < best) {
+                best = cur;
+                gsa_keep_best(p, w);
+            }
+            if (e.e1 < best_e1) {
+                best_e1 = e.e1;
+                stall = 0;
+            } else {
+                stall++;
+            }
+        } else {
+            gsa_undo_move(w, &u);
+            stall++;
+        }
+        if (r->stall_limit > 0 && stall >= r->stall_limit)
+            break;
+    }
+    out->best_energy = best;
+    out->best_e1 = best_e1;
+    out->iterations = it;
+    out->evaluations = evals;
+}
+
+#endif

@@ -1,0 +1,347 @@
+/* gpu_sa_cuda.cu — the CUDA backend: many independent annealing chains per
+ * problem, one thread per chain, each running gsa_chain_run of
+ * gpu_sa_chain.h — the very code the CPU reference runs — on its own
+ * workspace in device memory, then a best-of reduction (lowest energy, ties
+ * to the lowest chain) and a copy of the best chain's candidate back to the
+ * host. Skrinarova & Povinsky 2019 parallelise one schedule over machines;
+ * we parallelise over chains instead, which keeps every chain sequential
+ * and therefore bit-identical to the reference (integer times, integer
+ * acceptance, one Philox stream per chain), and fills the device once a
+ * request has a few hundred chains.
+ *
+ * Slots (the kernel pool's device side): each slot owns a stream and its
+ * buffers — the packed problem, the chain workspaces, the
+ * per-chain summaries, the best candidate — on the device and pinned
+ * staging buffers on the host. Buffers are kept across requests and only
+ * grow. A launch stages the problem into pinned memory, then queues on
+ * the slot's stream: upload, chains kernel, reduction kernel, download;
+ * nothing blocks until gsa_cuda_collect synchronises the slot's stream.
+ *
+ * Errors: every CUDA call is checked; a failure returns ENG_IO with the
+ * call and CUDA's message, and the pool then goes back to the CPU.
+ */
+#include "gpu_sa_impl.h"
+
+#include "eng_error.h"
+
+#include <cuda_runtime.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GSA_THREADS 64
+
+struct gsa_slot {
+    cudaStream_t stream;
+    bool ready; /* stream created */
+    unsigned char *d_blob;
+    size_t cap_blob;
+    unsigned char *d_ws;
+    size_t cap_ws;
+    gsa_chain_out *d_out;
+    size_t cap_out;
+    int32_t *d_best; /* [0] best chain, then order, machine, download order */
+    size_t cap_best;
+    gsa_chain_out *d_best_out; /* [0] best chain's summary; [1].evaluations: total */
+    unsigned char *h_blob;     /* pinned */
+    size_t cap_h_blob;
+    int32_t *h_best; /* pinned */
+    size_t cap_h_best;
+    gsa_chain_out *h_best_out; /* pinned, 2 entries */
+    int32_t J, I, kind, chains;
+    bool launched;
+};
+
+struct gsa_cuda {
+    int device;
+    int n_slots;
+    struct gsa_slot slot[64];
+};
+
+#define CK(call)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            snprintf(err, errlen, "%s: %s", #call, cudaGetErrorString(e_));                        \
+            return ENG_IO;                                                                         \
+        }                                                                                          \
+    } while (0)
+
+__global__ void gsa_kernel_chains(const unsigned char *blob, unsigned char *ws, int64_t ws_bytes,
+                                  gsa_run run, gsa_chain_out *out)
+{
+    int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= run.chains)
+        return;
+    gsa_prob p;
+    gsa_prob_view(blob, &p);
+    gsa_ws w;
+    gsa_ws_layout(&p, ws + c * ws_bytes, &w);
+    gsa_chain_out o;
+    gsa_chain_run(&p, &run, (int32_t)c, &w, &o);
+    out[c] = o;
+}
+
+/* One block: the best chain (lowest energy, then lowest number), the sum of
+ * evaluations, and the best chain's candidate copied out. */
+__global__ void gsa_kernel_best(const unsigned char *blob, const unsigned char *ws,
+                                int64_t ws_bytes, const gsa_chain_out *out, int32_t chains,
+                                int32_t *best, gsa_chain_out *best_out)
+{
+    __shared__ int64_t s_energy[256];
+    __shared__ int32_t s_chain[256];
+    __shared__ long long s_evals[256];
+    int t = threadIdx.x;
+    int64_t e = GSA_INF;
+    int32_t ch = INT32_MAX;
+    long long ev = 0;
+    for (int32_t c = t; c < chains; c += blockDim.x) {
+        ev += out[c].evaluations;
+        if (out[c].best_energy < e || (out[c].best_energy == e && c < ch)) {
+            e = out[c].best_energy;
+            ch = c;
+        }
+    }
+    s_energy[t] = e;
+    s_chain[t] = ch;
+    s_evals[t] = ev;
+    __syncthreads();
+    for (int h = blockDim.x / 2; h > 0; h /= 2) {
+        if (t < h) {
+            s_evals[t] += s_evals[t + h];
+            if (s_energy[t + h] < s_energy[t] ||
+                (s_energy[t + h] == s_energy[t] && s_chain[t + h] < s_chain[t])) {
+                s_energy[t] = s_energy[t + h];
+                s_chain[t] = s_chain[t + h];
+            }
+        }
+        __syncthreads();
+    }
+    int32_t b = s_chain[0];
+    gsa_prob p;
+    gsa_prob_view(blob, &p);
+    gsa_ws w;
+    gsa_ws_layout(&p, (unsigned char *)ws + (int64_t)b * ws_bytes, &w);
+    int32_t *order = best + 1, *mach = order + p.J, *fperm = mach + p.J;
+    for (int32_t j = t; j < p.J; j += blockDim.x) {
+        order[j] = w.b_order[j];
+        if (p.kind == 0)
+            mach[j] = w.b_mach[j];
+    }
+    if (p.kind == 0)
+        for (int32_t i = t; i < p.I; i += blockDim.x)
+            fperm[i] = w.b_fperm[i];
+    if (t == 0) {
+        best[0] = b;
+        best_out[0] = out[b];
+        best_out[1].evaluations = s_evals[0];
+    }
+}
+
+/* The probe's answer, computed once (file scope: no guarded statics). */
+static int probe_done, probe_ok;
+static char probe_reason[256];
+
+extern "C" int gsa_cuda_probe(char *why, size_t len)
+{
+    int &probed = probe_done, &ok = probe_ok;
+    char *reason = probe_reason;
+    if (!probed) {
+        int n = 0;
+        cudaError_t e = cudaGetDeviceCount(&n);
+        if (e != cudaSuccess)
+            snprintf(reason, sizeof probe_reason, "no usable CUDA device: %s", cudaGetErrorString(e));
+        else if (n == 0)
+            snprintf(reason, sizeof probe_reason, "no CUDA device");
+        else
+            ok = 1;
+        probed = 1;
+    }
+    if (!ok && why && len)
+        snprintf(why, len, "%s", reason);
+    return ok;
+}
+
+extern "C" int gsa_cuda_device_info(char *name, size_t len, double *peak_bytes_per_s)
+{
+    *peak_bytes_per_s = 0;
+    if (!gsa_cuda_probe(NULL, 0))
+        return ENG_UNSUPPORTED;
+    int dev = 0, clock_khz = 0, bus_bits = 0;
+    cudaDeviceProp prop;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess)
+        return ENG_UNSUPPORTED;
+    if (name && len)
+        snprintf(name, len, "%s", prop.name);
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess)
+        *peak_bytes_per_s = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0); /* double data rate */
+    return ENG_OK;
+}
+
+static void slot_free(struct gsa_slot *s)
+{
+    cudaFree(s->d_blob);
+    cudaFree(s->d_ws);
+    cudaFree(s->d_out);
+    cudaFree(s->d_best);
+    cudaFree(s->d_best_out);
+    cudaFreeHost(s->h_blob);
+    cudaFreeHost(s->h_best);
+    cudaFreeHost(s->h_best_out);
+    if (s->ready)
+        cudaStreamDestroy(s->stream);
+    memset(s, 0, sizeof *s);
+}
+
+extern "C" void gsa_cuda_destroy(gsa_cuda *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->n_slots; i++) {
+        if (c->slot[i].ready)
+            cudaStreamSynchronize(c->slot[i].stream);
+        slot_free(&c->slot[i]);
+    }
+    free(c);
+}
+
+extern "C" int gsa_cuda_create(int slots, gsa_cuda **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    char why[256];
+    if (!gsa_cuda_probe(why, sizeof why)) {
+        snprintf(err, errlen, "backend cuda not available: %s", why);
+        return ENG_UNSUPPORTED;
+    }
+    gsa_cuda *c = (gsa_cuda *)calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return ENG_NOMEM;
+    }
+    c->n_slots = slots;
+    cudaError_t e = cudaGetDevice(&c->device);
+    for (int i = 0; i < slots && e == cudaSuccess; i++) {
+        e = cudaStreamCreateWithFlags(&c->slot[i].stream, cudaStreamNonBlocking);
+        c->slot[i].ready = e == cudaSuccess;
+        if (e == cudaSuccess)
+            e = cudaMallocHost((void **)&c->slot[i].h_best_out, 2 * sizeof(gsa_chain_out));
+    }
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "creating CUDA streams: %s", cudaGetErrorString(e));
+        gsa_cuda_destroy(c);
+        return ENG_IO;
+    }
+    *out = c;
+    return ENG_OK;
+}
+
+/* Grows a device buffer to at least `need` bytes (contents not kept). */
+static cudaError_t grow_dev(void **buf, size_t *cap, size_t need)
+{
+    if (*cap >= need)
+        return cudaSuccess;
+    cudaFree(*buf);
+    *buf = NULL;
+    *cap = 0;
+    size_t n = need + need / 4;
+    cudaError_t e = cudaMalloc(buf, n);
+    if (e == cudaSuccess)
+        *cap = n;
+    return e;
+}
+
+static cudaError_t grow_host(void **buf, size_t *cap, size_t need)
+{
+    if (*cap >= need)
+        return cudaSuccess;
+    cudaFreeHost(*buf);
+    *buf = NULL;
+    *cap = 0;
+    size_t n = need + need / 4;
+    cudaError_t e = cudaMallocHost(buf, n);
+    if (e == cudaSuccess)
+        *cap = n;
+    return e;
+}
+
+extern "C" int gsa_cuda_launch(gsa_cuda *c, int slot, const gsa_packed *pk, const gsa_run *run,
+                               char *err, size_t errlen)
+{
+    struct gsa_slot *s = &c->slot[slot];
+    const gsa_prob *p = &pk->view;
+    gsa_ws w;
+    int64_t ws_bytes = gsa_ws_layout(p, NULL, &w);
+    size_t n_best = 1 + 2 * (size_t)p->J + (size_t)p->I;
+    size_t cap_out = s->cap_out;
+    size_t need = (size_t)ws_bytes * (size_t)run->chains, free_b = 0, total_b = 0;
+    if (need > s->cap_ws && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess &&
+        need > free_b + s->cap_ws) {
+        snprintf(err, errlen,
+                 "%d chains need %.0f MB of device memory (%.2f MB each), %.0f MB are free: "
+                 "use fewer chains",
+                 run->chains, need / 1e6, ws_bytes / 1e6, (free_b + s->cap_ws) / 1e6);
+        return ENG_RANGE;
+    }
+    CK(grow_dev((void **)&s->d_blob, &s->cap_blob, pk->bytes));
+    CK(grow_dev((void **)&s->d_ws, &s->cap_ws, (size_t)ws_bytes * (size_t)run->chains));
+    CK(grow_dev((void **)&s->d_out, &cap_out, sizeof(gsa_chain_out) * (size_t)run->chains));
+    s->cap_out = cap_out;
+    CK(grow_dev((void **)&s->d_best, &s->cap_best, sizeof(int32_t) * n_best));
+    if (!s->d_best_out)
+        CK(cudaMalloc((void **)&s->d_best_out, 2 * sizeof(gsa_chain_out)));
+    CK(grow_host((void **)&s->h_blob, &s->cap_h_blob, pk->bytes));
+    CK(grow_host((void **)&s->h_best, &s->cap_h_best, sizeof(int32_t) * n_best));
+    memcpy(s->h_blob, pk->blob, pk->bytes);
+    CK(cudaMemcpyAsync(s->d_blob, s->h_blob, pk->bytes, cudaMemcpyHostToDevice, s->stream));
+    unsigned blocks = (unsigned)((run->chains + GSA_THREADS - 1) / GSA_THREADS);
+    gsa_kernel_chains<<<blocks, GSA_THREADS, 0, s->stream>>>(s->d_blob, s->d_ws, ws_bytes, *run,
+                                                             s->d_out);
+    CK(cudaGetLastError());
+    gsa_kernel_best<<<1, 256, 0, s->stream>>>(s->d_blob, s->d_ws, ws_bytes, s->d_out, run->chains,
+                                              s->d_best, s->d_best_out);
+    CK(cudaGetLastError());
+    CK(cudaMemcpyAsync(s->h_best, s->d_best, sizeof(int32_t) * n_best, cudaMemcpyDeviceToHost,
+                       s->stream));
+    CK(cudaMemcpyAsync(s->h_best_out, s->d_best_out, 2 * sizeof(gsa_chain_out),
+                       cudaMemcpyDeviceToHost, s->stream));
+    s->J = p->J;
+    s->I = p->I;
+    s->kind = p->kind;
+    s->chains = run->chains;
+    s->launched = true;
+    return ENG_OK;
+}
+
+extern "C" int gsa_cuda_collect(gsa_cuda *c, int slot, gsa_best *best, char *err, size_t errlen)
+{
+    memset(best, 0, sizeof *best);
+    struct gsa_slot *s = &c->slot[slot];
+    if (!s->launched) {
+        snprintf(err, errlen, "slot %d: nothing launched", slot);
+        return ENG_INVARIANT;
+    }
+    s->launched = false;
+    CK(cudaStreamSynchronize(s->stream));
+    size_t J = (size_t)s->J, I = (size_t)s->I;
+    best->chain = s->h_best[0];
+    best->out = s->h_best_out[0];
+    best->evaluations = s->h_best_out[1].evaluations;
+    best->order = (int32_t *)malloc((J + 1) * sizeof(int32_t));
+    if (s->kind == 0) {
+        best->mach = (int32_t *)malloc((J + 1) * sizeof(int32_t));
+        best->fperm = (int32_t *)malloc((I + 1) * sizeof(int32_t));
+    }
+    if (!best->order || (s->kind == 0 && (!best->mach || !best->fperm))) {
+        gsa_best_fini(best);
+        snprintf(err, errlen, "out of memory");
+        return ENG_NOMEM;
+    }
+    memcpy(best->order, s->h_best + 1, J * sizeof(int32_t));
+    if (s->kind == 0) {
+        memcpy(best->mach, s->h_best + 1 + J, J * sizeof(int32_t));
+        memcpy(best->fperm, s->h_best + 1 + 2 * J, I * sizeof(int32_t));
+    }
+    return ENG_OK;
+}

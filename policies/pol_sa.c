@@ -1,0 +1,435 @@
+/* pol_sa.c — `sa`: the waiting queue planned by simulated annealing
+ * (Skrinarova & Povinsky 2019's energies and annealing, gpu/gpu_sa.h) over
+ * the placement of conservative backfilling (Mu'alem & Feitelson 2001).
+ *
+ * At each scheduling point where some job of the window could start now:
+ *   1. the window — the oldest `window` waiting jobs, in queue order — and
+ *      the running jobs (their units busy until their expected ends) form a
+ *      queue problem (GPU_SA_QUEUE) in whole seconds from now: durations
+ *      ceil(estimate), releases ceil(expected end - now) (never earlier
+ *      than the truth), each job's time already waited added to F. The
+ *      capacity is the units up now (free or held by running jobs): with
+ *      host failures, units of hosts that are down are left out, and so
+ *      are jobs wider than what is up (they are planned again once hosts
+ *      come back);
+ *   2. a candidate is an order of the window; it is decoded by placing the
+ *      jobs in that order, each at the earliest time its units are free for
+ *      its whole estimate, earlier placements kept (conservative
+ *      backfilling's placement);
+ *   3. annealing searches the orders to minimise E1 = n Cmax + F (or
+ *      E2 = a1 n Cmax + a2 F; a queue has no transfer costs); chain 0
+ *      starts from the queue order, so the plan is never worse than
+ *      conservative placement in queue order by that energy;
+ *   4. the jobs the best plan starts at time 0 start now, in queue order;
+ *      the policy asks to be woken at the plan's next start.
+ * The plan is recomputed from scratch at every such point: nothing is
+ * promised (a new arrival may take a planned slot), so the checker holds
+ * the policy to the engine's rules only. Progress: when nothing runs, the
+ * first job of any order starts at once.
+ *
+ * Evaluations run on the kernel pool (gpu/gpu_pool.h): on the GPU when the
+ * backend resolves to cuda (backend=auto: a device is present and chains
+ * >= 32, since one GPU thread runs one chain more slowly than a CPU core),
+ * else on the CPU reference; both give the same plan for the same seed,
+ * so the decisions do not depend on the backend.
+ * The seed of each call is a mix of setup->seed and the call's number.
+ *
+ * Hosts: the engine picks (lowest names), or with hosts=fastest the policy
+ * names the fastest free hosts (ties by name order).
+ *
+ * Cost per call: chains x (iterations + 17) decodings of O(W x P) each, W
+ * the window and P the profile's breakpoints (at most running + 2W + 1);
+ * calls where no window job fits in the free units cost O(Q + running).
+ */
+#include "pol_policy.h"
+
+#include "eng_error.h"
+#include "eng_util.h"
+#include "gpu_pool.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Chains from which backend=auto uses a device when there is one. */
+#define SA_GPU_MIN_CHAINS 32
+
+typedef struct sa_state {
+    int32_t window;
+    int64_t iterations;
+    int32_t chains;
+    bool stop_e1;
+    gpu_sa_energy energy;
+    int32_t a1, a2;
+    bool fastest;
+    pol_alloc alloc;
+    uint64_t seed, calls;
+    gpu_pool *pool;
+    /* problem buffers (window and running sizes) */
+    const pol_job **win;
+    int32_t *units;
+    int64_t *dur, *waited;
+    size_t cap_win;
+    int32_t *busy_u;
+    int64_t *busy_e;
+    size_t cap_busy;
+    int32_t *by_speed; /* host positions, fastest first */
+    int32_t *host_free, *picked;
+    size_t n_hosts;
+    const pol_job **starts;
+    double refine_s; /* wall time spent refining */
+    int64_t refinements;
+} sa_state;
+
+static const pol_option sa_options[] = {
+    {"window", "1..1024: oldest waiting jobs planned at each point (default 32)"},
+    {"iterations", "0..10000000: annealing iterations per chain (default 64)"},
+    {"chains", "1..65536: independent chains, best of (default 1)"},
+    {"energy", "e1|e2: E1 = n Cmax + F (default), or E2 = a1 n Cmax + a2 F"},
+    {"a1", "E2 weight of n Cmax, 0..1000 (default 0.35)"},
+    {"a2", "E2 weight of the flowtime F, 0..1000 (default 0.35)"},
+    {"stop", "iterations|e1: run all iterations (default), or stop a chain when E1 has not "
+             "improved for 50 iterations"},
+    {"backend", "auto|cpu|cuda: where plans are evaluated (default auto: the GPU when there "
+                "is one and chains >= 32; BATCHLAB_SA_BACKEND overrides); the decisions are "
+                "the same"},
+    {"hosts", "engine|fastest: lowest-named free hosts (default), or the fastest"},
+    {NULL, NULL},
+};
+
+static int opt_int(const pol_setup *setup, const char *key, long long lo, long long hi,
+                   long long def, long long *out, char *err, size_t errlen)
+{
+    const char *v = pol_option_get(setup, key, NULL);
+    *out = def;
+    if (!v)
+        return ENG_OK;
+    char *end;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end || x < lo || x > hi) {
+        snprintf(err, errlen, "option %s: expected an integer in %lld..%lld, got '%s'", key, lo,
+                 hi, v);
+        return ENG_INVAL;
+    }
+    *out = x;
+    return ENG_OK;
+}
+
+static int opt_weight(const pol_setup *setup, const char *key, int32_t def, int32_t *out,
+                      char *err, size_t errlen)
+{
+    const char *v = pol_option_get(setup, key, NULL);
+    *out = def;
+    if (!v)
+        return ENG_OK;
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= 0 && x <= 1000)) {
+        snprintf(err, errlen, "option %s: expected a number in 0..1000, got '%s'", key, v);
+        return ENG_INVAL;
+    }
+    *out = (int32_t)lround(x * 1000);
+    return ENG_OK;
+}
+
+static int opt_choice(const pol_setup *setup, const char *key, const char *a, const char *b,
+                      const char *c, int *out, char *err, size_t errlen)
+{
+    const char *v = pol_option_get(setup, key, a);
+    const char *names[3] = {a, b, c};
+    for (int i = 0; i < 3; i++)
+        if (names[i] && strcmp(v, names[i]) == 0) {
+            *out = i;
+            return ENG_OK;
+        }
+    snprintf(err, errlen, "option %s: expected %s or %s%s%s, got '%s'", key, a, b,
+             c ? " or " : "", c ? c : "", v);
+    return ENG_INVAL;
+}
+
+static void sa_fini(void *state);
+
+static int sa_init(void *state, const pol_setup *setup, char *err, size_t errlen)
+{
+    sa_state *s = state;
+    long long v;
+    int rc, idx;
+    if ((rc = opt_int(setup, "window", 1, 1024, 32, &v, err, errlen)))
+        return rc;
+    s->window = (int32_t)v;
+    if ((rc = opt_int(setup, "iterations", 0, 10000000, 64, &v, err, errlen)))
+        return rc;
+    s->iterations = v;
+    if ((rc = opt_int(setup, "chains", 1, 65536, 1, &v, err, errlen)))
+        return rc;
+    s->chains = (int32_t)v;
+    if ((rc = opt_choice(setup, "energy", "e1", "e2", NULL, &idx, err, errlen)))
+        return rc;
+    s->energy = idx ? GPU_SA_E2 : GPU_SA_E1;
+    if ((rc = opt_weight(setup, "a1", 350, &s->a1, err, errlen)) ||
+        (rc = opt_weight(setup, "a2", 350, &s->a2, err, errlen)))
+        return rc;
+    if ((rc = opt_choice(setup, "stop", "iterations", "e1", NULL, &idx, err, errlen)))
+        return rc;
+    s->stop_e1 = idx == 1;
+    if ((rc = opt_choice(setup, "hosts", "engine", "fastest", NULL, &idx, err, errlen)))
+        return rc;
+    s->fastest = idx == 1;
+    if ((rc = opt_choice(setup, "backend", "auto", "cpu", "cuda", &idx, err, errlen)))
+        return rc;
+    gpu_pool_config cfg;
+    gpu_pool_config_default(&cfg);
+    cfg.backend = idx == 0 ? "auto" : idx == 1 ? "cpu" : "cuda";
+    /* A device pays off only with many chains: one GPU thread runs one
+     * chain, slower than a CPU core, so auto keeps a few on the CPU (the
+     * plan is the same). backend=cuda or the environment still force it. */
+    if (idx == 0 && s->chains < SA_GPU_MIN_CHAINS)
+        cfg.backend = "cpu";
+    cfg.slots = 1;
+    if ((rc = gpu_pool_create(&cfg, &s->pool, err, errlen)))
+        return rc;
+    s->alloc = setup->alloc;
+    s->seed = setup->seed;
+    s->n_hosts = setup->n_hosts;
+    if (s->fastest) {
+        size_t n = setup->n_hosts ? setup->n_hosts : 1;
+        s->by_speed = malloc(n * sizeof *s->by_speed);
+        s->host_free = malloc(n * sizeof *s->host_free);
+        s->picked = malloc(n * sizeof *s->picked);
+        if (!s->by_speed || !s->host_free || !s->picked) {
+            sa_fini(s); /* the engine calls fini only after a successful init */
+            snprintf(err, errlen, "out of memory");
+            return ENG_NOMEM;
+        }
+        /* fastest first, ties in name order (insertion sort: stable) */
+        for (size_t i = 0; i < setup->n_hosts; i++) {
+            size_t k = i;
+            while (k > 0 && setup->hosts[s->by_speed[k - 1]].speed_flops <
+                                setup->hosts[i].speed_flops) {
+                s->by_speed[k] = s->by_speed[k - 1];
+                k--;
+            }
+            s->by_speed[k] = (int32_t)i;
+        }
+    }
+    return ENG_OK;
+}
+
+static void sa_fini(void *state)
+{
+    sa_state *s = state;
+    gpu_pool_destroy(s->pool);
+    free(s->win);
+    free(s->units);
+    free(s->dur);
+    free(s->waited);
+    free(s->busy_u);
+    free(s->busy_e);
+    free(s->by_speed);
+    free(s->host_free);
+    free(s->picked);
+    free(s->starts);
+}
+
+/* SplitMix64's finaliser (Steele, Lea & Flood 2014): one seed per call. */
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+static int64_t ticks_up(double s)
+{
+    double c = ceil(s);
+    return c < 1 ? 1 : (int64_t)c;
+}
+
+/* Grows the arrays of a window of n jobs and of r running ones. */
+static int grow(sa_state *s, size_t n, size_t r)
+{
+    if (n > s->cap_win) {
+        size_t cap = n > 2 * s->cap_win ? n : 2 * s->cap_win;
+        const pol_job **win = realloc(s->win, cap * sizeof *win);
+        if (win)
+            s->win = win;
+        int32_t *units = realloc(s->units, cap * sizeof *units);
+        if (units)
+            s->units = units;
+        int64_t *dur = realloc(s->dur, cap * sizeof *dur);
+        if (dur)
+            s->dur = dur;
+        int64_t *waited = realloc(s->waited, cap * sizeof *waited);
+        if (waited)
+            s->waited = waited;
+        const pol_job **starts = realloc(s->starts, cap * sizeof *starts);
+        if (starts)
+            s->starts = starts;
+        if (!win || !units || !dur || !waited || !starts)
+            return ENG_NOMEM;
+        s->cap_win = cap;
+    }
+    if (r > s->cap_busy) {
+        size_t cap = r > 2 * s->cap_busy ? r : 2 * s->cap_busy;
+        int32_t *bu = realloc(s->busy_u, cap * sizeof *bu);
+        if (bu)
+            s->busy_u = bu;
+        int64_t *be = realloc(s->busy_e, cap * sizeof *be);
+        if (be)
+            s->busy_e = be;
+        if (!bu || !be)
+            return ENG_NOMEM;
+        s->cap_busy = cap;
+    }
+    return ENG_OK;
+}
+
+static int by_idx(const void *a, const void *b)
+{
+    const pol_job *x = *(const pol_job *const *)a, *y = *(const pol_job *const *)b;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Starts job on the fastest hosts still free in this call. */
+static void start_fastest(sa_state *s, const pol_view *v, const pol_job *j, pol_out *out)
+{
+    size_t n = 0;
+    int32_t need = j->units;
+    for (size_t k = 0; k < v->n_hosts && need > 0; k++) {
+        int32_t h = s->by_speed[k];
+        if (s->alloc == POL_ALLOC_NODE) {
+            if (s->host_free[h] == v->hosts[h].cores) {
+                s->host_free[h] = 0;
+                s->picked[n++] = h;
+                need--;
+            }
+        } else if (s->host_free[h] > 0) {
+            int32_t take = s->host_free[h] < need ? s->host_free[h] : need;
+            s->host_free[h] -= take;
+            s->picked[n++] = h;
+            need -= take;
+        }
+    }
+    if (need > 0) /* cannot happen: the plan fits in the free units */
+        pol_out_start(out, j);
+    else
+        pol_out_start_on(out, j, s->picked, n);
+}
+
+static int sa_schedule(void *state, const pol_view *v, pol_out *out)
+{
+    sa_state *s = state;
+    /* The units up now: free plus held by running jobs. Units on hosts that
+     * are down (host failures) are neither, and are left out of the plan
+     * until the engine reports them back. */
+    int64_t held = 0;
+    for (size_t r = 0; r < v->n_running; r++)
+        held += v->running[r]->units;
+    const int64_t up = v->free_units + held;
+    if (v->free_units < 1 || up < 1)
+        return ENG_OK;
+    /* The window: the oldest waiting jobs that fit in the units up now. */
+    if (grow(s, (size_t)s->window, v->n_running))
+        return ENG_NOMEM;
+    size_t n = 0;
+    bool fits_now = false;
+    for (size_t k = 0; k < v->n_queue && n < (size_t)s->window; k++) {
+        const pol_job *j = v->queue[k];
+        if (j->units > up)
+            continue;
+        fits_now = fits_now || j->units <= v->free_units;
+        s->win[n] = j;
+        s->units[n] = j->units;
+        s->dur[n] = ticks_up(j->estimate_s);
+        double w = floor(v->now_s - j->submit_s);
+        s->waited[n] = w > 0 ? (int64_t)w : 0;
+        n++;
+    }
+    if (!fits_now)
+        return ENG_OK; /* nothing can start now, whatever the plan */
+    for (size_t r = 0; r < v->n_running; r++) {
+        s->busy_u[r] = v->running[r]->units;
+        s->busy_e[r] = ticks_up(v->running[r]->expected_end_s - v->now_s);
+    }
+    gpu_sa_queue q = {
+        .n_jobs = (int32_t)n,
+        .total_units = (int32_t)up,
+        .units = s->units,
+        .duration = s->dur,
+        .waited = s->waited,
+        .n_busy = (int32_t)v->n_running,
+        .busy_units = s->busy_u,
+        .busy_end = s->busy_e,
+    };
+    gpu_sa_problem prob = {.kind = GPU_SA_QUEUE, .queue = &q};
+    gpu_sa_params par;
+    gpu_sa_params_default(&par);
+    par.seed = mix64(s->seed ^ mix64(++s->calls));
+    par.chains = s->chains;
+    par.iterations = n > 1 ? s->iterations : 0;
+    par.stop_e1 = s->stop_e1;
+    par.energy = s->energy;
+    par.a1 = s->a1;
+    par.a2 = s->a2;
+    par.keep_given_first = true;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char msg[512];
+    int64_t ticket;
+    gpu_sa_result res;
+    int rc = gpu_pool_submit(s->pool, &prob, &par, &ticket, msg, sizeof msg);
+    if (!rc)
+        rc = gpu_pool_wait(s->pool, ticket, &res, msg, sizeof msg);
+    if (rc && rc != ENG_INVAL && gpu_pool_failure(s->pool)[0]) {
+        /* the device failed: the pool now runs on the CPU reference, which
+         * gives the same plan */
+        rc = gpu_pool_submit(s->pool, &prob, &par, &ticket, msg, sizeof msg);
+        if (!rc)
+            rc = gpu_pool_wait(s->pool, ticket, &res, msg, sizeof msg);
+    }
+    if (rc)
+        return rc == ENG_NOMEM ? ENG_NOMEM : ENG_POLICY;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    s->refine_s += (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    s->refinements++;
+
+    size_t n_start = 0;
+    int64_t next = INT64_MAX;
+    for (size_t k = 0; k < n; k++) {
+        if (res.start[k] == 0)
+            s->starts[n_start++] = s->win[k];
+        else if (res.start[k] < next)
+            next = res.start[k];
+    }
+    gpu_sa_result_fini(&res);
+    qsort(s->starts, n_start, sizeof *s->starts, by_idx);
+    if (s->fastest)
+        for (size_t h = 0; h < v->n_hosts; h++)
+            s->host_free[h] = v->hosts[h].free_cores;
+    for (size_t k = 0; k < n_start; k++) {
+        if (s->fastest)
+            start_fastest(s, v, s->starts[k], out);
+        else
+            pol_out_start(out, s->starts[k]);
+    }
+    if (next != INT64_MAX)
+        pol_out_wakeup(out, v->now_s + (double)next);
+    return ENG_OK;
+}
+
+const pol_type pol_sa = {
+    .name = "sa",
+    .summary = "the queue window ordered by simulated annealing over conservative placement",
+    .citation = "Skrinarova & Povinsky 2019; Mu'alem & Feitelson 2001",
+    .flags = 0,
+    .state_size = sizeof(sa_state),
+    .options = sa_options,
+    .init = sa_init,
+    .fini = sa_fini,
+    .on_submit = NULL,
+    .on_finish = NULL,
+    .schedule = sa_schedule,
+};

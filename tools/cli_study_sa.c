@@ -1,0 +1,416 @@
+/* cli_study_sa.c — `batchlab study sa`: schedule refinement by simulated
+ * annealing on the load models of Skrinarova & Povinsky 2019 (gpu/gpu_sa.h):
+ * one run on one load model and machine count, with a fixed number of
+ * iterations or the E1 stopping rule, minimising E1 or E2, on the CPU
+ * reference or the CUDA backend. Prints our schedule-creation time, Cmax,
+ * flowtime, E1, E2 and throughput next to the paper's numbers for the
+ * same model and size where it has them (Tables 1-3 and 5-9); bench/
+ * sa-study.sh runs the grid of sizes.
+ *
+ * What differs from the paper by construction: their instances are not
+ * published, so ours come from gpu_sa_model.c's stated distributions; the
+ * numbers beside ours are the paper's own, for orientation, not a target.
+ * Their Tables 1 and 2 do not say whether they ran 1000 or 5000
+ * iterations; Table 4 (model #1 with the E1 rule) is missing from the
+ * text.
+ */
+#include "cli_args.h"
+
+#include "eng_util.h"
+#include "gpu_sa.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char bl_study_sa_summary[] =
+    "simulated-annealing schedule refinement on CPU/GPU (Skrinarova & Povinsky 2019)";
+
+#define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
+
+static const bl_opt opts[] = {
+    {"model", 0, BL_VALUE, "1|2", "load model: #1 about 4 jobs and 16 files per machine, #2 "
+                                  "about 16 and 32 (required)"},
+    {"machines", 0, BL_VALUE, "M", "number of machines, 1..16384 (required)"},
+    {"iterations", 0, BL_VALUE, "I", "iterations per chain (default 1000; with --stop-e1 the "
+                                     "upper bound, default 100000)"},
+    {"stop-e1", 0, BL_FLAG, NULL, "stop a chain when E1 has not improved for 50 iterations "
+                                  "(the temperature then falls as in a 5000-iteration run)"},
+    {"energy", 0, BL_VALUE, "e1|e2", "energy to minimise (default e1)"},
+    {"transfer-cost", 0, BL_VALUE, "PCT", "E2's transfer costs, percent of download time "
+                                          "(default 0; the paper: 0, 5, 10, 25)"},
+    {"chains", 0, BL_VALUE, "C", "independent chains, best of (default 1)"},
+    {"backend", 0, BL_VALUE, "auto|cpu|cuda", "where to run (default auto; " GPU_SA_BACKEND_ENV
+                                              " overrides)"},
+    {"t0-accept", 0, BL_VALUE, "PERMILLE", "initial acceptance of an average worsening move, "
+                                           "1..999 (default 500)"},
+    {"t-end", 0, BL_VALUE, "PPM", "final temperature, parts per million of the initial one "
+                                  "(default 10000)"},
+    {"seed", 0, BL_VALUE, "S", "annealing seed (default 1)"},
+    {"instance", 0, BL_VALUE, "N", "seed of the generated load model (default 1)"},
+    {"json", 0, BL_VALUE, "FILE", "write the results as JSON"},
+};
+
+static const char synopsis[] =
+    "--model 1|2 --machines M [--iterations I | --stop-e1] [--energy e1|e2]\n"
+    "        [--transfer-cost PCT] [--chains C] [--backend auto|cpu|cuda] [--seed S]\n"
+    "        [--instance N] [--t0-accept PERMILLE] [--t-end PPM] [--json FILE]";
+
+static const char description[] =
+    "Generates load model #1 or #2 of Skrinarova & Povinsky 2019 for M machines (machines\n"
+    "with speeds, latency and bandwidth matrices, jobs with input and produced files, files\n"
+    "with mirrors, job dependencies; distributions in gpu/gpu_sa_model.c) and refines a\n"
+    "random initial schedule by simulated annealing: their Algorithm 1 decodes a candidate\n"
+    "(jobs in order on their machines, each input fetched from the copy that delivers it\n"
+    "first over the machine's download link), Algorithm 2 moves a job to another machine\n"
+    "or place and swaps downloads, accepting by e^(-delta/T). Energies: E1 = n Cmax + F,\n"
+    "E2 = 0.35 n Cmax + 0.35 F + 0.3 TC with TC the --transfer-cost percentage of the time\n"
+    "spent downloading. Times are integer time units. The same seed gives the same schedule\n"
+    "on the CPU reference and on CUDA. Prints ours beside the paper's Tables 1-3, 5-9.";
+
+/* ---- the paper's numbers (NAN: not reported) ------------------------------ */
+
+enum { N_SIZES = 7 }; /* 32, 64, ..., 2048 machines */
+
+/* Tables 1 and 2: schedule creation time, s, CPU then GPU (fixed
+ * iterations). */
+static const double paper_time[2][N_SIZES][2] = {
+    {{2, 29}, {5, 60}, {21, 144}, {108, 344}, {1468, 806}, {8782, 1989}, {NAN, NAN}},
+    {{13, 184}, {77, 298}, {979, 751}, {8046, 1508}, {NAN, 3654}, {NAN, 7706}, {NAN, NAN}},
+};
+/* Table 3: Cmax, time units. */
+static const double paper_cmax[2][N_SIZES] = {
+    {48645, 3460, 2880, 3510, 4620, 5980, NAN},
+    {91025, 8692, 9033, 9768, 13234, 14520, NAN},
+};
+/* Table 5: model #2 with the E1 rule, s, CPU then GPU. */
+static const double paper_time_e1[N_SIZES][2] = {
+    {NAN, NAN},        {8.042, 95.868},   {34.799, 200.03}, {255.67, 496.66},
+    {1777.00, 1236.00}, {14432.00, 2565.00}, {105625.00, 7019.00},
+};
+/* Tables 6 and 7: iterations until the E1 rule stopped, CPU then GPU. */
+static const double paper_iter_e1[2][N_SIZES][2] = {
+    {{NAN, NAN}, {982, 924}, {996, 771}, {1049, 1199}, {1018, 879}, {3308, 212}, {4253, 954}},
+    {{NAN, NAN}, {1388, 218}, {1352, 1004}, {2361, 1036}, {2438, 1068}, {4237, 875},
+     {7080, 436}},
+};
+/* Tables 8 and 9: E2 (a = 0.35, 0.35, 0.3) at 0, 5, 10 and 25 % transfer
+ * costs. */
+static const double paper_e2[2][N_SIZES][4] = {
+    {{NAN, NAN, NAN, NAN},
+     {24714.56, 47690.21, 109395.26, 259951.37},
+     {65060.84, 127329.11, 261197.47, 611860.92},
+     {174838.04, 138607.04, 202695.94, 159212.39},
+     {610780.30, 515638.89, 728897.45, 591133.18},
+     {957908.38, 881491.50, 696758.58, 637495.88},
+     {3190675.54, 3190014.30, 2319272.60, 2256150.73}},
+    {{NAN, NAN, NAN, NAN},
+     {63413.48, 61460.27, 142046.33, 136438.66},
+     {154334.70, 142181.14, 305987.45, 268544.87},
+     {306087.08, 333765.90, 488058.46, 511702.10},
+     {1151302.36, 762769.83, 1486293.45, 927528.72},
+     {2565776.98, 3145666.38, 4658539.32, 5759775.81},
+     {5417199.06, 9260877.29, 8723311.99, 14700214.62}},
+};
+
+static int size_index(int machines)
+{
+    for (int k = 0; k < N_SIZES; k++)
+        if (machines == 32 << k)
+            return k;
+    return -1;
+}
+
+static int pct_index(int pct)
+{
+    return pct == 0 ? 0 : pct == 5 ? 1 : pct == 10 ? 2 : pct == 25 ? 3 : -1;
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+static int int_opt(const bl_args *a, const char *name, unsigned long long lo,
+                   unsigned long long hi, unsigned long long def, unsigned long long *out)
+{
+    const char *v = bl_args_value(a, name, NULL);
+    *out = def;
+    if (!v)
+        return 0;
+    if (bl_args_u64("study sa", name, v, out) != 0)
+        return 2;
+    if (*out < lo || *out > hi) {
+        fprintf(stderr, "batchlab study sa: --%s: expected %llu..%llu, got '%s'\n", name, lo, hi,
+                v);
+        return 2;
+    }
+    return 0;
+}
+
+typedef struct study {
+    int model, machines, energy_idx, pct, k;
+    unsigned long long instance;
+    gpu_sa_params par;
+    const char *backend_req;
+    gpu_sa_model m;
+    gpu_sa_result r;
+    double gen_seconds;
+    char device[128];
+    double peak_bw;
+} study;
+
+static void json_num(FILE *f, double v)
+{
+    char buf[32];
+    if (isfinite(v))
+        fputs(eng_fmt_double(buf, sizeof buf, v), f);
+    else
+        fputs("null", f);
+}
+
+static double paper_or_nan(const study *st, int which)
+{
+    int k = st->k, m = st->model - 1;
+    if (k < 0)
+        return NAN;
+    switch (which) {
+    case 0: /* CPU time */
+    case 1: /* GPU time */
+        if (st->par.stop_e1)
+            return m == 1 ? paper_time_e1[k][which] : NAN;
+        return paper_time[m][k][which];
+    case 2:
+        return paper_cmax[m][k];
+    case 3:
+    case 4:
+        return st->par.stop_e1 ? paper_iter_e1[m][k][which - 3] : NAN;
+    case 5: {
+        int p = pct_index(st->pct);
+        return st->energy_idx == 1 && p >= 0 ? paper_e2[m][k][p] : NAN;
+    }
+    }
+    return NAN;
+}
+
+static void print_row(const char *what, const char *ours, double paper)
+{
+    char buf[64];
+    if (isfinite(paper))
+        snprintf(buf, sizeof buf, "%.10g", paper);
+    else
+        snprintf(buf, sizeof buf, "-");
+    printf("  %-28s %18s %18s\n", what, ours, buf);
+}
+
+static void print_report(const study *st)
+{
+    const gpu_sa_result *r = &st->r;
+    const gpu_sa_grid *g = &st->m.grid;
+    char a[64];
+    printf("load model #%d, %d machines: %d jobs, %d files, %d input files, %d dependencies\n",
+           st->model, st->machines, g->n_jobs, g->n_files, g->input_off[g->n_jobs],
+           g->dep_off[g->n_jobs]);
+    printf("annealing: %s, %d chain%s, %s%lld iterations, seed %llu, instance %llu, "
+           "backend %s%s%s\n",
+           st->energy_idx ? "E2" : "E1", st->par.chains, st->par.chains == 1 ? "" : "s",
+           st->par.stop_e1 ? "E1 rule, at most " : "", (long long)st->par.iterations,
+           (unsigned long long)st->par.seed, st->instance, r->backend,
+           st->device[0] ? " on " : "", st->device);
+    if (st->energy_idx)
+        printf("E2 weights 0.35, 0.35, 0.3; transfer costs %d %%\n", st->pct);
+    printf("\n  %-28s %18s %18s\n", "", "ours", "paper");
+    bool gpu = strcmp(r->backend, "cuda") == 0;
+    snprintf(a, sizeof a, "%.3f", r->seconds);
+    print_row(gpu ? "schedule creation, GPU [s]" : "schedule creation, CPU [s]", a,
+              paper_or_nan(st, gpu ? 1 : 0));
+    print_row(gpu ? "  (paper, CPU [s])" : "  (paper, GPU [s])", "", paper_or_nan(st, gpu ? 0 : 1));
+    snprintf(a, sizeof a, "%lld", (long long)r->iterations);
+    print_row(gpu ? "iterations (GPU)" : "iterations (CPU)", a,
+              paper_or_nan(st, gpu ? 4 : 3));
+    snprintf(a, sizeof a, "%lld", (long long)r->cmax);
+    print_row("Cmax [time units]", a, paper_or_nan(st, 2));
+    snprintf(a, sizeof a, "%lld", (long long)r->flowtime);
+    print_row("flowtime F", a, NAN);
+    snprintf(a, sizeof a, "%lld", (long long)r->e1);
+    print_row("E1 = n Cmax + F", a, NAN);
+    snprintf(a, sizeof a, "%.2f", r->e2);
+    print_row("E2", a, paper_or_nan(st, 5));
+    snprintf(a, sizeof a, "%lld", (long long)r->transfer_time);
+    print_row("download time", a, NAN);
+    snprintf(a, sizeof a, "%lld", (long long)r->initial_energy);
+    print_row("initial energy (best chain)", a, NAN);
+    double eps = r->seconds > 0 ? r->evaluations / r->seconds : 0;
+    snprintf(a, sizeof a, "%.4g", eps);
+    print_row("evaluations per second", a, NAN);
+    if (st->peak_bw > 0) {
+        snprintf(a, sizeof a, "%.2f %%", 100 * eps * r->bytes_per_eval / st->peak_bw);
+        print_row("share of peak bandwidth (est.)", a, NAN);
+    }
+}
+
+static void write_json(FILE *f, const study *st)
+{
+    const gpu_sa_result *r = &st->r;
+    const gpu_sa_grid *g = &st->m.grid;
+    double eps = r->seconds > 0 ? r->evaluations / r->seconds : 0;
+    fprintf(f, "{\n  \"study\": \"sa\",\n  \"model\": %d,\n  \"machines\": %d,\n", st->model,
+            st->machines);
+    fprintf(f, "  \"jobs\": %d,\n  \"files\": %d,\n  \"inputs\": %d,\n  \"dependencies\": %d,\n",
+            g->n_jobs, g->n_files, g->input_off[g->n_jobs], g->dep_off[g->n_jobs]);
+    fprintf(f, "  \"instance\": %llu,\n  \"seed\": %llu,\n  \"chains\": %d,\n", st->instance,
+            (unsigned long long)st->par.seed, st->par.chains);
+    fprintf(f, "  \"energy\": \"%s\",\n  \"transfer_cost_pct\": %d,\n  \"stop_e1\": %s,\n",
+            st->energy_idx ? "e2" : "e1", st->pct, st->par.stop_e1 ? "true" : "false");
+    fprintf(f, "  \"max_iterations\": %lld,\n  \"iterations\": %lld,\n  \"evaluations\": %lld,\n",
+            (long long)st->par.iterations, (long long)r->iterations, (long long)r->evaluations);
+    fprintf(f, "  \"seconds\": ");
+    json_num(f, r->seconds);
+    fprintf(f, ",\n  \"generate_seconds\": ");
+    json_num(f, st->gen_seconds);
+    fprintf(f, ",\n  \"evaluations_per_s\": ");
+    json_num(f, eps);
+    fprintf(f, ",\n  \"backend\": \"%s\",\n  \"device\": \"%s\",\n  \"peak_bandwidth_bytes_s\": ",
+            r->backend, st->device);
+    json_num(f, st->peak_bw);
+    fprintf(f, ",\n  \"bytes_per_eval\": ");
+    json_num(f, r->bytes_per_eval);
+    fprintf(f, ",\n  \"bandwidth_share\": ");
+    json_num(f, st->peak_bw > 0 ? eps * r->bytes_per_eval / st->peak_bw : NAN);
+    fprintf(f, ",\n  \"cmax\": %lld,\n  \"flowtime\": %lld,\n  \"transfer_time\": %lld,\n",
+            (long long)r->cmax, (long long)r->flowtime, (long long)r->transfer_time);
+    fprintf(f, "  \"e1\": %lld,\n  \"e2\": ", (long long)r->e1);
+    json_num(f, r->e2);
+    fprintf(f, ",\n  \"initial_energy\": %lld,\n  \"best_chain\": %d,\n", (long long)r->initial_energy,
+            r->best_chain);
+    fprintf(f, "  \"paper\": {\"cpu_seconds\": ");
+    json_num(f, paper_or_nan(st, 0));
+    fprintf(f, ", \"gpu_seconds\": ");
+    json_num(f, paper_or_nan(st, 1));
+    fprintf(f, ", \"cmax\": ");
+    json_num(f, paper_or_nan(st, 2));
+    fprintf(f, ", \"iterations_cpu\": ");
+    json_num(f, paper_or_nan(st, 3));
+    fprintf(f, ", \"iterations_gpu\": ");
+    json_num(f, paper_or_nan(st, 4));
+    fprintf(f, ", \"e2\": ");
+    json_num(f, paper_or_nan(st, 5));
+    fprintf(f, "}\n}\n");
+}
+
+static int write_file(const char *path, const study *st)
+{
+    eng_afile af;
+    eng_diag d;
+    eng_diag_clear(&d);
+    if (eng_afile_open(&af, path, &d) != 0) {
+        fprintf(stderr, "batchlab study sa: %s\n", d.msg);
+        return 1;
+    }
+    write_json(af.f, st);
+    if (eng_afile_commit(&af, &d) != 0) {
+        fprintf(stderr, "batchlab study sa: %s\n", d.msg);
+        return 1;
+    }
+    return 0;
+}
+
+static int parse(const bl_args *a, study *st)
+{
+    unsigned long long v;
+    if (!bl_args_get(a, "model")->set || !bl_args_get(a, "machines")->set) {
+        fprintf(stderr, "batchlab study sa: --model and --machines are required (see --help)\n");
+        return 2;
+    }
+    if (int_opt(a, "model", 1, 2, 1, &v))
+        return 2;
+    st->model = (int)v;
+    if (int_opt(a, "machines", 1, 16384, 32, &v))
+        return 2;
+    st->machines = (int)v;
+    gpu_sa_params_default(&st->par);
+    st->par.stop_e1 = bl_args_flag(a, "stop-e1");
+    if (int_opt(a, "iterations", 0, 1000000000ULL, st->par.stop_e1 ? 100000 : 1000, &v))
+        return 2;
+    st->par.iterations = (int64_t)v;
+    if (st->par.stop_e1) /* cool as the paper's longer fixed runs, not over the cap */
+        st->par.cooling_iterations = 5000;
+    if (int_opt(a, "chains", 1, 1 << 20, 1, &v))
+        return 2;
+    st->par.chains = (int32_t)v;
+    if (int_opt(a, "transfer-cost", 0, 1000, 0, &v))
+        return 2;
+    st->pct = (int)v;
+    st->par.transfer_cost_pct = st->pct;
+    if (int_opt(a, "t0-accept", 1, 999, 500, &v))
+        return 2;
+    st->par.t0_accept_permille = (int32_t)v;
+    if (int_opt(a, "t-end", 1, 1000000, 10000, &v))
+        return 2;
+    st->par.t_end_ppm = (int32_t)v;
+    if (int_opt(a, "seed", 0, UINT64_MAX, 1, &v))
+        return 2;
+    st->par.seed = v;
+    if (int_opt(a, "instance", 0, UINT64_MAX, 1, &st->instance))
+        return 2;
+    if (bl_args_choice("study sa", "energy", bl_args_value(a, "energy", "e1"), "e1|e2",
+                       &st->energy_idx) != 0)
+        return 2;
+    st->par.energy = st->energy_idx ? GPU_SA_E2 : GPU_SA_E1;
+    int b = 0;
+    st->backend_req = bl_args_value(a, "backend", "auto");
+    if (bl_args_choice("study sa", "backend", st->backend_req, "auto|cpu|cuda", &b) != 0)
+        return 2;
+    st->k = size_index(st->machines);
+    return 0;
+}
+
+int bl_study_sa(int argc, char **argv)
+{
+    bl_args a;
+    int rc = bl_args_parse("study sa", opts, N_OPTS(opts), argc, argv, 1, &a);
+    if (rc)
+        return rc;
+    if (a.help) {
+        bl_args_usage("study sa", synopsis, description, opts, N_OPTS(opts));
+        bl_args_fini(&a);
+        return 0;
+    }
+    static study st;
+    memset(&st, 0, sizeof st);
+    rc = parse(&a, &st);
+    if (rc) {
+        bl_args_fini(&a);
+        return rc;
+    }
+    char err[512];
+    double peak = 0;
+    if (gpu_sa_cuda_device(st.device, sizeof st.device, &peak) == 0)
+        st.peak_bw = peak;
+    else
+        st.device[0] = '\0';
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = gpu_sa_model_generate(st.model, st.machines, st.instance, &st.m, err, sizeof err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    st.gen_seconds = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (rc == 0)
+        rc = gpu_sa_solve(&st.m.problem, &st.par, st.backend_req, &st.r, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "batchlab study sa: %s\n", err);
+        gpu_sa_model_fini(&st.m);
+        bl_args_fini(&a);
+        return 1;
+    }
+    if (strcmp(st.r.backend, "cuda") != 0) {
+        st.device[0] = '\0';
+        st.peak_bw = 0;
+    }
+    print_report(&st);
+    const char *json = bl_args_value(&a, "json", NULL);
+    if (json)
+        rc = write_file(json, &st);
+    gpu_sa_result_fini(&st.r);
+    gpu_sa_model_fini(&st.m);
+    bl_args_fini(&a);
+    return rc;
+}
