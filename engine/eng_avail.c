@@ -232,7 +232,7 @@ int eng_avail_gen_jobs(gsl_rng *rng, const eng_avail_job_params *p, double t0, d
     }
     for (size_t k = 0; k < n; k++)
         cut[k] = idle * gsl_rng_uniform(rng);
-    qsort(cut, n, sizeof *cut, cmp_double_asc);
+    if (n > 1) qsort(cut, n, sizeof *cut, cmp_double_asc);
     double t = t0, prev_cut = 0;
     for (size_t k = 0; k < n; k++) {
         t += cut[k] - prev_cut;
@@ -339,7 +339,7 @@ int eng_avail_draw(const eng_avail_res *r, double t0, double t1, double epoch_s,
         if (a < t1 && rel > t0) PUSH(a > t0 ? a : t0, rel < t1 ? rel : t1);
     }
 #undef PUSH
-    qsort(*spans, k, sizeof **spans, cmp_span);
+    if (k > 1) qsort(*spans, k, sizeof **spans, cmp_span);
     size_t m = 0;
     for (size_t i = 0; i < k; i++) {
         if (m && (*spans)[i].start_s <= (*spans)[m - 1].end_s) {

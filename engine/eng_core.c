@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* A host's failures: down spans, drawn ahead window by window (rng set) or
  * all known from a trace (drawn_until infinite). */
@@ -92,6 +93,7 @@ struct eng_core {
      * down change of every failing host as (time, host). */
     host_fail *fail;
     eng_heap changes;
+    double policy_s; /* wall-clock seconds in policy calls */
     double wasted_node_s;
     double wasted_unit_s; /* the same in units (cores under core allocation) */
 
@@ -195,6 +197,15 @@ static pol_view make_view(const eng_core *c, const pool_state *ps)
 static const char *policy_name(const eng_core *c)
 {
     return c->policy->name;
+}
+
+/* ---- policy timing ---------------------------------------------------- */
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* ---- host failures ---------------------------------------------------- */
@@ -331,7 +342,7 @@ static int load_fail_trace(eng_core *c, eng_diag *d)
                                 s->line, s->start_s, s->end_s);
         }
     }
-    qsort(v, fo->n_trace, sizeof *v, cmp_fail_ix);
+    if (fo->n_trace > 1) qsort(v, fo->n_trace, sizeof *v, cmp_fail_ix);
     for (size_t i = 0; i < fo->n_trace; i++) {
         host_fail *f = &c->fail[v[i].host];
         f->active = true;
@@ -1004,7 +1015,9 @@ static int requeue_job(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d)
     c->queued++;
     if (c->policy->on_submit) {
         pol_view v = make_view(c, ps);
+        double t0 = mono_s();
         int rc = c->policy->on_submit(ps->pstate, &v, j);
+        c->policy_s += mono_s() - t0;
         if (rc)
             return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the requeue of job %lld",
                                 c->now, policy_name(c), (long long)j->id);
@@ -1026,7 +1039,9 @@ static int call_policy(eng_core *c, pool_state *ps, eng_diag *d)
         for (size_t i = 0; i < n_before; i++)
             before[i] = ps->queue[i]->idx;
     }
+    double t0 = mono_s();
     int rc = c->policy->schedule(ps->pstate, &v, &ps->out);
+    c->policy_s += mono_s() - t0;
     if (rc == ENG_OK && ps->out.oom)
         rc = ENG_NOMEM;
     if (rc) {
@@ -1148,7 +1163,9 @@ int eng_core_step(eng_core *c, eng_diag *d)
         ps->dirty = true;
         if (c->policy->on_finish) {
             pol_view v = make_view(c, ps);
+            double t0 = mono_s();
             rc = c->policy->on_finish(ps->pstate, &v, j);
+            c->policy_s += mono_s() - t0;
             if (rc)
                 return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the end of job %lld",
                                     c->now, policy_name(c), (long long)j->id);
@@ -1180,7 +1197,9 @@ int eng_core_step(eng_core *c, eng_diag *d)
         ps->dirty = true;
         if (c->policy->on_submit) {
             pol_view v = make_view(c, ps);
+            double t0 = mono_s();
             rc = c->policy->on_submit(ps->pstate, &v, &c->pj[idx]);
+            c->policy_s += mono_s() - t0;
             if (rc)
                 return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the submission of "
                                            "job %lld",
@@ -1196,7 +1215,9 @@ int eng_core_step(eng_core *c, eng_diag *d)
         ps->dirty = false;
         if (ps->capacity_changed && c->policy->on_capacity) {
             pol_view v = make_view(c, ps);
+            double t0 = mono_s();
             rc = c->policy->on_capacity(ps->pstate, &v);
+            c->policy_s += mono_s() - t0;
             if (rc)
                 return eng_diag_set(d, rc, "t=%.17g: policy %s failed on a host failure",
                                     c->now, policy_name(c));
@@ -1222,6 +1243,37 @@ int eng_core_run(eng_core *c, eng_diag *d)
             return rc;
     }
     return ENG_OK;
+}
+
+double eng_core_policy_wall_s(const eng_core *c)
+{
+    return c->policy_s;
+}
+
+void eng_core_policy_report(const eng_core *c, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    buf[0] = '\0';
+    if (!c->policy->report)
+        return;
+    size_t used = 0;
+    for (size_t i = 0; i < c->n_pools; i++) {
+        const pool_state *ps = &c->pools[i];
+        if (!ps->inited)
+            continue;
+        char one[512];
+        one[0] = '\0';
+        c->policy->report(ps->pstate, one, sizeof one);
+        int w = c->n_pools > 1 ? snprintf(buf + used, len - used, "%s%s: %s", used ? "; " : "",
+                                          ps->pool->label, one)
+                               : snprintf(buf + used, len - used, "%s", one);
+        if (w < 0 || (size_t)w >= len - used) {
+            buf[len - 1] = '\0';
+            return;
+        }
+        used += (size_t)w;
+    }
 }
 
 double eng_core_wasted_node_s(const eng_core *c)

@@ -158,6 +158,15 @@ size_t eng_core_job_work(const eng_core *c, int32_t job, const int32_t **hosts,
  * that a failure will cut is given its shortened duration when it starts,
  * because failures are drawn independently of the schedule. */
 double eng_core_wasted_node_s(const eng_core *c);
+
+/* Wall-clock seconds spent in the policy's hooks and decisions (the only
+ * timing the core takes; not deterministic). */
+double eng_core_policy_wall_s(const eng_core *c);
+
+/* The policy's report (pol_type.report) into buf: one pool's as is,
+ * several pools' as "LABEL: report; LABEL: report"; "" when the policy has
+ * none. */
+void eng_core_policy_report(const eng_core *c, char *buf, size_t len);
 double eng_core_wasted_unit_s(const eng_core *c); /* the same in units */
 
 /* Drives the core to the end without executions (steps until begin()

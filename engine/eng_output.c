@@ -276,6 +276,9 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
         json_str(f, m->options[i].value);
     }
     fputs("},\n", f);
+    char report[1024];
+    eng_core_policy_report(r->core, report, sizeof report);
+    json_kv_str(f, I2, "policy_report", report, false);
     json_kv_str(f, I2, "walltime", m->walltime, false);
     json_kv_str(f, I2, "alloc", m->alloc, false);
     json_kv_str(f, I2, "procs_field", m->procs_field, false);
@@ -296,6 +299,7 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     fputs(", \"sha256\": ", f);
     json_str(f, m->platform_sha256);
     fprintf(f, "}\n%s},\n", I2);
+    json_kv_num(f, I2, "policy_wall_time_s", eng_core_policy_wall_s(r->core), false);
     json_kv_num(f, I2, "wall_time_s", m->wall_time_s, true);
     fputs("  }\n}\n", f);
     return ferror(f) ? ENG_IO : ENG_OK;

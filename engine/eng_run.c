@@ -71,6 +71,8 @@ static int fill_report(const eng_sim_result *r, const eng_summary *s, eng_run_re
         return ENG_NOMEM;
     memcpy(&rep->summary, s, sizeof rep->summary);
     rep->wall_s = r->wall_s;
+    rep->policy_wall_s = eng_core_policy_wall_s(r->core);
+    eng_core_policy_report(r->core, rep->policy_report, sizeof rep->policy_report);
     rep->n_platform_hosts = r->platform->n_hosts;
     size_t off = 0;
     for (size_t i = 0; i < n; i++) {
@@ -134,7 +136,8 @@ typedef struct wire_head {
     int32_t rc;
     char msg[sizeof(((eng_diag *)0)->msg)];
     eng_summary summary;
-    double wall_s;
+    double wall_s, policy_wall_s;
+    char policy_report[sizeof(((eng_run_report *)0)->policy_report)];
     size_t n_jobs, n_hosts_total, n_platform_hosts;
 } wire_head;
 
@@ -164,6 +167,8 @@ static void child_main(const eng_run_spec *spec, FILE *report)
     if (rc == ENG_OK) {
         memcpy(&h.summary, &rep.summary, sizeof h.summary);
         h.wall_s = rep.wall_s;
+        h.policy_wall_s = rep.policy_wall_s;
+        memcpy(h.policy_report, rep.policy_report, sizeof h.policy_report);
         h.n_jobs = rep.n_jobs;
         h.n_hosts_total = rep.n_hosts_total;
         h.n_platform_hosts = rep.n_platform_hosts;
@@ -361,6 +366,9 @@ int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
     } else {
         rep->summary = h.summary;
         rep->wall_s = h.wall_s;
+        rep->policy_wall_s = h.policy_wall_s;
+        memcpy(rep->policy_report, h.policy_report, sizeof rep->policy_report);
+        rep->policy_report[sizeof rep->policy_report - 1] = '\0';
         rep->n_platform_hosts = h.n_platform_hosts;
         rep->peak_rss_kb = (size_t)c.ru.ru_maxrss;
         FILE *f = c.report;

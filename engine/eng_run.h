@@ -31,6 +31,8 @@ typedef struct eng_run_spec {
 typedef struct eng_run_report {
     eng_summary summary;
     double wall_s;     /* simulation wall time in the child */
+    double policy_wall_s; /* of which in the policy's calls */
+    char policy_report[1024]; /* pol_type.report's text, or "" */
     size_t n_jobs;     /* simulated jobs (prepared order) */
     int64_t *job_id;
     double *submit_s;

@@ -209,6 +209,11 @@ typedef struct pol_type {
     int (*on_capacity)(void *state, const pol_view *view);
     /* Decide. The view is the same as the hooks saw at this instant. */
     int (*schedule)(void *state, const pol_view *view, pol_out *out);
+    /* What the policy tells the run's manifest, once at the end, as
+     * space-separated key=value pairs ("backend=cpu refinements=812");
+     * deterministic (no timings: the engine times policies itself). Writes
+     * a NUL-terminated string of at most len bytes. Optional. */
+    void (*report)(void *state, char *buf, size_t len);
 } pol_type;
 
 /* The queued job with engine index idx, or NULL: binary search of the

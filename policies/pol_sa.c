@@ -51,7 +51,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Chains from which backend=auto uses a device when there is one. */
 #define SA_GPU_MIN_CHAINS 32
@@ -79,8 +78,7 @@ typedef struct sa_state {
     int32_t *host_free, *picked;
     size_t n_hosts;
     const pol_job **starts;
-    double refine_s; /* wall time spent refining */
-    int64_t refinements;
+    int64_t refinements; /* annealing runs (the engine times them) */
 } sa_state;
 
 static const pol_option sa_options[] = {
@@ -375,8 +373,6 @@ static int sa_schedule(void *state, const pol_view *v, pol_out *out)
     par.a1 = s->a1;
     par.a2 = s->a2;
     par.keep_given_first = true;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     char msg[512];
     int64_t ticket;
     gpu_sa_result res;
@@ -392,8 +388,6 @@ static int sa_schedule(void *state, const pol_view *v, pol_out *out)
     }
     if (rc)
         return rc == ENG_NOMEM ? ENG_NOMEM : ENG_POLICY;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    s->refine_s += (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
     s->refinements++;
 
     size_t n_start = 0;
@@ -420,6 +414,18 @@ static int sa_schedule(void *state, const pol_view *v, pol_out *out)
     return ENG_OK;
 }
 
+/* For the manifest: where plans were evaluated, how many refinements ran,
+ * and a device failure, if one sent the pool to the CPU reference. */
+static void sa_report(void *state, char *buf, size_t len)
+{
+    sa_state *s = state;
+    const char *failure = s->pool ? gpu_pool_failure(s->pool) : "";
+    int w = snprintf(buf, len, "backend=%s refinements=%lld",
+                     s->pool ? gpu_pool_backend(s->pool) : "none", (long long)s->refinements);
+    if (failure[0] && w >= 0 && (size_t)w < len)
+        snprintf(buf + w, len - (size_t)w, " device_failure=\"%s\"", failure);
+}
+
 const pol_type pol_sa = {
     .name = "sa",
     .summary = "the queue window ordered by simulated annealing over conservative placement",
@@ -432,4 +438,5 @@ const pol_type pol_sa = {
     .on_submit = NULL,
     .on_finish = NULL,
     .schedule = sa_schedule,
+    .report = sa_report,
 };

@@ -87,6 +87,8 @@ static void test_contents(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"simgrid_version\": \"3.32"));
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"sha256\": \""));
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"wall_time_s\": "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"policy_wall_time_s\": "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"policy_report\": \"\","));
     /* schedule.swf reads back with the simulated times */
     char path[1024];
     snprintf(path, sizeof path, "%s/schedule.swf", dir);

@@ -13,8 +13,8 @@
 /* Lines that name this build, its folders or its timing. */
 static bool masked(const char *line)
 {
-    return strstr(line, "\"wall_time_s\"") || strstr(line, "\"git_commit\"") ||
-           strstr(line, "\"command\"") || strstr(line, "; Note: simulated by batchlab");
+    return strstr(line, "\"wall_time_s\"") || strstr(line, "\"policy_wall_time_s\"") ||
+           strstr(line, "\"git_commit\"") || strstr(line, "\"command\"") || strstr(line, "; Note: simulated by batchlab");
 }
 
 /* Compares two texts line by line, skipping masked lines when asked. */

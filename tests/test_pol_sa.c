@@ -12,6 +12,7 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void run4(const bl_jobspec *jobs, size_t n, const pol_kv *o, size_t n_o,
@@ -224,8 +225,49 @@ static void test_deterministic(void)
     for (size_t i = 0; i < N; i++)
         diff += bl_start(&x, (int64_t)i + 1) != bl_start(&y, (int64_t)i + 1);
     CU_ASSERT_EQUAL(diff, 0);
+    /* the manifest's report: the backend used and as many refinements */
+    char rx[256], ry[256];
+    eng_core_policy_report(x.core, rx, sizeof rx);
+    eng_core_policy_report(y.core, ry, sizeof ry);
+    CU_ASSERT(strncmp(rx, "backend=cpu refinements=", 24) == 0);
+    CU_ASSERT(atoi(rx + 24) > 0);
+    CU_ASSERT_STRING_EQUAL(strchr(rx, ' '), strchr(ry, ' '));
+    CU_ASSERT(eng_core_policy_wall_s(x.core) > 0);
     bl_sched_fini(&x);
     bl_sched_fini(&y);
+}
+
+/* Two pools: one report per pool, named by its label. Pool "queue 1" gets
+ * J1 alone (one refinement); pool "queue 2" gets nothing to plan. */
+static void test_report_per_pool(void)
+{
+    eng_host_desc d[] = {
+        {.name = "a1", .speed_flops = 1e9, .sg_cores = 1, .queues = "1"},
+        {.name = "b1", .speed_flops = 1e9, .sg_cores = 1, .queues = "2"},
+    };
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_diag_clear(&diag);
+    CU_ASSERT_EQUAL_FATAL(eng_platform_build("two", d, 2, NULL, &p, &diag), 0);
+    static const bl_jobspec jobs[] = {{1, 0, 10, 20, 1, 1}};
+    static const pol_kv o[] = {{"backend", "cpu"}};
+    bl_opts opts = {.options = o, .n_options = 1};
+    bl_sched s;
+    CU_ASSERT_EQUAL_FATAL(bl_core_run("sa", jobs, 1, p, &opts, &s), 0);
+    char r[256];
+    eng_core_policy_report(s.core, r, sizeof r);
+    CU_ASSERT_STRING_EQUAL(r, "queue 1: backend=cpu refinements=1; queue 2: backend=cpu "
+                              "refinements=0");
+    char small[20];
+    eng_core_policy_report(s.core, small, sizeof small); /* cut, terminated */
+    CU_ASSERT_EQUAL(strlen(small), sizeof small - 1);
+    bl_sched_fini(&s);
+    /* a policy without a report gives "" */
+    bl_core_run("easy", jobs, 1, bl_uniform_platform(2, 1), NULL, &s);
+    r[0] = 'x';
+    eng_core_policy_report(s.core, r, sizeof r);
+    CU_ASSERT_STRING_EQUAL(r, "");
+    bl_sched_fini(&s);
 }
 
 int bl_suite_pol_sa(void)
@@ -239,6 +281,7 @@ int bl_suite_pol_sa(void)
     CU_add_test(s, "S3: early end", test_plan_early_end);
     CU_add_test(s, "hosts=fastest", test_fastest_hosts);
     CU_add_test(s, "options validated", test_options);
+    CU_add_test(s, "the policy report, per pool", test_report_per_pool);
     CU_add_test(s, "random workloads under the checker", test_random_checked);
     CU_add_test(s, "deterministic across backends", test_deterministic);
     return 0;

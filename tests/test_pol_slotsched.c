@@ -19,7 +19,7 @@ static eng_platform *platform(size_t n, const char *const *speeds_gf, const char
                               int cores)
 {
     eng_host_desc d[8];
-    char names[8][8];
+    char names[8][24];
     for (size_t i = 0; i < n; i++) {
         snprintf(names[i], sizeof names[i], "h%zu", i + 1);
         d[i] = (eng_host_desc){.name = names[i],

@@ -496,7 +496,11 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
         printf("  initialization     %s: share %.4f of run time, %s s in total, %zu job types\n",
                spec->manifest.init, s->init_share, fmt_grouped(a, sizeof a, s->init_total_s, 0),
                s->n_types);
-    printf("  simulation         %.3f s wall, %s jobs/s, peak memory %.1f MB\n", r->wall_s,
+    if (r->policy_report[0])
+        printf("  policy report      %s\n", r->policy_report);
+    printf("  simulation         %.3f s wall (%.3f s in the policy), %s jobs/s, peak memory "
+           "%.1f MB\n",
+           r->wall_s, r->policy_wall_s,
            fmt_grouped(a, sizeof a, r->wall_s > 0 ? (double)s->n_simulated / r->wall_s : 0, 0),
            (double)r->peak_rss_kb / 1024.0);
     if (spec->out_dir) {
