@@ -29,6 +29,9 @@
 
 int bl_cmd_generate(int argc, char **argv);
 int bl_cmd_scale(int argc, char **argv);
+int bl_cmd_standin(int argc, char **argv);
+int bl_cmd_sweep(int argc, char **argv);
+int bl_cmd_plot(int argc, char **argv);
 
 /* ---- policy specs: "easy" or "easy:backfill_order=sjf" ----------------- */
 
@@ -1072,6 +1075,9 @@ static const struct {
     {"generate", bl_cmd_generate, "write a synthetic workload (lublin, modified) as SWF"},
     {"scale", bl_cmd_scale, "rescale a workload's submit times to a target load or span"},
     {"study", cmd_study, "standalone reproductions of the papers' experiments"},
+    {"standin", bl_cmd_standin, "write a synthetic stand-in for a machine's log (forhlr2)"},
+    {"sweep", bl_cmd_sweep, "expand a grid of runs into tasks, run one, script Slurm, merge"},
+    {"plot", bl_cmd_plot, "figures of a run (Gantt chart, queue, utilization) or of a sweep"},
 };
 
 static void usage(FILE *f)

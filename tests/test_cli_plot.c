@@ -1,0 +1,386 @@
+/* test_cli_plot.c — `batchlab plot` (tools/cli_plot.c): the mean and
+ * Student-t half-width of the confidence interval (known answers from the
+ * t table), the colours of the Gantt chart (stable, hand-computed), the
+ * Gantt and series data of a hand-written run, the metrics-against-load
+ * table of a hand-written results.csv, bad input naming file and line, and
+ * PNG/PDF files drawn by gnuplot (those cases print a note and check
+ * nothing more where gnuplot is not installed). */
+#include "bl_test.h"
+
+#include "cli_plot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void test_mean_ci(void)
+{
+    double mean, half;
+    /* {1, 2, 3}: mean 2, s = 1, t_{0.975, 2} = 4.302653: 4.302653 / sqrt 3. */
+    const double a[] = {1, 2, 3};
+    bl_plot_mean_ci(a, 3, 0.95, &mean, &half);
+    CU_ASSERT_DOUBLE_EQUAL(mean, 2.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(half, 2.484138, 1e-6);
+    /* t_{0.95, 2} = 2.919986: 1.685854 at the 90 % level. */
+    bl_plot_mean_ci(a, 3, 0.90, &mean, &half);
+    CU_ASSERT_DOUBLE_EQUAL(half, 1.685854, 1e-6);
+    /* {2, 4, 4, 4, 5, 5, 7, 9}: mean 5, s = sqrt(32 / 7) = 2.138090,
+     * t_{0.975, 7} = 2.364624: half 2.364624 x 2.138090 / sqrt 8 = 1.787488. */
+    const double b[] = {2, 4, 4, 4, 5, 5, 7, 9};
+    bl_plot_mean_ci(b, 8, 0.95, &mean, &half);
+    CU_ASSERT_DOUBLE_EQUAL(mean, 5.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(half, 1.787488, 1e-5);
+    /* Two values {10, 14}: s = 2 sqrt 2, t_{0.975, 1} = 12.706205: 25.412410. */
+    const double c[] = {10, 14};
+    bl_plot_mean_ci(c, 2, 0.95, &mean, &half);
+    CU_ASSERT_DOUBLE_EQUAL(mean, 12.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(half, 25.412410, 1e-5);
+    /* Equal values: no spread. One value: half-width 0. */
+    const double e[] = {4, 4, 4, 4};
+    bl_plot_mean_ci(e, 4, 0.95, &mean, &half);
+    CU_ASSERT_DOUBLE_EQUAL(mean, 4.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(half, 0.0, 0);
+    bl_plot_mean_ci(a, 1, 0.95, &mean, &half);
+    CU_ASSERT_DOUBLE_EQUAL(mean, 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(half, 0.0, 0);
+}
+
+static void test_colors(void)
+{
+    /* Hue = frac(id x 0.618034) x 360 degrees, saturation 0.55, value 0.92
+     * (HSV to RGB by hand): id 0 hue 0 -> (235, 106, 106); id 1 hue 222.5
+     * -> (106, 143, 235); id 2 hue 85.0 -> (181, 235, 106). */
+    CU_ASSERT_EQUAL(bl_plot_color(0), 0xEB6A6A);
+    CU_ASSERT_EQUAL(bl_plot_color(1), 0x6A8FEB);
+    CU_ASSERT_EQUAL(bl_plot_color(2), 0xB5EB6A);
+    /* Stable: the same id always gets the same colour. */
+    for (int64_t id = 0; id < 1000; id += 37)
+        CU_ASSERT_EQUAL(bl_plot_color(id), bl_plot_color(id));
+    CU_ASSERT_EQUAL(bl_plot_color(123456789), bl_plot_color(123456789));
+    /* Neighbouring ids differ clearly (more than 60 in some channel). */
+    size_t close = 0;
+    for (int64_t id = 1; id < 2000; id++) {
+        uint32_t x = bl_plot_color(id), y = bl_plot_color(id - 1);
+        int dr = abs((int)(x >> 16) - (int)(y >> 16));
+        int dg = abs((int)((x >> 8) & 255) - (int)((y >> 8) & 255));
+        int db = abs((int)(x & 255) - (int)(y & 255));
+        close += dr <= 60 && dg <= 60 && db <= 60;
+    }
+    CU_ASSERT_EQUAL(close, 0);
+}
+
+static bool have_gnuplot(void)
+{
+    return bl_system("command -v gnuplot", NULL) == 0;
+}
+
+/* A run folder written by hand: three jobs (one never started), a short
+ * time series. */
+static const char *hand_run(void)
+{
+    const char *dir = bl_tmpdir();
+    char path[700];
+    snprintf(path, sizeof path, "%s/jobs.csv", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    fputs("job_id,submission_time,starting_time,finish_time,allocated_resources,packet\n"
+          "1,0,0,10,0-1,-1\n"
+          "2,2,5,20,2,1\n"
+          "3,4,-1,-1,,-1\n",
+          f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/timeseries.csv", dir);
+    f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    fputs("time_s,queued_jobs,running_jobs,utilization\n0,1,1,0.5\n5,1,2,0.75\n10,0,1,0.25\n",
+          f);
+    fclose(f);
+    return dir;
+}
+
+static void test_run_data(void)
+{
+    const char *dir = hand_run();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    char *out = NULL, path[800];
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render", dir), 0);
+    CU_ASSERT_TRUE(bl_contains(out, "/plot: gantt and timeseries"));
+    free(out);
+    /* x y xlow xhigh ylow yhigh rgb, in seconds (the span is 20 s): job 1
+     * on hosts 0-1 from 0 to 10, job 2 on host 2 from 5 to 20; job 3 never
+     * started. 0x6A8FEB = 6983659, 0xB5EB6A = 11922282. */
+    snprintf(path, sizeof path, "%s/plot/gantt.dat", dir);
+    char *g = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    const char *body = strchr(g, '\n');
+    CU_ASSERT_TRUE(body && strcmp(body + 1, "5 1 0 10 0 2 6983659\n"
+                                            "12.5 2.5 5 20 2 3 11922282\n") == 0);
+    if (body && strcmp(body + 1, "5 1 0 10 0 2 6983659\n12.5 2.5 5 20 2 3 11922282\n") != 0)
+        printf("\ngantt.dat:\n%s\n", g);
+    free(g);
+    snprintf(path, sizeof path, "%s/plot/series.dat", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    body = strchr(g, '\n');
+    CU_ASSERT_TRUE(body && strcmp(body + 1, "0 1 0.5\n5 1 0.75\n10 0 0.25\n") == 0);
+    free(g);
+    snprintf(path, sizeof path, "%s/plot/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set xlabel \"time (s, the run's clock)\""));
+    CU_ASSERT_TRUE(g && bl_contains(g, "set yrange [0:3]"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "with boxxyerror"));
+    free(g);
+
+    /* Colour per packet: job 2 is in packet 1, so both share job 1's. */
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render --color packet -o %s/pk", dir, dir), 0);
+    snprintf(path, sizeof path, "%s/pk/gantt.dat", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "\n12.5 2.5 5 20 2 3 6983659\n"));
+    free(g);
+    /* A window: --from 12 leaves job 2 only, in the same units. */
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render --from 12 -o %s/win", dir, dir), 0);
+    snprintf(path, sizeof path, "%s/win/gantt.dat", dir);
+    g = bl_slurp(path, NULL);
+    body = g ? strchr(g, '\n') : NULL;
+    CU_ASSERT_TRUE(body && strcmp(body + 1, "12.5 2.5 5 20 2 3 11922282\n") == 0);
+    free(g);
+    /* Same input, same bytes of data and script. */
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render -o %s/again", dir, dir), 0);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cmp '%s/plot/gantt.dat' '%s/again/gantt.dat' && "
+             "cmp '%s/plot/series.dat' '%s/again/series.dat' && "
+             "sed 's|%s/again|X|g' '%s/again/plot.gp' > '%s/a.gp' && "
+             "sed 's|%s/plot|X|g' '%s/plot/plot.gp' > '%s/b.gp' && cmp '%s/a.gp' '%s/b.gp'",
+             dir, dir, dir, dir, dir, dir, dir, dir, dir, dir, dir, dir);
+    CU_ASSERT_EQUAL(bl_system(cmd, NULL), 0);
+}
+
+static void test_run_errors(void)
+{
+    const char *dir = bl_tmpdir();
+    char path[700], want[800];
+    snprintf(path, sizeof path, "%s/jobs.csv", dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("job_id,submission_time,starting_time,finish_time,allocated_resources\n"
+          "1,0,0,10,0-1\n2,2,five,20,2\n",
+          f);
+    fclose(f);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render", dir), 1);
+    snprintf(want, sizeof want, "%s:3: expected numbers in job_id, submission_time", path);
+    CU_ASSERT_TRUE(bl_contains(out, want));
+    free(out);
+    f = fopen(path, "w");
+    fputs("job_id,starting_time\n1,0\n", f);
+    fclose(f);
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render", dir), 1);
+    snprintf(want, sizeof want, "%s:1: expected the columns job_id, submission_time", path);
+    CU_ASSERT_TRUE(bl_contains(out, want));
+    free(out);
+    f = fopen(path, "w");
+    fputs("job_id,submission_time,starting_time,finish_time,allocated_resources\n"
+          "1,0,0,10,3-1\n",
+          f);
+    fclose(f);
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render", dir), 1);
+    CU_ASSERT_TRUE(bl_contains(out, ":2: allocated_resources: expected LO-HI with LO <= HI"));
+    free(out);
+    const char *empty = bl_tmpdir();
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s", empty), 1);
+    CU_ASSERT_TRUE(bl_contains(out, "expected jobs.csv or timeseries.csv in it"));
+    free(out);
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot /no/such/run"), 1);
+    CU_ASSERT_TRUE(bl_contains(out, "/no/such/run: cannot open the run's folder"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot"), 2);
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --loads x.csv", empty), 2);
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --color rainbow", empty), 2);
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --from 10 --to 5", empty), 2);
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot --help"), 0);
+    CU_ASSERT_TRUE(bl_contains(out, "--loads"));
+    free(out);
+}
+
+/* Reads "workload,variant,metric,load,n,mean,lo,hi" for one metric. */
+static bool loads_row(const char *csv, const char *prefix, int *n, double *mean, double *lo,
+                      double *hi)
+{
+    const char *p = strstr(csv, prefix);
+    return p && sscanf(p + strlen(prefix), "%d,%lf,%lf,%lf", n, mean, lo, hi) == 4;
+}
+
+static void test_loads(void)
+{
+    const char *dir = bl_tmpdir();
+    char csv[700], path[800];
+    snprintf(csv, sizeof csv, "%s/results.csv", dir);
+    FILE *f = fopen(csv, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    /* Columns in another order than the merge's, and one more: the plot
+     * finds them by name. */
+    fputs("run,variant,load,workload,seed,wait_mean_s,wait_median_s,bounded_slowdown_mean,"
+          "utilization,queue_length_mean\n"
+          "a,easy,0.5,w,1,1,0,2,0.5,1\n"
+          "b,easy,0.5,w,2,2,0,2,0.5,1\n"
+          "c,easy,0.5,w,3,3,0,2,0.5,1\n"
+          "d,easy,0.9,w,1,10,4,3,0.8,\n"
+          "e,\"fcfs\",0.5,w,1,5,1,3,0.5,2\n"
+          "f,easy,log,w,1,99,9,9,0.9,9\n",
+          f);
+    fclose(f);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot --loads %s --no-render", csv), 0);
+    CU_ASSERT_TRUE(bl_contains(out, "1 workload x 2 policies x 2 loads (1 row at load 'log' not "
+                                    "drawn)"));
+    free(out);
+    snprintf(path, sizeof path, "%s/loads.csv", dir);
+    char *t = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_TRUE(strncmp(t, "workload,variant,metric,load,n,mean,ci_low,ci_high\n", 51) == 0);
+    int n = 0;
+    double mean = 0, lo = 0, hi = 0;
+    /* {1, 2, 3}: 2 +- 2.484138. */
+    CU_ASSERT_TRUE(loads_row(t, "w,easy,wait_mean_s,0.5,", &n, &mean, &lo, &hi));
+    CU_ASSERT_EQUAL(n, 3);
+    CU_ASSERT_DOUBLE_EQUAL(mean, 2.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 2.0 - 2.484138, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 2.0 + 2.484138, 1e-6);
+    /* One seed: no interval. */
+    CU_ASSERT_TRUE(loads_row(t, "w,easy,wait_mean_s,0.9,", &n, &mean, &lo, &hi));
+    CU_ASSERT_EQUAL(n, 1);
+    CU_ASSERT_DOUBLE_EQUAL(mean, 10.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 10.0, 0);
+    CU_ASSERT_TRUE(loads_row(t, "w,fcfs,queue_length_mean,0.5,", &n, &mean, &lo, &hi));
+    CU_ASSERT_DOUBLE_EQUAL(mean, 2.0, 0);
+    /* An empty cell (a value the summary lacked) is left out, not zero. */
+    CU_ASSERT_PTR_NULL(strstr(t, "w,easy,queue_length_mean,0.9,"));
+    CU_ASSERT_TRUE(bl_contains(t, "w,easy,utilization,0.5,3,0.5,0.5,0.5\n"));
+    free(t);
+    snprintf(path, sizeof path, "%s/loads-w-wait_mean_s.dat", dir);
+    t = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(t && bl_contains(t, "# easy\n0.5 2 "));
+    CU_ASSERT_TRUE(t && bl_contains(t, "\n0.9 10 10 10 1\n"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "# fcfs\n0.5 5 5 5 1\n"));
+    free(t);
+    snprintf(path, sizeof path, "%s/loads.gp", dir);
+    t = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(t && bl_contains(t, "with yerrorlines"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "loads-w-bounded_slowdown_mean.pdf"));
+    free(t);
+
+    /* Errors. */
+    const char *bad = bl_write_tmp("bad.csv", "workload,load,variant,wait_mean_s\nw,0.5,easy,1\n");
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot --loads %s --no-render", bad), 1);
+    CU_ASSERT_TRUE(bl_contains(out, "bad.csv:1: expected the columns workload, load, variant"));
+    free(out);
+    bad = bl_write_tmp("bad2.csv", "workload,load,variant,wait_mean_s,wait_median_s,"
+                                   "bounded_slowdown_mean,utilization,queue_length_mean\n"
+                                   "w,0.5,easy,1,1,1,1,1\nw,high,easy,1,1,1,1,1\n");
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot --loads %s --no-render", bad), 1);
+    CU_ASSERT_TRUE(bl_contains(out, "bad2.csv:3: load: expected a positive number or 'log', got "
+                                    "'high'"));
+    free(out);
+    bad = bl_write_tmp("bad3.csv", "workload,load,variant,wait_mean_s,wait_median_s,"
+                                   "bounded_slowdown_mean,utilization,queue_length_mean\n"
+                                   "w,0.5,easy,1,x,1,1,1\n");
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot --loads %s --no-render", bad), 1);
+    CU_ASSERT_TRUE(bl_contains(out, "bad3.csv:2: wait_median_s: expected a number, got 'x'"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot --loads %s --level 1.5", csv), 2);
+}
+
+static bool is_png(const char *path)
+{
+    size_t n = 0;
+    char *s = bl_slurp(path, &n);
+    bool ok = s && n > 8 && memcmp(s, "\x89PNG\r\n\x1a\n", 8) == 0;
+    free(s);
+    if (!ok)
+        printf("\n%s: not a PNG file\n", path);
+    return ok;
+}
+
+static bool is_pdf(const char *path)
+{
+    size_t n = 0;
+    char *s = bl_slurp(path, &n);
+    bool ok = s && n > 5 && memcmp(s, "%PDF-", 5) == 0;
+    free(s);
+    return ok;
+}
+
+static void test_render(void)
+{
+    if (!have_gnuplot()) {
+        printf("\n  gnuplot not installed: rendering not checked ");
+        return;
+    }
+    /* A real run: the 16-job fixture on kth-sp2.xml. */
+    const char *dir = bl_tmpdir();
+    char path[800];
+    char *out = NULL;
+    int st = bl_run(&out, "run --platform %s --workload %s --policy easy -q --out %s/run",
+                    bl_src("platforms/kth-sp2.xml"), bl_src("traces/fixtures/small.swf"), dir);
+    CU_ASSERT_EQUAL_FATAL(st, 0);
+    free(out);
+    out = NULL;
+    st = bl_run(&out, "plot %s/run", dir);
+    CU_ASSERT_EQUAL(st, 0);
+    if (st)
+        printf("\n%s\n", out ? out : "");
+    free(out);
+    snprintf(path, sizeof path, "%s/run/plot/gantt.png", dir);
+    CU_ASSERT_TRUE(is_png(path));
+    snprintf(path, sizeof path, "%s/run/plot/timeseries.png", dir);
+    CU_ASSERT_TRUE(is_png(path));
+    bool pdfcairo = bl_system("gnuplot -e 'set terminal' 2>&1 | grep -q pdfcairo", NULL) == 0;
+    if (pdfcairo) {
+        snprintf(path, sizeof path, "%s/run/plot/gantt.pdf", dir);
+        CU_ASSERT_TRUE(is_pdf(path));
+    }
+    /* The hand-made sweep table drawn. */
+    const char *csv = bl_write_tmp("results.csv",
+                                   "workload,load,variant,wait_mean_s,wait_median_s,"
+                                   "bounded_slowdown_mean,utilization,queue_length_mean\n"
+                                   "w,0.5,easy,1,1,1,0.5,1\nw,0.5,easy,2,1,1,0.5,1\n"
+                                   "w,0.7,easy,3,1,2,0.7,2\nw,0.7,easy,5,1,2,0.7,2\n");
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot --loads %s -o %s/lf", csv, dir), 0);
+    free(out);
+    snprintf(path, sizeof path, "%s/lf/loads-w.png", dir);
+    CU_ASSERT_TRUE(is_png(path));
+    snprintf(path, sizeof path, "%s/lf/loads-w-queue_length_mean.png", dir);
+    CU_ASSERT_TRUE(is_png(path));
+    if (pdfcairo) {
+        snprintf(path, sizeof path, "%s/lf/loads-w-utilization.pdf", dir);
+        CU_ASSERT_TRUE(is_pdf(path));
+    }
+}
+
+int bl_suite_cli_plot(void)
+{
+    CU_pSuite s = CU_add_suite("cli_plot", NULL, NULL);
+    if (!s)
+        return 1;
+    CU_add_test(s, "mean and Student-t interval: known answers", test_mean_ci);
+    CU_add_test(s, "Gantt colours: hand-computed and stable", test_colors);
+    CU_add_test(s, "a run's Gantt and series data", test_run_data);
+    CU_add_test(s, "a run: bad input names file and line", test_run_errors);
+    CU_add_test(s, "metrics against load with intervals", test_loads);
+    CU_add_test(s, "gnuplot draws PNG and PDF", test_render);
+    return 0;
+}

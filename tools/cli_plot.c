@@ -1,0 +1,1061 @@
+/* cli_plot.c — `batchlab plot`: gnuplot figures of a run and of a sweep.
+ *
+ *   batchlab plot RUN_DIR [-o DIR] [--color job|packet] [--from S] [--to S] [--no-render]
+ *   batchlab plot --loads RESULTS.csv [-o DIR] [--level L] [--no-render]
+ *
+ * A run (RUN_DIR holds jobs.csv and/or timeseries.csv, as `batchlab run
+ * --out` writes them): DIR (default RUN_DIR/plot) receives gantt.dat (one
+ * rectangle per job and run of consecutive hosts: time on x, host index in
+ * name order on y, a colour per job, or per packet with --color packet so
+ * that a packet's members share one), series.dat (queue length and
+ * utilization after each event instant, drawn as steps: a value holds until
+ * the next instant) and plot.gp, then gnuplot draws gantt.png/.pdf and
+ * timeseries.png/.pdf. Times are the run's clock (the log's submit times,
+ * as in jobs.csv), shown in seconds, hours or days, whichever keeps the axis
+ * readable (a drawn span up to 2 h, up to 14 days, longer); --from/--to
+ * (seconds) cut a window out of a long run. Jobs that never started are not
+ * drawn. The script names its files by absolute path.
+ *
+ * A sweep (RESULTS.csv from `batchlab sweep merge`): for every workload and
+ * each of wait_mean_s, wait_median_s, bounded_slowdown_mean, utilization and
+ * queue_length_mean, the mean over seeds against the load level for every
+ * policy variant, with the two-sided Student-t interval of the mean at
+ * --level (default 0.95) over the seeds; rows whose load is "log" (not
+ * rescaled) have no place on a load axis and are counted, not drawn.
+ * DIR (default: the CSV's folder) receives loads.csv (every point with n,
+ * mean and interval), one .dat per workload and metric, loads.gp, and
+ * loads-WORKLOAD-METRIC.png/.pdf plus an overview loads-WORKLOAD.png/.pdf.
+ *
+ * Terminals: pngcairo (else png) and pdfcairo when gnuplot has it; the
+ * script checks GPVAL_TERMINALS itself. --no-render writes data and script
+ * only. Same inputs, same bytes of data and script.
+ *
+ * Exit status: 0 success; 1 bad input (the file and line) or gnuplot
+ * missing or failing (the script stays, to run by hand); 2 usage error.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+
+#include "cli_plot.h"
+
+#include "cli_args.h"
+#include "cli_sweep.h"
+#include "eng_util.h"
+
+#include <errno.h>
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* ------------------------------------------------------------------ */
+/* Numbers                                                             */
+
+void bl_plot_mean_ci(const double *v, size_t n, double level, double *mean, double *half)
+{
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++)
+        m += v[i];
+    m = n ? m / (double)n : NAN;
+    *mean = m;
+    *half = 0.0;
+    if (n < 2)
+        return;
+    double ss = 0.0;
+    for (size_t i = 0; i < n; i++)
+        ss += (v[i] - m) * (v[i] - m);
+    double sd = sqrt(ss / (double)(n - 1));
+    *half = gsl_cdf_tdist_Pinv(0.5 + level / 2.0, (double)(n - 1)) * sd / sqrt((double)n);
+}
+
+uint32_t bl_plot_color(int64_t id)
+{
+    double h = fmod((double)(id < 0 ? -id : id) * 0.6180339887498949, 1.0) * 6.0;
+    double s = 0.55, v = 0.92;
+    int k = (int)h;
+    double f = h - k, p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
+    double r, g, b;
+    switch (k % 6) {
+    case 0: r = v, g = t, b = p; break;
+    case 1: r = q, g = v, b = p; break;
+    case 2: r = p, g = v, b = t; break;
+    case 3: r = p, g = q, b = v; break;
+    case 4: r = t, g = p, b = v; break;
+    default: r = v, g = p, b = q; break;
+    }
+    return ((uint32_t)lround(r * 255) << 16) | ((uint32_t)lround(g * 255) << 8) |
+           (uint32_t)lround(b * 255);
+}
+
+/* ------------------------------------------------------------------ */
+/* CSV lines                                                           */
+
+/* Splits a CSV line in place (RFC 4180 quotes); returns the field count,
+ * or -1 on an unterminated quote. */
+static long csv_split(char *line, char **fields, size_t max)
+{
+    size_t n = 0;
+    char *p = line;
+    for (;;) {
+        if (n == max)
+            return (long)n + 1; /* too many: the caller reports it */
+        char *out = p;
+        fields[n++] = p;
+        if (*p == '"') {
+            char *r = p + 1;
+            for (;;) {
+                if (!*r)
+                    return -1;
+                if (*r == '"' && r[1] == '"') {
+                    *out++ = '"';
+                    r += 2;
+                } else if (*r == '"') {
+                    r++;
+                    break;
+                } else {
+                    *out++ = *r++;
+                }
+            }
+            p = r;
+            *out = '\0';
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            return (long)n;
+        }
+        char *comma = strchr(p, ',');
+        if (!comma)
+            return (long)n;
+        *comma = '\0';
+        p = comma + 1;
+    }
+}
+
+static void chomp(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+}
+
+static int column(char **head, long n, const char *name)
+{
+    for (long i = 0; i < n; i++)
+        if (strcmp(head[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static bool parse_num(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(x))
+        return false;
+    *out = x;
+    return true;
+}
+
+#define MAX_FIELDS 128
+
+static void csv_cell(FILE *f, const char *v)
+{
+    if (!strpbrk(v, ",\"\n\r")) {
+        fputs(v, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *c = v; *c; c++) {
+        if (*c == '"')
+            fputc('"', f);
+        fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Rendering                                                           */
+
+static bool have_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Runs gnuplot on script; 0, or 1 after a message. */
+static int render(const char *script)
+{
+    char *argv[] = {"gnuplot", (char *)script, NULL};
+    pid_t pid;
+    int err = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+    if (err != 0) {
+        fprintf(stderr, "batchlab plot: gnuplot not found (install gnuplot-nox); the data and "
+                        "%s are written: run gnuplot %s\n",
+                script, script);
+        return 1;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "batchlab plot: gnuplot %s failed (exit %d)\n", script,
+                WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return 1;
+    }
+    return 0;
+}
+
+/* Writes the terminal lines of one format: png (pngcairo, else png) or pdf
+ * (pdfcairo). The caller closes the pdf block with "}". */
+static void gp_terminal(FILE *f, const char *fmt, int w_px, int h_px, const char *out)
+{
+    if (strcmp(fmt, "png") == 0) {
+        fprintf(f,
+                "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+                "    set terminal pngcairo size %d,%d noenhanced font \",10\"\n"
+                "} else {\n"
+                "    set terminal png size %d,%d noenhanced\n"
+                "}\n"
+                "set output \"%s\"\n",
+                w_px, h_px, w_px, h_px, out);
+    } else {
+        fprintf(f,
+                "set terminal pdfcairo size %.1fin,%.1fin noenhanced font \",9\"\n"
+                "set output \"%s\"\n",
+                w_px / 100.0, h_px / 100.0, out);
+    }
+}
+
+/* gnuplot strings are written in double quotes: escape what they need. */
+static void gp_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* ------------------------------------------------------------------ */
+/* A run                                                               */
+
+typedef struct gantt_row {
+    double start_s, end_s;
+    int64_t lo, hi; /* host indices, inclusive */
+    int64_t color_id;
+} gantt_row;
+
+static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t *n,
+                     int64_t *max_host, double *t_min, double *t_max)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "batchlab plot: %s: cannot open: %s\n", path, strerror(errno));
+        return 1;
+    }
+    char *buf = NULL, *fields[MAX_FIELDS];
+    size_t cap = 0, rcap = 0;
+    int rc = 0, c_id = -1, c_start = -1, c_end = -1, c_alloc = -1, c_packet = -1, c_sub = -1;
+    long line = 0, nf;
+    while (rc == 0 && getline(&buf, &cap, f) >= 0) {
+        line++;
+        chomp(buf);
+        nf = csv_split(buf, fields, MAX_FIELDS);
+        if (nf < 0 || nf > MAX_FIELDS) {
+            fprintf(stderr, "batchlab plot: %s:%ld: expected CSV fields%s\n", path, line,
+                    nf < 0 ? ", found an unterminated quote" : " (at most 128)");
+            rc = 1;
+            break;
+        }
+        if (line == 1) {
+            c_id = column(fields, nf, "job_id");
+            c_sub = column(fields, nf, "submission_time");
+            c_start = column(fields, nf, "starting_time");
+            c_end = column(fields, nf, "finish_time");
+            c_alloc = column(fields, nf, "allocated_resources");
+            c_packet = column(fields, nf, "packet");
+            if (c_id < 0 || c_start < 0 || c_end < 0 || c_alloc < 0 || c_sub < 0 ||
+                (by_packet && c_packet < 0)) {
+                fprintf(stderr,
+                        "batchlab plot: %s:1: expected the columns job_id, submission_time, "
+                        "starting_time, finish_time, allocated_resources%s\n",
+                        path, by_packet ? " and packet" : "");
+                rc = 1;
+            }
+            continue;
+        }
+        int need = c_id > c_start ? c_id : c_start;
+        need = need > c_end ? need : c_end;
+        need = need > c_alloc ? need : c_alloc;
+        need = need > c_packet ? need : c_packet;
+        need = need > c_sub ? need : c_sub;
+        double id, start, end, sub, packet = -1;
+        if (nf <= need || !parse_num(fields[c_id], &id) || !parse_num(fields[c_start], &start) ||
+            !parse_num(fields[c_end], &end) || !parse_num(fields[c_sub], &sub) ||
+            (c_packet >= 0 && !parse_num(fields[c_packet], &packet))) {
+            fprintf(stderr, "batchlab plot: %s:%ld: expected numbers in job_id, "
+                            "submission_time, starting_time, finish_time%s\n",
+                    path, line, c_packet >= 0 ? " and packet" : "");
+            rc = 1;
+            break;
+        }
+        *t_min = sub < *t_min ? sub : *t_min;
+        *t_max = end > *t_max ? end : *t_max;
+        if (start < 0 || end < start)
+            continue; /* never started */
+        /* allocated_resources: "0-3 7 9-10" */
+        for (char *p = fields[c_alloc]; *p;) {
+            while (*p == ' ')
+                p++;
+            if (!*p)
+                break;
+            char *end_p;
+            long long lo = strtoll(p, &end_p, 10), hi = lo;
+            if (end_p == p || lo < 0) {
+                fprintf(stderr, "batchlab plot: %s:%ld: allocated_resources: expected host "
+                                "intervals like '0-3 7', got '%s'\n",
+                        path, line, fields[c_alloc]);
+                rc = 1;
+                break;
+            }
+            p = end_p;
+            if (*p == '-') {
+                hi = strtoll(p + 1, &end_p, 10);
+                if (end_p == p + 1 || hi < lo) {
+                    fprintf(stderr, "batchlab plot: %s:%ld: allocated_resources: expected "
+                                    "LO-HI with LO <= HI, got '%s'\n",
+                            path, line, fields[c_alloc]);
+                    rc = 1;
+                    break;
+                }
+                p = end_p;
+            }
+            if (*p && *p != ' ') {
+                fprintf(stderr, "batchlab plot: %s:%ld: allocated_resources: expected host "
+                                "intervals like '0-3 7', got '%s'\n",
+                        path, line, fields[c_alloc]);
+                rc = 1;
+                break;
+            }
+            if (eng_grow(rows, &rcap, *n + 1, sizeof **rows) != ENG_OK) {
+                fprintf(stderr, "batchlab plot: out of memory\n");
+                rc = 1;
+                break;
+            }
+            int64_t color = by_packet && packet >= 0 ? (int64_t)packet : (int64_t)id;
+            (*rows)[(*n)++] = (gantt_row){.start_s = start, .end_s = end, .lo = lo, .hi = hi,
+                                          .color_id = color};
+            *max_host = hi > *max_host ? hi : *max_host;
+        }
+    }
+    free(buf);
+    fclose(f);
+    return rc;
+}
+
+/* series.dat from timeseries.csv: time queued utilization. */
+static int read_series(const char *in, const char *out, double div, double *t_min,
+                       double *t_max)
+{
+    FILE *f = fopen(in, "r");
+    if (!f) {
+        fprintf(stderr, "batchlab plot: %s: cannot open: %s\n", in, strerror(errno));
+        return 1;
+    }
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_afile a;
+    if (eng_afile_open(&a, out, &d) != ENG_OK) {
+        fclose(f);
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
+    fprintf(a.f, "# time queued_jobs utilization (from %s)\n", in);
+    char *buf = NULL, *fields[MAX_FIELDS];
+    size_t cap = 0;
+    long line = 0;
+    int rc = 0, c_t = -1, c_q = -1, c_u = -1;
+    while (rc == 0 && getline(&buf, &cap, f) >= 0) {
+        line++;
+        chomp(buf);
+        long nf = csv_split(buf, fields, MAX_FIELDS);
+        if (line == 1) {
+            c_t = column(fields, nf, "time_s");
+            c_q = column(fields, nf, "queued_jobs");
+            c_u = column(fields, nf, "utilization");
+            if (c_t < 0 || c_q < 0 || c_u < 0) {
+                fprintf(stderr, "batchlab plot: %s:1: expected the columns time_s, "
+                                "queued_jobs, utilization\n",
+                        in);
+                rc = 1;
+            }
+            continue;
+        }
+        double t, q, u;
+        int need = c_t > c_q ? (c_t > c_u ? c_t : c_u) : (c_q > c_u ? c_q : c_u);
+        if (nf <= need || !parse_num(fields[c_t], &t) || !parse_num(fields[c_q], &q) ||
+            !parse_num(fields[c_u], &u)) {
+            fprintf(stderr, "batchlab plot: %s:%ld: expected numbers in time_s, queued_jobs, "
+                            "utilization\n",
+                    in, line);
+            rc = 1;
+            break;
+        }
+        char num[3][40];
+        fprintf(a.f, "%s %s %s\n", eng_fmt_double(num[0], sizeof num[0], t / div),
+                eng_fmt_double(num[1], sizeof num[1], q),
+                eng_fmt_double(num[2], sizeof num[2], u));
+        *t_min = t < *t_min ? t : *t_min;
+        *t_max = t > *t_max ? t : *t_max;
+    }
+    free(buf);
+    fclose(f);
+    if (rc == 0 && eng_afile_commit(&a, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        rc = 1;
+    } else if (rc != 0) {
+        eng_afile_abort(&a);
+    }
+    return rc;
+}
+
+/* The time span of timeseries.csv (its first column), before the units are
+ * chosen. */
+static int series_span(const char *in, double *t_min, double *t_max)
+{
+    FILE *f = fopen(in, "r");
+    if (!f)
+        return 1;
+    char *buf = NULL;
+    size_t cap = 0;
+    long line = 0;
+    while (getline(&buf, &cap, f) >= 0) {
+        if (++line == 1)
+            continue;
+        char *end;
+        double t = strtod(buf, &end);
+        if (end != buf && isfinite(t)) {
+            *t_min = t < *t_min ? t : *t_min;
+            *t_max = t > *t_max ? t : *t_max;
+        }
+    }
+    free(buf);
+    fclose(f);
+    return 0;
+}
+
+static const bl_opt plot_opts[] = {
+    {"output", 'o', BL_VALUE, "DIR", "folder of the figures (default RUN_DIR/plot, or the CSV's)"},
+    {"color", 0, BL_VALUE, "job|packet", "Gantt colours per job (default) or per packet"},
+    {"from", 0, BL_VALUE, "S", "draw from this time (s, the run's clock as in jobs.csv)"},
+    {"to", 0, BL_VALUE, "S", "draw up to this time (s)"},
+    {"loads", 0, BL_VALUE, "CSV", "draw a sweep's metrics against load (batchlab sweep merge)"},
+    {"level", 0, BL_VALUE, "L", "confidence level of the intervals over seeds (default 0.95)"},
+    {"no-render", 0, BL_FLAG, NULL, "write data and gnuplot script only"},
+};
+
+static int plot_run(const char *run, const bl_args *a)
+{
+    const char *out_opt = bl_args_value(a, "output", NULL);
+    const char *color = bl_args_value(a, "color", "job");
+    const char *from_s = bl_args_value(a, "from", NULL), *to_s = bl_args_value(a, "to", NULL);
+    int color_idx = 0;
+    if (bl_args_choice("plot", "color", color, "job|packet", &color_idx))
+        return 2;
+    double from = -INFINITY, to = INFINITY;
+    if ((from_s && bl_args_double("plot", "from", from_s, &from)) ||
+        (to_s && bl_args_double("plot", "to", to_s, &to)))
+        return 2;
+    if (!(from < to)) {
+        fprintf(stderr, "batchlab plot: expected --from below --to\n");
+        return 2;
+    }
+    char *run_abs = realpath(run, NULL);
+    if (!run_abs) {
+        fprintf(stderr, "batchlab plot: %s: cannot open the run's folder: %s\n", run,
+                strerror(errno));
+        return 1;
+    }
+    run = run_abs;
+    char *jobs = eng_asprintf("%s/jobs.csv", run);
+    char *ts = eng_asprintf("%s/timeseries.csv", run);
+    char *sum = eng_asprintf("%s/summary.json", run);
+    char *dir = out_opt ? eng_strdup(out_opt) : eng_asprintf("%s/plot", run);
+    char *gantt = NULL, *series = NULL, *script = NULL;
+    gantt_row *rows = NULL;
+    size_t n = 0;
+    int rc = 1;
+    if (!jobs || !ts || !sum || !dir) {
+        fprintf(stderr, "batchlab plot: out of memory\n");
+        goto done;
+    }
+    bool has_jobs = have_file(jobs), has_ts = have_file(ts);
+    if (!has_jobs && !has_ts) {
+        fprintf(stderr, "batchlab plot: %s: expected jobs.csv or timeseries.csv in it (batchlab "
+                        "run --out DIR writes both; --outputs must list jobs or timeseries)\n",
+                run);
+        goto done;
+    }
+    eng_diag d;
+    eng_diag_clear(&d);
+    if (eng_mkdir_p(dir, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        goto done;
+    }
+    char *dir_abs = realpath(dir, NULL);
+    if (dir_abs) {
+        free(dir);
+        dir = dir_abs;
+    }
+    gantt = eng_asprintf("%s/gantt.dat", dir);
+    series = eng_asprintf("%s/series.dat", dir);
+    script = eng_asprintf("%s/plot.gp", dir);
+    if (!gantt || !series || !script) {
+        fprintf(stderr, "batchlab plot: out of memory\n");
+        goto done;
+    }
+    int64_t max_host = -1;
+    double t_min = INFINITY, t_max = -INFINITY;
+    if (has_jobs && read_jobs(jobs, color_idx == 1, &rows, &n, &max_host, &t_min, &t_max))
+        goto done;
+    if (has_ts)
+        series_span(ts, &t_min, &t_max);
+    /* Hosts: the platform's count from the summary when there is one. */
+    int64_t hosts = max_host + 1;
+    bl_json_flat js;
+    if (have_file(sum) && bl_json_flat_read(sum, &js, &d) == ENG_OK) {
+        const char *h = bl_json_flat_get(&js, "platform.hosts");
+        double hv;
+        if (h && parse_num(h, &hv) && hv > (double)hosts)
+            hosts = (int64_t)hv;
+        bl_json_flat_fini(&js);
+    }
+    if (!isfinite(t_min))
+        t_min = t_max = 0;
+    double lo_t = isfinite(from) ? from : t_min, hi_t = isfinite(to) ? to : t_max;
+    double span = hi_t - lo_t;
+    const char *unit = span <= 7200 ? "s" : span <= 14 * 86400 ? "h" : "days";
+    double div = unit[0] == 's' ? 1 : unit[0] == 'h' ? 3600 : 86400;
+
+    if (has_jobs) {
+        eng_afile g;
+        if (eng_afile_open(&g, gantt, &d) != ENG_OK) {
+            fprintf(stderr, "batchlab plot: %s\n", d.msg);
+            goto done;
+        }
+        fprintf(g.f, "# x y xlow xhigh ylow yhigh rgb: one job on hosts ylow..yhigh-1 from "
+                     "xlow to xhigh (%s), from %s\n",
+                unit, jobs);
+        size_t drawn = 0;
+        for (size_t i = 0; i < n; i++) {
+            const gantt_row *r = &rows[i];
+            if (r->end_s < from || r->start_s > to)
+                continue;
+            char num[4][40];
+            double x0 = r->start_s / div, x1 = r->end_s / div;
+            fprintf(g.f, "%s %s %s %s %lld %lld %u\n",
+                    eng_fmt_double(num[0], sizeof num[0], (x0 + x1) / 2),
+                    eng_fmt_double(num[1], sizeof num[1], (double)(r->lo + r->hi + 1) / 2),
+                    eng_fmt_double(num[2], sizeof num[2], x0),
+                    eng_fmt_double(num[3], sizeof num[3], x1), (long long)r->lo,
+                    (long long)r->hi + 1, bl_plot_color(r->color_id));
+            drawn++;
+        }
+        if (drawn == 0) /* gnuplot refuses an empty file */
+            fprintf(g.f, "0 0 0 0 0 0 16777215\n");
+        if (eng_afile_commit(&g, &d) != ENG_OK) {
+            fprintf(stderr, "batchlab plot: %s\n", d.msg);
+            goto done;
+        }
+    }
+    if (has_ts && read_series(ts, series, div, &t_min, &t_max))
+        goto done;
+
+    eng_afile s;
+    if (eng_afile_open(&s, script, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        goto done;
+    }
+    FILE *f = s.f;
+    fprintf(f, "# batchlab plot %s: ", run);
+    fprintf(f, "Gantt chart (hosts x time, colour per %s) and queue length and utilization "
+               "over time.\n# Run: gnuplot %s\n",
+            color_idx ? "packet" : "job", script);
+    char num[2][40];
+    fprintf(f, "set xlabel \"time (%s, the run's clock)\"\n", unit);
+    if (isfinite(from) || isfinite(to))
+        fprintf(f, "set xrange [%s:%s]\n",
+                isfinite(from) ? eng_fmt_double(num[0], sizeof num[0], from / div) : "*",
+                isfinite(to) ? eng_fmt_double(num[1], sizeof num[1], to / div) : "*");
+    else
+        fprintf(f, "set xrange [%s:%s]\n", eng_fmt_double(num[0], sizeof num[0], t_min / div),
+                eng_fmt_double(num[1], sizeof num[1], t_max > t_min ? t_max / div
+                                                                    : t_min / div + 1));
+    fprintf(f, "set grid\n");
+    for (int k = 0; k < 2; k++) {
+        const char *fmt = k == 0 ? "png" : "pdf";
+        if (k == 1)
+            fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pdfcairo\") > 0) {\n");
+        if (has_jobs) {
+            char *o = eng_asprintf("%s/gantt.%s", dir, fmt);
+            gp_terminal(f, fmt, 1200, 700, o ? o : "gantt");
+            free(o);
+            fprintf(f, "set title ");
+            gp_str(f, run);
+            fprintf(f, "\nset ylabel \"host (index in name order)\"\n");
+            fprintf(f, "set yrange [0:%lld]\n", (long long)(hosts > 0 ? hosts : 1));
+            fprintf(f, "plot ");
+            gp_str(f, gantt);
+            fprintf(f, " using 1:2:3:4:5:6:7 with boxxyerror fill solid 0.85 noborder "
+                       "lc rgb variable notitle\n");
+            fprintf(f, "set yrange [*:*]\n");
+        }
+        if (has_ts) {
+            char *o = eng_asprintf("%s/timeseries.%s", dir, fmt);
+            gp_terminal(f, fmt, 1200, 700, o ? o : "timeseries");
+            free(o);
+            fprintf(f, "set multiplot layout 2,1 title ");
+            gp_str(f, run);
+            fprintf(f, "\nset title \"queue length (waiting jobs)\"\nset ylabel \"jobs\"\n"
+                       "set yrange [0:*]\n");
+            fprintf(f, "plot ");
+            gp_str(f, series);
+            fprintf(f, " using 1:2 with steps lw 1.5 notitle\n");
+            fprintf(f, "set title \"utilization\"\nset ylabel \"busy share\"\n"
+                       "set yrange [0:1.05]\n");
+            fprintf(f, "plot ");
+            gp_str(f, series);
+            fprintf(f, " using 1:3 with steps lw 1.5 notitle\n");
+            fprintf(f, "unset multiplot\nset yrange [*:*]\n");
+        }
+        if (k == 1)
+            fprintf(f, "}\n");
+    }
+    fprintf(f, "set output\n");
+    if (ferror(f) || eng_afile_commit(&s, &d) != ENG_OK) {
+        if (ferror(f))
+            eng_afile_abort(&s);
+        fprintf(stderr, "batchlab plot: %s: cannot write\n", script);
+        goto done;
+    }
+    rc = bl_args_flag(a, "no-render") ? 0 : render(script);
+    if (rc == 0)
+        printf("%s: %s%s%s\n", dir, has_jobs ? "gantt" : "",
+               has_jobs && has_ts ? " and " : "", has_ts ? "timeseries" : "");
+done:
+    free(run_abs);
+    free(rows);
+    free(jobs);
+    free(ts);
+    free(sum);
+    free(dir);
+    free(gantt);
+    free(series);
+    free(script);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* A sweep: metrics against load                                       */
+
+static const char *const load_metrics[] = {"wait_mean_s", "wait_median_s",
+                                           "bounded_slowdown_mean", "utilization",
+                                           "queue_length_mean"};
+static const char *const load_titles[] = {"mean wait (s)", "median wait (s)",
+                                          "mean bounded slowdown (tau = 10 s)", "utilization",
+                                          "mean queue length (jobs)"};
+#define N_METRICS (sizeof load_metrics / sizeof load_metrics[0])
+
+typedef struct load_row {
+    char *workload, *variant;
+    double load;
+    double v[N_METRICS];
+    bool has[N_METRICS];
+} load_row;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Index of s in list (adding it in first-seen order). */
+static size_t intern(char ***list, size_t *n, size_t *cap, const char *s, bool *oom)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*list)[i], s) == 0)
+            return i;
+    if (eng_grow(list, cap, *n + 1, sizeof **list) != ENG_OK || !((*list)[*n] = eng_strdup(s))) {
+        *oom = true;
+        return 0;
+    }
+    return (*n)++;
+}
+
+/* A file name part: anything but [A-Za-z0-9._-] becomes '_'. */
+static char *safe_name(const char *s)
+{
+    char *r = eng_strdup(s);
+    for (char *p = r; p && *p; p++)
+        if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9') &&
+            *p != '.' && *p != '_' && *p != '-')
+            *p = '_';
+    return r;
+}
+
+static int plot_loads(const char *csv, const bl_args *a)
+{
+    double level = 0.95;
+    const char *level_s = bl_args_value(a, "level", NULL);
+    if (level_s && (bl_args_double("plot", "level", level_s, &level) || !(level > 0) ||
+                    !(level < 1))) {
+        if (level_s && (level <= 0 || level >= 1))
+            fprintf(stderr, "batchlab plot: --level: expected a level in (0, 1), got '%s'\n",
+                    level_s);
+        return 2;
+    }
+    FILE *f = fopen(csv, "r");
+    if (!f) {
+        fprintf(stderr, "batchlab plot: %s: cannot open: %s\n", csv, strerror(errno));
+        return 1;
+    }
+    load_row *rows = NULL;
+    size_t n = 0, rcap = 0, n_log = 0;
+    char *buf = NULL, *fields[MAX_FIELDS];
+    size_t cap = 0;
+    long line = 0;
+    int rc = 0, c_w = -1, c_l = -1, c_v = -1, c_m[N_METRICS];
+    while (rc == 0 && getline(&buf, &cap, f) >= 0) {
+        line++;
+        chomp(buf);
+        long nf = csv_split(buf, fields, MAX_FIELDS);
+        if (nf < 0 || nf > MAX_FIELDS) {
+            fprintf(stderr, "batchlab plot: %s:%ld: expected CSV fields\n", csv, line);
+            rc = 1;
+            break;
+        }
+        if (line == 1) {
+            c_w = column(fields, nf, "workload");
+            c_l = column(fields, nf, "load");
+            c_v = column(fields, nf, "variant");
+            bool ok = c_w >= 0 && c_l >= 0 && c_v >= 0;
+            for (size_t m = 0; m < N_METRICS; m++)
+                ok = (c_m[m] = column(fields, nf, load_metrics[m])) >= 0 && ok;
+            if (!ok) {
+                fprintf(stderr, "batchlab plot: %s:1: expected the columns workload, load, "
+                                "variant, wait_mean_s, wait_median_s, bounded_slowdown_mean, "
+                                "utilization, queue_length_mean (batchlab sweep merge writes "
+                                "them)\n",
+                        csv);
+                rc = 1;
+            }
+            continue;
+        }
+        int need = c_w > c_l ? c_w : c_l;
+        need = need > c_v ? need : c_v;
+        for (size_t m = 0; m < N_METRICS; m++)
+            need = need > c_m[m] ? need : c_m[m];
+        if (nf <= need) {
+            fprintf(stderr, "batchlab plot: %s:%ld: expected %d fields, found %ld\n", csv, line,
+                    need + 1, nf);
+            rc = 1;
+            break;
+        }
+        if (strcmp(fields[c_l], "log") == 0 || !fields[c_l][0]) {
+            n_log++;
+            continue;
+        }
+        load_row r = {0};
+        if (!parse_num(fields[c_l], &r.load) || !(r.load > 0)) {
+            fprintf(stderr, "batchlab plot: %s:%ld: load: expected a positive number or 'log', "
+                            "got '%s'\n",
+                    csv, line, fields[c_l]);
+            rc = 1;
+            break;
+        }
+        for (size_t m = 0; m < N_METRICS && rc == 0; m++) {
+            if (!fields[c_m[m]][0])
+                continue; /* not finite in the summary */
+            if (!parse_num(fields[c_m[m]], &r.v[m])) {
+                fprintf(stderr, "batchlab plot: %s:%ld: %s: expected a number, got '%s'\n", csv,
+                        line, load_metrics[m], fields[c_m[m]]);
+                rc = 1;
+            }
+            r.has[m] = true;
+        }
+        if (rc)
+            break;
+        r.workload = eng_strdup(fields[c_w]);
+        r.variant = eng_strdup(fields[c_v]);
+        if (!r.workload || !r.variant || eng_grow(&rows, &rcap, n + 1, sizeof *rows) != ENG_OK) {
+            free(r.workload);
+            free(r.variant);
+            fprintf(stderr, "batchlab plot: out of memory\n");
+            rc = 1;
+            break;
+        }
+        rows[n++] = r;
+    }
+    free(buf);
+    fclose(f);
+    if (rc == 0 && n == 0) {
+        fprintf(stderr, "batchlab plot: %s: expected rows with a numeric load (%zu row%s at "
+                        "load 'log')\n",
+                csv, n_log, n_log == 1 ? "" : "s");
+        rc = 1;
+    }
+    char **wl = NULL, **vl = NULL;
+    size_t n_w = 0, n_v = 0, cw = 0, cv = 0;
+    double *loads = NULL;
+    size_t n_l = 0;
+    char *dir = NULL, *script = NULL, *table = NULL;
+    bool oom = false;
+    size_t *wi = rc == 0 ? calloc(n, sizeof *wi) : NULL, *vi = rc == 0 ? calloc(n, sizeof *vi) : NULL;
+    if (rc == 0 && (!wi || !vi))
+        oom = true;
+    for (size_t i = 0; i < n && rc == 0 && !oom; i++) {
+        wi[i] = intern(&wl, &n_w, &cw, rows[i].workload, &oom);
+        vi[i] = intern(&vl, &n_v, &cv, rows[i].variant, &oom);
+    }
+    if (rc == 0 && !oom) {
+        loads = malloc(n * sizeof *loads);
+        if (!loads)
+            oom = true;
+        for (size_t i = 0; loads && i < n; i++)
+            loads[i] = rows[i].load;
+        if (loads) {
+            qsort(loads, n, sizeof *loads, cmp_double);
+            for (size_t i = 0; i < n; i++)
+                if (n_l == 0 || loads[n_l - 1] != loads[i])
+                    loads[n_l++] = loads[i];
+        }
+    }
+    if (rc == 0 && !oom) {
+        const char *o = bl_args_value(a, "output", NULL);
+        if (o) {
+            dir = eng_strdup(o);
+        } else {
+            dir = eng_strdup(csv);
+            char *slash = dir ? strrchr(dir, '/') : NULL;
+            if (slash)
+                *slash = '\0';
+            else if (dir)
+                strcpy(dir, ".");
+        }
+        script = dir ? eng_asprintf("%s/loads.gp", dir) : NULL;
+        table = dir ? eng_asprintf("%s/loads.csv", dir) : NULL;
+        oom = !dir || !script || !table;
+    }
+    if (oom && rc == 0) {
+        fprintf(stderr, "batchlab plot: out of memory\n");
+        rc = 1;
+    }
+    eng_diag d;
+    eng_diag_clear(&d);
+    if (rc == 0 && eng_mkdir_p(dir, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        rc = 1;
+    }
+    eng_afile t = {0}, s = {0};
+    if (rc == 0 && (eng_afile_open(&t, table, &d) != ENG_OK ||
+                    eng_afile_open(&s, script, &d) != ENG_OK)) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        if (t.f)
+            eng_afile_abort(&t);
+        rc = 1;
+    }
+    double *vals = rc == 0 ? malloc(n * sizeof *vals) : NULL;
+    if (rc == 0 && !vals) {
+        fprintf(stderr, "batchlab plot: out of memory\n");
+        eng_afile_abort(&t);
+        eng_afile_abort(&s);
+        rc = 1;
+    }
+    if (rc == 0) {
+        char lvl[32];
+        fprintf(t.f, "workload,variant,metric,load,n,mean,ci_low,ci_high\n");
+        fprintf(s.f, "# batchlab plot --loads %s: metrics against load, mean over seeds with "
+                     "the Student-t interval at %s.\n# Run: gnuplot loads.gp\n",
+                csv, eng_fmt_double(lvl, sizeof lvl, level));
+        fprintf(s.f, "set grid\nset key top left\nset xlabel \"load (computed, Baranov & "
+                     "Lyakhovets 2022)\"\nset offsets graph 0.03, graph 0.03, 0, 0\n");
+    }
+    for (size_t w = 0; w < n_w && rc == 0; w++) {
+        char *wsafe = safe_name(wl[w]);
+        char *dats[N_METRICS] = {0};
+        for (size_t m = 0; m < N_METRICS && rc == 0; m++) {
+            dats[m] = wsafe ? eng_asprintf("%s/loads-%s-%s.dat", dir, wsafe, load_metrics[m])
+                            : NULL;
+            eng_afile g;
+            if (!dats[m] || eng_afile_open(&g, dats[m], &d) != ENG_OK) {
+                fprintf(stderr, "batchlab plot: %s\n", dats[m] ? d.msg : "out of memory");
+                rc = 1;
+                break;
+            }
+            fprintf(g.f, "# %s, %s: one block per policy variant: load mean ci_low ci_high n\n",
+                    wl[w], load_metrics[m]);
+            for (size_t v = 0; v < n_v; v++) {
+                fprintf(g.f, "# %s\n", vl[v]);
+                bool any = false;
+                for (size_t l = 0; l < n_l; l++) {
+                    size_t k = 0;
+                    for (size_t i = 0; i < n; i++)
+                        if (wi[i] == w && vi[i] == v && rows[i].load == loads[l] &&
+                            rows[i].has[m])
+                            vals[k++] = rows[i].v[m];
+                    if (k == 0)
+                        continue;
+                    double mean, half;
+                    bl_plot_mean_ci(vals, k, level, &mean, &half);
+                    char num[4][40];
+                    eng_fmt_double(num[0], sizeof num[0], loads[l]);
+                    eng_fmt_double(num[1], sizeof num[1], mean);
+                    eng_fmt_double(num[2], sizeof num[2], mean - half);
+                    eng_fmt_double(num[3], sizeof num[3], mean + half);
+                    fprintf(g.f, "%s %s %s %s %zu\n", num[0], num[1], num[2], num[3], k);
+                    csv_cell(t.f, wl[w]);
+                    fputc(',', t.f);
+                    csv_cell(t.f, vl[v]);
+                    fprintf(t.f, ",%s,%s,%zu,%s,%s,%s\n", load_metrics[m], num[0], k, num[1],
+                            num[2], num[3]);
+                    any = true;
+                }
+                if (!any)
+                    fprintf(g.f, "nan nan nan nan 0\n");
+                fprintf(g.f, "\n\n");
+            }
+            if (eng_afile_commit(&g, &d) != ENG_OK) {
+                fprintf(stderr, "batchlab plot: %s\n", d.msg);
+                rc = 1;
+            }
+        }
+        /* Script: one figure per metric and an overview, PNG then PDF. */
+        for (int k = 0; k < 2 && rc == 0; k++) {
+            const char *fmt = k == 0 ? "png" : "pdf";
+            if (k == 1)
+                fprintf(s.f, "if (strstrt(GPVAL_TERMINALS, \"pdfcairo\") > 0) {\n");
+            for (size_t m = 0; m <= N_METRICS; m++) {
+                bool overview = m == N_METRICS;
+                char *o = overview ? eng_asprintf("%s/loads-%s.%s", dir, wsafe, fmt)
+                                   : eng_asprintf("%s/loads-%s-%s.%s", dir, wsafe,
+                                                  load_metrics[m], fmt);
+                gp_terminal(s.f, fmt, overview ? 1500 : 800, overview ? 900 : 550,
+                            o ? o : "loads");
+                free(o);
+                size_t first = overview ? 0 : m, last = overview ? N_METRICS : m + 1;
+                if (overview) {
+                    fprintf(s.f, "set multiplot layout 2,3 title ");
+                    gp_str(s.f, wl[w]);
+                    fputc('\n', s.f);
+                }
+                for (size_t mm = first; mm < last; mm++) {
+                    fprintf(s.f, "set title ");
+                    char *title = eng_asprintf("%s: %s", wl[w], load_titles[mm]);
+                    gp_str(s.f, overview ? load_titles[mm] : title ? title : "");
+                    free(title);
+                    fprintf(s.f, "\nset ylabel ");
+                    gp_str(s.f, load_titles[mm]);
+                    fprintf(s.f, "\nset yrange [%s]\nplot ", mm == 3 ? "0:1.05" : "0:*");
+                    for (size_t v = 0; v < n_v; v++) {
+                        fprintf(s.f, "%s", v ? ", \\\n     " : "");
+                        gp_str(s.f, dats[mm]);
+                        fprintf(s.f, " index %zu using 1:2:3:4 with yerrorlines pt 7 ps 0.6 "
+                                     "title ",
+                                v);
+                        gp_str(s.f, vl[v]);
+                    }
+                    fputc('\n', s.f);
+                }
+                if (overview)
+                    fprintf(s.f, "unset multiplot\n");
+            }
+            if (k == 1)
+                fprintf(s.f, "}\n");
+        }
+        for (size_t m = 0; m < N_METRICS; m++)
+            free(dats[m]);
+        free(wsafe);
+    }
+    if (rc == 0) {
+        fprintf(s.f, "set output\n");
+        if (eng_afile_commit(&t, &d) != ENG_OK || eng_afile_commit(&s, &d) != ENG_OK) {
+            fprintf(stderr, "batchlab plot: %s\n", d.msg);
+            rc = 1;
+        }
+    } else if (t.f) {
+        eng_afile_abort(&t);
+        eng_afile_abort(&s);
+    }
+    if (rc == 0 && !bl_args_flag(a, "no-render"))
+        rc = render(script);
+    if (rc == 0) {
+        printf("%s: %zu workload%s x %zu polic%s x %zu load%s", dir, n_w, n_w == 1 ? "" : "s",
+               n_v, n_v == 1 ? "y" : "ies", n_l, n_l == 1 ? "" : "s");
+        if (n_log)
+            printf(" (%zu row%s at load 'log' not drawn)", n_log, n_log == 1 ? "" : "s");
+        printf("\n");
+    }
+    free(vals);
+    for (size_t i = 0; i < n; i++) {
+        free(rows[i].workload);
+        free(rows[i].variant);
+    }
+    free(rows);
+    for (size_t i = 0; i < n_w; i++)
+        free(wl[i]);
+    for (size_t i = 0; i < n_v; i++)
+        free(vl[i]);
+    free(wl);
+    free(vl);
+    free(wi);
+    free(vi);
+    free(loads);
+    free(dir);
+    free(script);
+    free(table);
+    return rc;
+}
+
+int bl_cmd_plot(int argc, char **argv)
+{
+    const char *run = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+    bl_args a;
+    int rc = bl_args_parse("plot", plot_opts, N_OPTS(plot_opts), argc, argv, run ? 2 : 1, &a);
+    if (rc)
+        return rc;
+    if (a.help) {
+        bl_args_usage("plot", "RUN_DIR [options]  |  --loads RESULTS.csv [options]",
+                      "Draws figures with gnuplot (PNG, and PDF where pdfcairo exists).\n"
+                      "RUN_DIR: a Gantt chart of the run (hosts x time, a colour per job or\n"
+                      "packet) from jobs.csv, and queue length and utilization over time from\n"
+                      "timeseries.csv, into RUN_DIR/plot. --loads: a sweep's mean and median\n"
+                      "wait, bounded slowdown, utilization and queue length against load for\n"
+                      "every policy, with confidence intervals over seeds.",
+                      plot_opts, N_OPTS(plot_opts));
+        bl_args_fini(&a);
+        return 0;
+    }
+    const char *loads = bl_args_value(&a, "loads", NULL);
+    if (!run == !loads) {
+        fprintf(stderr, "batchlab plot: expected RUN_DIR or --loads RESULTS.csv (see batchlab "
+                        "plot --help)\n");
+        bl_args_fini(&a);
+        return 2;
+    }
+    rc = run ? plot_run(run, &a) : plot_loads(loads, &a);
+    bl_args_fini(&a);
+    return rc;
+}
