@@ -169,21 +169,6 @@ static bool parse_num(const char *s, double *out)
 
 #define MAX_FIELDS 128
 
-static void csv_cell(FILE *f, const char *v)
-{
-    if (!strpbrk(v, ",\"\n\r")) {
-        fputs(v, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *c = v; *c; c++) {
-        if (*c == '"')
-            fputc('"', f);
-        fputc(*c, f);
-    }
-    fputc('"', f);
-}
-
 /* ------------------------------------------------------------------ */
 /* Rendering                                                           */
 
@@ -823,7 +808,8 @@ static int plot_loads(const char *csv, const bl_args *a)
     size_t n_l = 0;
     char *dir = NULL, *script = NULL, *table = NULL;
     bool oom = false;
-    size_t *wi = rc == 0 ? calloc(n, sizeof *wi) : NULL, *vi = rc == 0 ? calloc(n, sizeof *vi) : NULL;
+    size_t *wi = rc == 0 ? calloc(n, sizeof *wi) : NULL;
+    size_t *vi = rc == 0 ? calloc(n, sizeof *vi) : NULL;
     if (rc == 0 && (!wi || !vi))
         oom = true;
     for (size_t i = 0; i < n && rc == 0 && !oom; i++) {
@@ -926,9 +912,9 @@ static int plot_loads(const char *csv, const bl_args *a)
                     eng_fmt_double(num[2], sizeof num[2], mean - half);
                     eng_fmt_double(num[3], sizeof num[3], mean + half);
                     fprintf(g.f, "%s %s %s %s %zu\n", num[0], num[1], num[2], num[3], k);
-                    csv_cell(t.f, wl[w]);
+                    bl_csv_cell(t.f, wl[w]);
                     fputc(',', t.f);
-                    csv_cell(t.f, vl[v]);
+                    bl_csv_cell(t.f, vl[v]);
                     fprintf(t.f, ",%s,%s,%zu,%s,%s,%s\n", load_metrics[m], num[0], k, num[1],
                             num[2], num[3]);
                     any = true;

@@ -174,7 +174,8 @@ int bl_cmd_standin(int argc, char **argv)
                         "standin --help)\n");
         goto done;
     }
-    if (bl_args_u64("standin", "jobs", jobs_s, &jobs) || bl_args_u64("standin", "seed", seed_s, &seed))
+    if (bl_args_u64("standin", "jobs", jobs_s, &jobs) ||
+        bl_args_u64("standin", "seed", seed_s, &seed))
         goto done;
     if (jobs < 1 || jobs > 100000000ULL) {
         fprintf(stderr, "batchlab standin: --jobs: expected 1..100000000, got '%s'\n", jobs_s);

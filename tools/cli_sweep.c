@@ -1982,7 +1982,7 @@ static int find_runs(const char *root, const char *rel, char ***out, size_t *n, 
     return rc;
 }
 
-static void csv_cell(FILE *f, const char *v)
+void bl_csv_cell(FILE *f, const char *v)
 {
     if (!v)
         return;
@@ -2036,20 +2036,22 @@ static int merge_one(FILE *f, const char *root, const char *rel, eng_diag *d)
             }
         const char *seed = bl_json_flat_get(&s, "manifest.seed");
         const char *wpath = bl_json_flat_get(&s, "manifest.inputs.workload.path");
-        csv_cell(f, *rel ? rel : ".");
+        bl_csv_cell(f, *rel ? rel : ".");
         fputc(',', f);
-        csv_cell(f, has_task ? bl_json_flat_get(&t, "workload") : wpath ? eng_basename(wpath) : "");
+        bl_csv_cell(f, has_task ? bl_json_flat_get(&t, "workload")
+                       : wpath  ? eng_basename(wpath)
+                                : "");
         fputc(',', f);
-        csv_cell(f, has_task ? bl_json_flat_get(&t, "load") : "");
+        bl_csv_cell(f, has_task ? bl_json_flat_get(&t, "load") : "");
         fputc(',', f);
-        csv_cell(f, has_task ? bl_json_flat_get(&t, "policy") : policy);
+        bl_csv_cell(f, has_task ? bl_json_flat_get(&t, "policy") : policy);
         fputc(',', f);
-        csv_cell(f, has_task ? bl_json_flat_get(&t, "variant") : variant);
+        bl_csv_cell(f, has_task ? bl_json_flat_get(&t, "variant") : variant);
         fputc(',', f);
-        csv_cell(f, has_task ? bl_json_flat_get(&t, "seed") : seed);
+        bl_csv_cell(f, has_task ? bl_json_flat_get(&t, "seed") : seed);
         for (size_t c = 0; c < N_OPTS(merge_cols); c++) {
             fputc(',', f);
-            csv_cell(f, num_cell(bl_json_flat_get(&s, merge_cols[c].key)));
+            bl_csv_cell(f, num_cell(bl_json_flat_get(&s, merge_cols[c].key)));
         }
         fputc('\n', f);
         if (ferror(f))

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* ---- the grid ---------------------------------------------------------- */
 
@@ -116,6 +117,10 @@ int bl_json_flat_read(const char *path, bl_json_flat *j, eng_diag *d);
 int bl_json_flat_parse(const char *path, const char *text, bl_json_flat *j, eng_diag *d);
 const char *bl_json_flat_get(const bl_json_flat *j, const char *key);
 void bl_json_flat_fini(bl_json_flat *j);
+
+/* Writes v as one CSV cell (RFC 4180: quoted when it holds a comma, a quote
+ * or a line end, quotes doubled); nothing for NULL. */
+void bl_csv_cell(FILE *f, const char *v);
 
 /* `batchlab sweep ...` (registered in cli_main.c). */
 int bl_cmd_sweep(int argc, char **argv);
