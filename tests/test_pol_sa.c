@@ -195,7 +195,7 @@ static void test_random_checked(void)
 }
 
 /* The same seed gives the same schedule; the backend does not matter
- * (with 32 chains auto resolves to cuda where a device exists). */
+ * (with 128 chains auto resolves to cuda where a device exists). */
 static void test_deterministic(void)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -211,9 +211,9 @@ static void test_deterministic(void)
     }
     gsl_rng_free(r);
     static const pol_kv a[] = {
-        {"backend", "cpu"}, {"chains", "32"}, {"window", "8"}, {"iterations", "16"}};
+        {"backend", "cpu"}, {"chains", "128"}, {"window", "8"}, {"iterations", "16"}};
     static const pol_kv b[] = {
-        {"backend", "auto"}, {"chains", "32"}, {"window", "8"}, {"iterations", "16"}};
+        {"backend", "auto"}, {"chains", "128"}, {"window", "8"}, {"iterations", "16"}};
     bl_sched x, y;
     bl_opts oa = {.alloc = POL_ALLOC_NODE, .walltime = ENG_WALLTIME_KILL, .options = a,
                   .n_options = N_OF(a)};
