@@ -245,9 +245,15 @@ static void test_grid_errors(void)
     CASE("policies = easy\neasy.backfill_order = queue, a b\n", 4,
          "expected a value without ':', '=', quotes or blanks, got 'a b'");
     /* The registry's check of option keys, at expansion, names the option's
-     * line (values are the policy's to check when a run starts). */
+     * line; so does the policy's own check of each value. */
     CASE("policies = easy\n\neasy.depth = 1, 2\n", 5,
          "unknown option 'depth' for policy easy (accepted: backfill_order)");
+    CASE("policies = easy\n\neasy.backfill_order = queue, lifo\n", 5,
+         "policy easy: option backfill_order: expected queue or sjf, got 'lifo'");
+    CASE("policies = easy, sa\nsa.window = 8\nsa.chains = 4, 0\n", 5,
+         "policy sa: option chains: expected an integer in 1..65536, got '0'");
+    CASE("policies = packet\npacket.horizon = -5\n", 4,
+         "policy packet: option horizon: expected a number >= 1, got '-5'");
     CASE("policies = easy\nmachine = 1152\n", 4,
          "machine: expected NODESxCORES (e.g. 1152x20), got '1152'");
     CASE("policies = easy\noutputs = jobs\n", 4, "outputs: expected a list of jobs, dropped");
@@ -278,6 +284,18 @@ static void test_grid_errors(void)
 
     eng_diag d;
     bl_grid g;
+    /* Good values pass, and a backend this machine may lack is not an
+     * error at expansion (the sweep may run elsewhere): 2 x 2 variants. */
+    snprintf(text, sizeof text, "%spolicies = sa\nsa.backend = cpu, cuda\nsa.chains = 1, 256\n",
+             head);
+    bl_task *t;
+    size_t n;
+    const char *path;
+    CU_ASSERT_EQUAL_FATAL(parse_expand(text, &g, &t, &n, &d, &path), ENG_OK);
+    CU_ASSERT_EQUAL(n, 4);
+    CU_ASSERT_STRING_EQUAL(t[3].variant, "sa:backend=cuda:chains=256");
+    bl_tasks_free(t, n);
+    bl_grid_fini(&g);
     eng_diag_clear(&d);
     CU_ASSERT_EQUAL(bl_grid_parse("/no/such/grid.txt", &g, &d), ENG_IO);
     CU_ASSERT_TRUE(bl_contains(d.msg, "/no/such/grid.txt: cannot open the grid file"));

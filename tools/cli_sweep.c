@@ -638,6 +638,34 @@ char *bl_variant_dir(const char *variant)
     return s;
 }
 
+/* Checks one option value the way a run would: the policy's own init on a
+ * one-host stand-in pool with only this option set. A backend missing on
+ * this machine (ENG_UNSUPPORTED: the sweep may run elsewhere) is not an
+ * error here. */
+static int check_value(const bl_grid *g, const pol_type *type, const bl_grid_option *o,
+                       const char *value, eng_diag *d)
+{
+    const pol_host host = {.name = "h", .speed_flops = 1e9, .cores = 1, .free_cores = 1,
+                           .up = true};
+    const pol_kv kv = {.key = o->key, .value = value};
+    const pol_setup setup = {.alloc = POL_ALLOC_NODE, .total_units = 1, .hosts = &host,
+                             .n_hosts = 1, .ref_speed_flops = 1e9, .n_jobs = 1, .seed = 1,
+                             .options = &kv, .n_options = 1};
+    void *state = calloc(1, type->state_size ? type->state_size : 1);
+    if (!state)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    char err[512] = "";
+    int rc = type->init(state, &setup, err, sizeof err);
+    if (rc == ENG_OK && type->fini)
+        type->fini(state);
+    free(state);
+    if (rc == ENG_OK || rc == ENG_UNSUPPORTED)
+        return ENG_OK;
+    if (!err[0])
+        snprintf(err, sizeof err, "option %s: %s, got '%s'", o->key, eng_strerror(rc), value);
+    return eng_diag_set(d, ENG_PARSE, "%s:%d: policy %s: %s", g->path, o->line, o->policy, err);
+}
+
 /* The variants of one policy: the product of its options' values. */
 static int policy_variants(const bl_grid *g, const char *policy, char ***out, size_t *n,
                            eng_diag *d)
@@ -660,6 +688,20 @@ static int policy_variants(const bl_grid *g, const char *policy, char ***out, si
     *n = 0;
     memset(idx, 0, sizeof idx);
     const pol_type *type = pol_find(policy);
+    for (size_t k = 0; k < n_opt; k++) {
+        char err[512];
+        const pol_kv kv = {.key = opt[k]->key, .value = opt[k]->values[0]};
+        if (pol_check_options(type, &kv, 1, err, sizeof err) != 0)
+            break; /* reported below, with the variant */
+        for (size_t i = 0; i < opt[k]->n_values; i++) {
+            int rc = check_value(g, type, opt[k], opt[k]->values[i], d);
+            if (rc != ENG_OK) {
+                free(*out);
+                *out = NULL;
+                return rc;
+            }
+        }
+    }
     for (size_t v = 0; v < total; v++) {
         size_t len = strlen(policy) + 1;
         pol_kv kv[64];

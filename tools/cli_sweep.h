@@ -75,7 +75,9 @@ typedef struct bl_task {
  * last varies fastest). The variants of a policy are the product of its
  * options' values, keys in file order. Checks every variant with the
  * registry's option check (unknown or repeated keys: ENG_PARSE naming the
- * option's line); values are checked by the policy when a run starts. */
+ * option's line), and each value by the policy's own init on a one-host
+ * pool, alone (a bad value: ENG_PARSE naming its line; a combination of
+ * values is checked when a run starts). */
 int bl_grid_expand(const bl_grid *g, bl_task **tasks, size_t *n, eng_diag *d);
 void bl_tasks_free(bl_task *tasks, size_t n);
 
