@@ -228,7 +228,9 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
         int64_t procs = choose_procs(j, opts->procs_field);
         int32_t pool = -1;
         int64_t units = 0;
-        if (j->runtime_s < 0)
+        if (j->submit_s < 0)
+            reason = ENG_DROP_NO_SUBMIT;
+        else if (j->runtime_s < 0)
             reason = ENG_DROP_NO_RUNTIME;
         else if (procs <= 0)
             reason = ENG_DROP_NO_PROCS;

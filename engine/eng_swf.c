@@ -42,29 +42,39 @@
 
 enum { FIELD_INT, FIELD_NUM };
 
+/* `lax`: a field the replay does not use. A number out of its range there
+ * is read as -1 (unknown) and counted in n_ignored[], not fatal: archive
+ * logs store exit codes in the status field, or negative think times, and
+ * the replay should not refuse a whole log for them. */
 static const struct {
     const char *name;
     int kind; /* FIELD_INT: integers only; FIELD_NUM: decimals allowed */
+    bool lax;
 } swf_fields[19] = {
-    [1] = {"job number", FIELD_INT},
-    [2] = {"submit time", FIELD_NUM},
-    [3] = {"wait time", FIELD_NUM},
-    [4] = {"run time", FIELD_NUM},
-    [5] = {"allocated processors", FIELD_INT},
-    [6] = {"average CPU time", FIELD_NUM},
-    [7] = {"used memory", FIELD_NUM},
-    [8] = {"requested processors", FIELD_INT},
-    [9] = {"requested time", FIELD_NUM},
-    [10] = {"requested memory", FIELD_NUM},
-    [11] = {"status", FIELD_INT},
-    [12] = {"user", FIELD_INT},
-    [13] = {"group", FIELD_INT},
-    [14] = {"executable", FIELD_INT},
-    [15] = {"queue", FIELD_INT},
-    [16] = {"partition", FIELD_INT},
-    [17] = {"preceding job", FIELD_INT},
-    [18] = {"think time", FIELD_NUM},
+    [1] = {"job number", FIELD_INT, false},
+    [2] = {"submit time", FIELD_NUM, false},
+    [3] = {"wait time", FIELD_NUM, true},
+    [4] = {"run time", FIELD_NUM, false},
+    [5] = {"allocated processors", FIELD_INT, false},
+    [6] = {"average CPU time", FIELD_NUM, true},
+    [7] = {"used memory", FIELD_NUM, true},
+    [8] = {"requested processors", FIELD_INT, false},
+    [9] = {"requested time", FIELD_NUM, false},
+    [10] = {"requested memory", FIELD_NUM, true},
+    [11] = {"status", FIELD_INT, true},
+    [12] = {"user", FIELD_INT, true},
+    [13] = {"group", FIELD_INT, true},
+    [14] = {"executable", FIELD_INT, false},
+    [15] = {"queue", FIELD_INT, false},
+    [16] = {"partition", FIELD_INT, false},
+    [17] = {"preceding job", FIELD_INT, true},
+    [18] = {"think time", FIELD_NUM, true},
 };
+
+bool eng_swf_field_lax(int field)
+{
+    return field >= 1 && field <= 18 && swf_fields[field].lax;
+}
 
 const char *eng_swf_field_name(int field)
 {
@@ -389,17 +399,15 @@ static int parse_field(swf_reader *r, int f, const char *tok, eng_job *job)
     if (dv == 0)
         dv = 0; /* "-0" reads as +0, so that it writes back as it reads */
 
-    if (f == 11) {
-        if (iv < -1 || iv > 5)
-            return malformed(r, "field 11 (status): expected a value from -1 to 5, got '%s'",
-                             show(shown, sizeof shown, tok));
-    } else if (f == 1 || f == 2) {
-        if (dv < 0)
-            return malformed(r, "field %d (%s): expected a value >= 0, got '%s'", f,
-                             swf_fields[f].name, show(shown, sizeof shown, tok));
-    } else if (dv < 0 && dv != -1) {
-        return malformed(r, "field %d (%s): expected a value >= 0 or -1, got '%s'", f,
-                         swf_fields[f].name, show(shown, sizeof shown, tok));
+    bool in_range = f == 11 ? iv >= -1 && iv <= 5 : f == 1 ? dv >= 0 : dv >= 0 || dv == -1;
+    if (!in_range && swf_fields[f].lax) {
+        r->w->n_ignored[f]++;
+        iv = -1;
+        dv = -1;
+    } else if (!in_range) {
+        return malformed(r, "field %d (%s): expected a value >= 0%s, got '%s'", f,
+                         swf_fields[f].name, f == 1 ? "" : " or -1",
+                         show(shown, sizeof shown, tok));
     }
     if ((f == 5 || f == 8) && iv > INT32_MAX)
         return malformed(r, "field %d (%s): expected at most %d processors, got '%s'", f,
@@ -802,25 +810,41 @@ static int count_dup_ids(swf_reader *r)
     return ENG_OK;
 }
 
+/* Jobs of unknown submit time (-1) sort after all others, in file order:
+ * they cannot be replayed (eng_prep drops them) and must not move the log's
+ * start. */
+static double sort_key(const eng_job *j)
+{
+    return j->submit_s < 0 ? INFINITY : j->submit_s;
+}
+
 static int by_submit_then_line(const void *pa, const void *pb)
 {
     const eng_job *a = pa, *b = pb;
-    if (a->submit_s != b->submit_s)
-        return a->submit_s < b->submit_s ? -1 : 1;
+    double ka = sort_key(a), kb = sort_key(b);
+    if (ka != kb)
+        return ka < kb ? -1 : 1;
     return (a->line > b->line) - (a->line < b->line);
 }
 
 static void sort_jobs(eng_workload *w)
 {
     double latest = -INFINITY;
+    bool unknown_seen = false;
     w->n_reordered = 0;
     for (size_t i = 0; i < w->n_jobs; i++) {
-        if (w->jobs[i].submit_s < latest)
+        if (w->jobs[i].submit_s < 0)
+            unknown_seen = true;
+        else if (w->jobs[i].submit_s < latest)
             w->n_reordered++;
         else
             latest = w->jobs[i].submit_s;
     }
-    if (w->n_reordered > 0)
+    bool sorted = w->n_reordered == 0;
+    if (sorted && unknown_seen) /* unknown submits already at the end? */
+        for (size_t i = 1; i < w->n_jobs && sorted; i++)
+            sorted = !(w->jobs[i - 1].submit_s < 0 && w->jobs[i].submit_s >= 0);
+    if (!sorted)
         qsort(w->jobs, w->n_jobs, sizeof *w->jobs, by_submit_then_line);
 }
 

@@ -16,17 +16,25 @@
  * - Blank lines are skipped; CR before LF is ignored.
  * - A data line has exactly 18 numeric fields. Time fields (2, 3, 4, 6, 9,
  *   18) and memory fields (7, 10) may be decimals; the others must be
- *   integers. Every field is >= 0 or exactly -1 (unknown). Status (11) is
- *   -1..5. Anything else is malformed: the read stops with
- *   "FILE:LINE: what was expected" (ENG_PARSE), or, with opts->lenient, the
- *   line is skipped and counted.
+ *   integers. Every field is >= 0 or exactly -1 (unknown); the job number
+ *   is >= 0; status (11) is -1..5. A token that is not a number, or an out
+ *   of range value in a field the replay uses (1, 2, 4, 5, 8, 9, 14, 15,
+ *   16), is malformed: the read stops with "FILE:LINE: what was expected"
+ *   (ENG_PARSE), or, with opts->lenient, the line is skipped and counted.
+ *   An out-of-range number in a field the replay does not use (3, 6, 7, 10,
+ *   11, 12, 13, 17, 18 — e.g. exit codes stored as status) is read as -1
+ *   and counted per field in n_ignored[]; callers report the counts once.
+ * - A submit time of -1 (unknown) is kept: such jobs sort after all others
+ *   in file order, are not counted as reordered, and eng_prep drops them
+ *   with the reason no-submit.
  * - Partial-execution lines (status 2, 3, 4): with "Preemption: Double" they
  *   are skipped (the job's summary line is kept); otherwise the parts of one
  *   job number are merged into one job (submit time and sizes of the first
  *   part, run times summed, status 1 if the last part has status 3, else 0).
  *   Either way they are counted in n_part_lines.
  * - Jobs are sorted stably by submit time (ties keep file order); the number
- *   of jobs that appeared after a later-submitted job is n_reordered.
+ *   of jobs that appeared after a later-submitted job is n_reordered (jobs
+ *   of unknown submit time do not count).
  * - Nothing is dropped for being unsimulatable here: that is eng_prep's job,
  *   which knows the platform.
  */
@@ -63,6 +71,10 @@ typedef struct eng_job {
     int64_t line;        /* line in the source file (0 when generated) */
 } eng_job;
 
+/* Whether the replay ignores field (1..18): its out-of-range values are
+ * read as -1 and counted rather than rejected. */
+bool eng_swf_field_lax(int field);
+
 /* The 18 fields of a job with every field unknown (-1), id and line 0. */
 eng_job eng_job_unknown(void);
 
@@ -94,6 +106,7 @@ typedef struct eng_workload {
     size_t n_reordered;   /* jobs found after a later-submitted job */
     size_t n_part_lines;  /* partial-execution lines merged or skipped */
     size_t n_dup_ids;     /* job numbers seen more than once (not parts) */
+    size_t n_ignored[19]; /* per field: out-of-range values read as -1 (lax fields) */
     char first_malformed[512]; /* first skipped line's message, lenient only */
 } eng_workload;
 

@@ -75,6 +75,33 @@ static void test_alloc_field_and_drops(void)
     eng_workload_destroy(w);
 }
 
+/* A job of unknown submit time (which the reader sorts last) is dropped as
+ * no-submit, before any other reason applies. */
+static void test_unknown_submit_dropped(void)
+{
+    eng_workload *w = eng_workload_create("nosubmit");
+    eng_job j = eng_job_unknown();
+    j.id = 1, j.submit_s = 0, j.runtime_s = 10, j.procs_alloc = 1, j.time_req_s = 20;
+    eng_workload_push(w, &j);
+    j.id = 2, j.submit_s = -1, j.runtime_s = -1; /* no submit and no run time */
+    eng_workload_push(w, &j);
+    eng_platform *p = bl_uniform_platform(2, 1);
+    eng_prepared prep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts o = {.procs_field = ENG_PROCS_ALLOC};
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    CU_ASSERT_EQUAL(prep.n_jobs, 1);
+    CU_ASSERT_EQUAL(prep.n_dropped_total, 1);
+    CU_ASSERT_EQUAL(prep.n_dropped[ENG_DROP_NO_SUBMIT], 1);
+    CU_ASSERT_EQUAL(prep.n_dropped[ENG_DROP_NO_RUNTIME], 0);
+    CU_ASSERT_EQUAL(prep.drop[1], ENG_DROP_NO_SUBMIT);
+    CU_ASSERT_STRING_EQUAL(eng_drop_key(ENG_DROP_NO_SUBMIT), "no-submit");
+    eng_prepared_fini(&prep);
+    eng_platform_destroy(p);
+    eng_workload_destroy(w);
+}
+
 static void test_req_field_core_alloc_extend(void)
 {
     eng_workload *w = workload();
@@ -229,5 +256,6 @@ int bl_suite_eng_prep(void)
     CU_add_test(s, "initialization from a share, per type", test_init_share);
     CU_add_test(s, "realised initialization share", test_init_share_realised);
     CU_add_test(s, "initialization table", test_init_table);
+    CU_add_test(s, "unknown submit time dropped as no-submit", test_unknown_submit_dropped);
     return 0;
 }

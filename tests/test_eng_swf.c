@@ -386,21 +386,15 @@ static void test_value_errors(void)
     expect_fail_text("1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
                      "2 5 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
                      "3 -7 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n",
-                     ENG_PARSE, 3, "field 2 (submit time): expected a value >= 0, got '-7'");
-    expect_fail_text("1 -1 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", ENG_PARSE, 1,
-                     "field 2 (submit time): expected a value >= 0, got '-1'");
+                     ENG_PARSE, 3, "field 2 (submit time): expected a value >= 0 or -1, got '-7'");
     expect_fail_text("-1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", ENG_PARSE, 1,
                      "field 1 (job number): expected a value >= 0, got '-1'");
-    expect_fail_text("1 0 -7 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", ENG_PARSE, 1,
-                     "field 3 (wait time): expected a value >= 0 or -1, got '-7'");
     expect_fail_text("1 0 0 10 1 -1 -1 -2 20 -1 1 1 1 -1 -1 -1 -1 -1\n", ENG_PARSE, 1,
                      "field 8 (requested processors): expected a value >= 0 or -1, got '-2'");
-    expect_fail_text("1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -0.5\n", ENG_PARSE, 1,
-                     "field 18 (think time): expected a value >= 0 or -1, got '-0.5'");
-    expect_fail_text("1 0 0 10 1 -1 -1 1 20 -1 6 1 1 -1 -1 -1 -1 -1\n", ENG_PARSE, 1,
-                     "field 11 (status): expected a value from -1 to 5, got '6'");
-    expect_fail_text("1 0 0 10 1 -1 -1 1 20 -1 -2 1 1 -1 -1 -1 -1 -1\n", ENG_PARSE, 1,
-                     "field 11 (status): expected a value from -1 to 5, got '-2'");
+    expect_fail_text("1 0 0 10 1 -1 -1 1 -3 -1 1 1 1 -1 -1 -1 -1 -1\n", ENG_PARSE, 1,
+                     "field 9 (requested time): expected a value >= 0 or -1, got '-3'");
+    expect_fail_text("1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -2 -1 -1 -1\n", ENG_PARSE, 1,
+                     "field 15 (queue): expected a value >= 0 or -1, got '-2'");
     expect_fail_text("1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 x -1\n", ENG_PARSE, 1,
                      "field 17 (preceding job): expected an integer, got 'x'");
     expect_fail_text("1 0 0 10 1 -1 -1 1 20 -1 1 1e2 1 -1 -1 -1 -1 -1\n", ENG_PARSE, 1,
@@ -414,6 +408,75 @@ static void test_value_errors(void)
                      "field 2 (submit time): expected a number, got '0x10'");
     expect_fail_text("1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 .\n", ENG_PARSE, 1,
                      "field 18 (think time): expected a number, got '.'");
+}
+
+/* Fields the replay does not use: out-of-range values (exit codes in the
+ * status field, negative think times...) read as -1 and are counted per
+ * field; the line is kept. */
+static void test_ignored_values(void)
+{
+    const char *path = bl_write_tmp("ignored.swf",
+                                    "1 0 -7 10 1 -1 -1 1 20 -1 265 1 1 -1 -1 -1 -1 -0.5\n"
+                                    "2 5 0 10 1 -3 -1 1 20 -1 127 -4 -9 -1 -1 -1 -2 -1\n"
+                                    "3 6 0 10 1 -1 -1 1 20 -1 -2 1 1 -1 -1 -1 -1 -1\n"
+                                    "4 8 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n");
+    eng_workload *w = read_ok(path, NULL);
+    if (!w)
+        return;
+    CU_ASSERT_EQUAL(w->n_jobs, 4);
+    CU_ASSERT_EQUAL(w->n_malformed, 0);
+    CU_ASSERT_EQUAL(w->n_ignored[3], 1);  /* wait -7 */
+    CU_ASSERT_EQUAL(w->n_ignored[6], 1);  /* CPU time -3 */
+    CU_ASSERT_EQUAL(w->n_ignored[11], 3); /* 265, 127, -2 */
+    CU_ASSERT_EQUAL(w->n_ignored[12], 1); /* user -4 */
+    CU_ASSERT_EQUAL(w->n_ignored[13], 1); /* group -9 */
+    CU_ASSERT_EQUAL(w->n_ignored[17], 1); /* preceding job -2 */
+    CU_ASSERT_EQUAL(w->n_ignored[18], 1); /* think time -0.5 */
+    size_t total = 0;
+    for (int f = 1; f <= 18; f++)
+        total += w->n_ignored[f];
+    CU_ASSERT_EQUAL(total, 9);
+    CU_ASSERT_EQUAL(w->jobs[0].status, -1);
+    CU_ASSERT_EQUAL(w->jobs[0].wait_s, -1);
+    CU_ASSERT_EQUAL(w->jobs[0].think_s, -1);
+    CU_ASSERT_EQUAL(w->jobs[1].user, -1);
+    CU_ASSERT_EQUAL(w->jobs[3].status, 1);
+    CU_ASSERT_TRUE(eng_swf_field_lax(11));
+    CU_ASSERT_FALSE(eng_swf_field_lax(2));
+    CU_ASSERT_FALSE(eng_swf_field_lax(0));
+    eng_workload_destroy(w);
+}
+
+/* Unknown submit times (-1) are kept, sorted after every known one in file
+ * order, and not counted as reordered. */
+static void test_unknown_submit(void)
+{
+    const char *path = bl_write_tmp("nosubmit.swf", LINE(1, 0) /* line 1 */
+                                    "2 -1 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                                    "3 -1 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                                    LINE(4, 7) LINE(5, 9));
+    eng_workload *w = read_ok(path, NULL);
+    if (!w)
+        return;
+    CU_ASSERT_EQUAL_FATAL(w->n_jobs, 5);
+    CU_ASSERT_EQUAL(w->n_reordered, 0);
+    int64_t want[5] = {1, 4, 5, 2, 3};
+    for (size_t i = 0; i < 5; i++)
+        CU_ASSERT_EQUAL(w->jobs[i].id, want[i]);
+    CU_ASSERT_EQUAL(w->jobs[3].submit_s, -1);
+    eng_workload_destroy(w);
+
+    /* Already at the end, with one real reordering before them. */
+    path = bl_write_tmp("nosubmit2.swf", LINE(1, 5) LINE(2, 3)
+                        "3 -1 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n");
+    w = read_ok(path, NULL);
+    if (!w)
+        return;
+    CU_ASSERT_EQUAL(w->n_reordered, 1);
+    CU_ASSERT_EQUAL(w->jobs[0].id, 2);
+    CU_ASSERT_EQUAL(w->jobs[1].id, 1);
+    CU_ASSERT_EQUAL(w->jobs[2].id, 3);
+    eng_workload_destroy(w);
 }
 
 static void test_huge_values(void)
@@ -613,7 +676,7 @@ static void test_lenient(void)
         "2 5 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1\n"          /* 2: 17 fields */
         LINE(3, 6)                                              /* 3 */
         "; Note: fine\n"                                        /* 4 */
-        "4 7 0 10 1 -1 -1 1 20 -1 9 1 1 -1 -1 -1 -1 -1\n"       /* 5: status 9 */
+        "4 7 0 10 1 -1 -1 1 -20 -1 1 1 1 -1 -1 -1 -1 -1\n"      /* 5: requested -20 */
         LINE(5, 8)                                              /* 6 */
         "6 9 0 10 2.5 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"     /* 7: 2.5 procs */
         LINE(7, 10);                                            /* 8 */
@@ -969,6 +1032,8 @@ int bl_suite_eng_swf(void)
     CU_add_test(s, "long lines, no final newline", test_no_final_newline_and_long_lines);
     CU_add_test(s, "17 and 19 fields rejected", test_field_count_errors);
     CU_add_test(s, "bad values rejected with file:line", test_value_errors);
+    CU_add_test(s, "unused fields: out-of-range values read as -1", test_ignored_values);
+    CU_add_test(s, "unknown submit times kept at the end", test_unknown_submit);
     CU_add_test(s, "huge values", test_huge_values);
     CU_add_test(s, "binary junk", test_binary_junk);
     CU_add_test(s, "cannot open", test_cannot_open);

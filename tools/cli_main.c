@@ -308,6 +308,12 @@ static int read_workload(const char *cmd, const char *path, bool lenient, eng_wo
         fprintf(stderr, "batchlab %s: %s: %zu jobs were out of submit order; replayed in "
                         "submit order\n",
                 cmd, path, (*w)->n_reordered);
+    for (int f = 1; f <= 18; f++)
+        if ((*w)->n_ignored[f])
+            fprintf(stderr, "batchlab %s: warning: %s: %zu values of field %d (%s) outside "
+                            "the SWF range were read as -1 (unknown); the replay does not "
+                            "use this field\n",
+                    cmd, path, (*w)->n_ignored[f], f, eng_swf_field_name(f));
     return 0;
 }
 
