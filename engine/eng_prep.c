@@ -163,10 +163,11 @@ int eng_prep_read_init_times(const char *path, eng_init_time **out, size_t *n, e
     if (!f)
         return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 0;
-    char line[1024];
+    char *line = NULL; /* getline: lines (comments included) of any length */
+    size_t line_cap = 0;
     long lineno = 0;
     int rc = ENG_OK;
-    while (rc == ENG_OK && fgets(line, sizeof line, f)) {
+    while (rc == ENG_OK && getline(&line, &line_cap, f) >= 0) {
         lineno++;
         char *hash = strchr(line, '#');
         if (hash)
@@ -200,6 +201,10 @@ int eng_prep_read_init_times(const char *path, eng_init_time **out, size_t *n, e
         if (rc == ENG_OK)
             (*out)[(*n)++] = e;
     }
+    if (rc == ENG_OK && ferror(f))
+        rc = eng_diag_set(d, errno == ENOMEM ? ENG_NOMEM : ENG_IO, "%s:%ld: cannot read: %s",
+                          path, lineno + 1, strerror(errno));
+    free(line);
     fclose(f);
     if (rc == ENG_OK && *n == 0)
         rc = eng_diag_set(d, ENG_PARSE, "%s: no 'TYPE SECONDS' line", path);

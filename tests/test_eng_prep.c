@@ -244,6 +244,26 @@ static void test_init_table(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "dup-init.txt:2: type 1 is listed twice"));
     eng_diag_clear(&d);
     CU_ASSERT_EQUAL(eng_prep_read_init_times("/no/init.txt", &t, &n, &d), ENG_IO);
+
+    /* A comment of 3 000 characters is a comment: the file is valid, and an
+     * error after it names its own line (4), not a piece of the comment. */
+    char text[3200];
+    size_t k = (size_t)snprintf(text, sizeof text, "1 30\n# ");
+    memset(text + k, 'x', 3000);
+    k += 3000;
+    snprintf(text + k, sizeof text - k, "\n* 5\n");
+    const char *longc = bl_write_tmp("long-comment.txt", text);
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(eng_prep_read_init_times(longc, &t, &n, &d), ENG_OK);
+    CU_ASSERT_EQUAL(n, 2);
+    CU_ASSERT_DOUBLE_EQUAL(t[1].seconds, 5, 0);
+    CU_ASSERT_TRUE(t[1].any);
+    free(t);
+    snprintf(text + k, sizeof text - k, "\n* 5\n2 x\n");
+    longc = bl_write_tmp("long-comment-bad.txt", text);
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL(eng_prep_read_init_times(longc, &t, &n, &d), ENG_PARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "long-comment-bad.txt:4: expected 'TYPE SECONDS'"));
 }
 
 int bl_suite_eng_prep(void)
