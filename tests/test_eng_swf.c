@@ -966,8 +966,10 @@ static void test_write_unwritable(void)
 static void test_kth_log(void)
 {
     const char *path = bl_trace("KTH-SP2-1996-2.1-cln.swf");
-    if (!path)
+    if (!path) {
+        bl_skip_case("KTH-SP2-1996-2.1-cln.swf absent from %s", bl_traces_dir());
         return;
+    }
     eng_workload *w = read_ok(path, NULL);
     if (!w)
         return;
@@ -994,8 +996,10 @@ static void test_kth_log(void)
 static void test_sdsc_log(void)
 {
     const char *path = bl_trace("SDSC-SP2-1998-4.2-cln.swf.gz");
-    if (!path)
+    if (!path) {
+        bl_skip_case("SDSC-SP2-1998-4.2-cln.swf.gz absent from %s", bl_traces_dir());
         return;
+    }
     eng_workload *w = read_ok(path, NULL);
     if (!w)
         return;

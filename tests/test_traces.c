@@ -28,7 +28,7 @@ static void replay(const trace_case *c)
 {
     const char *path = bl_trace(c->file);
     if (!path) {
-        printf("\n  %s absent: not replayed", c->file);
+        bl_skip_case("%s absent from %s: not replayed", c->file, bl_traces_dir());
         return;
     }
     eng_diag d;
