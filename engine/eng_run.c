@@ -416,7 +416,7 @@ int eng_run_load_platform(const char *path, eng_platform **out, eng_diag *d)
 {
     *out = NULL;
     if (access(path, R_OK) != 0)
-        return eng_diag_set(d, ENG_IO, "%s: cannot open platform file", path);
+        return eng_diag_set(d, ENG_IO, "%s: cannot open platform file: %s", path, strerror(errno));
     child c;
     int rc = child_run(platform_body, path, &c, d);
     if (rc)

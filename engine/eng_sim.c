@@ -37,6 +37,7 @@
 #include <xbt/dict.h>
 #include <xbt/dynar.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -99,7 +100,7 @@ int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
 {
     *out = NULL;
     if (access(path, R_OK) != 0)
-        return eng_diag_set(d, ENG_IO, "%s: cannot open platform file", path);
+        return eng_diag_set(d, ENG_IO, "%s: cannot open platform file: %s", path, strerror(errno));
     start_simgrid();
     simgrid_load_platform(path); /* SimGrid reports its own parse errors and exits */
     size_t n = sg_host_count();

@@ -69,7 +69,7 @@ static void test_bad_input(void)
 {
     expect(RUN "--workload /no/such.swf --policy easy", 1, "/no/such.swf: cannot open");
     expect("run --platform /no/such.xml --workload traces/fixtures/small.swf --policy easy", 1,
-           "/no/such.xml: cannot open platform file");
+           "/no/such.xml: cannot open platform file: No such file or directory");
     const char *bad = bl_write_tmp("bad.swf", "; Version: 2.2\n"
                                               "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n"
                                               "2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1\n"

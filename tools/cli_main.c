@@ -15,6 +15,7 @@
 #include "eng_util.h"
 #include "pol_policy.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -331,7 +332,8 @@ static int check_readable(const char *cmd, const char *what, const char *path)
 {
     if (access(path, R_OK) == 0)
         return 0;
-    fprintf(stderr, "batchlab %s: %s: cannot open %s file\n", cmd, path, what);
+    fprintf(stderr, "batchlab %s: %s: cannot open %s file: %s\n", cmd, path, what,
+            strerror(errno));
     return 1;
 }
 
