@@ -15,36 +15,40 @@
 #include <string.h>
 #include <unistd.h>
 
-static void test_mean_ci(void)
+static void test_median_interval(void)
 {
-    double mean, half;
-    /* {1, 2, 3}: mean 2, s = 1, t_{0.975, 2} = 4.302653: 4.302653 / sqrt 3. */
-    const double a[] = {1, 2, 3};
-    bl_plot_mean_ci(a, 3, 0.95, &mean, &half);
-    CU_ASSERT_DOUBLE_EQUAL(mean, 2.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(half, 2.484138, 1e-6);
-    /* t_{0.95, 2} = 2.919986: 1.685854 at the 90 % level. */
-    bl_plot_mean_ci(a, 3, 0.90, &mean, &half);
-    CU_ASSERT_DOUBLE_EQUAL(half, 1.685854, 1e-6);
-    /* {2, 4, 4, 4, 5, 5, 7, 9}: mean 5, s = sqrt(32 / 7) = 2.138090,
-     * t_{0.975, 7} = 2.364624: half 2.364624 x 2.138090 / sqrt 8 = 1.787488. */
-    const double b[] = {2, 4, 4, 4, 5, 5, 7, 9};
-    bl_plot_mean_ci(b, 8, 0.95, &mean, &half);
-    CU_ASSERT_DOUBLE_EQUAL(mean, 5.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(half, 1.787488, 1e-5);
-    /* Two values {10, 14}: s = 2 sqrt 2, t_{0.975, 1} = 12.706205: 25.412410. */
-    const double c[] = {10, 14};
-    bl_plot_mean_ci(c, 2, 0.95, &mean, &half);
-    CU_ASSERT_DOUBLE_EQUAL(mean, 12.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(half, 25.412410, 1e-5);
-    /* Equal values: no spread. One value: half-width 0. */
-    const double e[] = {4, 4, 4, 4};
-    bl_plot_mean_ci(e, 4, 0.95, &mean, &half);
-    CU_ASSERT_DOUBLE_EQUAL(mean, 4.0, 0);
-    CU_ASSERT_DOUBLE_EQUAL(half, 0.0, 0);
-    bl_plot_mean_ci(a, 1, 0.95, &mean, &half);
-    CU_ASSERT_DOUBLE_EQUAL(mean, 1.0, 0);
-    CU_ASSERT_DOUBLE_EQUAL(half, 0.0, 0);
+    double med, lo, hi;
+    /* {3, 1, 2} sorted {1, 2, 3}: median 2; at 0.9 the 5th percentile is
+     * 1 + 0.05 * 2 = 1.1 and the 95th 1 + 0.95 * 2 = 2.9 (GSL's linear
+     * interpolation: index f * (n - 1)). */
+    double a[] = {3, 1, 2};
+    bl_plot_median_interval(a, 3, 0.9, &med, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(med, 2.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 1.1, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 2.9, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(a[0], 1.0, 0); /* sorted in place */
+    /* {0, 0, 0, 100}: a skewed sample. The Student-t interval of the mean
+     * (25 +- 79.6) went below zero; the median is 0 and the 0.5 interval
+     * (25th to 75th percentile: indices 0.75 and 2.25) is [0, 25]. */
+    double b[] = {0, 100, 0, 0};
+    bl_plot_median_interval(b, 4, 0.5, &med, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(med, 0.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 0.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 25.0, 1e-12);
+    /* Even count: the median is the mean of the middle two. */
+    double c[] = {2, 4, 4, 4, 5, 5, 7, 9};
+    bl_plot_median_interval(c, 8, 0.9, &med, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(med, 4.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 2.0 + 0.35 * 2.0, 1e-12); /* index 0.35 */
+    CU_ASSERT_DOUBLE_EQUAL(hi, 7.0 + 0.65 * 2.0, 1e-12); /* index 6.65 */
+    /* One value: all three equal it; none: NaN. */
+    double e[] = {4};
+    bl_plot_median_interval(e, 1, 0.9, &med, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(med, 4.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 4.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 4.0, 0);
+    bl_plot_median_interval(e, 0, 0.9, &med, &lo, &hi);
+    CU_ASSERT_TRUE(isnan(med) && isnan(lo) && isnan(hi));
 }
 
 static void test_colors(void)
@@ -212,12 +216,13 @@ static void test_run_errors(void)
     free(out);
 }
 
-/* Reads "workload,variant,metric,load,n,mean,lo,hi" for one metric. */
-static bool loads_row(const char *csv, const char *prefix, int *n, double *mean, double *lo,
-                      double *hi)
+/* Reads "workload,variant,metric,load,n,median,low,high,mean" for one
+ * metric. */
+static bool loads_row(const char *csv, const char *prefix, int *n, double *median, double *lo,
+                      double *hi, double *mean)
 {
     const char *p = strstr(csv, prefix);
-    return p && sscanf(p + strlen(prefix), "%d,%lf,%lf,%lf", n, mean, lo, hi) == 4;
+    return p && sscanf(p + strlen(prefix), "%d,%lf,%lf,%lf,%lf", n, median, lo, hi, mean) == 5;
 }
 
 static void test_loads(void)
@@ -233,7 +238,7 @@ static void test_loads(void)
           "utilization,queue_length_mean\n"
           "a,easy,0.5,w,1,1,0,2,0.5,1\n"
           "b,easy,0.5,w,2,2,0,2,0.5,1\n"
-          "c,easy,0.5,w,3,3,0,2,0.5,1\n"
+          "c,easy,0.5,w,3,9,0,2,0.5,1\n"
           "d,easy,0.9,w,1,10,4,3,0.8,\n"
           "e,\"fcfs\",0.5,w,1,5,1,3,0.5,2\n"
           "f,easy,log,w,1,99,9,9,0.9,9\n",
@@ -247,35 +252,50 @@ static void test_loads(void)
     snprintf(path, sizeof path, "%s/loads.csv", dir);
     char *t = bl_slurp(path, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-    CU_ASSERT_TRUE(strncmp(t, "workload,variant,metric,load,n,mean,ci_low,ci_high\n", 51) == 0);
+    CU_ASSERT_TRUE(strncmp(t, "workload,variant,metric,load,n,median,low,high,mean\n", 52) == 0);
     int n = 0;
-    double mean = 0, lo = 0, hi = 0;
-    /* {1, 2, 3}: 2 +- 2.484138. */
-    CU_ASSERT_TRUE(loads_row(t, "w,easy,wait_mean_s,0.5,", &n, &mean, &lo, &hi));
+    double med = 0, lo = 0, hi = 0, mean = 0;
+    /* {1, 2, 9}: median 2; 5th percentile 1 + 0.1 * 1 = 1.1, 95th
+     * 2 + 0.9 * 7 = 8.3; mean 4. */
+    CU_ASSERT_TRUE(loads_row(t, "w,easy,wait_mean_s,0.5,", &n, &med, &lo, &hi, &mean));
     CU_ASSERT_EQUAL(n, 3);
-    CU_ASSERT_DOUBLE_EQUAL(mean, 2.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(lo, 2.0 - 2.484138, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(hi, 2.0 + 2.484138, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(med, 2.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 1.1, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 8.3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(mean, 4.0, 1e-12);
     /* One seed: no interval. */
-    CU_ASSERT_TRUE(loads_row(t, "w,easy,wait_mean_s,0.9,", &n, &mean, &lo, &hi));
+    CU_ASSERT_TRUE(loads_row(t, "w,easy,wait_mean_s,0.9,", &n, &med, &lo, &hi, &mean));
     CU_ASSERT_EQUAL(n, 1);
-    CU_ASSERT_DOUBLE_EQUAL(mean, 10.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(med, 10.0, 0);
     CU_ASSERT_DOUBLE_EQUAL(lo, 10.0, 0);
-    CU_ASSERT_TRUE(loads_row(t, "w,fcfs,queue_length_mean,0.5,", &n, &mean, &lo, &hi));
-    CU_ASSERT_DOUBLE_EQUAL(mean, 2.0, 0);
+    CU_ASSERT_TRUE(loads_row(t, "w,fcfs,queue_length_mean,0.5,", &n, &med, &lo, &hi, &mean));
+    CU_ASSERT_DOUBLE_EQUAL(med, 2.0, 0);
     /* An empty cell (a value the summary lacked) is left out, not zero. */
     CU_ASSERT_PTR_NULL(strstr(t, "w,easy,queue_length_mean,0.9,"));
-    CU_ASSERT_TRUE(bl_contains(t, "w,easy,utilization,0.5,3,0.5,0.5,0.5\n"));
+    CU_ASSERT_TRUE(bl_contains(t, "w,easy,utilization,0.5,3,0.5,0.5,0.5,0.5\n"));
+    /* A median wait of 0 stays 0 in the table. */
+    CU_ASSERT_TRUE(bl_contains(t, "w,easy,wait_median_s,0.5,3,0,0,0,0\n"));
     free(t);
+    /* The .dat: loads 0.5 and 0.9, two variants half a step of 0.02 * 0.4
+     * on either side: +-0.004 (easy first, at -); on the log axis 0 is
+     * drawn at 1. Each seed's value follows the summary block. */
     snprintf(path, sizeof path, "%s/loads-w-wait_mean_s.dat", dir);
     t = bl_slurp(path, NULL);
-    CU_ASSERT_TRUE(t && bl_contains(t, "# easy\n0.5 2 "));
-    CU_ASSERT_TRUE(t && bl_contains(t, "\n0.9 10 10 10 1\n"));
-    CU_ASSERT_TRUE(t && bl_contains(t, "# fcfs\n0.5 5 5 5 1\n"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "# easy\n0.496 2 1.1 8.3 3 4\n0.896 10 10 10 1 10\n"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "# easy: each seed\n0.496 1\n0.496 2\n0.496 9\n"
+                                       "0.896 10\n"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "# fcfs\n0.504 5 5 5 1 5\n"));
+    free(t);
+    snprintf(path, sizeof path, "%s/loads-w-wait_median_s.dat", dir);
+    t = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(t && bl_contains(t, "# easy\n0.496 1 1 1 3 0\n"));
     free(t);
     snprintf(path, sizeof path, "%s/loads.gp", dir);
     t = bl_slurp(path, NULL);
-    CU_ASSERT_TRUE(t && bl_contains(t, "with yerrorlines"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "with yerrorlines lc 1 dt 1 pt 7"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "with yerrorlines lc 2 dt 2 pt 5"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "index 1 using 1:2 with points lc 1 pt 6"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "set logscale y"));
     CU_ASSERT_TRUE(t && bl_contains(t, "loads-w-bounded_slowdown_mean.pdf"));
     free(t);
 
@@ -376,7 +396,7 @@ int bl_suite_cli_plot(void)
     CU_pSuite s = CU_add_suite("cli_plot", NULL, NULL);
     if (!s)
         return 1;
-    CU_add_test(s, "mean and Student-t interval: known answers", test_mean_ci);
+    CU_add_test(s, "median and percentile interval: known answers", test_median_interval);
     CU_add_test(s, "Gantt colours: hand-computed and stable", test_colors);
     CU_add_test(s, "a run's Gantt and series data", test_run_data);
     CU_add_test(s, "a run: bad input names file and line", test_run_errors);

@@ -18,13 +18,20 @@
  *
  * A sweep (RESULTS.csv from `batchlab sweep merge`): for every workload and
  * each of wait_mean_s, wait_median_s, bounded_slowdown_mean, utilization and
- * queue_length_mean, the mean over seeds against the load level for every
- * policy variant, with the two-sided Student-t interval of the mean at
- * --level (default 0.95) over the seeds; rows whose load is "log" (not
- * rescaled) have no place on a load axis and are counted, not drawn.
- * DIR (default: the CSV's folder) receives loads.csv (every point with n,
- * mean and interval), one .dat per workload and metric, loads.gp, and
- * loads-WORKLOAD-METRIC.png/.pdf plus an overview loads-WORKLOAD.png/.pdf.
+ * queue_length_mean, against the load level for every policy variant: each
+ * seed's value as an open point, and a line through the median over seeds
+ * with the central --level share (default 0.9: 5th to 95th percentile) of
+ * the seeds' values as its bar. Percentiles of the values themselves, not a
+ * Student-t interval of the mean: a handful of seeds of a skewed metric gave
+ * intervals below zero. Waits and slowdowns are drawn on a log axis (values
+ * below 1 at 1). Each policy has its own colour, dash and point type, and
+ * its points are shifted slightly along the load axis, so that two policies
+ * with equal values (EASY and conservative often) both stay visible. Rows
+ * whose load is "log" (not rescaled) have no place on a load axis and are
+ * counted, not drawn. DIR (default: the CSV's folder) receives loads.csv
+ * (every point: n, median, low, high, mean), one .dat per workload and
+ * metric, loads.gp, and loads-WORKLOAD-METRIC.png/.pdf plus an overview
+ * loads-WORKLOAD.png/.pdf.
  *
  * Terminals: pngcairo (else png) and pdfcairo when gnuplot has it; the
  * script checks GPVAL_TERMINALS itself. --no-render writes data and script
@@ -42,7 +49,7 @@
 #include "eng_util.h"
 
 #include <errno.h>
-#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -59,23 +66,6 @@ extern char **environ;
 
 /* ------------------------------------------------------------------ */
 /* Numbers                                                             */
-
-void bl_plot_mean_ci(const double *v, size_t n, double level, double *mean, double *half)
-{
-    double m = 0.0;
-    for (size_t i = 0; i < n; i++)
-        m += v[i];
-    m = n ? m / (double)n : NAN;
-    *mean = m;
-    *half = 0.0;
-    if (n < 2)
-        return;
-    double ss = 0.0;
-    for (size_t i = 0; i < n; i++)
-        ss += (v[i] - m) * (v[i] - m);
-    double sd = sqrt(ss / (double)(n - 1));
-    *half = gsl_cdf_tdist_Pinv(0.5 + level / 2.0, (double)(n - 1)) * sd / sqrt((double)n);
-}
 
 uint32_t bl_plot_color(int64_t id)
 {
@@ -448,7 +438,7 @@ static const bl_opt plot_opts[] = {
     {"from", 0, BL_VALUE, "S", "draw from this time (s, the run's clock as in jobs.csv)"},
     {"to", 0, BL_VALUE, "S", "draw up to this time (s)"},
     {"loads", 0, BL_VALUE, "CSV", "draw a sweep's metrics against load (batchlab sweep merge)"},
-    {"level", 0, BL_VALUE, "L", "confidence level of the intervals over seeds (default 0.95)"},
+    {"level", 0, BL_VALUE, "L", "share of the seeds' values within the bars (default 0.9)"},
     {"no-render", 0, BL_FLAG, NULL, "write data and gnuplot script only"},
 };
 
@@ -662,7 +652,20 @@ static const char *const load_metrics[] = {"wait_mean_s", "wait_median_s",
 static const char *const load_titles[] = {"mean wait (s)", "median wait (s)",
                                           "mean bounded slowdown (tau = 10 s)", "utilization",
                                           "mean queue length (jobs)"};
+/* Waits and slowdowns span orders of magnitude between policies and loads:
+ * they are drawn on a log axis, values below the floor at the floor (a
+ * median wait of 0 s would otherwise vanish). */
+static const bool load_log[] = {true, true, true, false, false};
+static const char *const load_units[] = {"s, log scale", "s, log scale", "log scale",
+                                         "busy share", "jobs"};
 #define N_METRICS (sizeof load_metrics / sizeof load_metrics[0])
+#define LOG_FLOOR 1.0
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
 
 typedef struct load_row {
     char *workload, *variant;
@@ -671,10 +674,46 @@ typedef struct load_row {
     bool has[N_METRICS];
 } load_row;
 
-static int cmp_double(const void *a, const void *b)
+/* The rows of a sweep table, indexed by workload, variant and load. */
+typedef struct load_table {
+    load_row *rows;
+    size_t n, n_log; /* rows with a numeric load; rows at load "log" */
+    char **wl, **vl; /* workloads and variants in first-seen order */
+    size_t n_w, n_v;
+    size_t *wi, *vi; /* per row: its workload and variant */
+    double *loads;   /* distinct loads, ascending */
+    size_t n_l;
+} load_table;
+
+static void load_table_fini(load_table *t)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->rows[i].workload);
+        free(t->rows[i].variant);
+    }
+    for (size_t i = 0; i < t->n_w; i++)
+        free(t->wl[i]);
+    for (size_t i = 0; i < t->n_v; i++)
+        free(t->vl[i]);
+    free(t->rows);
+    free(t->wl);
+    free(t->vl);
+    free(t->wi);
+    free(t->vi);
+    free(t->loads);
+}
+
+void bl_plot_median_interval(double *v, size_t n, double level, double *median, double *lo,
+                             double *hi)
+{
+    if (n == 0) {
+        *median = *lo = *hi = NAN;
+        return;
+    }
+    qsort(v, n, sizeof *v, cmp_double);
+    *median = gsl_stats_median_from_sorted_data(v, 1, n);
+    *lo = gsl_stats_quantile_from_sorted_data(v, 1, n, (1.0 - level) / 2.0);
+    *hi = gsl_stats_quantile_from_sorted_data(v, 1, n, (1.0 + level) / 2.0);
 }
 
 /* Index of s in list (adding it in first-seen order). */
@@ -701,28 +740,66 @@ static char *safe_name(const char *s)
     return r;
 }
 
-static int plot_loads(const char *csv, const bl_args *a)
+/* One data line of the sweep table into r; 0, 1 after a message, or -1 for
+ * a row at load "log" (counted, not drawn). */
+static int load_row_parse(const char *csv, long line, char **fields, long nf, const int *c,
+                          load_row *r)
 {
-    double level = 0.95;
-    const char *level_s = bl_args_value(a, "level", NULL);
-    if (level_s && (bl_args_double("plot", "level", level_s, &level) || !(level > 0) ||
-                    !(level < 1))) {
-        if (level_s && (level <= 0 || level >= 1))
-            fprintf(stderr, "batchlab plot: --level: expected a level in (0, 1), got '%s'\n",
-                    level_s);
-        return 2;
+    int c_w = c[0], c_l = c[1], c_v = c[2];
+    const int *c_m = c + 3;
+    int need = c_w > c_l ? c_w : c_l;
+    need = need > c_v ? need : c_v;
+    for (size_t m = 0; m < N_METRICS; m++)
+        need = need > c_m[m] ? need : c_m[m];
+    if (nf <= need) {
+        fprintf(stderr, "batchlab plot: %s:%ld: expected %d fields, found %ld\n", csv, line,
+                need + 1, nf);
+        return 1;
     }
+    if (strcmp(fields[c_l], "log") == 0 || !fields[c_l][0])
+        return -1;
+    *r = (load_row){0};
+    if (!parse_num(fields[c_l], &r->load) || !(r->load > 0)) {
+        fprintf(stderr, "batchlab plot: %s:%ld: load: expected a positive number or 'log', "
+                        "got '%s'\n",
+                csv, line, fields[c_l]);
+        return 1;
+    }
+    for (size_t m = 0; m < N_METRICS; m++) {
+        if (!fields[c_m[m]][0])
+            continue; /* not finite in the summary */
+        if (!parse_num(fields[c_m[m]], &r->v[m])) {
+            fprintf(stderr, "batchlab plot: %s:%ld: %s: expected a number, got '%s'\n", csv, line,
+                    load_metrics[m], fields[c_m[m]]);
+            return 1;
+        }
+        r->has[m] = true;
+    }
+    r->workload = eng_strdup(fields[c_w]);
+    r->variant = eng_strdup(fields[c_v]);
+    if (!r->workload || !r->variant) {
+        free(r->workload);
+        free(r->variant);
+        fprintf(stderr, "batchlab plot: out of memory\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* Reads the sweep table (columns found by name) into t; 0 or 1 after a
+ * message. */
+static int load_table_read(const char *csv, load_table *t)
+{
+    *t = (load_table){0};
     FILE *f = fopen(csv, "r");
     if (!f) {
         fprintf(stderr, "batchlab plot: %s: cannot open: %s\n", csv, strerror(errno));
         return 1;
     }
-    load_row *rows = NULL;
-    size_t n = 0, rcap = 0, n_log = 0;
     char *buf = NULL, *fields[MAX_FIELDS];
-    size_t cap = 0;
+    size_t cap = 0, rcap = 0;
     long line = 0;
-    int rc = 0, c_w = -1, c_l = -1, c_v = -1, c_m[N_METRICS];
+    int rc = 0, c[3 + N_METRICS];
     while (rc == 0 && getline(&buf, &cap, f) >= 0) {
         line++;
         chomp(buf);
@@ -730,15 +807,12 @@ static int plot_loads(const char *csv, const bl_args *a)
         if (nf < 0 || nf > MAX_FIELDS) {
             fprintf(stderr, "batchlab plot: %s:%ld: expected CSV fields\n", csv, line);
             rc = 1;
-            break;
-        }
-        if (line == 1) {
-            c_w = column(fields, nf, "workload");
-            c_l = column(fields, nf, "load");
-            c_v = column(fields, nf, "variant");
-            bool ok = c_w >= 0 && c_l >= 0 && c_v >= 0;
+        } else if (line == 1) {
+            bool ok = (c[0] = column(fields, nf, "workload")) >= 0;
+            ok = (c[1] = column(fields, nf, "load")) >= 0 && ok;
+            ok = (c[2] = column(fields, nf, "variant")) >= 0 && ok;
             for (size_t m = 0; m < N_METRICS; m++)
-                ok = (c_m[m] = column(fields, nf, load_metrics[m])) >= 0 && ok;
+                ok = (c[3 + m] = column(fields, nf, load_metrics[m])) >= 0 && ok;
             if (!ok) {
                 fprintf(stderr, "batchlab plot: %s:1: expected the columns workload, load, "
                                 "variant, wait_mean_s, wait_median_s, bounded_slowdown_mean, "
@@ -747,271 +821,338 @@ static int plot_loads(const char *csv, const bl_args *a)
                         csv);
                 rc = 1;
             }
-            continue;
-        }
-        int need = c_w > c_l ? c_w : c_l;
-        need = need > c_v ? need : c_v;
-        for (size_t m = 0; m < N_METRICS; m++)
-            need = need > c_m[m] ? need : c_m[m];
-        if (nf <= need) {
-            fprintf(stderr, "batchlab plot: %s:%ld: expected %d fields, found %ld\n", csv, line,
-                    need + 1, nf);
-            rc = 1;
-            break;
-        }
-        if (strcmp(fields[c_l], "log") == 0 || !fields[c_l][0]) {
-            n_log++;
-            continue;
-        }
-        load_row r = {0};
-        if (!parse_num(fields[c_l], &r.load) || !(r.load > 0)) {
-            fprintf(stderr, "batchlab plot: %s:%ld: load: expected a positive number or 'log', "
-                            "got '%s'\n",
-                    csv, line, fields[c_l]);
-            rc = 1;
-            break;
-        }
-        for (size_t m = 0; m < N_METRICS && rc == 0; m++) {
-            if (!fields[c_m[m]][0])
-                continue; /* not finite in the summary */
-            if (!parse_num(fields[c_m[m]], &r.v[m])) {
-                fprintf(stderr, "batchlab plot: %s:%ld: %s: expected a number, got '%s'\n", csv,
-                        line, load_metrics[m], fields[c_m[m]]);
+        } else {
+            load_row r;
+            int k = load_row_parse(csv, line, fields, nf, c, &r);
+            if (k < 0) {
+                t->n_log++;
+            } else if (k > 0) {
                 rc = 1;
+            } else if (eng_grow(&t->rows, &rcap, t->n + 1, sizeof *t->rows) != ENG_OK) {
+                free(r.workload);
+                free(r.variant);
+                fprintf(stderr, "batchlab plot: out of memory\n");
+                rc = 1;
+            } else {
+                t->rows[t->n++] = r;
             }
-            r.has[m] = true;
         }
-        if (rc)
-            break;
-        r.workload = eng_strdup(fields[c_w]);
-        r.variant = eng_strdup(fields[c_v]);
-        if (!r.workload || !r.variant || eng_grow(&rows, &rcap, n + 1, sizeof *rows) != ENG_OK) {
-            free(r.workload);
-            free(r.variant);
-            fprintf(stderr, "batchlab plot: out of memory\n");
-            rc = 1;
-            break;
-        }
-        rows[n++] = r;
     }
     free(buf);
     fclose(f);
-    if (rc == 0 && n == 0) {
+    if (rc == 0 && t->n == 0) {
         fprintf(stderr, "batchlab plot: %s: expected rows with a numeric load (%zu row%s at "
                         "load 'log')\n",
-                csv, n_log, n_log == 1 ? "" : "s");
+                csv, t->n_log, t->n_log == 1 ? "" : "s");
         rc = 1;
     }
-    char **wl = NULL, **vl = NULL;
-    size_t n_w = 0, n_v = 0, cw = 0, cv = 0;
-    double *loads = NULL;
-    size_t n_l = 0;
-    char *dir = NULL, *script = NULL, *table = NULL;
+    return rc;
+}
+
+/* Fills the workload, variant and load indices of t. 0, or 1 (out of memory). */
+static int load_table_index(load_table *t)
+{
+    size_t cw = 0, cv = 0;
     bool oom = false;
-    size_t *wi = rc == 0 ? calloc(n, sizeof *wi) : NULL;
-    size_t *vi = rc == 0 ? calloc(n, sizeof *vi) : NULL;
-    if (rc == 0 && (!wi || !vi))
-        oom = true;
-    for (size_t i = 0; i < n && rc == 0 && !oom; i++) {
-        wi[i] = intern(&wl, &n_w, &cw, rows[i].workload, &oom);
-        vi[i] = intern(&vl, &n_v, &cv, rows[i].variant, &oom);
+    t->wi = calloc(t->n, sizeof *t->wi);
+    t->vi = calloc(t->n, sizeof *t->vi);
+    t->loads = malloc(t->n * sizeof *t->loads);
+    oom = !t->wi || !t->vi || !t->loads;
+    for (size_t i = 0; i < t->n && !oom; i++) {
+        t->wi[i] = intern(&t->wl, &t->n_w, &cw, t->rows[i].workload, &oom);
+        t->vi[i] = intern(&t->vl, &t->n_v, &cv, t->rows[i].variant, &oom);
+        t->loads[i] = t->rows[i].load;
     }
-    if (rc == 0 && !oom) {
-        loads = malloc(n * sizeof *loads);
-        if (!loads)
-            oom = true;
-        for (size_t i = 0; loads && i < n; i++)
-            loads[i] = rows[i].load;
-        if (loads) {
-            qsort(loads, n, sizeof *loads, cmp_double);
-            for (size_t i = 0; i < n; i++)
-                if (n_l == 0 || loads[n_l - 1] != loads[i])
-                    loads[n_l++] = loads[i];
-        }
-    }
-    if (rc == 0 && !oom) {
-        const char *o = bl_args_value(a, "output", NULL);
-        if (o) {
-            dir = eng_strdup(o);
-        } else {
-            dir = eng_strdup(csv);
-            char *slash = dir ? strrchr(dir, '/') : NULL;
-            if (slash)
-                *slash = '\0';
-            else if (dir)
-                strcpy(dir, ".");
-        }
-        script = dir ? eng_asprintf("%s/loads.gp", dir) : NULL;
-        table = dir ? eng_asprintf("%s/loads.csv", dir) : NULL;
-        oom = !dir || !script || !table;
-    }
-    if (oom && rc == 0) {
+    if (oom) {
         fprintf(stderr, "batchlab plot: out of memory\n");
-        rc = 1;
+        return 1;
     }
+    qsort(t->loads, t->n, sizeof *t->loads, cmp_double);
+    for (size_t i = 0; i < t->n; i++)
+        if (t->n_l == 0 || t->loads[t->n_l - 1] != t->loads[i])
+            t->loads[t->n_l++] = t->loads[i];
+    return 0;
+}
+
+/* Where variant v's points sit at load x: side by side around x, so that
+ * policies with equal values stay distinguishable. */
+static double dodge(const load_table *t, size_t v, double x)
+{
+    double range = t->loads[t->n_l - 1] - t->loads[0];
+    double step = 0.02 * (range > 0 ? range : t->loads[0]);
+    double at = x + ((double)v - (double)(t->n_v - 1) / 2.0) * step;
+    return round(at * 1e9) / 1e9; /* short numbers in the .dat files */
+}
+
+/* One .dat file for workload w and metric m: per variant, a block of
+ * "load median low high n mean" (load shifted by dodge()), then a block of
+ * each seed's "load value"; the same numbers go to loads.csv. vals is
+ * scratch of t->n doubles. 0 or 1 after a message. */
+static int write_metric_dat(const load_table *t, size_t w, size_t m, double level,
+                            const char *path, FILE *table, double *vals)
+{
     eng_diag d;
     eng_diag_clear(&d);
-    if (rc == 0 && eng_mkdir_p(dir, &d) != ENG_OK) {
+    eng_afile g;
+    if (eng_afile_open(&g, path, &d) != ENG_OK) {
         fprintf(stderr, "batchlab plot: %s\n", d.msg);
-        rc = 1;
+        return 1;
     }
-    eng_afile t = {0}, s = {0};
-    if (rc == 0 && (eng_afile_open(&t, table, &d) != ENG_OK ||
-                    eng_afile_open(&s, script, &d) != ENG_OK)) {
+    double floor = load_log[m] ? LOG_FLOOR : -INFINITY;
+    fprintf(g.f, "# %s, %s: per policy variant, a block of 'load median low high n mean' "
+                 "(low-high: the central %g %% of the seeds' values; load shifted by the "
+                 "variant's offset), then a block of each seed's 'load value'%s\n",
+            t->wl[w], load_metrics[m], level * 100,
+            load_log[m] ? "; values below 1 are written as 1 (log axis)" : "");
+    char num[6][40];
+    for (size_t v = 0; v < t->n_v; v++) {
+        fprintf(g.f, "# %s\n", t->vl[v]);
+        bool any = false;
+        for (size_t l = 0; l < t->n_l; l++) {
+            size_t k = 0;
+            double sum = 0;
+            for (size_t i = 0; i < t->n; i++)
+                if (t->wi[i] == w && t->vi[i] == v && t->rows[i].load == t->loads[l] &&
+                    t->rows[i].has[m])
+                    sum += vals[k++] = t->rows[i].v[m];
+            if (k == 0)
+                continue;
+            double med, lo, hi, mean = sum / (double)k;
+            bl_plot_median_interval(vals, k, level, &med, &lo, &hi);
+            eng_fmt_double(num[0], sizeof num[0], t->loads[l]);
+            eng_fmt_double(num[1], sizeof num[1], med);
+            eng_fmt_double(num[2], sizeof num[2], lo);
+            eng_fmt_double(num[3], sizeof num[3], hi);
+            eng_fmt_double(num[4], sizeof num[4], mean);
+            eng_fmt_double(num[5], sizeof num[5], dodge(t, v, t->loads[l]));
+            bl_csv_cell(table, t->wl[w]);
+            fputc(',', table);
+            bl_csv_cell(table, t->vl[v]);
+            fprintf(table, ",%s,%s,%zu,%s,%s,%s,%s\n", load_metrics[m], num[0], k, num[1],
+                    num[2], num[3], num[4]);
+            fprintf(g.f, "%s %s %s %s %zu %s\n", num[5],
+                    eng_fmt_double(num[1], sizeof num[1], fmax(med, floor)),
+                    eng_fmt_double(num[2], sizeof num[2], fmax(lo, floor)),
+                    eng_fmt_double(num[3], sizeof num[3], fmax(hi, floor)), k, num[4]);
+            any = true;
+        }
+        if (!any)
+            fprintf(g.f, "nan nan nan nan 0 nan\n");
+        fprintf(g.f, "\n\n# %s: each seed\n", t->vl[v]);
+        any = false;
+        for (size_t i = 0; i < t->n; i++)
+            if (t->wi[i] == w && t->vi[i] == v && t->rows[i].has[m]) {
+                fprintf(g.f, "%s %s\n",
+                        eng_fmt_double(num[0], sizeof num[0], dodge(t, v, t->rows[i].load)),
+                        eng_fmt_double(num[1], sizeof num[1], fmax(t->rows[i].v[m], floor)));
+                any = true;
+            }
+        if (!any)
+            fprintf(g.f, "nan nan\n");
+        fprintf(g.f, "\n\n");
+    }
+    if (eng_afile_commit(&g, &d) != ENG_OK) {
         fprintf(stderr, "batchlab plot: %s\n", d.msg);
-        if (t.f)
-            eng_afile_abort(&t);
-        rc = 1;
+        return 1;
     }
-    double *vals = rc == 0 ? malloc(n * sizeof *vals) : NULL;
-    if (rc == 0 && !vals) {
+    return 0;
+}
+
+/* Line style of variant v: colour, dash and point type all differ between
+ * neighbours, so that two policies with equal values are both visible. */
+static const int filled_pt[] = {7, 5, 9, 11, 13, 15};
+static const int open_pt[] = {6, 4, 8, 10, 12, 14};
+#define N_PT (sizeof filled_pt / sizeof filled_pt[0])
+
+/* The gnuplot commands of one panel: metric m of workload w. */
+static void script_panel(FILE *f, const load_table *t, size_t w, size_t m, const char *dat,
+                         bool overview)
+{
+    fprintf(f, "set title ");
+    char *title = eng_asprintf("%s: %s", t->wl[w], load_titles[m]);
+    gp_str(f, overview ? load_titles[m] : title ? title : "");
+    free(title);
+    /* The overview's panels are small: units only, the title says what. */
+    char *ylabel = overview ? eng_strdup(load_units[m])
+                            : eng_asprintf("%s%s", load_titles[m],
+                                           load_log[m] ? ", log scale (values < 1 at 1)" : "");
+    fprintf(f, "\nset ylabel ");
+    gp_str(f, ylabel ? ylabel : load_titles[m]);
+    free(ylabel);
+    fprintf(f, "\nset xlabel ");
+    gp_str(f, overview ? "load" : "load (computed, Baranov & Lyakhovets 2022; policies drawn "
+                                  "side by side)");
+    if (load_log[m])
+        fprintf(f, "\nset logscale y\nset yrange [*:*]\nset format y \"%%g\"\n");
+    else
+        fprintf(f, "\nunset logscale y\nset yrange [%s]\nset format y \"%%g\"\n",
+                m == 3 ? "0:1.05" : "0:*");
+    fprintf(f, "plot ");
+    for (size_t v = 0; v < t->n_v; v++) {
+        int lc = (int)v + 1, dt = (int)(v % 5) + 1;
+        fprintf(f, "%s", v ? ", \\\n     " : "");
+        gp_str(f, dat);
+        fprintf(f, " index %zu using 1:2:3:4 with yerrorlines lc %d dt %d pt %d ps 1.1 lw 1.5 "
+                   "title ",
+                2 * v, lc, dt, filled_pt[v % N_PT]);
+        gp_str(f, t->vl[v]);
+        fprintf(f, ", \\\n     ");
+        gp_str(f, dat);
+        fprintf(f, " index %zu using 1:2 with points lc %d pt %d ps 0.6 notitle", 2 * v + 1, lc,
+                open_pt[v % N_PT]);
+    }
+    fputc('\n', f);
+}
+
+/* The script's figures for workload w: one per metric and an overview, PNG
+ * then PDF where pdfcairo exists. */
+static void script_workload(FILE *f, const load_table *t, size_t w, const char *dir,
+                            const char *wsafe, char *const *dats)
+{
+    for (int k = 0; k < 2; k++) {
+        const char *fmt = k == 0 ? "png" : "pdf";
+        if (k == 1)
+            fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pdfcairo\") > 0) {\n");
+        for (size_t m = 0; m <= N_METRICS; m++) {
+            bool overview = m == N_METRICS;
+            char *o = overview ? eng_asprintf("%s/loads-%s.%s", dir, wsafe, fmt)
+                               : eng_asprintf("%s/loads-%s-%s.%s", dir, wsafe, load_metrics[m],
+                                              fmt);
+            gp_terminal(f, fmt, overview ? 1500 : 800, overview ? 900 : 550, o ? o : "loads");
+            free(o);
+            if (overview) {
+                fprintf(f, "set multiplot layout 2,3 title ");
+                gp_str(f, t->wl[w]);
+                fputc('\n', f);
+                for (size_t mm = 0; mm < N_METRICS; mm++)
+                    script_panel(f, t, w, mm, dats[mm], true);
+                fprintf(f, "unset multiplot\n");
+            } else {
+                script_panel(f, t, w, m, dats[m], false);
+            }
+        }
+        if (k == 1)
+            fprintf(f, "}\n");
+    }
+}
+
+/* The sweep's output folder: --output, else the CSV's own folder. */
+static char *loads_dir(const char *csv, const bl_args *a)
+{
+    const char *o = bl_args_value(a, "output", NULL);
+    if (o)
+        return eng_strdup(o);
+    char *dir = eng_strdup(csv);
+    char *slash = dir ? strrchr(dir, '/') : NULL;
+    if (slash)
+        *slash = '\0';
+    else if (dir)
+        strcpy(dir, ".");
+    return dir;
+}
+
+/* Writes loads.csv, the .dat files and loads.gp into dir. 0 or 1. */
+static int write_loads(const load_table *t, const char *csv, const char *dir, double level)
+{
+    char *script = eng_asprintf("%s/loads.gp", dir), *table = eng_asprintf("%s/loads.csv", dir);
+    double *vals = malloc(t->n * sizeof *vals);
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_afile tf = {0}, sf = {0};
+    int rc = 0;
+    if (!script || !table || !vals) {
         fprintf(stderr, "batchlab plot: out of memory\n");
-        eng_afile_abort(&t);
-        eng_afile_abort(&s);
+        rc = 1;
+    } else if (eng_mkdir_p(dir, &d) != ENG_OK || eng_afile_open(&tf, table, &d) != ENG_OK ||
+               eng_afile_open(&sf, script, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
         rc = 1;
     }
     if (rc == 0) {
         char lvl[32];
-        fprintf(t.f, "workload,variant,metric,load,n,mean,ci_low,ci_high\n");
-        fprintf(s.f, "# batchlab plot --loads %s: metrics against load, mean over seeds with "
-                     "the Student-t interval at %s.\n# Run: gnuplot loads.gp\n",
-                csv, eng_fmt_double(lvl, sizeof lvl, level));
-        fprintf(s.f, "set grid\nset key top left\nset xlabel \"load (computed, Baranov & "
-                     "Lyakhovets 2022)\"\nset offsets graph 0.03, graph 0.03, 0, 0\n");
+        eng_fmt_double(lvl, sizeof lvl, level);
+        fprintf(tf.f, "workload,variant,metric,load,n,median,low,high,mean\n");
+        fprintf(sf.f, "# batchlab plot --loads %s: metrics against load; per policy the median "
+                      "over seeds with the central %s share of the seeds' values, and each "
+                      "seed as an open point.\n# Run: gnuplot loads.gp\n",
+                csv, lvl);
+        fprintf(sf.f, "set grid\nset key top left\nset offsets graph 0.03, graph 0.03, 0, 0\n"
+                      "set bars 0.5\n");
     }
-    for (size_t w = 0; w < n_w && rc == 0; w++) {
-        char *wsafe = safe_name(wl[w]);
+    for (size_t w = 0; w < t->n_w && rc == 0; w++) {
+        char *wsafe = safe_name(t->wl[w]);
         char *dats[N_METRICS] = {0};
         for (size_t m = 0; m < N_METRICS && rc == 0; m++) {
             dats[m] = wsafe ? eng_asprintf("%s/loads-%s-%s.dat", dir, wsafe, load_metrics[m])
                             : NULL;
-            eng_afile g;
-            if (!dats[m] || eng_afile_open(&g, dats[m], &d) != ENG_OK) {
-                fprintf(stderr, "batchlab plot: %s\n", dats[m] ? d.msg : "out of memory");
+            if (!dats[m]) {
+                fprintf(stderr, "batchlab plot: out of memory\n");
                 rc = 1;
-                break;
-            }
-            fprintf(g.f, "# %s, %s: one block per policy variant: load mean ci_low ci_high n\n",
-                    wl[w], load_metrics[m]);
-            for (size_t v = 0; v < n_v; v++) {
-                fprintf(g.f, "# %s\n", vl[v]);
-                bool any = false;
-                for (size_t l = 0; l < n_l; l++) {
-                    size_t k = 0;
-                    for (size_t i = 0; i < n; i++)
-                        if (wi[i] == w && vi[i] == v && rows[i].load == loads[l] &&
-                            rows[i].has[m])
-                            vals[k++] = rows[i].v[m];
-                    if (k == 0)
-                        continue;
-                    double mean, half;
-                    bl_plot_mean_ci(vals, k, level, &mean, &half);
-                    char num[4][40];
-                    eng_fmt_double(num[0], sizeof num[0], loads[l]);
-                    eng_fmt_double(num[1], sizeof num[1], mean);
-                    eng_fmt_double(num[2], sizeof num[2], mean - half);
-                    eng_fmt_double(num[3], sizeof num[3], mean + half);
-                    fprintf(g.f, "%s %s %s %s %zu\n", num[0], num[1], num[2], num[3], k);
-                    bl_csv_cell(t.f, wl[w]);
-                    fputc(',', t.f);
-                    bl_csv_cell(t.f, vl[v]);
-                    fprintf(t.f, ",%s,%s,%zu,%s,%s,%s\n", load_metrics[m], num[0], k, num[1],
-                            num[2], num[3]);
-                    any = true;
-                }
-                if (!any)
-                    fprintf(g.f, "nan nan nan nan 0\n");
-                fprintf(g.f, "\n\n");
-            }
-            if (eng_afile_commit(&g, &d) != ENG_OK) {
-                fprintf(stderr, "batchlab plot: %s\n", d.msg);
-                rc = 1;
+            } else {
+                rc = write_metric_dat(t, w, m, level, dats[m], tf.f, vals);
             }
         }
-        /* Script: one figure per metric and an overview, PNG then PDF. */
-        for (int k = 0; k < 2 && rc == 0; k++) {
-            const char *fmt = k == 0 ? "png" : "pdf";
-            if (k == 1)
-                fprintf(s.f, "if (strstrt(GPVAL_TERMINALS, \"pdfcairo\") > 0) {\n");
-            for (size_t m = 0; m <= N_METRICS; m++) {
-                bool overview = m == N_METRICS;
-                char *o = overview ? eng_asprintf("%s/loads-%s.%s", dir, wsafe, fmt)
-                                   : eng_asprintf("%s/loads-%s-%s.%s", dir, wsafe,
-                                                  load_metrics[m], fmt);
-                gp_terminal(s.f, fmt, overview ? 1500 : 800, overview ? 900 : 550,
-                            o ? o : "loads");
-                free(o);
-                size_t first = overview ? 0 : m, last = overview ? N_METRICS : m + 1;
-                if (overview) {
-                    fprintf(s.f, "set multiplot layout 2,3 title ");
-                    gp_str(s.f, wl[w]);
-                    fputc('\n', s.f);
-                }
-                for (size_t mm = first; mm < last; mm++) {
-                    fprintf(s.f, "set title ");
-                    char *title = eng_asprintf("%s: %s", wl[w], load_titles[mm]);
-                    gp_str(s.f, overview ? load_titles[mm] : title ? title : "");
-                    free(title);
-                    fprintf(s.f, "\nset ylabel ");
-                    gp_str(s.f, load_titles[mm]);
-                    fprintf(s.f, "\nset yrange [%s]\nplot ", mm == 3 ? "0:1.05" : "0:*");
-                    for (size_t v = 0; v < n_v; v++) {
-                        fprintf(s.f, "%s", v ? ", \\\n     " : "");
-                        gp_str(s.f, dats[mm]);
-                        fprintf(s.f, " index %zu using 1:2:3:4 with yerrorlines pt 7 ps 0.6 "
-                                     "title ",
-                                v);
-                        gp_str(s.f, vl[v]);
-                    }
-                    fputc('\n', s.f);
-                }
-                if (overview)
-                    fprintf(s.f, "unset multiplot\n");
-            }
-            if (k == 1)
-                fprintf(s.f, "}\n");
-        }
+        if (rc == 0)
+            script_workload(sf.f, t, w, dir, wsafe, dats);
         for (size_t m = 0; m < N_METRICS; m++)
             free(dats[m]);
         free(wsafe);
     }
     if (rc == 0) {
-        fprintf(s.f, "set output\n");
-        if (eng_afile_commit(&t, &d) != ENG_OK || eng_afile_commit(&s, &d) != ENG_OK) {
+        fprintf(sf.f, "set output\n");
+        if (eng_afile_commit(&tf, &d) != ENG_OK || eng_afile_commit(&sf, &d) != ENG_OK) {
             fprintf(stderr, "batchlab plot: %s\n", d.msg);
             rc = 1;
         }
-    } else if (t.f) {
-        eng_afile_abort(&t);
-        eng_afile_abort(&s);
-    }
-    if (rc == 0 && !bl_args_flag(a, "no-render"))
-        rc = render(script);
-    if (rc == 0) {
-        printf("%s: %zu workload%s x %zu polic%s x %zu load%s", dir, n_w, n_w == 1 ? "" : "s",
-               n_v, n_v == 1 ? "y" : "ies", n_l, n_l == 1 ? "" : "s");
-        if (n_log)
-            printf(" (%zu row%s at load 'log' not drawn)", n_log, n_log == 1 ? "" : "s");
-        printf("\n");
+    } else {
+        if (tf.f)
+            eng_afile_abort(&tf);
+        if (sf.f)
+            eng_afile_abort(&sf);
     }
     free(vals);
-    for (size_t i = 0; i < n; i++) {
-        free(rows[i].workload);
-        free(rows[i].variant);
-    }
-    free(rows);
-    for (size_t i = 0; i < n_w; i++)
-        free(wl[i]);
-    for (size_t i = 0; i < n_v; i++)
-        free(vl[i]);
-    free(wl);
-    free(vl);
-    free(wi);
-    free(vi);
-    free(loads);
-    free(dir);
     free(script);
     free(table);
+    return rc;
+}
+
+static int plot_loads(const char *csv, const bl_args *a)
+{
+    double level = 0.9;
+    const char *level_s = bl_args_value(a, "level", NULL);
+    if (level_s && (bl_args_double("plot", "level", level_s, &level) || !(level > 0) ||
+                    !(level < 1))) {
+        if (level <= 0 || level >= 1)
+            fprintf(stderr, "batchlab plot: --level: expected a level in (0, 1), got '%s'\n",
+                    level_s);
+        return 2;
+    }
+    load_table t;
+    int rc = load_table_read(csv, &t);
+    if (rc == 0)
+        rc = load_table_index(&t);
+    char *dir = rc == 0 ? loads_dir(csv, a) : NULL;
+    if (rc == 0 && !dir) {
+        fprintf(stderr, "batchlab plot: out of memory\n");
+        rc = 1;
+    }
+    if (rc == 0)
+        rc = write_loads(&t, csv, dir, level);
+    if (rc == 0 && !bl_args_flag(a, "no-render")) {
+        char *script = eng_asprintf("%s/loads.gp", dir);
+        rc = script ? render(script) : 1;
+        free(script);
+    }
+    if (rc == 0) {
+        printf("%s: %zu workload%s x %zu polic%s x %zu load%s", dir, t.n_w,
+               t.n_w == 1 ? "" : "s", t.n_v, t.n_v == 1 ? "y" : "ies", t.n_l,
+               t.n_l == 1 ? "" : "s");
+        if (t.n_log)
+            printf(" (%zu row%s at load 'log' not drawn)", t.n_log, t.n_log == 1 ? "" : "s");
+        printf("\n");
+    }
+    free(dir);
+    load_table_fini(&t);
     return rc;
 }
 
@@ -1029,7 +1170,8 @@ int bl_cmd_plot(int argc, char **argv)
                       "packet) from jobs.csv, and queue length and utilization over time from\n"
                       "timeseries.csv, into RUN_DIR/plot. --loads: a sweep's mean and median\n"
                       "wait, bounded slowdown, utilization and queue length against load for\n"
-                      "every policy, with confidence intervals over seeds.",
+                      "every policy: each seed as a point, the median over seeds with the\n"
+                      "central share of the seeds' values (--level) as its bar.",
                       plot_opts, N_OPTS(plot_opts));
         bl_args_fini(&a);
         return 0;

@@ -11,10 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Mean and the half-width of the two-sided Student-t confidence interval
- * of the mean at `level` (e.g. 0.95) of n values: t_{(1+level)/2, n-1} s /
- * sqrt(n), s the sample standard deviation. Half-width 0 when n < 2. */
-void bl_plot_mean_ci(const double *v, size_t n, double level, double *mean, double *half);
+/* The median of n values and the central `level` share of them (e.g. 0.9:
+ * the 5th and 95th percentiles, interpolated as GSL's
+ * gsl_stats_quantile_from_sorted_data does). Sorts v in place. The
+ * interval lies within the values' range: never below zero for metrics
+ * that are not. NaN for all three when n is 0. */
+void bl_plot_median_interval(double *v, size_t n, double level, double *median, double *lo,
+                             double *hi);
 
 /* The colour of a job (or packet) in the Gantt chart, 0xRRGGBB: hues spaced
  * by the golden ratio, so neighbouring ids differ; the same id always gets
