@@ -164,6 +164,81 @@ static void test_run_data(void)
     CU_ASSERT_EQUAL(bl_system(cmd, NULL), 0);
 }
 
+/* Killed and failure-cut jobs are marked at their end; a long run shows its
+ * first week in the Gantt chart and hourly means in the series; the title
+ * comes from summary.json; a window with no job says so. */
+static void test_run_long_and_marks(void)
+{
+    const char *dir = bl_tmpdir();
+    char path[700];
+    snprintf(path, sizeof path, "%s/jobs.csv", dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    /* 30 days of run: job 3 ends on day 20, outside the first week. */
+    fputs("job_id,submission_time,starting_time,finish_time,allocated_resources,final_state\n"
+          "1,0,0,7200,0-1,COMPLETED_WALLTIME_REACHED\n"
+          "2,0,0,3600,2,COMPLETED_FAILED\n"
+          "3,0,1728000,1728010,3,COMPLETED_WALLTIME_REACHED\n"
+          "4,0,3600,7200,2,COMPLETED_SUCCESSFULLY\n",
+          f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/timeseries.csv", dir);
+    f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("time_s,queued_jobs,utilization\n0,2,0.5\n1800,0,1\n7200,0,0\n2592000,0,0\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("{\"platform\": {\"path\": \"platforms/p.xml\", \"hosts\": 8},\n"
+          " \"manifest\": {\"policy\": \"easy\", \"inputs\": {\"workload\": "
+          "{\"path\": \"logs/w.swf\"}}}}\n",
+          f);
+    fclose(f);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render", dir), 0);
+    CU_ASSERT_TRUE(bl_contains(out, "the run spans 30 days: the Gantt chart shows its first 7"));
+    CU_ASSERT_TRUE(bl_contains(out, "the series are hourly means"));
+    free(out);
+    /* Marks (in days): job 1 killed at 7200 s = 1/12 day on hosts 0-1 (y 1),
+     * job 2 cut at 3600 s = 1/24 day on host 2 (y 2.5); job 3 is outside
+     * the week. */
+    snprintf(path, sizeof path, "%s/plot/marks.dat", dir);
+    char *g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, ")\n0.083333333333333329 1\n\n\n0.041666666666666664 2.5\n"
+                                       "\n\n"));
+    free(g);
+    /* Hourly means: [0, 1 h): queue (2 x 1800 + 0) / 3600 = 1, utilization
+     * (0.5 x 1800 + 1 x 1800) / 3600 = 0.75; [1 h, 2 h): 0 and 1; then 0. */
+    snprintf(path, sizeof path, "%s/plot/series.dat", dir);
+    g = bl_slurp(path, NULL);
+    const char *body = g ? strchr(g, '\n') : NULL;
+    CU_ASSERT_TRUE(body && strncmp(body + 1, "0 1 0.75\n0.041666666666666664 0 1\n"
+                                             "0.083333333333333329 0 0\n", 59) == 0);
+    free(g);
+    snprintf(path, sizeof path, "%s/plot/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set title \"easy on w.swf (p.xml)\""));
+    CU_ASSERT_TRUE(g && bl_contains(g, "title \"1 job killed at the requested time\""));
+    CU_ASSERT_TRUE(g && bl_contains(g, "title \"1 job cut by a host failure\""));
+    CU_ASSERT_TRUE(g && bl_contains(g, "set yrange [0:8]"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "hourly means"));
+    free(g);
+    /* --all: the whole run, every instant. */
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render --all -o %s/all", dir, dir), 0);
+    snprintf(path, sizeof path, "%s/all/marks.dat", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "\n20.000115740740739 3.5\n")); /* 1728010 s */
+    free(g);
+    /* A window without a job. */
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render --from 1800000 --to 1900000", dir), 1);
+    CU_ASSERT_TRUE(bl_contains(out, "no job runs between 1800000 and 1900000 s (the run spans 0 "
+                                    "to 2592000 s)"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render --all --from 5", dir), 2);
+}
+
 static void test_run_errors(void)
 {
     const char *dir = bl_tmpdir();
@@ -399,6 +474,7 @@ int bl_suite_cli_plot(void)
     CU_add_test(s, "median and percentile interval: known answers", test_median_interval);
     CU_add_test(s, "Gantt colours: hand-computed and stable", test_colors);
     CU_add_test(s, "a run's Gantt and series data", test_run_data);
+    CU_add_test(s, "a long run: a week of Gantt, hourly means, marks, title", test_run_long_and_marks);
     CU_add_test(s, "a run: bad input names file and line", test_run_errors);
     CU_add_test(s, "metrics against load with intervals", test_loads);
     CU_add_test(s, "gnuplot draws PNG and PDF", test_render);

@@ -1,6 +1,7 @@
 /* cli_plot.c — `batchlab plot`: gnuplot figures of a run and of a sweep.
  *
- *   batchlab plot RUN_DIR [-o DIR] [--color job|packet] [--from S] [--to S] [--no-render]
+ *   batchlab plot RUN_DIR [-o DIR] [--color job|packet] [--from S] [--to S] [--all]
+ *                 [--no-render]
  *   batchlab plot --loads RESULTS.csv [-o DIR] [--level L] [--no-render]
  *
  * A run (RUN_DIR holds jobs.csv and/or timeseries.csv, as `batchlab run
@@ -13,8 +14,16 @@
  * timeseries.png/.pdf. Times are the run's clock (the log's submit times,
  * as in jobs.csv), shown in seconds, hours or days, whichever keeps the axis
  * readable (a drawn span up to 2 h, up to 14 days, longer); --from/--to
- * (seconds) cut a window out of a long run. Jobs that never started are not
- * drawn. The script names its files by absolute path.
+ * (seconds) cut a window out of a long run, and say so when it holds no
+ * job. A run longer than 14 days drawn whole is a smear, so by default its
+ * Gantt chart shows the first 7 days and its series are aggregated: hourly
+ * means of the step functions over a span up to 60 days, daily means
+ * beyond (every instant up to 2 days); --all draws everything. Jobs killed
+ * at their requested time (a red x) and jobs cut by a host failure (a
+ * black triangle) are marked at their end (marks.dat), with their count in
+ * the key. The title names the policy, the workload and the platform (from
+ * summary.json). Jobs that never started are not drawn. The script names
+ * its files by absolute path.
  *
  * A sweep (RESULTS.csv from `batchlab sweep merge`): for every workload and
  * each of wait_mean_s, wait_median_s, bounded_slowdown_mean, utilization and
@@ -227,11 +236,25 @@ static void gp_str(FILE *f, const char *s)
 /* ------------------------------------------------------------------ */
 /* A run                                                               */
 
+/* How a job ended, for the marks on the Gantt chart. */
+enum { END_OK = 0, END_KILLED = 1, END_FAILED = 2 };
+
 typedef struct gantt_row {
     double start_s, end_s;
     int64_t lo, hi; /* host indices, inclusive */
     int64_t color_id;
+    int end; /* END_*: killed at its requested time, cut by a host failure */
+    bool first; /* the job's first host interval (marks are drawn once) */
 } gantt_row;
+
+static int end_kind(const char *final_state)
+{
+    if (strcmp(final_state, "COMPLETED_WALLTIME_REACHED") == 0)
+        return END_KILLED;
+    if (strcmp(final_state, "COMPLETED_FAILED") == 0)
+        return END_FAILED;
+    return END_OK;
+}
 
 static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t *n,
                      int64_t *max_host, double *t_min, double *t_max)
@@ -243,7 +266,8 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
     }
     char *buf = NULL, *fields[MAX_FIELDS];
     size_t cap = 0, rcap = 0;
-    int rc = 0, c_id = -1, c_start = -1, c_end = -1, c_alloc = -1, c_packet = -1, c_sub = -1;
+    int rc = 0, c_id = -1, c_start = -1, c_end = -1, c_alloc = -1, c_packet = -1, c_sub = -1,
+        c_state = -1;
     long line = 0, nf;
     while (rc == 0 && getline(&buf, &cap, f) >= 0) {
         line++;
@@ -262,6 +286,7 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
             c_end = column(fields, nf, "finish_time");
             c_alloc = column(fields, nf, "allocated_resources");
             c_packet = column(fields, nf, "packet");
+            c_state = column(fields, nf, "final_state");
             if (c_id < 0 || c_start < 0 || c_end < 0 || c_alloc < 0 || c_sub < 0 ||
                 (by_packet && c_packet < 0)) {
                 fprintf(stderr,
@@ -277,6 +302,7 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
         need = need > c_alloc ? need : c_alloc;
         need = need > c_packet ? need : c_packet;
         need = need > c_sub ? need : c_sub;
+        need = need > c_state ? need : c_state;
         double id, start, end, sub, packet = -1;
         if (nf <= need || !parse_num(fields[c_id], &id) || !parse_num(fields[c_start], &start) ||
             !parse_num(fields[c_end], &end) || !parse_num(fields[c_sub], &sub) ||
@@ -291,6 +317,8 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
         *t_max = end > *t_max ? end : *t_max;
         if (start < 0 || end < start)
             continue; /* never started */
+        int ended = c_state >= 0 ? end_kind(fields[c_state]) : END_OK;
+        bool first = true;
         /* allocated_resources: "0-3 7 9-10" */
         for (char *p = fields[c_alloc]; *p;) {
             while (*p == ' ')
@@ -332,7 +360,8 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
             }
             int64_t color = by_packet && packet >= 0 ? (int64_t)packet : (int64_t)id;
             (*rows)[(*n)++] = (gantt_row){.start_s = start, .end_s = end, .lo = lo, .hi = hi,
-                                          .color_id = color};
+                                          .color_id = color, .end = ended, .first = first};
+            first = false;
             *max_host = hi > *max_host ? hi : *max_host;
         }
     }
@@ -341,26 +370,21 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
     return rc;
 }
 
-/* series.dat from timeseries.csv: time queued utilization. */
-static int read_series(const char *in, const char *out, double div, double *t_min,
-                       double *t_max)
+/* One point of timeseries.csv: the values from time t_s to the next one. */
+typedef struct series_pt {
+    double t_s, queued, util;
+} series_pt;
+
+/* Reads timeseries.csv into pts; 0 or 1 after a message. */
+static int read_series(const char *in, series_pt **pts, size_t *n)
 {
     FILE *f = fopen(in, "r");
     if (!f) {
         fprintf(stderr, "batchlab plot: %s: cannot open: %s\n", in, strerror(errno));
         return 1;
     }
-    eng_diag d;
-    eng_diag_clear(&d);
-    eng_afile a;
-    if (eng_afile_open(&a, out, &d) != ENG_OK) {
-        fclose(f);
-        fprintf(stderr, "batchlab plot: %s\n", d.msg);
-        return 1;
-    }
-    fprintf(a.f, "# time queued_jobs utilization (from %s)\n", in);
     char *buf = NULL, *fields[MAX_FIELDS];
-    size_t cap = 0;
+    size_t cap = 0, pcap = 0;
     long line = 0;
     int rc = 0, c_t = -1, c_q = -1, c_u = -1;
     while (rc == 0 && getline(&buf, &cap, f) >= 0) {
@@ -379,56 +403,84 @@ static int read_series(const char *in, const char *out, double div, double *t_mi
             }
             continue;
         }
-        double t, q, u;
+        series_pt p;
         int need = c_t > c_q ? (c_t > c_u ? c_t : c_u) : (c_q > c_u ? c_q : c_u);
-        if (nf <= need || !parse_num(fields[c_t], &t) || !parse_num(fields[c_q], &q) ||
-            !parse_num(fields[c_u], &u)) {
+        if (nf <= need || !parse_num(fields[c_t], &p.t_s) || !parse_num(fields[c_q], &p.queued) ||
+            !parse_num(fields[c_u], &p.util)) {
             fprintf(stderr, "batchlab plot: %s:%ld: expected numbers in time_s, queued_jobs, "
                             "utilization\n",
                     in, line);
             rc = 1;
-            break;
+        } else if (eng_grow(pts, &pcap, *n + 1, sizeof **pts) != ENG_OK) {
+            fprintf(stderr, "batchlab plot: out of memory\n");
+            rc = 1;
+        } else {
+            (*pts)[(*n)++] = p;
         }
-        char num[3][40];
-        fprintf(a.f, "%s %s %s\n", eng_fmt_double(num[0], sizeof num[0], t / div),
-                eng_fmt_double(num[1], sizeof num[1], q),
-                eng_fmt_double(num[2], sizeof num[2], u));
-        *t_min = t < *t_min ? t : *t_min;
-        *t_max = t > *t_max ? t : *t_max;
     }
     free(buf);
     fclose(f);
-    if (rc == 0 && eng_afile_commit(&a, &d) != ENG_OK) {
-        fprintf(stderr, "batchlab plot: %s\n", d.msg);
-        rc = 1;
-    } else if (rc != 0) {
-        eng_afile_abort(&a);
-    }
     return rc;
 }
 
-/* The time span of timeseries.csv (its first column), before the units are
- * chosen. */
-static int series_span(const char *in, double *t_min, double *t_max)
+/* series.dat: "time queued utilization" in the axis unit div, over [lo, hi].
+ * bin_s 0: every event instant (drawn as steps); otherwise the time-weighted
+ * mean of each bin of bin_s seconds (aligned on multiples of bin_s) over the
+ * part of it the series covers. 0 or 1 after a message. */
+static int write_series(const char *out, const char *in, const series_pt *p, size_t n,
+                        double lo, double hi, double bin_s, double div)
 {
-    FILE *f = fopen(in, "r");
-    if (!f)
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_afile a;
+    if (eng_afile_open(&a, out, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
         return 1;
-    char *buf = NULL;
-    size_t cap = 0;
-    long line = 0;
-    while (getline(&buf, &cap, f) >= 0) {
-        if (++line == 1)
-            continue;
-        char *end;
-        double t = strtod(buf, &end);
-        if (end != buf && isfinite(t)) {
-            *t_min = t < *t_min ? t : *t_min;
-            *t_max = t > *t_max ? t : *t_max;
+    }
+    char num[3][40];
+    if (bin_s > 0)
+        fprintf(a.f, "# bin_start queued_jobs utilization: time-weighted means over bins of "
+                     "%s s (from %s)\n",
+                eng_fmt_double(num[0], sizeof num[0], bin_s), in);
+    else
+        fprintf(a.f, "# time queued_jobs utilization (from %s)\n", in);
+    size_t drawn = 0;
+    if (bin_s <= 0) {
+        for (size_t i = 0; i < n; i++) {
+            if (p[i].t_s < lo || p[i].t_s > hi)
+                continue;
+            fprintf(a.f, "%s %s %s\n", eng_fmt_double(num[0], sizeof num[0], p[i].t_s / div),
+                    eng_fmt_double(num[1], sizeof num[1], p[i].queued),
+                    eng_fmt_double(num[2], sizeof num[2], p[i].util));
+            drawn++;
+        }
+    } else if (n > 1) {
+        double first = fmax(lo, p[0].t_s), last = fmin(hi, p[n - 1].t_s);
+        size_t i = 0;
+        for (double b = floor(first / bin_s) * bin_s; b < last; b += bin_s) {
+            double b0 = fmax(b, first), b1 = fmin(b + bin_s, last), q = 0, u = 0;
+            while (i + 1 < n && p[i + 1].t_s <= b0)
+                i++;
+            for (size_t k = i; k + 1 < n && p[k].t_s < b1; k++) {
+                double s0 = fmax(p[k].t_s, b0), s1 = fmin(p[k + 1].t_s, b1);
+                if (s1 > s0) {
+                    q += p[k].queued * (s1 - s0);
+                    u += p[k].util * (s1 - s0);
+                }
+            }
+            if (b1 > b0)
+                fprintf(a.f, "%s %s %s\n", eng_fmt_double(num[0], sizeof num[0], b / div),
+                        eng_fmt_double(num[1], sizeof num[1], q / (b1 - b0)),
+                        eng_fmt_double(num[2], sizeof num[2], u / (b1 - b0)));
+            drawn++;
         }
     }
-    free(buf);
-    fclose(f);
+    if (drawn == 0) /* gnuplot refuses an empty file */
+        fprintf(a.f, "nan nan nan\n");
+    if (eng_afile_commit(&a, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
     return 0;
 }
 
@@ -437,10 +489,231 @@ static const bl_opt plot_opts[] = {
     {"color", 0, BL_VALUE, "job|packet", "Gantt colours per job (default) or per packet"},
     {"from", 0, BL_VALUE, "S", "draw from this time (s, the run's clock as in jobs.csv)"},
     {"to", 0, BL_VALUE, "S", "draw up to this time (s)"},
+    {"all", 0, BL_FLAG, NULL, "draw the whole run even when it is long (see below)"},
     {"loads", 0, BL_VALUE, "CSV", "draw a sweep's metrics against load (batchlab sweep merge)"},
     {"level", 0, BL_VALUE, "L", "share of the seeds' values within the bars (default 0.9)"},
     {"no-render", 0, BL_FLAG, NULL, "write data and gnuplot script only"},
 };
+
+/* A Gantt chart of a long run is a smear: by default it shows this much of
+ * it; the series are aggregated instead. */
+#define GANTT_WINDOW_S (7 * 86400.0)
+#define LONG_RUN_S (14 * 86400.0)
+
+/* What a run's figures say about it, from summary.json when there is one. */
+typedef struct run_meta {
+    int64_t hosts;
+    char title[512];
+} run_meta;
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Title "POLICY on WORKLOAD (PLATFORM)" and the platform's host count from
+ * summary.json; the run's folder name when it is absent. */
+static void read_run_meta(const char *sum, const char *run, int64_t max_host, run_meta *m)
+{
+    m->hosts = max_host + 1;
+    snprintf(m->title, sizeof m->title, "%s", run);
+    bl_json_flat js;
+    eng_diag d;
+    eng_diag_clear(&d);
+    if (!have_file(sum) || bl_json_flat_read(sum, &js, &d) != ENG_OK)
+        return;
+    const char *h = bl_json_flat_get(&js, "platform.hosts");
+    double hv;
+    if (h && parse_num(h, &hv) && hv > (double)m->hosts)
+        m->hosts = (int64_t)hv;
+    const char *pol = bl_json_flat_get(&js, "manifest.policy");
+    const char *wl = bl_json_flat_get(&js, "manifest.inputs.workload.path");
+    const char *pf = bl_json_flat_get(&js, "platform.path");
+    if (pol && wl)
+        snprintf(m->title, sizeof m->title, "%s on %s%s%s%s", pol, base_name(wl),
+                 pf ? " (" : "", pf ? base_name(pf) : "", pf ? ")" : "");
+    bl_json_flat_fini(&js);
+}
+
+/* gantt.dat (one rectangle per job and run of consecutive hosts, in the
+ * window [lo, hi]) and marks.dat (block 0: jobs killed at their requested
+ * time, block 1: jobs cut by a host failure, each a point at its end on its
+ * first host interval). *drawn counts the jobs in the window, marks[] the
+ * two kinds. 0 or 1 after a message. */
+static int write_gantt(const char *gantt, const char *marks, const char *jobs,
+                       const gantt_row *rows, size_t n, double lo, double hi, double div,
+                       const char *unit, size_t *drawn, size_t mark_n[2])
+{
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_afile g, k;
+    if (eng_afile_open(&g, gantt, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
+    if (eng_afile_open(&k, marks, &d) != ENG_OK) {
+        eng_afile_abort(&g);
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
+    fprintf(g.f, "# x y xlow xhigh ylow yhigh rgb: one job on hosts ylow..yhigh-1 from "
+                 "xlow to xhigh (%s), from %s\n",
+            unit, jobs);
+    *drawn = 0;
+    mark_n[0] = mark_n[1] = 0;
+    char num[4][40];
+    for (size_t i = 0; i < n; i++) {
+        const gantt_row *r = &rows[i];
+        if (r->end_s < lo || r->start_s > hi)
+            continue;
+        double x0 = r->start_s / div, x1 = r->end_s / div;
+        fprintf(g.f, "%s %s %s %s %lld %lld %u\n",
+                eng_fmt_double(num[0], sizeof num[0], (x0 + x1) / 2),
+                eng_fmt_double(num[1], sizeof num[1], (double)(r->lo + r->hi + 1) / 2),
+                eng_fmt_double(num[2], sizeof num[2], x0), eng_fmt_double(num[3], sizeof num[3], x1),
+                (long long)r->lo, (long long)r->hi + 1, bl_plot_color(r->color_id));
+        *drawn += r->first;
+    }
+    if (*drawn == 0) /* gnuplot refuses an empty file */
+        fprintf(g.f, "0 0 0 0 0 0 16777215\n");
+    fprintf(k.f, "# x y: block 0 jobs killed at their requested time, block 1 jobs cut by a "
+                 "host failure (%s)\n",
+            unit);
+    for (int kind = END_KILLED; kind <= END_FAILED; kind++) {
+        for (size_t i = 0; i < n; i++) {
+            const gantt_row *r = &rows[i];
+            if (r->end != kind || !r->first || r->end_s < lo || r->end_s > hi)
+                continue;
+            fprintf(k.f, "%s %s\n", eng_fmt_double(num[0], sizeof num[0], r->end_s / div),
+                    eng_fmt_double(num[1], sizeof num[1], (double)(r->lo + r->hi + 1) / 2));
+            mark_n[kind - 1]++;
+        }
+        if (mark_n[kind - 1] == 0)
+            fprintf(k.f, "nan nan\n");
+        fprintf(k.f, "\n\n");
+    }
+    if (eng_afile_commit(&g, &d) != ENG_OK) {
+        eng_afile_abort(&k);
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
+    if (eng_afile_commit(&k, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* What the script draws. */
+typedef struct run_fig {
+    const char *dir, *gantt, *marks, *series, *title;
+    bool has_jobs, has_ts;
+    int64_t hosts;
+    const char *color; /* "job" or "packet" */
+    double g_lo, g_hi, s_lo, s_hi; /* x ranges of the Gantt chart and the series, in units */
+    const char *unit;
+    double bin_s; /* 0: every instant; else the bin of the series' means */
+    size_t mark_n[2];
+} run_fig;
+
+static void script_xrange(FILE *f, double lo, double hi)
+{
+    char num[2][40];
+    fprintf(f, "set xrange [%s:%s]\n", eng_fmt_double(num[0], sizeof num[0], lo),
+            eng_fmt_double(num[1], sizeof num[1], hi > lo ? hi : lo + 1));
+}
+
+static void script_gantt(FILE *f, const run_fig *r, const char *fmt)
+{
+    char *o = eng_asprintf("%s/gantt.%s", r->dir, fmt);
+    gp_terminal(f, fmt, 1200, 700, o ? o : "gantt");
+    free(o);
+    script_xrange(f, r->g_lo, r->g_hi);
+    fprintf(f, "set title ");
+    gp_str(f, r->title);
+    fprintf(f, "\nset ylabel \"host (index in name order)\"\n");
+    fprintf(f, "set yrange [0:%lld]\n", (long long)(r->hosts > 0 ? r->hosts : 1));
+    fprintf(f, "set key outside top center horizontal\n");
+    fprintf(f, "plot ");
+    gp_str(f, r->gantt);
+    fprintf(f, " using 1:2:3:4:5:6:7 with boxxyerror fill solid 0.85 noborder "
+               "lc rgb variable notitle");
+    static const char *const what[2] = {"killed at the requested time", "cut by a host failure"};
+    static const char *const style[2] = {"pt 2 ps 1.2 lw 2 lc rgb \"#b00000\"",
+                                         "pt 8 ps 1.2 lw 2 lc rgb \"black\""};
+    for (int k = 0; k < 2; k++) {
+        if (!r->mark_n[k])
+            continue;
+        fprintf(f, ", \\\n     ");
+        gp_str(f, r->marks);
+        fprintf(f, " index %d using 1:2 with points %s title \"%zu job%s %s\"", k, style[k],
+                r->mark_n[k], r->mark_n[k] == 1 ? "" : "s", what[k]);
+    }
+    fprintf(f, "\nset yrange [*:*]\nunset key\n");
+}
+
+static void script_series(FILE *f, const run_fig *r, const char *fmt)
+{
+    char *o = eng_asprintf("%s/timeseries.%s", r->dir, fmt);
+    gp_terminal(f, fmt, 1200, 700, o ? o : "timeseries");
+    free(o);
+    script_xrange(f, r->s_lo, r->s_hi);
+    const char *how = r->bin_s >= 86400 ? ", daily means" : r->bin_s > 0 ? ", hourly means" : "";
+    fprintf(f, "set multiplot layout 2,1 title ");
+    gp_str(f, r->title);
+    fprintf(f, "\nset title \"queue length (waiting jobs%s)\"\nset ylabel \"jobs\"\n"
+               "set yrange [0:*]\n",
+            how);
+    fprintf(f, "plot ");
+    gp_str(f, r->series);
+    fprintf(f, " using 1:2 with steps lw 1.5 notitle\n");
+    fprintf(f, "set title \"utilization%s\"\nset ylabel \"busy share\"\nset yrange [0:1.05]\n",
+            how);
+    fprintf(f, "plot ");
+    gp_str(f, r->series);
+    fprintf(f, " using 1:3 with steps lw 1.5 notitle\n");
+    fprintf(f, "unset multiplot\nset yrange [*:*]\n");
+}
+
+/* plot.gp: the Gantt chart and the series, PNG then PDF. 0 or 1. */
+static int write_run_script(const char *script, const char *run, const run_fig *r)
+{
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_afile s;
+    if (eng_afile_open(&s, script, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
+    FILE *f = s.f;
+    fprintf(f, "# batchlab plot %s: Gantt chart (hosts x time, colour per %s) and queue "
+               "length and utilization over time.\n# Run: gnuplot %s\n",
+            run, r->color, script);
+    fprintf(f, "set xlabel \"time (%s, the run's clock)\"\nset grid\n", r->unit);
+    for (int k = 0; k < 2; k++) {
+        const char *fmt = k == 0 ? "png" : "pdf";
+        if (k == 1)
+            fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pdfcairo\") > 0) {\n");
+        if (r->has_jobs)
+            script_gantt(f, r, fmt);
+        if (r->has_ts)
+            script_series(f, r, fmt);
+        if (k == 1)
+            fprintf(f, "}\n");
+    }
+    fprintf(f, "set output\n");
+    if (ferror(f)) {
+        eng_afile_abort(&s);
+        fprintf(stderr, "batchlab plot: %s: cannot write\n", script);
+        return 1;
+    }
+    if (eng_afile_commit(&s, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
+    return 0;
+}
 
 static int plot_run(const char *run, const bl_args *a)
 {
@@ -458,6 +731,12 @@ static int plot_run(const char *run, const bl_args *a)
         fprintf(stderr, "batchlab plot: expected --from below --to\n");
         return 2;
     }
+    bool all = bl_args_flag(a, "all"), windowed = isfinite(from) || isfinite(to);
+    if (all && windowed) {
+        fprintf(stderr, "batchlab plot: --all draws the whole run: expected no --from/--to "
+                        "with it\n");
+        return 2;
+    }
     char *run_abs = realpath(run, NULL);
     if (!run_abs) {
         fprintf(stderr, "batchlab plot: %s: cannot open the run's folder: %s\n", run,
@@ -469,9 +748,10 @@ static int plot_run(const char *run, const bl_args *a)
     char *ts = eng_asprintf("%s/timeseries.csv", run);
     char *sum = eng_asprintf("%s/summary.json", run);
     char *dir = out_opt ? eng_strdup(out_opt) : eng_asprintf("%s/plot", run);
-    char *gantt = NULL, *series = NULL, *script = NULL;
+    char *gantt = NULL, *marks = NULL, *series = NULL, *script = NULL;
     gantt_row *rows = NULL;
-    size_t n = 0;
+    series_pt *pts = NULL;
+    size_t n = 0, n_pts = 0;
     int rc = 1;
     if (!jobs || !ts || !sum || !dir) {
         fprintf(stderr, "batchlab plot: out of memory\n");
@@ -496,9 +776,10 @@ static int plot_run(const char *run, const bl_args *a)
         dir = dir_abs;
     }
     gantt = eng_asprintf("%s/gantt.dat", dir);
+    marks = eng_asprintf("%s/marks.dat", dir);
     series = eng_asprintf("%s/series.dat", dir);
     script = eng_asprintf("%s/plot.gp", dir);
-    if (!gantt || !series || !script) {
+    if (!gantt || !marks || !series || !script) {
         fprintf(stderr, "batchlab plot: out of memory\n");
         goto done;
     }
@@ -506,138 +787,73 @@ static int plot_run(const char *run, const bl_args *a)
     double t_min = INFINITY, t_max = -INFINITY;
     if (has_jobs && read_jobs(jobs, color_idx == 1, &rows, &n, &max_host, &t_min, &t_max))
         goto done;
-    if (has_ts)
-        series_span(ts, &t_min, &t_max);
-    /* Hosts: the platform's count from the summary when there is one. */
-    int64_t hosts = max_host + 1;
-    bl_json_flat js;
-    if (have_file(sum) && bl_json_flat_read(sum, &js, &d) == ENG_OK) {
-        const char *h = bl_json_flat_get(&js, "platform.hosts");
-        double hv;
-        if (h && parse_num(h, &hv) && hv > (double)hosts)
-            hosts = (int64_t)hv;
-        bl_json_flat_fini(&js);
+    if (has_ts && read_series(ts, &pts, &n_pts))
+        goto done;
+    for (size_t i = 0; i < n_pts; i++) {
+        t_min = fmin(t_min, pts[i].t_s);
+        t_max = fmax(t_max, pts[i].t_s);
     }
     if (!isfinite(t_min))
         t_min = t_max = 0;
-    double lo_t = isfinite(from) ? from : t_min, hi_t = isfinite(to) ? to : t_max;
-    double span = hi_t - lo_t;
-    const char *unit = span <= 7200 ? "s" : span <= 14 * 86400 ? "h" : "days";
+    run_meta meta;
+    read_run_meta(sum, run, max_host, &meta);
+
+    /* The windows: --from/--to for both figures; a long run without them
+     * shows its first week in the Gantt chart and aggregates the series. */
+    double g_lo = isfinite(from) ? from : t_min, g_hi = isfinite(to) ? to : t_max;
+    double s_lo = g_lo, s_hi = g_hi;
+    bool cut = !windowed && !all && has_jobs && t_max - t_min > LONG_RUN_S;
+    if (cut)
+        g_hi = t_min + GANTT_WINDOW_S;
+    double s_span = s_hi - s_lo;
+    double bin_s = all || s_span <= 2 * 86400 ? 0 : s_span <= 60 * 86400 ? 3600 : 86400;
+    double span = fmax(g_hi - g_lo, s_span);
+    const char *unit = span <= 7200 ? "s" : span <= LONG_RUN_S ? "h" : "days";
     double div = unit[0] == 's' ? 1 : unit[0] == 'h' ? 3600 : 86400;
 
+    run_fig fig = {.dir = dir, .gantt = gantt, .marks = marks, .series = series,
+                   .title = meta.title, .has_jobs = has_jobs, .has_ts = has_ts,
+                   .hosts = meta.hosts, .color = color_idx ? "packet" : "job",
+                   .g_lo = g_lo / div, .g_hi = g_hi / div, .s_lo = s_lo / div,
+                   .s_hi = s_hi / div, .unit = unit, .bin_s = bin_s};
     if (has_jobs) {
-        eng_afile g;
-        if (eng_afile_open(&g, gantt, &d) != ENG_OK) {
-            fprintf(stderr, "batchlab plot: %s\n", d.msg);
-            goto done;
-        }
-        fprintf(g.f, "# x y xlow xhigh ylow yhigh rgb: one job on hosts ylow..yhigh-1 from "
-                     "xlow to xhigh (%s), from %s\n",
-                unit, jobs);
         size_t drawn = 0;
-        for (size_t i = 0; i < n; i++) {
-            const gantt_row *r = &rows[i];
-            if (r->end_s < from || r->start_s > to)
-                continue;
+        if (write_gantt(gantt, marks, jobs, rows, n, g_lo, g_hi, div, unit, &drawn, fig.mark_n))
+            goto done;
+        if (drawn == 0 && windowed) {
             char num[4][40];
-            double x0 = r->start_s / div, x1 = r->end_s / div;
-            fprintf(g.f, "%s %s %s %s %lld %lld %u\n",
-                    eng_fmt_double(num[0], sizeof num[0], (x0 + x1) / 2),
-                    eng_fmt_double(num[1], sizeof num[1], (double)(r->lo + r->hi + 1) / 2),
-                    eng_fmt_double(num[2], sizeof num[2], x0),
-                    eng_fmt_double(num[3], sizeof num[3], x1), (long long)r->lo,
-                    (long long)r->hi + 1, bl_plot_color(r->color_id));
-            drawn++;
-        }
-        if (drawn == 0) /* gnuplot refuses an empty file */
-            fprintf(g.f, "0 0 0 0 0 0 16777215\n");
-        if (eng_afile_commit(&g, &d) != ENG_OK) {
-            fprintf(stderr, "batchlab plot: %s\n", d.msg);
+            fprintf(stderr, "batchlab plot: %s: no job runs between %s and %s s (the run spans "
+                            "%s to %s s)\n",
+                    run, isfinite(from) ? eng_fmt_double(num[0], sizeof num[0], from) : "the start",
+                    isfinite(to) ? eng_fmt_double(num[1], sizeof num[1], to) : "the end",
+                    eng_fmt_double(num[2], sizeof num[2], t_min),
+                    eng_fmt_double(num[3], sizeof num[3], t_max));
             goto done;
         }
     }
-    if (has_ts && read_series(ts, series, div, &t_min, &t_max))
+    if (has_ts && write_series(series, ts, pts, n_pts, s_lo, s_hi, bin_s, div))
         goto done;
-
-    eng_afile s;
-    if (eng_afile_open(&s, script, &d) != ENG_OK) {
-        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+    if (write_run_script(script, run, &fig))
         goto done;
-    }
-    FILE *f = s.f;
-    fprintf(f, "# batchlab plot %s: ", run);
-    fprintf(f, "Gantt chart (hosts x time, colour per %s) and queue length and utilization "
-               "over time.\n# Run: gnuplot %s\n",
-            color_idx ? "packet" : "job", script);
-    char num[2][40];
-    fprintf(f, "set xlabel \"time (%s, the run's clock)\"\n", unit);
-    if (isfinite(from) || isfinite(to))
-        fprintf(f, "set xrange [%s:%s]\n",
-                isfinite(from) ? eng_fmt_double(num[0], sizeof num[0], from / div) : "*",
-                isfinite(to) ? eng_fmt_double(num[1], sizeof num[1], to / div) : "*");
-    else
-        fprintf(f, "set xrange [%s:%s]\n", eng_fmt_double(num[0], sizeof num[0], t_min / div),
-                eng_fmt_double(num[1], sizeof num[1], t_max > t_min ? t_max / div
-                                                                    : t_min / div + 1));
-    fprintf(f, "set grid\n");
-    for (int k = 0; k < 2; k++) {
-        const char *fmt = k == 0 ? "png" : "pdf";
-        if (k == 1)
-            fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pdfcairo\") > 0) {\n");
-        if (has_jobs) {
-            char *o = eng_asprintf("%s/gantt.%s", dir, fmt);
-            gp_terminal(f, fmt, 1200, 700, o ? o : "gantt");
-            free(o);
-            fprintf(f, "set title ");
-            gp_str(f, run);
-            fprintf(f, "\nset ylabel \"host (index in name order)\"\n");
-            fprintf(f, "set yrange [0:%lld]\n", (long long)(hosts > 0 ? hosts : 1));
-            fprintf(f, "plot ");
-            gp_str(f, gantt);
-            fprintf(f, " using 1:2:3:4:5:6:7 with boxxyerror fill solid 0.85 noborder "
-                       "lc rgb variable notitle\n");
-            fprintf(f, "set yrange [*:*]\n");
-        }
-        if (has_ts) {
-            char *o = eng_asprintf("%s/timeseries.%s", dir, fmt);
-            gp_terminal(f, fmt, 1200, 700, o ? o : "timeseries");
-            free(o);
-            fprintf(f, "set multiplot layout 2,1 title ");
-            gp_str(f, run);
-            fprintf(f, "\nset title \"queue length (waiting jobs)\"\nset ylabel \"jobs\"\n"
-                       "set yrange [0:*]\n");
-            fprintf(f, "plot ");
-            gp_str(f, series);
-            fprintf(f, " using 1:2 with steps lw 1.5 notitle\n");
-            fprintf(f, "set title \"utilization\"\nset ylabel \"busy share\"\n"
-                       "set yrange [0:1.05]\n");
-            fprintf(f, "plot ");
-            gp_str(f, series);
-            fprintf(f, " using 1:3 with steps lw 1.5 notitle\n");
-            fprintf(f, "unset multiplot\nset yrange [*:*]\n");
-        }
-        if (k == 1)
-            fprintf(f, "}\n");
-    }
-    fprintf(f, "set output\n");
-    if (ferror(f) || eng_afile_commit(&s, &d) != ENG_OK) {
-        if (ferror(f))
-            eng_afile_abort(&s);
-        fprintf(stderr, "batchlab plot: %s: cannot write\n", script);
-        goto done;
-    }
     rc = bl_args_flag(a, "no-render") ? 0 : render(script);
-    if (rc == 0)
-        printf("%s: %s%s%s\n", dir, has_jobs ? "gantt" : "",
-               has_jobs && has_ts ? " and " : "", has_ts ? "timeseries" : "");
+    if (rc == 0) {
+        printf("%s: %s%s%s\n", dir, has_jobs ? "gantt" : "", has_jobs && has_ts ? " and " : "",
+               has_ts ? "timeseries" : "");
+        if (cut)
+            printf("the run spans %.0f days: the Gantt chart shows its first 7 (--from/--to "
+                   "choose the window, --all draws everything); the series are %s means\n",
+                   (t_max - t_min) / 86400, bin_s >= 86400 ? "daily" : "hourly");
+    }
 done:
     free(run_abs);
     free(rows);
+    free(pts);
     free(jobs);
     free(ts);
     free(sum);
     free(dir);
     free(gantt);
+    free(marks);
     free(series);
     free(script);
     return rc;
