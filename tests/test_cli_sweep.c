@@ -9,6 +9,7 @@
  * bench/sweep are in test_bench_sweep.c. Every expected value below was
  * worked out by hand from the grid. */
 #include "bl_test.h"
+#include "eng_sha256.h"
 
 #include "cli_sweep.h"
 
@@ -746,15 +747,33 @@ static void test_slurm_script(void)
     ran = bl_slurp(log, NULL);
     CU_ASSERT_TRUE(ran && strcmp(ran, "line 4\nline 5\nline 1\nline 2\nline 3\n") == 0);
     free(ran);
-    /* A task list changed since: the element refuses to run. */
-    f = fopen(tasks, "a");
-    fputs("echo 'line 6'\n", f);
+    /* The script carries the list's SHA-256. */
+    char hex[65];
+    CU_ASSERT_EQUAL(eng_sha256_file(tasks, hex, NULL), ENG_OK);
+    char want[100];
+    snprintf(want, sizeof want, "\nsha256=%s\n", hex);
+    s = bl_slurp(script, NULL);
+    CU_ASSERT_TRUE(s && bl_contains(s, want));
+    free(s);
+    /* A task list changed since, with as many lines (another seed): the
+     * element refuses to run, and runs nothing. */
+    char *text = bl_slurp(tasks, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    char *five = strstr(text, "line 5");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(five);
+    five[5] = '7';
+    f = fopen(tasks, "w");
+    fputs(text, f);
     fclose(f);
-    snprintf(args, sizeof args, "SLURM_ARRAY_TASK_ID=1 bash '%s'", script);
+    free(text);
+    snprintf(args, sizeof args, "SLURM_ARRAY_TASK_ID=2 bash '%s'", script);
     out = NULL;
     CU_ASSERT_EQUAL(bl_system(args, &out), 1);
-    CU_ASSERT_TRUE(bl_contains(out, "no longer has 5 lines"));
+    CU_ASSERT_TRUE(bl_contains(out, "has changed since this script was written"));
     free(out);
+    ran = bl_slurp(log, NULL);
+    CU_ASSERT_TRUE(ran && strcmp(ran, "line 4\nline 5\nline 1\nline 2\nline 3\n") == 0);
+    free(ran);
 
     /* Errors. */
     out = NULL;

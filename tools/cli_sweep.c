@@ -55,7 +55,9 @@
  * Slurm: the script is one job array; element i runs lines (i-1)K+1 .. iK
  * of the task list, K = ceil(N / max array size) (Slurm's MaxArraySize is
  * 1001 by default, so 1000 elements unless told otherwise), and refuses to
- * run when the task list no longer has N lines.
+ * run when the task list's SHA-256 is no longer the one it was written for
+ * (checked with coreutils' sha256sum on the cluster): a changed seed or
+ * option on as many lines must not be filed under the old names.
  *
  * Merge: every summary.json under DIR, in byte order of its path, one CSV
  * row each: the run's folder, its grid coordinates from task.json (or, for
@@ -76,6 +78,7 @@
 #include "eng_output.h"
 #include "eng_run.h"
 #include "eng_scale.h"
+#include "eng_sha256.h"
 #include "eng_swf.h"
 #include "eng_util.h"
 #include "pol_policy.h"
@@ -1867,6 +1870,13 @@ static int cmd_slurm(int argc, char **argv)
         fprintf(stderr, "batchlab sweep slurm: %s\n", d.msg);
         goto done;
     }
+    /* The elements check the list by its digest: a list changed since (a
+     * seed, an option) must not run under the old names. */
+    char digest[65];
+    if (eng_sha256_file(abs_tasks, digest, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab sweep slurm: %s\n", d.msg);
+        goto done;
+    }
     size_t per = (size_t)((n + max_array - 1) / max_array);
     size_t elements = (n + per - 1) / per;
     eng_afile f;
@@ -1904,9 +1914,10 @@ static int cmd_slurm(int argc, char **argv)
             "tasks=%s\n"
             "per=%zu\n"
             "n=%zu\n"
-            "[ \"$(wc -l < \"$tasks\")\" -eq \"$n\" ] ||\n"
-            "    { echo \"$tasks no longer has $n lines: expand the grid and write the script "
-            "again\" >&2; exit 1; }\n"
+            "sha256=%s\n"
+            "[ \"$(sha256sum < \"$tasks\" | cut -d' ' -f1)\" = \"$sha256\" ] ||\n"
+            "    { echo \"$tasks has changed since this script was written (SHA-256 $sha256): "
+            "expand the grid and write the script again\" >&2; exit 1; }\n"
             "first=$(( (SLURM_ARRAY_TASK_ID - 1) * per + 1 ))\n"
             "last=$(( first + per - 1 ))\n"
             "[ \"$last\" -le \"$n\" ] || last=$n\n"
@@ -1916,7 +1927,7 @@ static int cmd_slurm(int argc, char **argv)
             "    bash -c \"$line\" || { echo \"task $i failed: $line\" >&2; status=1; }\n"
             "done\n"
             "exit $status\n",
-            q_tasks, per, n);
+            q_tasks, per, n, digest);
     if (ferror(f.f)) {
         eng_afile_abort(&f);
         fprintf(stderr, "batchlab sweep slurm: %s: cannot write\n", script);
