@@ -83,6 +83,8 @@
 #include "eng_util.h"
 #include "pol_policy.h"
 
+#include <jansson.h>
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -911,7 +913,7 @@ char *bl_task_out_dir(const char *line)
 }
 
 /* ------------------------------------------------------------------ */
-/* Flat JSON reader                                                    */
+/* Flat JSON reader (Jansson)                                          */
 
 void bl_json_flat_fini(bl_json_flat *j)
 {
@@ -927,121 +929,19 @@ void bl_json_flat_fini(bl_json_flat *j)
     memset(j, 0, sizeof *j);
 }
 
-typedef struct json_in {
-    const char *path, *s, *p;
-    bl_json_flat *j;
-    size_t cap;
-    eng_diag *d;
-    int depth;
-} json_in;
-
-static int json_line(const json_in *in)
+static int flat_add(bl_json_flat *j, size_t *cap, const char *key, char *value, bool is_string,
+                    eng_diag *d)
 {
-    int line = 1;
-    for (const char *c = in->s; c < in->p; c++)
-        line += *c == '\n';
-    return line;
-}
-
-static int json_err(json_in *in, const char *what)
-{
-    char got[32];
-    size_t n = strcspn(in->p, "\n\r\t ,:{}[]\"");
-    if (!*in->p)
-        snprintf(got, sizeof got, "the end of the file");
-    else
-        snprintf(got, sizeof got, "'%.*s'", (int)(n == 0 ? 1 : n < 16 ? n : 16), in->p);
-    return eng_diag_set(in->d, ENG_PARSE, "%s:%d: expected %s, got %s", in->path, json_line(in),
-                        what, got);
-}
-
-static void json_ws(json_in *in)
-{
-    while (*in->p == ' ' || *in->p == '\t' || *in->p == '\n' || *in->p == '\r')
-        in->p++;
-}
-
-/* A JSON string at in->p (after the quote has been checked) into a heap
- * string. \uXXXX escapes outside ASCII become '?'. */
-static int json_string(json_in *in, char **out)
-{
-    const char *p = in->p + 1;
-    size_t cap = 16, n = 0;
-    char *s = malloc(cap);
-    if (!s)
-        return eng_diag_set(in->d, ENG_NOMEM, "out of memory");
-    while (*p && *p != '"') {
-        char c = *p++;
-        if (c == '\\') {
-            char e = *p++;
-            switch (e) {
-            case '"': c = '"'; break;
-            case '\\': c = '\\'; break;
-            case '/': c = '/'; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
-            case 'n': c = '\n'; break;
-            case 'r': c = '\r'; break;
-            case 't': c = '\t'; break;
-            case 'u': {
-                unsigned v = 0;
-                for (int k = 0; k < 4; k++, p++) {
-                    if (!isxdigit((unsigned char)*p)) {
-                        free(s);
-                        in->p = p;
-                        return json_err(in, "four hex digits after \\u");
-                    }
-                    v = v * 16 + (unsigned)(isdigit((unsigned char)*p) ? *p - '0'
-                                                                      : (tolower(*p) - 'a' + 10));
-                }
-                c = v < 0x80 ? (char)v : '?';
-                break;
-            }
-            default:
-                free(s);
-                in->p = p - 1;
-                return json_err(in, "an escape (\\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t, \\u)");
-            }
-        } else if ((unsigned char)c < 0x20) {
-            free(s);
-            in->p = p - 1;
-            return json_err(in, "a string without control characters");
-        }
-        if (n + 2 > cap) {
-            cap *= 2;
-            char *t = realloc(s, cap);
-            if (!t) {
-                free(s);
-                return eng_diag_set(in->d, ENG_NOMEM, "out of memory");
-            }
-            s = t;
-        }
-        s[n++] = c;
-    }
-    if (*p != '"') {
-        free(s);
-        in->p = p;
-        return json_err(in, "a closing '\"'");
-    }
-    s[n] = '\0';
-    in->p = p + 1;
-    *out = s;
-    return ENG_OK;
-}
-
-static int json_add(json_in *in, const char *key, char *value, bool is_string)
-{
-    bl_json_flat *j = in->j;
-    size_t c1 = in->cap, c2 = in->cap, c3 = in->cap;
+    size_t c1 = *cap, c2 = *cap, c3 = *cap;
     char *k = eng_strdup(key);
-    if (!k || eng_grow(&j->keys, &c1, j->n + 1, sizeof *j->keys) != ENG_OK ||
+    if (!k || !value || eng_grow(&j->keys, &c1, j->n + 1, sizeof *j->keys) != ENG_OK ||
         eng_grow(&j->values, &c2, j->n + 1, sizeof *j->values) != ENG_OK ||
         eng_grow(&j->is_string, &c3, j->n + 1, sizeof *j->is_string) != ENG_OK) {
         free(k);
         free(value);
-        return eng_diag_set(in->d, ENG_NOMEM, "out of memory");
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
     }
-    in->cap = c1; /* the three arrays grow alike */
+    *cap = c1; /* the three arrays grow alike */
     j->keys[j->n] = k;
     j->values[j->n] = value;
     j->is_string[j->n] = is_string;
@@ -1049,139 +949,80 @@ static int json_add(json_in *in, const char *key, char *value, bool is_string)
     return ENG_OK;
 }
 
-static int json_value(json_in *in, const char *key);
-
-static char *json_key(const char *prefix, const char *name)
+/* Adds every scalar under v, named by its dotted path from key. */
+static int flatten(bl_json_flat *j, size_t *cap, const char *key, json_t *v, eng_diag *d)
 {
-    return *prefix ? eng_asprintf("%s.%s", prefix, name) : eng_strdup(name);
-}
-
-static int json_object(json_in *in, const char *key)
-{
-    in->p++; /* '{' */
-    json_ws(in);
-    if (*in->p == '}') {
-        in->p++;
+    char num[40];
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        const char *name;
+        json_t *item;
+        json_object_foreach(v, name, item)
+        {
+            char *full = *key ? eng_asprintf("%s.%s", key, name) : eng_strdup(name);
+            int rc = full ? flatten(j, cap, full, item, d)
+                          : eng_diag_set(d, ENG_NOMEM, "out of memory");
+            free(full);
+            if (rc)
+                return rc;
+        }
         return ENG_OK;
     }
-    for (;;) {
-        json_ws(in);
-        if (*in->p != '"')
-            return json_err(in, "a key in quotes");
-        char *name = NULL;
-        int rc = json_string(in, &name);
-        if (rc)
-            return rc;
-        json_ws(in);
-        if (*in->p != ':') {
-            free(name);
-            return json_err(in, "':' after a key");
+    case JSON_ARRAY:
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            char *full = eng_asprintf("%s%s%zu", key, *key ? "." : "", i);
+            int rc = full ? flatten(j, cap, full, json_array_get(v, i), d)
+                          : eng_diag_set(d, ENG_NOMEM, "out of memory");
+            free(full);
+            if (rc)
+                return rc;
         }
-        in->p++;
-        char *full = json_key(key, name);
-        free(name);
-        if (!full)
-            return eng_diag_set(in->d, ENG_NOMEM, "out of memory");
-        rc = json_value(in, full);
-        free(full);
-        if (rc)
-            return rc;
-        json_ws(in);
-        if (*in->p == ',') {
-            in->p++;
-            continue;
-        }
-        if (*in->p == '}') {
-            in->p++;
-            return ENG_OK;
-        }
-        return json_err(in, "',' or '}'");
-    }
-}
-
-static int json_array(json_in *in, const char *key)
-{
-    in->p++; /* '[' */
-    json_ws(in);
-    if (*in->p == ']') {
-        in->p++;
         return ENG_OK;
-    }
-    for (size_t i = 0;; i++) {
-        char idx[32];
-        snprintf(idx, sizeof idx, "%zu", i);
-        char *full = json_key(key, idx);
-        if (!full)
-            return eng_diag_set(in->d, ENG_NOMEM, "out of memory");
-        int rc = json_value(in, full);
-        free(full);
-        if (rc)
-            return rc;
-        json_ws(in);
-        if (*in->p == ',') {
-            in->p++;
-            continue;
-        }
-        if (*in->p == ']') {
-            in->p++;
-            return ENG_OK;
-        }
-        return json_err(in, "',' or ']'");
+    case JSON_STRING:
+        return flat_add(j, cap, key, eng_strdup(json_string_value(v)), true, d);
+    case JSON_INTEGER:
+        snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        return flat_add(j, cap, key, eng_strdup(num), false, d);
+    case JSON_REAL:
+        return flat_add(j, cap, key,
+                        eng_strdup(eng_fmt_double(num, sizeof num, json_real_value(v))), false,
+                        d);
+    case JSON_TRUE:
+        return flat_add(j, cap, key, eng_strdup("true"), false, d);
+    case JSON_FALSE:
+        return flat_add(j, cap, key, eng_strdup("false"), false, d);
+    default:
+        return flat_add(j, cap, key, eng_strdup("null"), false, d);
     }
 }
 
-static int json_value(json_in *in, const char *key)
+/* The parsed document (an object) flattened into j, or a message naming
+ * the line and column Jansson stopped at. */
+static int flat_from(const char *path, json_t *root, const json_error_t *err, bl_json_flat *j,
+                     eng_diag *d)
 {
-    json_ws(in);
-    if (++in->depth > 64)
-        return json_err(in, "at most 64 levels of nesting");
+    memset(j, 0, sizeof *j);
+    if (!root)
+        return eng_diag_set(d, err->line < 0 ? ENG_IO : ENG_PARSE, "%s:%d:%d: %s", path,
+                            err->line, err->column, err->text);
     int rc;
-    char c = *in->p;
-    if (c == '{') {
-        rc = json_object(in, key);
-    } else if (c == '[') {
-        rc = json_array(in, key);
-    } else if (c == '"') {
-        char *s = NULL;
-        rc = json_string(in, &s);
-        if (rc == ENG_OK)
-            rc = json_add(in, key, s, true);
-    } else if (strncmp(in->p, "true", 4) == 0 || strncmp(in->p, "null", 4) == 0 ||
-               strncmp(in->p, "false", 5) == 0) {
-        size_t n = c == 'f' ? 5 : 4;
-        char *s = eng_strndup(in->p, n);
-        in->p += n;
-        rc = s ? json_add(in, key, s, false) : eng_diag_set(in->d, ENG_NOMEM, "out of memory");
-    } else if (c == '-' || isdigit((unsigned char)c)) {
-        char *end;
-        errno = 0;
-        strtod(in->p, &end);
-        if (end == in->p)
-            return json_err(in, "a number");
-        char *s = eng_strndup(in->p, (size_t)(end - in->p));
-        in->p = end;
-        rc = s ? json_add(in, key, s, false) : eng_diag_set(in->d, ENG_NOMEM, "out of memory");
+    if (!json_is_object(root)) {
+        rc = eng_diag_set(d, ENG_PARSE, "%s:1: expected a JSON object", path);
     } else {
-        rc = json_err(in, "a JSON value");
+        size_t cap = 0;
+        rc = flatten(j, &cap, "", root, d);
     }
-    in->depth--;
+    json_decref(root);
+    if (rc != ENG_OK)
+        bl_json_flat_fini(j);
     return rc;
 }
 
 int bl_json_flat_parse(const char *path, const char *text, bl_json_flat *j, eng_diag *d)
 {
-    memset(j, 0, sizeof *j);
-    json_in in = {.path = path, .s = text, .p = text, .j = j, .d = d};
-    json_ws(&in);
-    int rc = *in.p == '{' ? json_value(&in, "") : json_err(&in, "'{'");
-    if (rc == ENG_OK) {
-        json_ws(&in);
-        if (*in.p)
-            rc = json_err(&in, "the end of the file after the object");
-    }
-    if (rc != ENG_OK)
-        bl_json_flat_fini(j);
-    return rc;
+    json_error_t err;
+    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &err);
+    return flat_from(path, root, &err, j, d);
 }
 
 int bl_json_flat_read(const char *path, bl_json_flat *j, eng_diag *d)
@@ -1190,37 +1031,15 @@ int bl_json_flat_read(const char *path, bl_json_flat *j, eng_diag *d)
     FILE *f = fopen(path, "rb");
     if (!f)
         return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 4096, n = 0;
-    char *text = malloc(cap);
-    size_t got;
-    while (text && (got = fread(text + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            cap *= 2;
-            char *t = realloc(text, cap);
-            if (!t) {
-                free(text);
-                text = NULL;
-            }
-            text = t;
-        }
-    }
-    bool err = ferror(f);
+    json_error_t err;
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+    bool io = ferror(f);
     fclose(f);
-    if (!text)
-        return eng_diag_set(d, ENG_NOMEM, "out of memory");
-    if (err) {
-        free(text);
+    if (io && root) {
+        json_decref(root);
         return eng_diag_set(d, ENG_IO, "%s: read error", path);
     }
-    text[n] = '\0';
-    if (strlen(text) != n) {
-        free(text);
-        return eng_diag_set(d, ENG_PARSE, "%s: expected JSON text, found a NUL byte", path);
-    }
-    int rc = bl_json_flat_parse(path, text, j, d);
-    free(text);
-    return rc;
+    return flat_from(path, root, &err, j, d);
 }
 
 const char *bl_json_flat_get(const bl_json_flat *j, const char *key)

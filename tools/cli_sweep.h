@@ -104,9 +104,13 @@ char *bl_task_out_dir(const char *line);
 
 /* ---- the flat JSON reader used by the merge ----------------------------- */
 
-/* Every scalar of a JSON document under its dotted path ("metrics.wait_mean_s",
- * "platform.pools.0.label"); strings unescaped, numbers, true, false and
- * null as written. */
+/* Every scalar of a JSON object under its dotted path ("metrics.wait_mean_s",
+ * "platform.pools.0.label"), parsed by Jansson: strings unescaped (a
+ * "\u0000" inside one is an error, not a silent truncation), integers in
+ * decimal, other numbers in the shortest form that reads back the same
+ * double (eng_fmt_double: the form batchlab writes them in), true, false
+ * and null as words. Duplicate keys, -inf, nan and anything else that is
+ * not JSON are errors naming "PATH:LINE:COLUMN". */
 typedef struct bl_json_flat {
     char **keys;
     char **values;
