@@ -11,7 +11,7 @@ set title 'P_a^w of the best window over [0, 800] against job load (64 nodes, 6 
 set xlabel 'job load'
 set ylabel 'P_a^w'
 set yrange [0:1]
-set key bottom left
+set key bottom left Left reverse
 # the paper gives numbers only at job load 0 (0.96 and 0.87)
 $paper << EOD
 x,k,g

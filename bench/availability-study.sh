@@ -146,16 +146,16 @@ col() { printf '%s\n' "${rows[@]}" | awk -v c="$1" '{print $c}' | median; }
 g0=$(col 1) gh=$(col 2) f9=$(col 4) f1=$(col 5) below=$(col 6) acc1=$(col 7)
 pf() { if [ "$1" = 1 ]; then echo PASS; else echo MISS; fi; }
 printf 'target: Knapsack >= GreedyJnt at every job load (median loads below: %s): %s\n' "$below" \
-    "$(pf "$(awk -v x="$below" 'BEGIN {print x == 0}')")"
+    "$(pf "$(awk -v x="$below" 'BEGIN {print (x == 0)}')")"
 printf 'target: gain at job load 0 in 6-12 %%: %.1f %%: %s (paper 9 %%)\n' "$(awk -v x="$g0" 'BEGIN {print 100 * x}')" \
-    "$(pf "$(awk -v x="$g0" 'BEGIN {print x >= 0.06 && x <= 0.12}')")"
+    "$(pf "$(awk -v x="$g0" 'BEGIN {print (x >= 0.06 && x <= 0.12)}')")"
 printf 'target: gain at the highest job load with windows in >= 10 %% of scenarios <= a third of load 0: %.1f %% vs %.1f %% / 3: %s (paper: "almost 0 %%")\n' \
     "$(awk -v x="$gh" 'BEGIN {print 100 * x}')" "$(awk -v x="$g0" 'BEGIN {print 100 * x}')" \
-    "$(pf "$(awk -v a="$gh" -v b="$g0" 'BEGIN {print a <= b / 3}')")"
+    "$(pf "$(awk -v a="$gh" -v b="$g0" 'BEGIN {print (a <= b / 3)}')")"
 printf 'target: windows at job load 0.9 (median %s of %s), none at 1.0 (median %s): %s (paper: about 10 of 10 000, none)\n' \
-    "$f9" "$scen" "$f1" "$(pf "$(awk -v a="$f9" -v b="$f1" 'BEGIN {print a > 0 && b == 0}')")"
+    "$f9" "$scen" "$f1" "$(pf "$(awk -v a="$f9" -v b="$f1" 'BEGIN {print (a > 0 && b == 0)}')")"
 printf 'target: Table 1 accuracy with one starting point >= 0.5: %.3f: %s (paper 0.8)\n' "$acc1" \
-    "$(pf "$(awk -v x="$acc1" 'BEGIN {print x >= 0.5}')")"
+    "$(pf "$(awk -v x="$acc1" 'BEGIN {print (x >= 0.5)}')")"
 
 echo
 echo "Ablation: every node carries exactly the job load (--load-concentration 0), seed $seed"

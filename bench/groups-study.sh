@@ -155,10 +155,10 @@ col() { printf '%s\n' "${rows[@]}" | awk -v c="$1" '{print $c}' | median; }
 lead=$(col 1) loss=$(col 2) ahead=$(col 3) t40=$(col 4) t120=$(col 5) t220=$(col 6)
 pf() { if [ "$1" = 1 ]; then echo PASS; else echo MISS; fi; }
 printf 'target: KnapsackGroup >= 15 %% ahead of Greedy at some budget: %.1f %%: %s (paper: over 20 %%)\n' \
-    "$(awk -v x="$lead" 'BEGIN {print 100 * x}')" "$(pf "$(awk -v x="$lead" 'BEGIN {print x >= 0.15}')")"
+    "$(awk -v x="$lead" 'BEGIN {print 100 * x}')" "$(pf "$(awk -v x="$lead" 'BEGIN {print (x >= 0.15)}')")"
 printf 'target: KnapsackSingle within 10 %% of KnapsackGroup: up to %.1f %% lower: %s (paper: about 10 %%)\n' \
-    "$(awk -v x="$loss" 'BEGIN {print 100 * x}')" "$(pf "$(awk -v x="$loss" 'BEGIN {print x <= 0.10}')")"
+    "$(awk -v x="$loss" 'BEGIN {print 100 * x}')" "$(pf "$(awk -v x="$loss" 'BEGIN {print (x <= 0.10)}')")"
 printf 'target: Greedy ahead of KnapsackSingle only for C > 200: ahead at %s budgets <= 200: %s\n' \
-    "$ahead" "$(pf "$(awk -v x="$ahead" 'BEGIN {print x == 0}')")"
+    "$ahead" "$(pf "$(awk -v x="$ahead" 'BEGIN {print (x == 0)}')")"
 printf 'target: tree falling with C: %s / %s / %s at C = 40 / 120 / 220: %s (paper: about 5000 at 40, 100 at 120)\n' \
-    "$t40" "$t120" "$t220" "$(pf "$(awk -v a="$t40" -v b="$t120" -v c="$t220" 'BEGIN {print a > b && b > c}')")"
+    "$t40" "$t120" "$t220" "$(pf "$(awk -v a="$t40" -v b="$t120" -v c="$t220" 'BEGIN {print (a > b && b > c)}')")"
