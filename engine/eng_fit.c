@@ -209,8 +209,10 @@ static int fit_quantity(double *x, size_t n, bool hgamma_of_log, eng_fit_quantit
     q->n = n;
     int rc;
     if ((rc = eng_fit_lognormal_mle(x, n, &q->lognormal, d)) ||
-        (rc = eng_fit_gamma_mle(x, n, &q->gamma, d)))
-        return eng_diag_prefix(d, "%s", what), rc;
+        (rc = eng_fit_gamma_mle(x, n, &q->gamma, d))) {
+        eng_diag_prefix(d, "%s", what);
+        return rc;
+    }
     q->ks_lognormal = eng_fit_ks(x, n, cdf_lognormal, &q->lognormal);
     q->ks_gamma = eng_fit_ks(x, n, cdf_gamma, &q->gamma);
     if (!hgamma_of_log) return ENG_OK;
