@@ -29,9 +29,14 @@
 #    load-0 one; windows at job load 0.9, none at 1.0; Table 1's accuracy
 #    with one starting point >= 0.5. Then the ablation, every node carrying
 #    exactly the job load (--load-concentration 0), on the first seed.
+# 5. `batchlab fit` of the archive logs KTH-SP2 and SDSC-SP2 in the shared
+#    trace folder (BATCHLAB_TRACES, default ../shared/traces next to the
+#    source tree), skipped when absent: the fits and their KS statistics,
+#    JSON files usable with --job-model.
 #
 # Environment: AV_SCENARIOS, AV_TS_SCENARIOS, AV_REPS, AV_SEED (default 1),
-# AV_TIMING_SCENARIOS (environments per timing run, default 200), AV_SEEDS.
+# AV_TIMING_SCENARIOS (environments per timing run, default 200), AV_SEEDS,
+# BATCHLAB_TRACES.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -170,6 +175,18 @@ printf '  gain at load 0 %.1f %%, at load %s (highest with windows in >= 10 %%) 
     paste -d, <(jarr "$ja" job_load) <(jarr "$ja" knapsack) <(jarr "$ja" greedyjnt) <(jarr "$ja" found)
 } > "$out/fig5-ablation.csv"
 echo "wrote $out/fig5-ablation.csv"
+
+# 5. Job models of the shared logs.
+traces=${BATCHLAB_TRACES:-$src/../shared/traces}
+echo
+for log in KTH-SP2-1996-2.1-cln.swf SDSC-SP2-1998-4.2-cln.swf.gz; do
+    if [ -f "$traces/$log" ]; then
+        name=${log%%.swf*}
+        "$exe" fit --workload "$traces/$log" --json "$out/fit-$name.json" | tee "$out/fit-$name.txt"
+    else
+        echo "fit: $traces/$log not found, skipped"
+    fi
+done
 
 # Figures (after the ablation: fig5.png shows it too).
 if command -v gnuplot > /dev/null; then
