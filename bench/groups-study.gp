@@ -55,6 +55,8 @@ set multiplot layout 1,2 title 'Fig. 8: calculation time and tree size against t
 set title 'mean time per call'
 set ylabel 'seconds'
 set logscale y
+set format y '10^{%L}'
+set yrange [1e-5:1e3] # the top decades hold the key, above the curves
 set key top right
 plot dir.'/groups-large.csv' using 1:3 with linespoints lw 2 pt 7 title 'KnapsackGroup', \
      '' using 1:12 with linespoints lw 1 pt 6 dt 2 title 'KnapsackGroup (literal)', \
@@ -63,6 +65,8 @@ plot dir.'/groups-large.csv' using 1:3 with linespoints lw 2 pt 7 title 'Knapsac
      '' using 1:9 with linespoints pt 5 title 'KnapsackSingle'
 set title 'KnapsackGroup tree size'
 set ylabel 'candidates created'
+set format y '%g'
+set yrange [*:*]
 plot dir.'/groups-large.csv' using 1:10 with linespoints lw 2 pt 7 title 'ours', \
      '' using 1:11 with linespoints lw 1 pt 6 dt 2 title 'literal', \
      '-' using 1:2 with points pt 4 ps 2 lc rgb 'black' title 'paper (about)'

@@ -17,8 +17,15 @@
 #    about 8 s and a tree of about 5000). Wall times on a shared machine vary
 #    from run to run.
 # 3. CSV files and, with gnuplot, groups-fig4.png ... groups-fig8.png.
+# 4. The trend targets of issue 13 on the N = 200 series, medians over the
+#    seeds GR_SEEDS (default "1 2 3"; the first one's run reused), each
+#    printed as PASS/MISS: KnapsackGroup >= 15 % ahead of Greedy at some
+#    budget; KnapsackSingle within 10 % of KnapsackGroup at every budget;
+#    Greedy ahead of KnapsackSingle only where C > 200; KnapsackGroup's
+#    tree smaller at C = 220 than at C = 40 and at C = 120 than at C = 40.
 #
-# Environment: GR_SCENARIOS, GR_LARGE, GR_REPS, GR_TIMING, GR_SEED (default 1).
+# Environment: GR_SCENARIOS, GR_LARGE, GR_REPS, GR_TIMING, GR_SEED (default
+# 1), GR_SEEDS.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -30,6 +37,7 @@ large=${GR_LARGE:-50}
 reps=${GR_REPS:-5}
 tim=${GR_TIMING:-50}
 seed=${GR_SEED:-1}
+seeds=${GR_SEEDS:-"$seed 2 3"}
 [ -x "$exe" ] || { echo "groups-study: $exe is missing; build first" >&2; exit 1; }
 mkdir -p "$out"
 
@@ -110,3 +118,47 @@ if command -v gnuplot > /dev/null; then
 else
     echo "gnuplot not found: no figures"
 fi
+
+# 4. Trend targets over seeds (N = 200 series).
+# One seed's facts: the largest KnapsackGroup / Greedy - 1, the largest
+# 1 - KnapsackSingle / KnapsackGroup, the budgets <= 200 where Greedy is
+# ahead of KnapsackSingle, the tree at C = 40, 120 and 220.
+gfacts() {
+    local b
+    b=$(block "$1" large)
+    paste -d' ' <(echo "$b" | arr budget) <(echo "$b" | arr knapsack_group) <(echo "$b" | arr greedy) \
+        <(echo "$b" | arr knapsack_single) <(echo "$b" | arr tree_size) | awk '
+        { c = $1 + 0; kg = $2 + 0; gr = $3 + 0; ks = $4 + 0; t = $5 + 0
+          if (gr > 0 && kg / gr - 1 > lead) lead = kg / gr - 1
+          if (kg > 0 && 1 - ks / kg > loss) loss = 1 - ks / kg
+          if (c <= 200 && gr > ks) ahead++
+          if (c == 40) t40 = t; if (c == 120) t120 = t; if (c == 220) t220 = t }
+        END { printf "%.4f %.4f %d %g %g %g\n", lead, loss, ahead + 0, t40, t120, t220 }'
+}
+echo
+echo "Trend targets (issue 13), N = 200, G = 40, n = 20, seeds: $seeds; $large scenarios per budget"
+rows=()
+for s in $seeds; do
+    j=$out/groups-seed$s.json
+    if [ "$s" = "$seed" ]; then
+        cp "$json" "$j"
+    else
+        "$exe" study groups --seed "$s" --skip-small --large-scenarios "$large" --json "$j" > /dev/null
+    fi
+    r=$(gfacts "$j")
+    rows+=("$r")
+    set -- $r
+    printf '  seed %s: KnapsackGroup ahead of Greedy by up to %.1f %%; KnapsackSingle up to %.1f %% lower; Greedy ahead of KnapsackSingle at %s budgets <= 200; tree %s / %s / %s at C = 40 / 120 / 220\n' \
+        "$s" "$(awk -v x="$1" 'BEGIN {print 100 * x}')" "$(awk -v x="$2" 'BEGIN {print 100 * x}')" "$3" "$4" "$5" "$6"
+done
+col() { printf '%s\n' "${rows[@]}" | awk -v c="$1" '{print $c}' | median; }
+lead=$(col 1) loss=$(col 2) ahead=$(col 3) t40=$(col 4) t120=$(col 5) t220=$(col 6)
+pf() { if [ "$1" = 1 ]; then echo PASS; else echo MISS; fi; }
+printf 'target: KnapsackGroup >= 15 %% ahead of Greedy at some budget: %.1f %%: %s (paper: over 20 %%)\n' \
+    "$(awk -v x="$lead" 'BEGIN {print 100 * x}')" "$(pf "$(awk -v x="$lead" 'BEGIN {print (x >= 0.15)}')")"
+printf 'target: KnapsackSingle within 10 %% of KnapsackGroup: up to %.1f %% lower: %s (paper: about 10 %%)\n' \
+    "$(awk -v x="$loss" 'BEGIN {print 100 * x}')" "$(pf "$(awk -v x="$loss" 'BEGIN {print (x <= 0.10)}')")"
+printf 'target: Greedy ahead of KnapsackSingle only for C > 200: ahead at %s budgets <= 200: %s\n' \
+    "$ahead" "$(pf "$(awk -v x="$ahead" 'BEGIN {print (x == 0)}')")"
+printf 'target: tree falling with C: %s / %s / %s at C = 40 / 120 / 220: %s (paper: about 5000 at 40, 100 at 120)\n' \
+    "$t40" "$t120" "$t220" "$(pf "$(awk -v a="$t40" -v b="$t120" -v c="$t220" 'BEGIN {print (a > b && b > c)}')")"

@@ -181,6 +181,14 @@ eng_avail_job_params eng_avail_job_defaults(void)
     };
 }
 
+double eng_avail_gen_node_load(gsl_rng *rng, double job_load, double concentration)
+{
+    if (job_load <= 0) return 0.0;
+    if (job_load >= 1) return 1.0;
+    if (!(concentration > 0)) return job_load;
+    return gsl_ran_beta(rng, concentration * job_load, concentration * (1 - job_load));
+}
+
 static double uniform_in(gsl_rng *rng, double lo, double hi)
 {
     return hi > lo ? lo + (hi - lo) * gsl_rng_uniform(rng) : lo;
@@ -200,6 +208,16 @@ int eng_avail_gen_jobs(gsl_rng *rng, const eng_avail_job_params *p, double t0, d
                             "job load: expected a share in [0, 1] of [t0, t1], "
                             "got %g of [%g, %g]",
                             job_load, t0, t1);
+    return eng_avail_gen_busy(rng, p, t0, t1, job_load * (t1 - t0), r, d);
+}
+
+int eng_avail_gen_busy(gsl_rng *rng, const eng_avail_job_params *p, double t0, double t1,
+                       double busy, eng_avail_res *r, eng_diag *d)
+{
+    if (!(t1 >= t0) || !(busy >= 0 && busy <= t1 - t0))
+        return eng_diag_set(d, ENG_INVAL,
+                            "job load: expected a busy time in [0, %g] on [%g, %g], got %g",
+                            t1 - t0, t0, t1, busy);
     if (!(p->len_median_s > 0) || p->len_sigma < 0 || p->alloc_sd_lo < 0 ||
         p->alloc_sd_hi < p->alloc_sd_lo || p->rel_lo < 0 || p->rel_hi < p->rel_lo ||
         p->rel_sigma_lo < 0 || p->rel_sigma_hi < p->rel_sigma_lo ||
@@ -207,7 +225,7 @@ int eng_avail_gen_jobs(gsl_rng *rng, const eng_avail_job_params *p, double t0, d
         return eng_diag_set(d, ENG_INVAL,
                             "job load: inconsistent job parameters "
                             "(3 alloc_sd_hi + rel_hi must be below 1)");
-    double span = t1 - t0, busy = job_load * span;
+    double span = t1 - t0;
     if (busy <= 0) return ENG_OK;
     double *len = NULL, *cut = NULL;
     size_t n = 0, cap = 0;

@@ -144,6 +144,23 @@ eng_avail_job_params eng_avail_job_defaults(void);
 int eng_avail_gen_jobs(gsl_rng *rng, const eng_avail_job_params *p, double t0, double t1,
                        double job_load, eng_avail_res *r, eng_diag *d);
 
+/* One resource's share of the job load (Toporkov et al. 2021 §4.1-4.2):
+ * the job load is a system-wide mean, and resources carry it unevenly
+ * ("many resources fall out of consideration due to a high probability of
+ * being utilized by other jobs ... selecting a set of 6 concurrently
+ * available resources from 6 resources in the system that remained
+ * unloaded"). The share is Beta(k x, k (1 - x)) for job load x and
+ * concentration k > 0: mean x, variance x (1 - x) / (k + 1); k = 0 means
+ * every resource carries exactly x (no spread). x = 0 and x = 1 give 0 and
+ * 1 whatever k (an idle system, a fully utilized one). x in [0, 1]. */
+double eng_avail_gen_node_load(gsl_rng *rng, double job_load, double concentration);
+
+/* The same with the busy time given in seconds (0 <= busy <= t1 - t0)
+ * instead of a share of [t0, t1]: eng_avail_gen_jobs(..., load, ...) is
+ * eng_avail_gen_busy(..., load * (t1 - t0), ...). */
+int eng_avail_gen_busy(gsl_rng *rng, const eng_avail_job_params *p, double t0, double t1,
+                       double busy, eng_avail_res *r, eng_diag *d);
+
 /* Values uniform on [lo, hi]; with step > 0 uniform on the grid lo, lo +
  * step, ..., <= hi (heterogeneous prices and performances). */
 void eng_avail_gen_uniform(gsl_rng *rng, double lo, double hi, double step, double *out, size_t n);

@@ -96,6 +96,15 @@ static void test_usage(void)
     CU_ASSERT_EQUAL(bl_run(&out, "study availability --help"), 0);
     CU_ASSERT(bl_contains(out, "usage: batchlab study availability"));
     CU_ASSERT(bl_contains(out, "--budget-factor"));
+    /* the environment choices, with the paper's words */
+    CU_ASSERT(bl_contains(out, "remained\n                unloaded"));
+    CU_ASSERT(bl_contains(out, "--load-concentration K"));
+    CU_ASSERT(bl_contains(out, "--job-model FILE"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study availability --load-concentration -1"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study availability --job-model /nonexistent/fit.json"), 1);
+    CU_ASSERT(bl_contains(out, "/nonexistent/fit.json"));
     free(out);
     CU_ASSERT_EQUAL(bl_run(&out, "study availability --job-loads 0,2"), 2);
     CU_ASSERT(bl_contains(out, "--job-loads"));

@@ -101,6 +101,21 @@ static void test_usage(void)
     free(out);
     CU_ASSERT_EQUAL(bl_run(&out, "study groups --scenarios 0"), 2);
     free(out);
+    /* the environment choices are in the help, with the paper's words */
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --help"), 0);
+    CU_ASSERT(bl_contains(out, "almost impossible just to allocate any 20"));
+    CU_ASSERT(bl_contains(out, "--group-costs W"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --group-costs -1"), 2);
+    CU_ASSERT(bl_contains(out, "--group-costs"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --group-costs 101"), 2);
+    free(out);
+    /* costs by group: a valid run that says so */
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --skip-large --scenarios 2 --group-costs 1"), 0);
+    CU_ASSERT(bl_contains(out, "costs by group: the group's base +- 1"));
+    CU_ASSERT(bl_contains(out, "50/50") || bl_contains(out, "2/2"));
+    free(out);
 }
 
 int bl_suite_cli_study_groups(void)

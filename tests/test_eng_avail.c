@@ -259,6 +259,58 @@ static void test_draw(void)
     gsl_rng_free(rng);
 }
 
+/* Per-resource job-load shares (Toporkov et al. 2021 §4.1-4.2): Beta(K x,
+ * K (1 - x)) has mean x and variance x (1 - x) / (K + 1); x = 0, x = 1 and
+ * K = 0 are exact. The chains generated for a share cover exactly share x
+ * span of the horizon. */
+static void test_node_load(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 11);
+    CU_ASSERT_EQUAL(eng_avail_gen_node_load(rng, 0, 0.5), 0.0);
+    CU_ASSERT_EQUAL(eng_avail_gen_node_load(rng, 1, 0.5), 1.0);
+    CU_ASSERT_EQUAL(eng_avail_gen_node_load(rng, 0.3, 0), 0.3);
+    /* x = 0.8, K = 0.5: mean 0.8, variance 0.8 * 0.2 / 1.5 = 0.10667; the
+     * sample mean of 20 000 draws has deviation sqrt(0.10667 / 20000) =
+     * 0.0023, so 0.8 +- 0.01 is more than 4 deviations */
+    const size_t N = 20000;
+    double sum = 0, sum2 = 0;
+    for (size_t i = 0; i < N; i++) {
+        double u = eng_avail_gen_node_load(rng, 0.8, 0.5);
+        CU_ASSERT(u >= 0 && u <= 1);
+        sum += u;
+        sum2 += u * u;
+    }
+    double mean = sum / (double)N, var = sum2 / (double)N - mean * mean;
+    CU_ASSERT_DOUBLE_EQUAL(mean, 0.8, 0.01);
+    CU_ASSERT_DOUBLE_EQUAL(var, 0.8 * 0.2 / 1.5, 0.006);
+
+    /* coverage per resource: expected spans sum to the share x horizon */
+    eng_avail_job_params jp = eng_avail_job_defaults();
+    eng_diag d;
+    eng_diag_clear(&d);
+    for (int k = 0; k < 50; k++) {
+        double share = eng_avail_gen_node_load(rng, 0.6, 0.5);
+        eng_avail_res r;
+        eng_avail_res_init(&r, 0);
+        CU_ASSERT_EQUAL(eng_avail_gen_busy(rng, &jp, 0, 1000, share * 1000, &r, &d), 0);
+        double busy = 0;
+        for (size_t j = 0; j < r.n_jobs; j++)
+            busy += r.jobs[j].release_median_s - r.jobs[j].alloc_mean_s;
+        CU_ASSERT_DOUBLE_EQUAL(busy, share * 1000, 1e-9);
+        eng_avail_res_fini(&r);
+    }
+    /* a full node: 1000 of [0, 1000] busy, no 200-unit window anywhere */
+    eng_avail_res r;
+    eng_avail_res_init(&r, 0);
+    CU_ASSERT_EQUAL(eng_avail_gen_busy(rng, &jp, 0, 1000, 1000, &r, &d), 0);
+    CU_ASSERT(eng_avail_prob(&r, 0, 200) < 1e-3 && eng_avail_prob(&r, 800, 1000) < 1e-3);
+    CU_ASSERT_EQUAL(eng_avail_gen_busy(rng, &jp, 0, 1000, 1000.5, &r, &d), ENG_INVAL);
+    CU_ASSERT_EQUAL(eng_avail_gen_busy(rng, &jp, 0, 1000, -1, &r, &d), ENG_INVAL);
+    eng_avail_res_fini(&r);
+    gsl_rng_free(rng);
+}
+
 int bl_suite_eng_avail(void)
 {
     CU_pSuite s = CU_add_suite("eng_avail", NULL, NULL);
@@ -267,6 +319,7 @@ int bl_suite_eng_avail(void)
     CU_add_test(s, "job chain shape and validation", test_chain_shape);
     CU_add_test(s, "group criterion (3)", test_group_window);
     CU_add_test(s, "environment generators", test_generators);
+    CU_add_test(s, "job-load shares and coverage per resource", test_node_load);
     CU_add_test(s, "drawn unavailability matches the model", test_draw);
     return 0;
 }

@@ -33,6 +33,7 @@ int bl_cmd_scale(int argc, char **argv);
 int bl_cmd_standin(int argc, char **argv);
 int bl_cmd_sweep(int argc, char **argv);
 int bl_cmd_plot(int argc, char **argv);
+int bl_cmd_fit(int argc, char **argv);
 
 /* ---- policy specs: "easy" or "easy:backfill_order=sjf" ----------------- */
 
@@ -1086,6 +1087,7 @@ static const struct {
     {"standin", bl_cmd_standin, "write a synthetic stand-in for a machine's log (forhlr2)"},
     {"sweep", bl_cmd_sweep, "expand a grid of runs into tasks, run one, script Slurm, merge"},
     {"plot", bl_cmd_plot, "figures of a run (Gantt chart, queue, utilization) or of a sweep"},
+    {"fit", bl_cmd_fit, "fit run times and sizes of a log (lognormal, gamma, hyper-gamma, KS)"},
 };
 
 static void usage(FILE *f)
