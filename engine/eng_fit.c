@@ -9,6 +9,8 @@
 #include <gsl/gsl_sf_psi.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <jansson.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -275,46 +277,20 @@ int eng_fit_workload(const eng_workload *w, eng_fit_log *out, eng_diag *d)
 
 /* ---- the fit file ------------------------------------------------------- */
 
-/* The number after "key": at or after from, before limit; NULL if absent. */
-static const char *find_key(const char *from, const char *limit, const char *key)
-{
-    size_t kl = strlen(key);
-    for (const char *p = strstr(from, key); p && p < limit; p = strstr(p + 1, key))
-        if (p > from && p[-1] == '"' && p[kl] == '"') return p + kl + 1;
-    return NULL;
-}
-
-static int number_after(const char *p, double *v)
-{
-    while (*p == ' ' || *p == ':' || *p == '\t' || *p == '\n' || *p == '\r')
-        p++;
-    char *end;
-    *v = strtod(p, &end);
-    return end == p ? -1 : 0;
-}
-
 int eng_fit_read_runtime_lognormal(const char *path, eng_fit_lognormal *out, eng_diag *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path, strerror(errno));
-    enum { MAX = 1 << 20 };
-    char *buf = malloc(MAX + 1);
-    if (!buf) {
-        fclose(f);
-        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    json_error_t err;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+    if (!root) {
+        if (err.line < 0)
+            return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path, err.text);
+        return eng_diag_set(d, ENG_PARSE, "%s:%d:%d: %s", path, err.line, err.column, err.text);
     }
-    size_t len = fread(buf, 1, MAX, f);
-    fclose(f);
-    buf[len] = 0;
-    const char *end = buf + len;
-    const char *fmt = find_key(buf, end, "format");
-    const char *rt = find_key(buf, end, "run_time");
-    const char *ln = rt ? find_key(rt, end, "lognormal") : NULL;
-    const char *mu = ln ? find_key(ln, end, "mu") : NULL;
-    const char *sg = ln ? find_key(ln, end, "sigma") : NULL;
+    const char *format = NULL;
     int rc = ENG_OK;
-    if (!fmt || strncmp(fmt, ": \"batchlab-fit 1\"", 18) != 0 || !mu || !sg ||
-        number_after(mu, &out->mu) || number_after(sg, &out->sigma))
+    if (json_unpack(root, "{s:s, s:{s:{s:F, s:F}}}", "format", &format, "run_time", "lognormal",
+                    "mu", &out->mu, "sigma", &out->sigma) != 0 ||
+        strcmp(format, "batchlab-fit 1") != 0)
         rc = eng_diag_set(d, ENG_PARSE,
                           "%s: expected a fit written by `batchlab fit --json` (\"format\": "
                           "\"batchlab-fit 1\" with run_time.lognormal.mu and .sigma)",
@@ -324,6 +300,6 @@ int eng_fit_read_runtime_lognormal(const char *path, eng_fit_lognormal *out, eng
                           "%s: run_time.lognormal: expected a finite mu and sigma > 0, got %g "
                           "and %g",
                           path, out->mu, out->sigma);
-    free(buf);
+    json_decref(root);
     return rc;
 }
