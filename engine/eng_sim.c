@@ -277,23 +277,12 @@ static int dispatch_exec(sim *s, int32_t job, int32_t host, double duration_s)
  * (a host runs at most its cores' count of jobs, checked at load). So the
  * cost per job is one execution and one executor hand-over whatever its
  * width (bench/README.md "Replay performance" has the measurements). */
-static int dispatch_work(sim *s, int32_t job, const int32_t *hosts, const double *dur, size_t n)
+static int dispatch(sim *s, size_t i_started, int32_t job)
 {
-    if (n == 0)
-        return dispatch_exec(s, job, -1, 0);
-    size_t slow = 0;
-    for (size_t k = 1; k < n; k++)
-        if (dur[k] > dur[slow])
-            slow = k;
-    return dispatch_exec(s, job, hosts[slow], dur[slow]);
-}
-
-static int dispatch(sim *s, int32_t job)
-{
-    const int32_t *hosts;
-    const double *dur;
-    size_t n = eng_core_job_work(s->core, job, &hosts, &dur);
-    return dispatch_work(s, job, hosts, dur, n);
+    int32_t host;
+    double dur;
+    eng_core_started_work(s->core, i_started, &host, &dur);
+    return dispatch_exec(s, job, host, dur);
 }
 
 static void show_progress(sim *s, double t, bool final)
@@ -340,7 +329,7 @@ static void driver_main(int argc, char **argv)
         const int32_t *started;
         size_t n_started = eng_core_started(s->core, &started);
         for (size_t i = 0; i < n_started; i++) {
-            rc = dispatch(s, started[i]);
+            rc = dispatch(s, i, started[i]);
             if (rc) {
                 s->rc = eng_diag_set(s->diag, rc, "out of memory");
                 return;
