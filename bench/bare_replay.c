@@ -1,13 +1,14 @@
-/* bare_replay.c — the baseline of bench/replay-perf.sh: a SimGrid replay of
- * a log's own schedule with no scheduler (eng_sim_replay_log): the same jobs,
- * the same executions on the same platform, started at their logged times.
+/* bare_replay.c — the floor of bench/replay-perf.sh: a SimGrid replay of a
+ * log's own schedule with no scheduler (eng_sim_replay_log): the same jobs
+ * on the same platform, started at their logged times, one actor per job
+ * that sleeps as long as its slowest host takes.
  *
  *   bare_replay PLATFORM WORKLOAD
  *
- * Prints one line: jobs, executions, jobs delayed because the log does not
- * fit the platform, wall seconds of
- * the simulation, wall seconds of the whole process, peak resident memory
- * in KB. */
+ * Prints one line: jobs, hosts of all jobs, jobs delayed because the log
+ * does not fit the platform, wall seconds of the simulation, wall seconds
+ * of the whole process, peak resident memory in KB, CPU seconds (user +
+ * system) of the whole process. */
 #include "eng_sim.h"
 #include "eng_swf.h"
 
@@ -47,9 +48,11 @@ int main(int argc, char **argv)
     double total = now() - t0;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("jobs %zu execs %zu delayed %zu sim_wall_s %.3f process_wall_s %.3f "
-           "peak_rss_kb %ld\n",
-           st.n_jobs, st.n_execs, st.n_delayed, st.wall_s, total, ru.ru_maxrss);
+    printf("jobs %zu hosts %zu delayed %zu sim_wall_s %.3f process_wall_s %.3f "
+           "peak_rss_kb %ld cpu_s %.3f\n",
+           st.n_jobs, st.n_host_runs, st.n_delayed, st.wall_s, total, ru.ru_maxrss,
+           (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+               ru.ru_stime.tv_usec * 1e-6);
     eng_workload_destroy(w);
     return 0;
 }

@@ -1,32 +1,52 @@
 #!/usr/bin/env bash
-# Replay performance: each policy against a bare SimGrid replay of the same
-# jobs (bench/bare_replay: the log's own schedule through the same executor
-# pool, no scheduling policy), on the Parallel Workloads Archive logs.
+# Replay performance: each policy against the floor, a bare SimGrid replay
+# of the same jobs (bench/bare_replay: the log's own schedule, one actor per
+# job sleeping as long as its slowest host takes, no scheduling policy).
 #
 #   bench/replay-perf.sh [BUILD_DIR] [REPETITIONS]
+#   BENCH_CASES="sp2 forhlr2 wide saturated million" bench/replay-perf.sh ...
 #   BENCH_INSTRUCTIONS=1 bench/replay-perf.sh [BUILD_DIR]
+#
+# Cases (BENCH_CASES, all by default):
+#   sp2        KTH-SP2 and SDSC-SP2 from ../shared/traces (or $BATCHLAB_TRACES;
+#              a missing log is skipped with a note): fcfs, easy, conservative.
+#   forhlr2    the ForHLR II stand-in, 100 000 jobs at load 0.9 on
+#              platforms/forhlr2.xml (1 152 nodes x 20 cores, whole nodes).
+#   wide       about 300 000 Lublin-Feitelson jobs for 80 000 processors,
+#              rescaled to load 0.9 on 5 000 nodes x 16 cores, --alloc core.
+#   saturated  100 000 mostly serial jobs (SerialProb 0.85) with requested
+#              times rounded up to walltime classes, at load 1.5 on 1 024
+#              nodes x 8 cores, whole nodes: the queue never drains. EASY and
+#              conservative only (the floor has no queue to compare with).
+#   million    the ForHLR II stand-in at 125 000, 250 000, 500 000 and
+#              1 000 000 jobs (load 0.9), EASY once each: wall time and
+#              memory per job, to show that the cost grows linearly.
 #
 # Prints, per log and variant, the median over the repetitions of the
 # simulation's wall time, jobs per second and peak resident memory, the
-# memory per job, and the ratio of wall times to the bare replay. Wall times
-# on a shared or virtual machine can vary by 50 % from run to run; with
-# BENCH_INSTRUCTIONS=1 the script instead counts the instructions of each
-# whole process (parent and simulation child) under valgrind's callgrind,
-# which gives the same numbers every time (about 50x slower). Targets
-# (README "Performance"): EASY within 2x of the bare replay, conservative
-# within 4x, at most 2 KB per job. The logs come from ../shared/traces (or
-# $BATCHLAB_TRACES); a missing log is skipped with a note.
+# memory per job, and the ratio of wall times to the floor (saturated: to
+# EASY). Wall times on a shared or virtual machine can vary by 50 % from run
+# to run; with BENCH_INSTRUCTIONS=1 the script instead counts the
+# instructions of each whole process (parent and simulation child) of the
+# SP2 logs under valgrind's callgrind, which gives the same numbers every
+# time (about 50x slower). Targets (bench/README.md "Replay performance"):
+# EASY and conservative within 2x of the floor on forhlr2 and wide, 1.2x on
+# the SP2 logs, conservative within 3x of EASY on saturated, at most 1 KB per
+# job everywhere. Generated logs go to a temporary folder, removed at exit.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 build=${1:-$src/build}
 reps=${2:-3}
 traces=${BATCHLAB_TRACES:-$src/../shared/traces}
+cases=${BENCH_CASES:-sp2 forhlr2 wide saturated million}
 exe=$build/batchlab
 bare=$build/bench/bare_replay
 for f in "$exe" "$bare"; do
     [ -x "$f" ] || { echo "replay-perf: $f is missing; build first (tools/test or cmake --build build)" >&2; exit 1; }
 done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
@@ -41,7 +61,7 @@ instructions() {
 
 if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ]; then
     command -v valgrind > /dev/null || { echo "replay-perf: valgrind is needed for BENCH_INSTRUCTIONS=1" >&2; exit 1; }
-    printf '%-30s %-14s %16s %10s\n' log variant instructions "x bare"
+    printf '%-30s %-14s %16s %10s\n' log variant instructions "x floor"
     for spec in "KTH-SP2-1996-2.1-cln.swf:platforms/kth-sp2.xml" \
                 "SDSC-SP2-1998-4.2-cln.swf.gz:platforms/sdsc-sp2.xml"; do
         log=${spec%%:*}
@@ -49,7 +69,7 @@ if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ]; then
         path=$traces/$log
         [ -r "$path" ] || { echo "$log: not in $traces, skipped"; continue; }
         base=$(instructions "$bare" "$platform" "$path")
-        printf '%-30s %-14s %16s %10s\n' "$log" "bare replay" "$base" 1.00
+        printf '%-30s %-14s %16s %10s\n' "$log" "floor" "$base" 1.00
         for policy in fcfs easy conservative; do
             n=$(instructions "$exe" run --platform "$platform" --workload "$path" --policy "$policy" -q)
             awk -v l="$log" -v p="$policy" -v n="$n" -v b="$base" \
@@ -59,38 +79,131 @@ if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ]; then
     exit 0
 fi
 
-printf '%-30s %-14s %10s %12s %10s %8s %10s\n' log variant "wall s" "jobs/s" "peak MB" "KB/job" "x bare"
-for spec in "KTH-SP2-1996-2.1-cln.swf:platforms/kth-sp2.xml" \
-            "SDSC-SP2-1998-4.2-cln.swf.gz:platforms/sdsc-sp2.xml"; do
-    log=${spec%%:*}
-    platform=$src/${spec#*:}
-    path=$traces/$log
-    if [ ! -r "$path" ]; then
-        echo "$log: not in $traces, skipped"
-        continue
-    fi
-    walls=() rss=() jobs=0
+# Two generated machines (SimGrid clusters, nominal speeds).
+cluster() { # FILE ID NODES CORES
+    cat > "$1" <<EOF
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="$2" routing="Full">
+    <prop id="ref_speed" value="1Gf"/>
+    <cluster id="$2-nodes" prefix="n-" suffix="" radical="1-$3" speed="1Gf" core="$4"
+             bw="10GBps" lat="1us"/>
+  </zone>
+</platform>
+EOF
+}
+
+printf '%-24s %-14s %10s %12s %10s %8s %10s\n' log variant "wall s" "jobs/s" "peak MB" "KB/job" "x floor"
+
+# One batchlab variant, REPS times: prints the median line; sets $last_wall.
+variant() { # LABEL NAME PLATFORM LOG BASE_WALL JOBS [run options...]
+    local label=$1 name=$2 platform=$3 path=$4 base=$5 jobs=$6
+    shift 6
+    local walls=() rss=() out sim
+    for ((i = 0; i < reps; i++)); do
+        out=$("$exe" run --platform "$platform" --workload "$path" -q "$@")
+        sim=$(grep '^  simulation' <<< "$out")
+        walls+=("$(awk '{print $2}' <<< "$sim")")
+        rss+=("$(sed 's/.*peak memory \([0-9.]*\) MB.*/\1/' <<< "$sim")")
+    done
+    last_wall=$(printf '%s\n' "${walls[@]}" | median)
+    local mb
+    mb=$(printf '%s\n' "${rss[@]}" | median)
+    awk -v l="$label" -v p="$name" -v w="$last_wall" -v m="$mb" -v n="$jobs" -v b="$base" 'BEGIN {
+        printf "%-24s %-14s %10.3f %12.0f %10.1f %8.2f %10s\n", l, p, w, n / w, m, m * 1024 / n,
+               (b > 0 ? sprintf("%.2f", w / b) : "-") }'
+}
+
+# The floor, REPS times: prints its median line; sets $floor_wall, $floor_jobs.
+floor() { # LABEL PLATFORM LOG
+    local label=$1 platform=$2 path=$3 walls=() rss=() line
     for ((i = 0; i < reps; i++)); do
         line=$("$bare" "$platform" "$path")
-        jobs=$(awk '{print $2}' <<< "$line")
+        floor_jobs=$(awk '{print $2}' <<< "$line")
         walls+=("$(awk '{print $8}' <<< "$line")")
         rss+=("$(awk '{print $12}' <<< "$line")")
     done
-    bare_wall=$(printf '%s\n' "${walls[@]}" | median)
-    bare_rss=$(printf '%s\n' "${rss[@]}" | median)
-    awk -v l="$log" -v w="$bare_wall" -v r="$bare_rss" -v n="$jobs" 'BEGIN {
-        printf "%-30s %-14s %10.3f %12.0f %10.1f %8.2f %10s\n", l, "bare replay", w, n / w, r / 1024, r / n, "1.00" }'
-    for policy in fcfs easy conservative; do
-        walls=() rss=()
-        for ((i = 0; i < reps; i++)); do
-            out=$("$exe" run --platform "$platform" --workload "$path" --policy "$policy" -q)
-            sim=$(grep '^  simulation' <<< "$out")
-            walls+=("$(awk '{print $2}' <<< "$sim")")
-            rss+=("$(sed 's/.*peak memory \([0-9.]*\) MB.*/\1/' <<< "$sim")")
+    floor_wall=$(printf '%s\n' "${walls[@]}" | median)
+    local kb
+    kb=$(printf '%s\n' "${rss[@]}" | median)
+    awk -v l="$label" -v w="$floor_wall" -v r="$kb" -v n="$floor_jobs" 'BEGIN {
+        printf "%-24s %-14s %10.3f %12.0f %10.1f %8.2f %10s\n", l, "floor", w, n / w, r / 1024, r / n, "1.00" }'
+}
+
+for case in $cases; do
+    case $case in
+    sp2)
+        for spec in "KTH-SP2-1996-2.1-cln.swf:platforms/kth-sp2.xml" \
+                    "SDSC-SP2-1998-4.2-cln.swf.gz:platforms/sdsc-sp2.xml"; do
+            log=${spec%%:*}
+            platform=$src/${spec#*:}
+            path=$traces/$log
+            if [ ! -r "$path" ]; then
+                echo "$log: not in $traces, skipped"
+                continue
+            fi
+            label=${log%%-1*}
+            floor "$label" "$platform" "$path"
+            for policy in fcfs easy conservative; do
+                variant "$label" "$policy" "$platform" "$path" "$floor_wall" "$floor_jobs" --policy "$policy"
+            done
         done
-        wall=$(printf '%s\n' "${walls[@]}" | median)
-        mb=$(printf '%s\n' "${rss[@]}" | median)
-        awk -v l="$log" -v p="$policy" -v w="$wall" -v m="$mb" -v n="$jobs" -v b="$bare_wall" 'BEGIN {
-            printf "%-30s %-14s %10.3f %12.0f %10.1f %8.2f %10.2f\n", l, p, w, n / w, m, m * 1024 / n, w / b }'
-    done
+        ;;
+    forhlr2)
+        "$exe" standin forhlr2 --jobs 100000 --seed 1 --load 0.9 -o "$tmp/fh2.swf" > /dev/null
+        floor "forhlr2-100k" "$src/platforms/forhlr2.xml" "$tmp/fh2.swf"
+        for policy in easy conservative; do
+            variant "forhlr2-100k" "$policy" "$src/platforms/forhlr2.xml" "$tmp/fh2.swf" \
+                "$floor_wall" "$floor_jobs" --policy "$policy"
+        done
+        rm -f "$tmp/fh2.swf"
+        ;;
+    wide)
+        cluster "$tmp/wide.xml" wide 5000 16
+        "$exe" generate lublin --nodes 80000 --jobs 300000 --seed 1 -o "$tmp/raw.swf" > /dev/null
+        "$exe" scale --workload "$tmp/raw.swf" --nodes 5000 --cores-per-node 16 --load 0.9 \
+            -o "$tmp/wide.swf" > /dev/null
+        rm -f "$tmp/raw.swf"
+        floor "5000x16-300k-core" "$tmp/wide.xml" "$tmp/wide.swf"
+        for policy in easy conservative; do
+            variant "5000x16-300k-core" "$policy" "$tmp/wide.xml" "$tmp/wide.swf" \
+                "$floor_wall" "$floor_jobs" --policy "$policy" --alloc core
+        done
+        rm -f "$tmp/wide.swf"
+        ;;
+    saturated)
+        cluster "$tmp/sat.xml" sat 1024 8
+        p=
+        for c in batch interactive; do
+            p="$p --param $c.SerialProb=0.85 --param $c.Pow2Prob=0.1"
+        done
+        # shellcheck disable=SC2086
+        "$exe" generate lublin --nodes 8192 --jobs 100000 --seed 1 --estimates walltimes $p \
+            -o "$tmp/raw.swf" > /dev/null
+        "$exe" scale --workload "$tmp/raw.swf" --nodes 1024 --cores-per-node 8 --load 1.5 \
+            -o "$tmp/sat.swf" > /dev/null
+        rm -f "$tmp/raw.swf"
+        variant "1024x8-100k-load1.5" easy "$tmp/sat.xml" "$tmp/sat.swf" 0 100000 --policy easy
+        easy_wall=$last_wall
+        variant "1024x8-100k-load1.5" conservative "$tmp/sat.xml" "$tmp/sat.swf" 0 100000 \
+            --policy conservative
+        awk -v c="$last_wall" -v e="$easy_wall" 'BEGIN {printf "%-24s conservative / easy: %.2f\n", "", c / e}'
+        rm -f "$tmp/sat.swf"
+        ;;
+    million)
+        for n in 125000 250000 500000 1000000; do
+            "$exe" standin forhlr2 --jobs "$n" --seed 1 --load 0.9 -o "$tmp/m.swf" > /dev/null
+            saved=$reps reps=1
+            variant "forhlr2-$((n / 1000))k" easy "$src/platforms/forhlr2.xml" "$tmp/m.swf" 0 "$n" \
+                --policy easy
+            reps=$saved
+            rm -f "$tmp/m.swf"
+        done
+        ;;
+    *)
+        echo "replay-perf: unknown case '$case' (sp2 forhlr2 wide saturated million)" >&2
+        exit 2
+        ;;
+    esac
 done

@@ -76,15 +76,26 @@ struct eng_core {
     size_t n_ending, cap_ending;
 
     int32_t *started;
-    size_t n_started, cap_started;
-    size_t *work_off; /* per job: offset of its durations in work_s (valid in its step) */
-    double *work_s;
-    size_t n_work, cap_work;
+    struct started_work {
+        int32_t host;  /* slowest allocated host */
+        double dur_s;  /* how long it runs */
+    } *work;           /* parallel to started */
+    size_t n_started, cap_started, cap_work;
 
-    int32_t *alloc_hosts;
-    int32_t *alloc_cores;
-    int32_t *alloc_pos; /* the same hosts as positions in their pool */
-    size_t n_alloc, cap_alloc;
+    /* Allocations, kept for the outputs as runs of consecutive hosts
+     * (eng_host_run): a few per job whatever its width. */
+    eng_host_run *runs;
+    size_t n_runs, cap_runs;
+    size_t run_start; /* the first run of the allocation being made */
+    size_t n_alloc;   /* hosts of all allocations: the next hosts_off */
+    /* The view's per-host arrays (pol_view.alloc_pos, alloc_cores) hold
+     * the running jobs only: slices appended at each start, compacted when
+     * full, so they stay as small as what runs at once. */
+    int32_t *live_pos, *live_cores;
+    size_t n_live, cap_live, live_used;
+    /* eng_core_alloc_hosts()/cores(), expanded on demand */
+    int32_t *flat_hosts, *flat_cores;
+    size_t n_flat;
 
     eng_ts_row *ts;
     size_t n_ts, cap_ts;
@@ -99,7 +110,8 @@ struct eng_core {
 
     /* Packets, indexed by their first member (allocated at the first one). */
     struct packet_state {
-        size_t hosts_off; /* the first member's allocation */
+        size_t runs_off; /* the first member's allocation */
+        int32_t n_runs;
         int32_t n_hosts;
         int32_t members;
         double last_end_s; /* end of the last member, -1 while one runs */
@@ -189,8 +201,8 @@ static pol_view make_view(const eng_core *c, const pool_state *ps)
         .hosts = ps->hosts,
         .n_hosts = (size_t)ps->n_hosts,
         .ref_speed_flops = c->plat->ref_speed_flops,
-        .alloc_pos = c->alloc_pos,
-        .alloc_cores = c->alloc_cores,
+        .alloc_pos = c->live_pos,
+        .alloc_cores = c->live_cores,
     };
 }
 
@@ -466,11 +478,12 @@ void eng_core_destroy(eng_core *c)
     eng_heap_fini(&c->ends);
     free(c->ending);
     free(c->started);
-    free(c->work_off);
-    free(c->work_s);
-    free(c->alloc_hosts);
-    free(c->alloc_cores);
-    free(c->alloc_pos);
+    free(c->work);
+    free(c->runs);
+    free(c->live_pos);
+    free(c->live_cores);
+    free(c->flat_hosts);
+    free(c->flat_cores);
     free(c->ts);
     free(c->packets);
     if (c->fail)
@@ -569,12 +582,11 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
     size_t n1 = c->n ? c->n : 1;
     c->pj = calloc(n1, sizeof *c->pj);
     c->res = calloc(n1, sizeof *c->res);
-    c->work_off = calloc(n1, sizeof *c->work_off);
     c->pool_pos = calloc(platform->n_hosts, sizeof *c->pool_pos);
     c->pools = calloc(platform->n_pools, sizeof *c->pools);
     if (opts->check)
         c->promise_s = malloc(n1 * sizeof *c->promise_s);
-    if (!c->pj || !c->res || !c->work_off || !c->pool_pos || !c->pools ||
+    if (!c->pj || !c->res || !c->pool_pos || !c->pools ||
         (opts->check && !c->promise_s)) {
         eng_core_destroy(c);
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
@@ -630,24 +642,69 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
 
 /* ---- allocation ------------------------------------------------------- */
 
-static int push_alloc(eng_core *c, int32_t host, int32_t cores)
+static int by_alloc_off(const void *a, const void *b)
 {
-    if (eng_grow(&c->alloc_hosts, &c->cap_alloc, c->n_alloc + 1, sizeof *c->alloc_hosts))
+    const pol_job *x = *(const pol_job *const *)a, *y = *(const pol_job *const *)b;
+    return (x->alloc_off > y->alloc_off) - (x->alloc_off < y->alloc_off);
+}
+
+/* Makes room for `more` entries in the view's per-host arrays: moves the
+ * running jobs' slices down over the ended ones' and, unless that leaves
+ * half the arrays free, doubles them. Amortized O(1) per entry. */
+static int reserve_live(eng_core *c, size_t more)
+{
+    if (c->n_live + more <= c->cap_live)
+        return ENG_OK;
+    size_t n_run = 0;
+    for (size_t i = 0; i < c->n_pools; i++)
+        n_run += c->pools[i].n_running;
+    const pol_job **all = malloc((n_run ? n_run : 1) * sizeof *all);
+    if (!all)
         return ENG_NOMEM;
-    size_t cap = c->cap_alloc;
-    /* alloc_cores and alloc_pos share the capacity of alloc_hosts. */
-    int32_t *nc = realloc(c->alloc_cores, cap * sizeof *nc);
+    size_t k = 0;
+    for (size_t i = 0; i < c->n_pools; i++)
+        for (size_t r = 0; r < c->pools[i].n_running; r++)
+            all[k++] = c->pools[i].running[r];
+    qsort(all, n_run, sizeof *all, by_alloc_off); /* each move goes down */
+    size_t to = 0;
+    for (size_t a = 0; a < n_run; a++) {
+        pol_job *j = &c->pj[all[a]->idx];
+        size_t len = (size_t)j->n_alloc;
+        memmove(c->live_pos + to, c->live_pos + j->alloc_off, len * sizeof *c->live_pos);
+        memmove(c->live_cores + to, c->live_cores + j->alloc_off, len * sizeof *c->live_cores);
+        j->alloc_off = to;
+        to += len;
+    }
+    free(all);
+    c->n_live = to;
+    if (2 * (c->n_live + more) <= c->cap_live)
+        return ENG_OK;
+    size_t cap = c->cap_live;
+    if (eng_grow(&c->live_pos, &cap, 2 * (c->n_live + more), sizeof *c->live_pos))
+        return ENG_NOMEM;
+    int32_t *nc = realloc(c->live_cores, cap * sizeof *nc);
     if (!nc)
         return ENG_NOMEM;
-    c->alloc_cores = nc;
-    int32_t *np = realloc(c->alloc_pos, cap * sizeof *np);
-    if (!np)
-        return ENG_NOMEM;
-    c->alloc_pos = np;
-    c->alloc_hosts[c->n_alloc] = host;
-    c->alloc_cores[c->n_alloc] = cores;
-    c->alloc_pos[c->n_alloc] = c->pool_pos[host];
+    c->live_cores = nc;
+    c->cap_live = cap;
+    return ENG_OK;
+}
+
+static int push_alloc(eng_core *c, int32_t host, int32_t cores)
+{
+    eng_host_run *last = c->n_runs > c->run_start ? &c->runs[c->n_runs - 1] : NULL;
+    if (last && last->host + last->n == host && last->cores == cores) {
+        last->n++;
+    } else {
+        if (eng_grow(&c->runs, &c->cap_runs, c->n_runs + 1, sizeof *c->runs))
+            return ENG_NOMEM;
+        c->runs[c->n_runs++] = (eng_host_run){.host = host, .n = 1, .cores = cores};
+    }
     c->n_alloc++;
+    /* reserved by allocate() */
+    c->live_pos[c->n_live] = c->pool_pos[host];
+    c->live_cores[c->n_live] = cores;
+    c->n_live++;
     return ENG_OK;
 }
 
@@ -669,9 +726,17 @@ static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_sta
 {
     eng_job_result *r = &c->res[j->idx];
     r->hosts_off = c->n_alloc;
+    r->runs_off = c->run_start = c->n_runs;
     int32_t need = j->units;
     const int32_t *named = st->n_hosts ? ps->out.hosts + st->hosts_off : NULL;
-    int rc = ENG_OK;
+    size_t most = st->packet >= 0 || named ? (size_t)st->n_hosts
+                  : c->opts.alloc == POL_ALLOC_NODE
+                      ? (size_t)need
+                      : (size_t)(need < ps->n_hosts ? need : ps->n_hosts);
+    int rc = reserve_live(c, most);
+    if (rc)
+        return eng_diag_set(d, rc, "out of memory");
+    c->pj[j->idx].alloc_off = c->n_live;
     int32_t held = j->units;
     if (st->packet >= 0) {
         /* A packet member holds its packet's hosts whole. */
@@ -741,6 +806,7 @@ static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_sta
     if (rc)
         return eng_diag_set(d, rc, "out of memory");
     r->n_hosts = (int32_t)(c->n_alloc - r->hosts_off);
+    r->n_runs = (int32_t)(c->n_runs - r->runs_off);
     r->units = held;
     c->busy_units += held;
     ps->free_units -= held;
@@ -750,17 +816,19 @@ static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_sta
 static void release(eng_core *c, pool_state *ps, int32_t job)
 {
     const eng_job_result *r = &c->res[job];
-    for (int32_t k = 0; k < r->n_hosts; k++) {
-        int32_t host = c->alloc_hosts[r->hosts_off + (size_t)k];
-        int32_t cores = c->alloc_cores[r->hosts_off + (size_t)k];
-        int32_t pos = c->pool_pos[host];
-        pol_host *h = &ps->hosts[pos];
-        h->free_cores += cores;
-        c->busy_cores -= cores;
-        if (h->free_cores == h->cores)
-            c->busy_nodes--;
-        if (host_has_capacity(ps, c->opts.alloc, pos))
-            bit_set(ps->freemap, pos, true);
+    for (int32_t u = 0; u < r->n_runs; u++) {
+        const eng_host_run *run = &c->runs[r->runs_off + (size_t)u];
+        for (int32_t k = 0; k < run->n; k++) {
+            int32_t cores = run->cores;
+            int32_t pos = c->pool_pos[run->host + k];
+            pol_host *h = &ps->hosts[pos];
+            h->free_cores += cores;
+            c->busy_cores -= cores;
+            if (h->free_cores == h->cores)
+                c->busy_nodes--;
+            if (host_has_capacity(ps, c->opts.alloc, pos))
+                bit_set(ps->freemap, pos, true);
+        }
     }
     c->busy_units -= r->units;
     ps->free_units += r->units;
@@ -797,8 +865,12 @@ static int check_packet_start(eng_core *c, pool_state *ps, const pol_job *j, con
                             c->now, policy_name(c), (long long)j->id, (long long)j->type,
                             (long long)c->pj[p].type);
     bool same = st->n_hosts == pk->n_hosts;
-    for (int32_t k = 0; same && k < st->n_hosts; k++)
-        same = ps->out.hosts[st->hosts_off + (size_t)k] == c->alloc_pos[pk->hosts_off + (size_t)k];
+    size_t k = st->hosts_off;
+    for (int32_t u = 0; same && u < pk->n_runs; u++) {
+        const eng_host_run *run = &c->runs[pk->runs_off + (size_t)u];
+        for (int32_t h = 0; same && h < run->n; h++)
+            same = ps->out.hosts[k++] == c->pool_pos[run->host + h];
+    }
     if (!same)
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: policy %s started job %lld in the packet of job %lld on "
@@ -851,9 +923,6 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
 
     /* Work on each host, and the end. */
     const eng_sim_job *s = &c->prep->jobs[idx];
-    if (eng_grow(&c->work_s, &c->cap_work, c->n_work + (size_t)r->n_hosts, sizeof *c->work_s))
-        return eng_diag_set(d, ENG_NOMEM, "out of memory");
-    c->work_off[idx] = c->n_work;
     /* A packet member runs moldably on its packet's hosts; only the first
      * member pays the initialization. */
     double init = s->init_s, scale = 1, kill = s->kill_s, estimate = j->estimate_s;
@@ -865,7 +934,7 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
         estimate = (j->estimate_s - s->init_s) * scale + init;
         if (st->packet == idx) {
             c->packets[idx] = (struct packet_state){
-                .hosts_off = r->hosts_off, .n_hosts = r->n_hosts, .members = 1,
+                .runs_off = r->runs_off, .n_runs = r->n_runs, .n_hosts = r->n_hosts, .members = 1,
                 .last_end_s = -1};
         } else {
             c->packets[st->packet].members++;
@@ -874,43 +943,49 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
     }
     r->init_s = init;
     r->packet = st->packet;
+    /* Each host runs init + run_s * scale * ref_speed / its speed, capped at
+     * the kill limit; the job lasts as long as its slowest host. */
     double longest = 0;
+    int32_t slowest = r->n_runs ? c->runs[r->runs_off].host : -1;
     bool killed = false;
-    for (int32_t k = 0; k < r->n_hosts; k++) {
-        const eng_host *h = &c->plat->hosts[c->alloc_hosts[r->hosts_off + (size_t)k]];
-        double factor = c->plat->ref_speed_flops / h->speed_flops;
-        double dur = init + s->run_s * scale * factor;
-        if (dur > kill) {
-            dur = kill;
-            killed = true;
+    for (int32_t u = 0; u < r->n_runs; u++) {
+        const eng_host_run *run = &c->runs[r->runs_off + (size_t)u];
+        for (int32_t k = 0; k < run->n; k++) {
+            const eng_host *h = &c->plat->hosts[run->host + k];
+            double factor = c->plat->ref_speed_flops / h->speed_flops;
+            double dur = init + s->run_s * scale * factor;
+            if (dur > kill) {
+                dur = kill;
+                killed = true;
+            }
+            if (dur > longest) {
+                longest = dur;
+                slowest = run->host + k;
+            }
         }
-        c->work_s[c->n_work++] = dur;
-        if (dur > longest)
-            longest = dur;
     }
     /* A host failing before the end cuts the run there (failures on). */
     r->failed = false;
     if (c->fail) {
         double fail_t = INFINITY;
-        for (int32_t k = 0; k < r->n_hosts; k++) {
-            double t = next_down(c, c->alloc_hosts[r->hosts_off + (size_t)k], c->now,
-                                 c->now + longest);
-            if (t < fail_t)
-                fail_t = t;
+        for (int32_t u = 0; u < r->n_runs; u++) {
+            const eng_host_run *run = &c->runs[r->runs_off + (size_t)u];
+            for (int32_t k = 0; k < run->n; k++) {
+                double t = next_down(c, run->host + k, c->now, c->now + longest);
+                if (t < fail_t)
+                    fail_t = t;
+            }
         }
         if (fail_t < c->now + longest) {
             r->failed = true;
             killed = false;
             longest = fail_t - c->now;
-            for (size_t k = c->work_off[idx]; k < c->n_work; k++)
-                if (c->work_s[k] > longest)
-                    c->work_s[k] = longest;
         }
     }
     j->start_s = c->now;
     j->expected_end_s = c->now + estimate;
-    j->alloc_off = r->hosts_off;
     j->n_alloc = r->n_hosts;
+    c->live_used += (size_t)r->n_hosts;
     r->start_s = c->now;
     r->end_s = c->now + longest;
     r->state = ENG_JOB_RUNNING;
@@ -923,12 +998,14 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
     size_t at = running_lower_bound(ps, j);
     if (eng_grow(&ps->running, &ps->cap_running, ps->n_running + 1, sizeof *ps->running) ||
         eng_grow(&c->started, &c->cap_started, c->n_started + 1, sizeof *c->started) ||
+        eng_grow(&c->work, &c->cap_work, c->n_started + 1, sizeof *c->work) ||
         eng_heap_push(&c->ends, (eng_heap_ev){.t = r->end_s, .id = idx}))
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     memmove(ps->running + at + 1, ps->running + at, (ps->n_running - at) * sizeof *ps->running);
     ps->running[at] = j;
     ps->n_running++;
     c->running++;
+    c->work[c->n_started] = (struct started_work){.host = slowest, .dur_s = longest};
     c->started[c->n_started++] = idx;
     return ENG_OK;
 }
@@ -1126,7 +1203,6 @@ int eng_core_step(eng_core *c, eng_diag *d)
         return eng_diag_set(d, ENG_INVAL, "eng_core_step without eng_core_begin");
     c->begun = false;
     c->n_started = 0;
-    c->n_work = 0;
     c->n_steps++;
     int rc;
 
@@ -1137,6 +1213,7 @@ int eng_core_step(eng_core *c, eng_diag *d)
         pol_job *j = &c->pj[idx];
         eng_job_result *r = &c->res[idx];
         release(c, ps, idx);
+        c->live_used -= (size_t)r->n_hosts;
         size_t at = running_lower_bound(ps, j);
         if (at >= ps->n_running || ps->running[at] != j)
             return eng_diag_set(d, ENG_INVARIANT, "internal: job %lld not in its running set",
@@ -1149,10 +1226,12 @@ int eng_core_step(eng_core *c, eng_diag *d)
         if (r->failed)
             c->wasted_unit_s += (double)r->units * (c->now - r->start_s);
         if (r->failed)
-            for (int32_t k = 0; k < r->n_hosts; k++) {
-                const eng_host *h = &c->plat->hosts[c->alloc_hosts[r->hosts_off + (size_t)k]];
-                c->wasted_node_s += (c->now - r->start_s) *
-                                    c->alloc_cores[r->hosts_off + (size_t)k] / h->cores;
+            for (int32_t u = 0; u < r->n_runs; u++) {
+                const eng_host_run *run = &c->runs[r->runs_off + (size_t)u];
+                for (int32_t k = 0; k < run->n; k++) {
+                    const eng_host *h = &c->plat->hosts[run->host + k];
+                    c->wasted_node_s += (c->now - r->start_s) * run->cores / h->cores;
+                }
             }
         bool requeue = r->failed && c->opts.failures.requeue &&
                        r->requeues < c->opts.failures.max_requeues;
@@ -1292,13 +1371,10 @@ size_t eng_core_started(const eng_core *c, const int32_t **jobs)
     return c->n_started;
 }
 
-size_t eng_core_job_work(const eng_core *c, int32_t job, const int32_t **hosts,
-                         const double **duration_s)
+void eng_core_started_work(const eng_core *c, size_t i, int32_t *host, double *duration_s)
 {
-    const eng_job_result *r = &c->res[job];
-    *hosts = c->alloc_hosts + r->hosts_off;
-    *duration_s = c->work_s + c->work_off[job];
-    return (size_t)r->n_hosts;
+    *host = c->work[i].host;
+    *duration_s = c->work[i].dur_s;
 }
 
 const eng_job_result *eng_core_results(const eng_core *c)
@@ -1306,14 +1382,55 @@ const eng_job_result *eng_core_results(const eng_core *c)
     return c->res;
 }
 
+const eng_host_run *eng_core_alloc_runs(const eng_core *c)
+{
+    return c->runs;
+}
+
+/* Expands the runs host by host at each job's hosts_off (a job requeued
+ * after a failure leaves its earlier slots unused, as they were). The
+ * expansion is a cache: the const view of the core is unchanged. */
+static bool expand_flat(const eng_core *c)
+{
+    eng_core *m = (eng_core *)c;
+    if (m->flat_hosts && m->n_flat == c->n_alloc)
+        return true;
+    size_t n1 = c->n_alloc ? c->n_alloc : 1;
+    int32_t *h = realloc(m->flat_hosts, n1 * sizeof *h);
+    if (h)
+        m->flat_hosts = h;
+    int32_t *k = realloc(m->flat_cores, n1 * sizeof *k);
+    if (k)
+        m->flat_cores = k;
+    if (!h || !k)
+        return false;
+    memset(h, 0, n1 * sizeof *h);
+    memset(k, 0, n1 * sizeof *k);
+    for (size_t i = 0; i < c->n; i++) {
+        const eng_job_result *r = &c->res[i];
+        if (r->start_s < 0 && r->end_s < 0)
+            continue;
+        size_t at = r->hosts_off;
+        for (int32_t u = 0; u < r->n_runs; u++) {
+            const eng_host_run *run = &c->runs[r->runs_off + (size_t)u];
+            for (int32_t x = 0; x < run->n; x++, at++) {
+                h[at] = run->host + x;
+                k[at] = run->cores;
+            }
+        }
+    }
+    m->n_flat = c->n_alloc;
+    return true;
+}
+
 const int32_t *eng_core_alloc_hosts(const eng_core *c)
 {
-    return c->alloc_hosts;
+    return expand_flat(c) ? c->flat_hosts : NULL;
 }
 
 const int32_t *eng_core_alloc_cores(const eng_core *c)
 {
-    return c->alloc_cores;
+    return expand_flat(c) ? c->flat_cores : NULL;
 }
 
 const eng_ts_row *eng_core_timeseries(const eng_core *c, size_t *n)

@@ -113,8 +113,21 @@ typedef struct eng_job_result {
     double init_s;  /* initialization paid (0 for later packet members) */
     int32_t requeues; /* times a host failure sent it back to the queue */
     int32_t n_hosts;
+    int32_t n_runs;   /* its hosts as runs: eng_core_alloc_runs() + runs_off */
+    size_t runs_off;
     size_t hosts_off; /* into eng_core_alloc_hosts()/cores() */
 } eng_job_result;
+
+/* Where a job runs, stored compactly: n consecutive platform hosts host,
+ * host + 1, ..., host + n - 1, with `cores` cores taken on each. First-fit
+ * allocation gives a job a few runs whatever its width, so the memory of
+ * a replay does not grow with the width of its jobs. A job's runs list its
+ * hosts in allocation order. */
+typedef struct eng_host_run {
+    int32_t host;
+    int32_t n;
+    int32_t cores;
+} eng_host_run;
 
 /* One sample of the time series, taken after each instant's step. */
 typedef struct eng_ts_row {
@@ -148,10 +161,11 @@ int eng_core_step(eng_core *c, eng_diag *d);
 /* The jobs started by the last step (borrowed until the next step). */
 size_t eng_core_started(const eng_core *c, const int32_t **jobs);
 
-/* Where a started job runs and for how long on each host: platform host
- * indices and durations in seconds (borrowed until the next step). */
-size_t eng_core_job_work(const eng_core *c, int32_t job, const int32_t **hosts,
-                         const double **duration_s);
+/* What the i-th job started by the last step costs a driver: its slowest
+ * allocated host (the first of equally slow ones in allocation order) and
+ * how long that host runs, i.e. from its start to its end, with the kill at
+ * the requested time and the cut at a host failure applied. */
+void eng_core_started_work(const eng_core *c, size_t i, int32_t *host, double *duration_s);
 
 /* Node-seconds lost to failures: units x time of every run a failure cut
  * (requeued or not). The driver needs nothing special for failures: a run
@@ -175,8 +189,14 @@ int eng_core_run(eng_core *c, eng_diag *d);
 
 /* Results, valid until destroy. */
 const eng_job_result *eng_core_results(const eng_core *c);
-const int32_t *eng_core_alloc_hosts(const eng_core *c); /* platform host indices */
-const int32_t *eng_core_alloc_cores(const eng_core *c); /* cores taken on each */
+/* Every allocation's runs; a job's are at its runs_off (n_runs of them). */
+const eng_host_run *eng_core_alloc_runs(const eng_core *c);
+/* The same expanded host by host, at each job's hosts_off: platform host
+ * indices and the cores taken on each. Built on the first call after a step
+ * (memory proportional to all jobs' widths: for tests and small runs; the
+ * outputs read the runs). NULL when out of memory. */
+const int32_t *eng_core_alloc_hosts(const eng_core *c);
+const int32_t *eng_core_alloc_cores(const eng_core *c);
 const eng_ts_row *eng_core_timeseries(const eng_core *c, size_t *n);
 size_t eng_core_jobs_left(const eng_core *c); /* not yet ended */
 double eng_core_now(const eng_core *c);

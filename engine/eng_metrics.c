@@ -112,25 +112,27 @@ int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
     return 0;
 }
 
-double eng_job_cost(const eng_platform *p, const eng_job_result *r, const int32_t *alloc_hosts,
-                    const int32_t *alloc_cores)
+double eng_job_cost(const eng_platform *p, const eng_job_result *r, const eng_host_run *runs)
 {
     if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED)
         return 0;
     double held = r->end_s - r->start_s, cost = 0;
-    for (int32_t k = 0; k < r->n_hosts; k++) {
-        const eng_host *h = &p->hosts[alloc_hosts[r->hosts_off + (size_t)k]];
-        cost += h->price_per_s * held * alloc_cores[r->hosts_off + (size_t)k] / h->cores;
+    for (int32_t u = 0; u < r->n_runs; u++) {
+        const eng_host_run *run = &runs[r->runs_off + (size_t)u];
+        for (int32_t k = 0; k < run->n; k++) {
+            const eng_host *h = &p->hosts[run->host + k];
+            cost += h->price_per_s * held * run->cores / h->cores;
+        }
     }
     return cost;
 }
 
 void eng_metrics_cost(const eng_platform *p, const eng_job_result *results, size_t n,
-                      const int32_t *alloc_hosts, const int32_t *alloc_cores, eng_summary *s)
+                      const eng_host_run *runs, eng_summary *s)
 {
     long double total = 0;
     for (size_t i = 0; i < n; i++)
-        total += eng_job_cost(p, &results[i], alloc_hosts, alloc_cores);
+        total += eng_job_cost(p, &results[i], runs);
     s->cost = (double)total;
 }
 

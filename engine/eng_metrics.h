@@ -76,11 +76,10 @@ void eng_metrics_failures(const eng_prepared *prep, const eng_job_result *result
                           double wasted_node_s, double wasted_unit_s, eng_summary *s);
 
 /* The price of one job's allocation (0 for a job that has not run). */
-double eng_job_cost(const eng_platform *p, const eng_job_result *r, const int32_t *alloc_hosts,
-                    const int32_t *alloc_cores);
+double eng_job_cost(const eng_platform *p, const eng_job_result *r, const eng_host_run *runs);
 
 /* Sets s->cost: the sum of eng_job_cost over the n results. */
 void eng_metrics_cost(const eng_platform *p, const eng_job_result *results, size_t n,
-                      const int32_t *alloc_hosts, const int32_t *alloc_cores, eng_summary *s);
+                      const eng_host_run *runs, eng_summary *s);
 
 #endif

@@ -101,7 +101,7 @@ static void workload_name(const char *path, char *buf, size_t len)
 static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *r)
 {
     const eng_job_result *res = eng_core_results(r->core);
-    const int32_t *hosts = eng_core_alloc_hosts(r->core);
+    const eng_host_run *runs = eng_core_alloc_runs(r->core);
     char name[256];
     workload_name(w->path, name, sizeof name);
     fputs("job_id,workload_name,profile,submission_time,requested_number_of_resources,"
@@ -140,8 +140,13 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
             free(scratch);
             return ENG_NOMEM;
         }
-        memcpy(scratch, hosts + x->hosts_off, (size_t)x->n_hosts * sizeof *scratch);
-        put_intervals(f, scratch, (size_t)x->n_hosts);
+        size_t n_h = 0;
+        for (int32_t u = 0; u < x->n_runs && x->n_hosts > 0; u++) {
+            const eng_host_run *run = &runs[x->runs_off + (size_t)u];
+            for (int32_t k = 0; k < run->n; k++)
+                scratch[n_h++] = run->host + k;
+        }
+        put_intervals(f, scratch, n_h);
         fputs(",-1,,", f);
         double b = turn / fmax(exec, ENG_BSLD_TAU_S);
         put_num(f, b > 1 ? b : 1);
@@ -152,7 +157,7 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
                 (long long)j->type);
         put_num(f, x->init_s);
         fputc(',', f);
-        put_num(f, eng_job_cost(r->platform, x, hosts, eng_core_alloc_cores(r->core)));
+        put_num(f, eng_job_cost(r->platform, x, runs));
         fprintf(f, ",%lld,%d\n", x->packet >= 0 ? (long long)r->prep.jobs[x->packet].id : -1LL,
                 x->requeues);
     }
@@ -315,7 +320,7 @@ static int write_schedule_swf(const char *path, const eng_workload *w, const eng
     for (size_t i = 0; i < w->hdr.n_kv && rc == ENG_OK; i++)
         rc = eng_workload_set_header(out, w->hdr.kv[i].key, w->hdr.kv[i].value);
     const eng_job_result *res = eng_core_results(r->core);
-    const int32_t *cores = eng_core_alloc_cores(r->core);
+    const eng_host_run *runs = eng_core_alloc_runs(r->core);
     for (size_t i = 0; i < r->prep.n_jobs && rc == ENG_OK; i++) {
         const eng_sim_job *s = &r->prep.jobs[i];
         const eng_job_result *x = &res[i];
@@ -323,8 +328,8 @@ static int write_schedule_swf(const char *path, const eng_workload *w, const eng
         j.wait_s = x->start_s - s->submit_s;
         j.runtime_s = x->end_s - x->start_s;
         int64_t procs = 0;
-        for (int32_t k = 0; k < x->n_hosts; k++)
-            procs += cores[x->hosts_off + (size_t)k];
+        for (int32_t u = 0; u < x->n_runs && x->n_hosts > 0; u++)
+            procs += (int64_t)runs[x->runs_off + (size_t)u].n * runs[x->runs_off + (size_t)u].cores;
         j.procs_alloc = procs;
         j.status = x->state == ENG_JOB_DONE ? 1 : 0;
         rc = eng_workload_push(out, &j);

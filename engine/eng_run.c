@@ -26,8 +26,9 @@ void eng_run_report_fini(eng_run_report *rep)
     free(rep->end_s);
     free(rep->state);
     free(rep->n_hosts);
-    free(rep->hosts_off);
-    free(rep->hosts);
+    free(rep->n_runs);
+    free(rep->runs_off);
+    free(rep->runs);
     memset(rep, 0, sizeof *rep);
 }
 
@@ -39,21 +40,22 @@ long eng_run_report_find(const eng_run_report *rep, int64_t id)
     return -1;
 }
 
-static int alloc_report(eng_run_report *rep, size_t n, size_t n_hosts)
+static int alloc_report(eng_run_report *rep, size_t n, size_t n_runs)
 {
-    size_t n1 = n ? n : 1, h1 = n_hosts ? n_hosts : 1;
+    size_t n1 = n ? n : 1, h1 = n_runs ? n_runs : 1;
     rep->n_jobs = n;
-    rep->n_hosts_total = n_hosts;
+    rep->n_runs_total = n_runs;
     rep->job_id = malloc(n1 * sizeof *rep->job_id);
     rep->submit_s = malloc(n1 * sizeof *rep->submit_s);
     rep->start_s = malloc(n1 * sizeof *rep->start_s);
     rep->end_s = malloc(n1 * sizeof *rep->end_s);
     rep->state = malloc(n1 * sizeof *rep->state);
     rep->n_hosts = malloc(n1 * sizeof *rep->n_hosts);
-    rep->hosts_off = malloc(n1 * sizeof *rep->hosts_off);
-    rep->hosts = malloc(h1 * sizeof *rep->hosts);
+    rep->n_runs = malloc(n1 * sizeof *rep->n_runs);
+    rep->runs_off = malloc(n1 * sizeof *rep->runs_off);
+    rep->runs = malloc(h1 * sizeof *rep->runs);
     if (!rep->job_id || !rep->submit_s || !rep->start_s || !rep->end_s || !rep->state ||
-        !rep->n_hosts || !rep->hosts_off || !rep->hosts) {
+        !rep->n_hosts || !rep->n_runs || !rep->runs_off || !rep->runs) {
         eng_run_report_fini(rep);
         return ENG_NOMEM;
     }
@@ -63,10 +65,10 @@ static int alloc_report(eng_run_report *rep, size_t n, size_t n_hosts)
 static int fill_report(const eng_sim_result *r, const eng_summary *s, eng_run_report *rep)
 {
     const eng_job_result *res = eng_core_results(r->core);
-    const int32_t *hosts = eng_core_alloc_hosts(r->core);
+    const eng_host_run *runs = eng_core_alloc_runs(r->core);
     size_t n = r->prep.n_jobs, total = 0;
     for (size_t i = 0; i < n; i++)
-        total += (size_t)res[i].n_hosts;
+        total += (size_t)res[i].n_runs;
     if (alloc_report(rep, n, total))
         return ENG_NOMEM;
     memcpy(&rep->summary, s, sizeof rep->summary);
@@ -82,10 +84,10 @@ static int fill_report(const eng_sim_result *r, const eng_summary *s, eng_run_re
         rep->end_s[i] = res[i].end_s;
         rep->state[i] = res[i].state;
         rep->n_hosts[i] = res[i].n_hosts;
-        rep->hosts_off[i] = off;
-        memcpy(rep->hosts + off, hosts + res[i].hosts_off,
-               (size_t)res[i].n_hosts * sizeof *rep->hosts);
-        off += (size_t)res[i].n_hosts;
+        rep->n_runs[i] = res[i].n_runs;
+        rep->runs_off[i] = off;
+        memcpy(rep->runs + off, runs + res[i].runs_off, (size_t)res[i].n_runs * sizeof *rep->runs);
+        off += (size_t)res[i].n_runs;
     }
     return ENG_OK;
 }
@@ -116,7 +118,7 @@ int eng_run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
     }
     s.n_malformed = spec->workload->n_malformed;
     eng_metrics_cost(r.platform, eng_core_results(r.core), r.prep.n_jobs,
-                     eng_core_alloc_hosts(r.core), eng_core_alloc_cores(r.core), &s);
+                     eng_core_alloc_runs(r.core), &s);
     if (spec->sim.core.failures.enabled)
         eng_metrics_failures(&r.prep, eng_core_results(r.core), eng_core_wasted_node_s(r.core),
                              eng_core_wasted_unit_s(r.core), &s);
@@ -138,7 +140,7 @@ typedef struct wire_head {
     eng_summary summary;
     double wall_s, policy_wall_s;
     char policy_report[sizeof(((eng_run_report *)0)->policy_report)];
-    size_t n_jobs, n_hosts_total, n_platform_hosts;
+    size_t n_jobs, n_runs_total, n_platform_hosts;
 } wire_head;
 
 #define WIRE_MAGIC 0xBA7C4AB1u
@@ -170,7 +172,7 @@ static void child_main(const eng_run_spec *spec, FILE *report)
         h.policy_wall_s = rep.policy_wall_s;
         memcpy(h.policy_report, rep.policy_report, sizeof h.policy_report);
         h.n_jobs = rep.n_jobs;
-        h.n_hosts_total = rep.n_hosts_total;
+        h.n_runs_total = rep.n_runs_total;
         h.n_platform_hosts = rep.n_platform_hosts;
     }
     bool ok = put(report, &h, sizeof h, 1);
@@ -181,8 +183,9 @@ static void child_main(const eng_run_spec *spec, FILE *report)
              put(report, rep.end_s, sizeof *rep.end_s, rep.n_jobs) &&
              put(report, rep.state, sizeof *rep.state, rep.n_jobs) &&
              put(report, rep.n_hosts, sizeof *rep.n_hosts, rep.n_jobs) &&
-             put(report, rep.hosts_off, sizeof *rep.hosts_off, rep.n_jobs) &&
-             put(report, rep.hosts, sizeof *rep.hosts, rep.n_hosts_total);
+             put(report, rep.n_runs, sizeof *rep.n_runs, rep.n_jobs) &&
+             put(report, rep.runs_off, sizeof *rep.runs_off, rep.n_jobs) &&
+             put(report, rep.runs, sizeof *rep.runs, rep.n_runs_total);
     ok = fflush(report) == 0 && ok;
     eng_run_report_fini(&rep);
     fflush(stderr);
@@ -361,7 +364,7 @@ int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
         rc = child_failure(&c, spec->platform_path, d);
     } else if (h.rc != ENG_OK) {
         rc = eng_diag_set(d, h.rc, "%s", h.msg);
-    } else if (alloc_report(rep, h.n_jobs, h.n_hosts_total)) {
+    } else if (alloc_report(rep, h.n_jobs, h.n_runs_total)) {
         rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
     } else {
         rep->summary = h.summary;
@@ -378,8 +381,9 @@ int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
                   get(f, rep->end_s, sizeof *rep->end_s, h.n_jobs) &&
                   get(f, rep->state, sizeof *rep->state, h.n_jobs) &&
                   get(f, rep->n_hosts, sizeof *rep->n_hosts, h.n_jobs) &&
-                  get(f, rep->hosts_off, sizeof *rep->hosts_off, h.n_jobs) &&
-                  get(f, rep->hosts, sizeof *rep->hosts, h.n_hosts_total);
+                  get(f, rep->n_runs, sizeof *rep->n_runs, h.n_jobs) &&
+                  get(f, rep->runs_off, sizeof *rep->runs_off, h.n_jobs) &&
+                  get(f, rep->runs, sizeof *rep->runs, h.n_runs_total);
         if (!ok) {
             eng_run_report_fini(rep);
             rc = eng_diag_set(d, ENG_CHILD, "the simulation's report is truncated");

@@ -40,9 +40,10 @@ typedef struct eng_run_report {
     double *end_s;
     int32_t *state;
     int32_t *n_hosts;
-    size_t *hosts_off;
-    int32_t *hosts;    /* platform host indices, per job as allocated */
-    size_t n_hosts_total;
+    int32_t *n_runs;   /* per job: its hosts as runs (eng_host_run) */
+    size_t *runs_off;  /*   at runs[runs_off[i]], in allocation order */
+    eng_host_run *runs;
+    size_t n_runs_total;
     size_t n_platform_hosts;
     size_t peak_rss_kb; /* the child's peak resident memory (isolated runs) */
 } eng_run_report;

@@ -3,7 +3,7 @@
  * Why a driver actor plus a pool of executor actors (measured on this
  * project's 2-core development machine, SimGrid 3.32, 50 000 jobs):
  * - one actor created per job: about 25-90 us per job, growing with the
- *   number of live actors;
+ *   number of live actors (each actor maps and unmaps its own stack);
  * - the driver starting every execution itself: SimGrid keeps an actor's
  *   activities in a list whose removal cost grows with its length, so the
  *   cost per execution rises with the number of running executions (about
@@ -12,8 +12,18 @@
  *   event, and in 3.32 its C wrapper releases every execution when it times
  *   out;
  * - executors reused from a pool, each owning only its own job's
- *   executions: about 2-3 us per execution, flat in the number of running
- *   jobs. That is the design here.
+ *   execution: flat in the number of running jobs. That is the design here.
+ *
+ * One execution per job, on its slowest allocated host, lasting what that
+ * host takes (the core's durations already hold the kill at the requested
+ * time and the cut at a host failure): the job's end in SimGrid is its
+ * slowest host's, as with one execution per host, at a cost that does not
+ * grow with the job's width. One execution per host cost 2-3 us per host:
+ * 34 s against 3.0 s for EASY on the 100 000-job ForHLR II stand-in (94
+ * hosts per job on average), outputs byte-identical (bench/README.md).
+ * A SimGrid parallel execution would need the ptask host model for the
+ * whole platform and still charge per host. Each executor checks that its
+ * execution ends exactly when the core ends the job.
  *
  * Time: the core knows every job's end (start + duration); SimGrid's clock
  * must agree with it. The driver waits until every execution of the jobs
@@ -158,10 +168,11 @@ typedef struct sim sim;
 
 struct sim {
     eng_core *core;
+    const eng_prepared *prep;
     const eng_platform *plat;
     sg_host_t *hosts; /* platform index -> SimGrid host */
     sg_sem_t done;
-    int32_t *pending; /* per job: executor chunks still running; 0 once reported */
+    int8_t *pending; /* per job: 1 while its execution runs, 0 once reported */
     executor *free_list;
     executor **all; /* every executor, freed after the run */
     size_t n_executors, cap_executors;
@@ -177,12 +188,9 @@ struct sim {
 struct executor {
     sim *s;
     sg_sem_t go;
-    int32_t job; /* -1: none */
-    size_t n;
-    sg_host_t *hosts;
-    double *flops;
-    sg_exec_t *execs;
-    size_t cap;
+    int32_t job;     /* -1: none */
+    sg_host_t host;  /* NULL: a job on no host (nothing to execute) */
+    double flops;
     executor *next_free;
 };
 
@@ -203,30 +211,37 @@ static void executor_main(int argc, char **argv)
     sg_actor_daemonize(sg_actor_self());
     for (;;) {
         sg_sem_acquire(x->go);
-        for (size_t i = 0; i < x->n; i++) {
-            x->execs[i] = sg_actor_exec_init(x->flops[i]);
-            sg_exec_set_host(x->execs[i], x->hosts[i]);
-            sg_exec_start(x->execs[i]);
+        if (x->host) {
+            sg_exec_t e = sg_actor_exec_init(x->flops);
+            sg_exec_set_host(e, x->host);
+            sg_exec_start(e);
+            sg_exec_wait(e);
         }
-        for (size_t i = 0; i < x->n; i++)
-            sg_exec_wait(x->execs[i]);
         sim *s = x->s;
         int32_t job = x->job;
+        /* The execution must end exactly when the core ends the job: one
+         * on a faster host than the slowest would end early unnoticed by
+         * the driver's clock check. */
+        if (s->core && s->rc == ENG_OK) {
+            double end = eng_core_results(s->core)[job].end_s, clock = simgrid_get_clock();
+            if (fabs(clock - end) > 1e-6 * fmax(1.0, fabs(end)))
+                s->rc = eng_diag_set(s->diag, ENG_INVARIANT,
+                                     "job %lld's execution ended at %.17g, the job at %.17g",
+                                     (long long)s->prep->jobs[job].id, clock, end);
+        }
         x->job = -1;
         x->next_free = s->free_list;
         s->free_list = x;
-        if (--s->pending[job] == 0) {
-            if (s->on_done)
-                s->on_done(s, job);
-            sg_sem_release(s->done);
-        }
+        s->pending[job] = 0;
+        if (s->on_done)
+            s->on_done(s, job);
+        sg_sem_release(s->done);
     }
 }
 
-/* Hands n hosts' work of a job to a free executor, creating one when none
- * is free. */
-static int dispatch_chunk(sim *s, int32_t job, const int32_t *hosts, const double *dur,
-                          size_t n)
+/* Hands a job's one execution (duration_s on host, or nothing when host is
+ * negative) to a free executor, creating one when none is free. */
+static int dispatch_exec(sim *s, int32_t job, int32_t host, double duration_s)
 {
     executor *x = s->free_list;
     if (x) {
@@ -247,57 +262,28 @@ static int dispatch_chunk(sim *s, int32_t job, const int32_t *hosts, const doubl
         sg_actor_set_data(a, x);
         sg_actor_start(a, executor_main, 0, NULL);
     }
-    if (n > x->cap) {
-        sg_host_t *h = realloc(x->hosts, n * sizeof *h);
-        if (h)
-            x->hosts = h;
-        double *f = realloc(x->flops, n * sizeof *f);
-        if (f)
-            x->flops = f;
-        sg_exec_t *e = realloc(x->execs, n * sizeof *e);
-        if (e)
-            x->execs = e;
-        if (!h || !f || !e)
-            return ENG_NOMEM;
-        x->cap = n;
-    }
-    for (size_t i = 0; i < n; i++) {
-        x->hosts[i] = s->hosts[hosts[i]];
-        x->flops[i] = dur[i] * s->plat->hosts[hosts[i]].speed_flops;
-    }
-    x->n = n;
+    x->host = host >= 0 ? s->hosts[host] : NULL;
+    x->flops = host >= 0 ? duration_s * s->plat->hosts[host].speed_flops : 0;
     x->job = job;
+    s->pending[job] = 1;
     sg_sem_release(x->go);
     return ENG_OK;
 }
 
-/* SimGrid finds an actor's finished activity by a linear search of the
- * actor's activity list, so one executor running the 1 000 executions of a
- * wide job would pay a quadratic price. A job's executions are split among
- * executors, at most EXEC_CHUNK each; the job is reported when its last
- * chunk ends. */
-#define EXEC_CHUNK 32
-
-static int dispatch_work(sim *s, int32_t job, const int32_t *hosts, const double *dur, size_t n)
+/* The mapping of a job onto SimGrid: one execution on its slowest host
+ * (the first of equally slow ones in allocation order), lasting what that
+ * host takes, i.e. until the job's end. The other hosts' shorter runs end
+ * before it and change nothing SimGrid or the core observe: a job ends
+ * when its slowest host finishes, and no two executions ever share a core
+ * (a host runs at most its cores' count of jobs, checked at load). So the
+ * cost per job is one execution and one executor hand-over whatever its
+ * width (bench/README.md "Replay performance" has the measurements). */
+static int dispatch(sim *s, size_t i_started, int32_t job)
 {
-    size_t chunks = n ? (n + EXEC_CHUNK - 1) / EXEC_CHUNK : 1;
-    s->pending[job] = (int32_t)chunks;
-    for (size_t c = 0; c < chunks; c++) {
-        size_t lo = c * EXEC_CHUNK;
-        size_t len = n > lo ? (n - lo < EXEC_CHUNK ? n - lo : EXEC_CHUNK) : 0;
-        int rc = dispatch_chunk(s, job, hosts + lo, dur + lo, len);
-        if (rc)
-            return rc;
-    }
-    return ENG_OK;
-}
-
-static int dispatch(sim *s, int32_t job)
-{
-    const int32_t *hosts;
-    const double *dur;
-    size_t n = eng_core_job_work(s->core, job, &hosts, &dur);
-    return dispatch_work(s, job, hosts, dur, n);
+    int32_t host;
+    double dur;
+    eng_core_started_work(s->core, i_started, &host, &dur);
+    return dispatch_exec(s, job, host, dur);
 }
 
 static void show_progress(sim *s, double t, bool final)
@@ -323,8 +309,10 @@ static void driver_main(int argc, char **argv)
     size_t steps = 0;
     while (eng_core_begin(s->core, &t, &ending, &n_ending)) {
         for (size_t i = 0; i < n_ending; i++)
-            while (s->pending[ending[i]] > 0)
+            while (s->pending[ending[i]])
                 sg_sem_acquire(s->done);
+        if (s->rc)
+            return;
         if (t > simgrid_get_clock())
             sg_actor_sleep_until(t);
         double clock = simgrid_get_clock();
@@ -342,7 +330,7 @@ static void driver_main(int argc, char **argv)
         const int32_t *started;
         size_t n_started = eng_core_started(s->core, &started);
         for (size_t i = 0; i < n_started; i++) {
-            rc = dispatch(s, started[i]);
+            rc = dispatch(s, i, started[i]);
             if (rc) {
                 s->rc = eng_diag_set(s->diag, rc, "out of memory");
                 return;
@@ -365,9 +353,6 @@ static void sim_teardown(sim *s)
     for (size_t i = 0; i < s->n_executors; i++) {
         executor *x = s->all[i];
         sg_sem_destroy(x->go);
-        free(x->hosts);
-        free(x->flops);
-        free(x->execs);
         free(x);
     }
     free(s->all);
@@ -420,6 +405,7 @@ int eng_sim_run(const char *platform_path, const eng_workload *w, const eng_sim_
     sim *s = &the_sim;
     memset(s, 0, sizeof *s);
     s->core = out->core;
+    s->prep = &out->prep;
     s->plat = p;
     s->n_jobs = out->prep.n_jobs;
     s->progress = opts->progress;
@@ -460,7 +446,7 @@ typedef struct log_replay {
     int32_t **free_hosts; /* per pool: stack of free host indices */
     size_t *n_free;
     int32_t *hosts;       /* per job: its hosts, at hosts_off[job] */
-    double *durations;    /* per job and host, like hosts */
+    double *sleep_s;      /* per job: its slowest host's time */
     size_t *hosts_off;
     size_t n_delayed;     /* jobs that waited for hosts */
 } log_replay;
@@ -473,6 +459,19 @@ static void replay_done(sim *s, int32_t job)
     int32_t pool = lr->prep->jobs[job].pool;
     for (int32_t k = 0; k < lr->prep->jobs[job].units; k++)
         lr->free_hosts[pool][lr->n_free[pool]++] = lr->hosts[lr->hosts_off[job] + (size_t)k];
+}
+
+/* The floor: one actor per job, created at its logged start on its
+ * slowest host, sleeping as long as that host takes. */
+static void job_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    int32_t job = (int32_t)(uintptr_t)sg_actor_self_get_data();
+    sim *s = &the_sim;
+    sg_actor_sleep_for(the_replay.sleep_s[job]);
+    replay_done(s, job);
+    sg_sem_release(s->done);
 }
 
 static void replay_driver(int argc, char **argv)
@@ -499,16 +498,23 @@ static void replay_driver(int argc, char **argv)
         }
         lr->n_delayed += delayed;
         size_t off = lr->hosts_off[j];
+        int32_t slow = -1;
+        double longest = -1;
         for (int32_t u = 0; u < job->units; u++) {
             int32_t h = lr->free_hosts[job->pool][--lr->n_free[job->pool]];
             lr->hosts[off + (size_t)u] = h;
             double dur = job->run_s * (p->ref_speed_flops / p->hosts[h].speed_flops);
-            lr->durations[off + (size_t)u] = dur < job->kill_s ? dur : job->kill_s;
+            if (dur > job->kill_s)
+                dur = job->kill_s;
+            if (dur > longest) {
+                longest = dur;
+                slow = h;
+            }
         }
-        if (dispatch_work(s, j, lr->hosts + off, lr->durations + off, (size_t)job->units)) {
-            s->rc = eng_diag_set(s->diag, ENG_NOMEM, "out of memory");
-            return;
-        }
+        lr->sleep_s[j] = longest > 0 ? longest : 0;
+        sg_actor_t a = sg_actor_init("job", s->hosts[slow >= 0 ? slow : 0]);
+        sg_actor_set_data(a, (void *)(uintptr_t)j);
+        sg_actor_start(a, job_actor, 0, NULL);
     }
     for (; acquired < lr->prep->n_jobs; acquired++)
         sg_sem_acquire(s->done);
@@ -548,12 +554,12 @@ int eng_sim_replay_log(const char *platform_path, const eng_workload *w,
     lr->prep = &prep;
     size_t *order = malloc(n1 * sizeof *order);
     double *start = malloc(n1 * sizeof *start);
-    lr->durations = malloc((total ? total : 1) * sizeof *lr->durations);
+    lr->sleep_s = malloc(n1 * sizeof *lr->sleep_s);
     lr->hosts = malloc((total ? total : 1) * sizeof *lr->hosts);
     lr->hosts_off = malloc(n1 * sizeof *lr->hosts_off);
     lr->free_hosts = calloc(p->n_pools, sizeof *lr->free_hosts);
     lr->n_free = calloc(p->n_pools, sizeof *lr->n_free);
-    bool ok = order && start && lr->durations && lr->hosts && lr->hosts_off &&
+    bool ok = order && start && lr->sleep_s && lr->hosts && lr->hosts_off &&
               lr->free_hosts && lr->n_free;
     for (size_t i = 0; ok && i < p->n_pools; i++) {
         const eng_pool *pool = &p->pools[i];
@@ -600,7 +606,7 @@ int eng_sim_replay_log(const char *platform_path, const eng_workload *w,
         st->wall_s = wall_now() - w0;
         st->sim_end_s = simgrid_get_clock();
         st->n_jobs = n;
-        st->n_execs = total;
+        st->n_host_runs = total;
         st->n_delayed = lr->n_delayed;
         rc = s->rc;
     }
@@ -610,7 +616,7 @@ int eng_sim_replay_log(const char *platform_path, const eng_workload *w,
     free(lr->free_hosts);
     free(lr->n_free);
     free(lr->hosts);
-    free(lr->durations);
+    free(lr->sleep_s);
     free(lr->hosts_off);
     memset(lr, 0, sizeof *lr);
     free(order);

@@ -6,10 +6,11 @@
  * bench/README.md): one driver actor owns the clock; it waits on SimGrid
  * (sleep or the completion of executions) until the core's next event, lets
  * the core apply that instant, and hands each started job to an executor
- * actor taken from a pool. The executor starts one execution per host of
- * the job (flops = duration * host speed, so a multi-host job ends with its
- * slowest host), waits for all of them and reports back. Executors are
- * reused, so actors are created only up to the peak number of running jobs.
+ * actor taken from a pool. The executor runs ONE execution for the job, on
+ * its slowest allocated host (flops = that host's duration x its speed),
+ * so the job ends in SimGrid when its slowest host would finish, and the
+ * cost per job does not depend on its width. Executors are reused, so
+ * actors are created only up to the peak number of running jobs.
  *
  * SimGrid keeps one engine per process: eng_sim_run() may be called once
  * per process. eng_run.h runs it in a child process when more are needed.
@@ -53,17 +54,19 @@ void eng_sim_result_fini(eng_sim_result *r);
 /* What eng_sim_replay_log measured. */
 typedef struct eng_replay_stats {
     size_t n_jobs;
-    size_t n_execs;      /* SimGrid executions (one per host of each job) */
+    size_t n_host_runs;  /* hosts of all jobs (one actor per job sleeps) */
     size_t n_delayed;    /* jobs that waited for hosts (the log does not fit) */
     double wall_s;
     double sim_end_s;
 } eng_replay_stats;
 
-/* The bare baseline of bench/: replays the log's own schedule (each job
- * starts at submit + logged wait, in that order) through the same executor
- * pool with no scheduling policy: first free hosts of its pool, whole
- * nodes, durations and kills as in a simulation. Where the log's schedule
- * does not fit the platform, a job waits for enough hosts to be free rather
+/* The bare baseline of bench/, the floor a simulation is measured
+ * against: replays the log's own schedule (each job starts at submit +
+ * logged wait, in that order) with no scheduling policy, as one SimGrid
+ * actor per job, created at its start on its slowest host and sleeping as
+ * long as that host takes: first free hosts of its pool, whole nodes,
+ * durations and kills as in a simulation. Where the log's schedule does
+ * not fit the platform, a job waits for enough hosts to be free rather
  * than share them (n_delayed counts those jobs). Once per process, like
  * eng_sim_run. */
 int eng_sim_replay_log(const char *platform_path, const eng_workload *w,

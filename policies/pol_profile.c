@@ -141,3 +141,44 @@ double pol_profile_earliest(const pol_profile *p, double from, double dur, int32
         start = p->t[i];
     }
 }
+
+double pol_profile_free_since(const pol_profile *p, double before, int32_t units)
+{
+    if (before <= p->t[0])
+        return before;
+    size_t i = seg(p, before);
+    if (p->t[i] == before)
+        i--; /* the segment ending at before */
+    for (;; i--) {
+        if (p->free[i] < units)
+            return i + 1 < p->n && p->t[i + 1] < before ? p->t[i + 1] : before;
+        if (i == 0)
+            return p->t[0];
+    }
+}
+
+pol_profile_cursor pol_profile_cursor_start(const pol_profile *p)
+{
+    return (pol_profile_cursor){.i = 0, .start = p->t[0]};
+}
+
+double pol_profile_earliest_resume(const pol_profile *p, pol_profile_cursor *c, double dur,
+                                   int32_t units, double until)
+{
+    if (units > p->total)
+        return INFINITY;
+    while (c->start < until) {
+        size_t k = c->i;
+        while (k < p->n && p->t[k] < c->start + dur && p->free[k] >= units)
+            k++;
+        if (k == p->n || p->t[k] >= c->start + dur)
+            return c->start;
+        if (k + 1 >= p->n) { /* the last segment is short forever */
+            c->start = INFINITY;
+            return INFINITY;
+        }
+        c->i = k + 1;
+        c->start = p->t[c->i];
+    }
+    return INFINITY;
+}

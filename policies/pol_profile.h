@@ -43,4 +43,31 @@ int pol_profile_add(pol_profile *p, double start, double end, int32_t delta);
  * INFINITY if units > total. dur must be > 0. */
 double pol_profile_earliest(const pol_profile *p, double from, double dur, int32_t units);
 
+/* pol_profile_earliest in steps: a cursor keeps where the scan stands, so
+ * that asking again with a later limit continues instead of restarting.
+ * Valid while the profile is unchanged. */
+typedef struct pol_profile_cursor {
+    size_t i;     /* segment the candidate window starts in */
+    double start; /* candidate start */
+} pol_profile_cursor;
+
+/* A cursor for scans from t[0] (the profile's now). */
+pol_profile_cursor pol_profile_cursor_start(const pol_profile *p);
+
+/* Moves the scan on until it finds a fit for units x dur, or its candidate
+ * start reaches until. Returns the fit's start (as pol_profile_earliest
+ * would, possibly >= until) or INFINITY if none is known to start before
+ * until yet. */
+double pol_profile_earliest_resume(const pol_profile *p, pol_profile_cursor *c, double dur,
+                                   int32_t units, double until);
+
+/* The start of the last stretch before `before` with at least `units`
+ * free all along: the end of the last segment before it with fewer free
+ * (t[0] if none; `before` itself if the segment just before it has fewer).
+ * O(log n + the segments of the stretch). Conservative backfilling asks it
+ * to place a job reserved at `before` again with its own reservation given
+ * back: a window of its length starting in [before - length, before)
+ * overlaps that reservation, so it fits iff the stretch holds its start. */
+double pol_profile_free_since(const pol_profile *p, double before, int32_t units);
+
 #endif

@@ -84,12 +84,12 @@ static void test_cost(void)
     bl_core_run("fcfs", jobs, 3, p, &o, &s);
     CU_ASSERT_EQUAL_FATAL(s.rc, 0);
     const eng_job_result *r = eng_core_results(s.core);
-    const int32_t *h = eng_core_alloc_hosts(s.core), *c = eng_core_alloc_cores(s.core);
-    CU_ASSERT_DOUBLE_EQUAL(eng_job_cost(p, &r[0], h, c), 2 * 10.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(eng_job_cost(p, &r[1], h, c), 0.5 * 20 / 2, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(eng_job_cost(p, &r[2], h, c), 0.5 * 4 / 2, 1e-12);
+    const eng_host_run *runs = eng_core_alloc_runs(s.core);
+    CU_ASSERT_DOUBLE_EQUAL(eng_job_cost(p, &r[0], runs), 2 * 10.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(eng_job_cost(p, &r[1], runs), 0.5 * 20 / 2, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(eng_job_cost(p, &r[2], runs), 0.5 * 4 / 2, 1e-12);
     eng_summary m = {0};
-    eng_metrics_cost(p, r, 3, h, c, &m);
+    eng_metrics_cost(p, r, 3, runs, &m);
     CU_ASSERT_DOUBLE_EQUAL(m.cost, 20 + 5 + 1, 1e-12);
     bl_sched_fini(&s);
 }

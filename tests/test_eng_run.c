@@ -22,10 +22,15 @@ static void test_report(void)
     CU_ASSERT_DOUBLE_EQUAL(rep.submit_s[i], 1, 0);
     CU_ASSERT_DOUBLE_EQUAL(rep.start_s[i], 100, 0);
     CU_ASSERT_EQUAL(rep.n_hosts[i], 3);
-    /* J1 (2 hosts) ended at 100: J2 takes hosts 0, 1 and the one J3 did not */
-    CU_ASSERT_EQUAL(rep.hosts[rep.hosts_off[i]], 0);
-    CU_ASSERT_EQUAL(rep.hosts[rep.hosts_off[i] + 1], 1);
-    CU_ASSERT_EQUAL(rep.hosts[rep.hosts_off[i] + 2], 3);
+    /* J1 (2 hosts) ended at 100: J2 takes hosts 0, 1 and the one J3 did
+     * not, i.e. the runs 0-1 and 3 */
+    CU_ASSERT_EQUAL_FATAL(rep.n_runs[i], 2);
+    const eng_host_run *run = rep.runs + rep.runs_off[i];
+    CU_ASSERT_EQUAL(run[0].host, 0);
+    CU_ASSERT_EQUAL(run[0].n, 2);
+    CU_ASSERT_EQUAL(run[1].host, 3);
+    CU_ASSERT_EQUAL(run[1].n, 1);
+    CU_ASSERT_EQUAL(run[1].cores, 1);
     CU_ASSERT_EQUAL(eng_run_report_find(&rep, 99), -1);
     CU_ASSERT(rep.wall_s >= 0);
     eng_run_report_fini(&rep);

@@ -245,6 +245,114 @@ static void test_random_workloads_match_core(void)
     gsl_rng_free(r);
 }
 
+/* ---- wide jobs under one execution per job ---------------------------- */
+
+/* Runs jobs through SimGrid on platform_file and through the pure core on
+ * the same platform, checks both against the hand-computed rows and the
+ * states, and returns how many hosts SimGrid's run gave job 1. */
+static int32_t run_wide(const char *policy, const bl_jobspec *jobs, size_t n,
+                        const char *platform_file, const bl_opts *o, const bl_expect *rows,
+                        const int *states, size_t n_rows, const char *what)
+{
+    eng_platform *pure = NULL;
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(eng_run_load_platform(platform_file, &pure, &d), 0);
+    bl_sched s;
+    bl_core_run(policy, jobs, n, pure, o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    bl_check(&s, rows, n_rows, what);
+    eng_run_report rep;
+    int rc = bl_sim_run(policy, jobs, n, platform_file, o, &rep, &d);
+    if (rc)
+        printf("\n  %s: %s", what, d.msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    bl_check_rep(&rep, rows, n_rows, what);
+    for (size_t i = 0; i < n_rows; i++) {
+        CU_ASSERT_EQUAL(bl_state(&s, rows[i].id), states[i]);
+        CU_ASSERT_EQUAL(bl_rep_state(&rep, rows[i].id), states[i]);
+    }
+    long j1 = eng_run_report_find(&rep, 1);
+    int32_t hosts = j1 < 0 ? -1 : rep.n_hosts[j1];
+    eng_run_report_fini(&rep);
+    bl_sched_fini(&s);
+    return hosts;
+}
+
+/* mixed-speed.xml: fast (2 Gf) before slow1, slow2 (1 Gf) in name order,
+ * 2 cores each, reference 1 Gf. Node allocation: J1 (6 processors, 3
+ * nodes, 100 s) takes all three: 50 s on fast, 100 s on the slow ones, so
+ * it ends at 100 with its slowest host, not at 50. J2 (1 node, 100 s)
+ * waits for it and runs on fast (first fit): 100..150. J3 (4 processors,
+ * 2 nodes, submitted at 200) gets fast and slow1: 200..300. Core
+ * allocation: J1 (3 processors) takes fast's 2 cores and one of slow1's,
+ * so it still ends at 100; J2 takes slow1's other core at once (0..100);
+ * J3 (2 processors) fills fast: 200..250. */
+static void test_wide_mixed_speeds(void)
+{
+    const char *plat = bl_src("platforms/test/mixed-speed.xml");
+    static const int st[] = {ENG_JOB_DONE, ENG_JOB_DONE, ENG_JOB_DONE};
+    static const bl_jobspec node_jobs[] = {
+        {1, 0, 100, 200, 6, 0}, {2, 0, 100, 200, 1, 0}, {3, 200, 100, 200, 4, 0}};
+    bl_opts node = {.alloc = POL_ALLOC_NODE};
+    static const bl_expect e_node[] = {{1, 0, 100}, {2, 100, 150}, {3, 200, 300}};
+    CU_ASSERT_EQUAL(run_wide("fcfs", node_jobs, 3, plat, &node, e_node, st, 3, "mixed, node"),
+                    3);
+    static const bl_jobspec core_jobs[] = {
+        {1, 0, 100, 200, 3, 0}, {2, 0, 100, 200, 1, 0}, {3, 200, 100, 200, 2, 0}};
+    bl_opts core = {.alloc = POL_ALLOC_CORE};
+    static const bl_expect e_core[] = {{1, 0, 100}, {2, 0, 100}, {3, 200, 250}};
+    CU_ASSERT_EQUAL(run_wide("fcfs", core_jobs, 3, plat, &core, e_core, st, 3, "mixed, core"),
+                    2);
+}
+
+/* wide-64.xml: 32 hosts at the reference speed, then 32 at half of it.
+ * J1 takes all 64 for 100 s of reference work: 100 s on a-*, 200 s on b-*.
+ * Requested 300 s: it ends at 200. Requested 150 s: it is killed at 150 on
+ * all 64 hosts, although its a-* hosts were done at 100. J2 (1 node, 10 s,
+ * submitted at 1) waits for it and runs on a-1. */
+static void test_wide_kill_at_requested(void)
+{
+    const char *plat = bl_src("platforms/test/wide-64.xml");
+    bl_opts o = {0};
+    static const bl_jobspec done[] = {{1, 0, 100, 300, 64, 0}, {2, 1, 10, 20, 1, 0}};
+    static const bl_expect e_done[] = {{1, 0, 200}, {2, 200, 210}};
+    static const int st_done[] = {ENG_JOB_DONE, ENG_JOB_DONE};
+    CU_ASSERT_EQUAL(run_wide("easy", done, 2, plat, &o, e_done, st_done, 2, "wide, slowest"),
+                    64);
+    static const bl_jobspec killed[] = {{1, 0, 100, 150, 64, 0}, {2, 1, 10, 20, 1, 0}};
+    static const bl_expect e_killed[] = {{1, 0, 150}, {2, 150, 160}};
+    static const int st_killed[] = {ENG_JOB_KILLED, ENG_JOB_DONE};
+    CU_ASSERT_EQUAL(
+        run_wide("easy", killed, 2, plat, &o, e_killed, st_killed, 2, "wide, killed"), 64);
+    CU_ASSERT_EQUAL(run_wide("conservative", killed, 2, plat, &o, e_killed, st_killed, 2,
+                             "wide, killed, conservative"),
+                    64);
+}
+
+/* wide-64.xml, b-17 down over [30, 60) (a trace). J1 (64 nodes, 100 s of
+ * reference work, 200 s on its b hosts, requested 300) starts at 0 on all
+ * 64. Killed: it fails at 30 with the one host, and J2 (1 node, 10 s,
+ * submitted at 1) runs on a-1 at 30..40. Requeued (FCFS): J1 is back at
+ * the head at 30, needs all 64 hosts, so waits for b-17 to come up at 60
+ * and runs 60..260; J2 follows it at 260..270. */
+static void test_wide_failure_one_host(void)
+{
+    const char *plat = bl_src("platforms/test/wide-64.xml");
+    static const eng_fail_span b17[] = {{.host = "b-17", .start_s = 30, .end_s = 60, .line = 1}};
+    static const bl_jobspec jobs[] = {{1, 0, 100, 300, 64, 0}, {2, 1, 10, 20, 1, 0}};
+    bl_opts o = {.failures = {.enabled = true, .trace = b17, .n_trace = 1, .trace_path = "t"}};
+    static const bl_expect e_kill[] = {{1, 0, 30}, {2, 30, 40}};
+    static const int st_kill[] = {ENG_JOB_FAILED, ENG_JOB_DONE};
+    CU_ASSERT_EQUAL(run_wide("fcfs", jobs, 2, plat, &o, e_kill, st_kill, 2, "wide, failure"), 64);
+    o.failures.requeue = true;
+    o.failures.max_requeues = 5;
+    static const bl_expect e_req[] = {{1, 60, 260}, {2, 260, 270}};
+    static const int st_req[] = {ENG_JOB_DONE, ENG_JOB_DONE};
+    CU_ASSERT_EQUAL(
+        run_wide("fcfs", jobs, 2, plat, &o, e_req, st_req, 2, "wide, failure, requeue"), 64);
+}
+
 int bl_suite_eng_sim(void)
 {
     CU_pSuite s = CU_add_suite("eng_sim", NULL, NULL);
@@ -256,5 +364,9 @@ int bl_suite_eng_sim(void)
     CU_add_test(s, "scenarios: SimGrid schedule == core schedule", test_scenarios_match_core);
     CU_add_test(s, "random workloads, mixed speeds: SimGrid == core",
                 test_random_workloads_match_core);
+    CU_add_test(s, "a wide job ends with its slowest host", test_wide_mixed_speeds);
+    CU_add_test(s, "a 64-host job killed at its requested time", test_wide_kill_at_requested);
+    CU_add_test(s, "a failure on one host of a 64-host job: kill, requeue",
+                test_wide_failure_one_host);
     return 0;
 }

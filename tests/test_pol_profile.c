@@ -79,6 +79,58 @@ static void test_advance(void)
     pol_profile_fini(&p);
 }
 
+/* The profile of test_earliest: 2 free on [0,10), 0 on [10,15), 4 on
+ * [15,20), 1 on [20,30), 4 from 30 on (total 4). */
+static void make_steps(pol_profile *p)
+{
+    pol_profile_init(p, 4, 0);
+    pol_profile_add(p, 0, 10, -2);
+    pol_profile_add(p, 10, 15, -4);
+    pol_profile_add(p, 20, 30, -3);
+}
+
+static void test_earliest_resume(void)
+{
+    pol_profile p;
+    make_steps(&p);
+    /* 2 units for 11 s: [0,11) is blocked at 10, the next candidate is 15,
+     * past the limit 12: nothing known before 12, the cursor waits at 15 */
+    pol_profile_cursor c = pol_profile_cursor_start(&p);
+    CU_ASSERT(isinf(pol_profile_earliest_resume(&p, &c, 11, 2, 12)));
+    CU_ASSERT_DOUBLE_EQUAL(c.start, 15, 0);
+    /* resumed with a later limit: [15,26) is blocked at 20, then 30 fits,
+     * as the full scan finds */
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_earliest_resume(&p, &c, 11, 2, 100), 30, 0);
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_earliest(&p, 0, 11, 2), 30, 0);
+    /* asked again: the same answer, the cursor stays */
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_earliest_resume(&p, &c, 11, 2, 100), 30, 0);
+    /* a fit found before the limit: 1 unit for 5 s at 0 */
+    c = pol_profile_cursor_start(&p);
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_earliest_resume(&p, &c, 5, 1, 3), 0, 0);
+    /* more than the total */
+    c = pol_profile_cursor_start(&p);
+    CU_ASSERT(isinf(pol_profile_earliest_resume(&p, &c, 1, 5, 100)));
+    pol_profile_fini(&p);
+}
+
+static void test_free_since(void)
+{
+    pol_profile p;
+    make_steps(&p);
+    /* 2 units before 20: [15,20) has 4, [10,15) blocks: since 15 */
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since(&p, 20, 2), 15, 0);
+    /* before 25 (inside [20,30)): 1 unit free on [20,25), 4 on [15,20),
+     * 0 on [10,15): since 15; 2 units: [20,25) blocks, since 25 */
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since(&p, 25, 1), 15, 0);
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since(&p, 25, 2), 25, 0);
+    /* 2 units before 10: all of [0,10), since the origin; 3 units: none */
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since(&p, 10, 2), 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since(&p, 10, 3), 10, 0);
+    /* at or before the origin */
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since(&p, 0, 1), 0, 0);
+    pol_profile_fini(&p);
+}
+
 int bl_suite_pol_profile(void)
 {
     CU_pSuite s = CU_add_suite("pol_profile", NULL, NULL);
@@ -87,5 +139,7 @@ int bl_suite_pol_profile(void)
     CU_add_test(s, "reserve, release, merge, refuse", test_reserve_release_merge);
     CU_add_test(s, "earliest slots", test_earliest);
     CU_add_test(s, "advance forgets the past", test_advance);
+    CU_add_test(s, "earliest slots in steps (cursor)", test_earliest_resume);
+    CU_add_test(s, "free stretch before a time", test_free_since);
     return 0;
 }
