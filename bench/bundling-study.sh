@@ -33,7 +33,9 @@
 # compression is within 0.005 of XX % becomes orig-XX seed r (the paper kept
 # the generated workloads whose compression gave 0.85 / 0.90 / 0.95). Where
 # fewer than SEEDS of MAXSEED candidates (default 400) match, the closest
-# unused one is rescaled to the load and OUT_DIR/workloads.txt says so.
+# unused one is rescaled to the load and OUT_DIR/workloads/how.txt says so.
+# OUT_DIR/workloads.txt has each workload's statistics beside the paper's
+# (bench/bundling-workloads.sh).
 # mod-XX is the modified generator at lambda 0.0142 rescaled to the load
 # (the paper tuned lambda to its target load). Job types uniform in 1..8.
 #
@@ -148,6 +150,9 @@ for r in $(seq 1 "$seeds"); do
     done
 done
 rm -f "$ws/raw.swf"
+for r in $(seq 1 "$seeds"); do
+    STATS_ONLY=-s$r bash "$here/bundling-workloads.sh" "$ws"
+done > "$out/workloads.txt"
 
 # 2. One task per run; finished runs are skipped.
 tasks=$out/tasks.txt
