@@ -58,7 +58,8 @@
  * variant=paper: the algorithm as the paper ran it inside Alea, whose
  *   policies answer selectJob() with one job at a time ("the SelectJob
  *   method, without parameters, is used to choose a job from the queue for
- *   execution"). Its choices, one set for every workload and share:
+ *   execution", our translation). Its choices, one set for every workload
+ *   and share:
  *   - the packet comes from the heaviest queue only, its head first and
  *     then that queue's jobs in order (a job that cannot join closes the
  *     packet); when the head does not fit the free hosts, nothing starts
@@ -68,10 +69,11 @@
  *   - weights, node count and horizon as above;
  *   - "the first job carries the packet's characteristics (node count and
  *     processing time); the other jobs of the packet become pseudo-jobs of
- *     1 processor and 1 second ... not counted in the output metrics": the
- *     summary's pseudo_job_accounting block (eng_metrics.h) gives the waits
- *     over packets and unbundled jobs only, and the queue length with each
- *     job in the queue until its packet starts.
+ *     1 processor and 1 second ... not counted in the output metrics"
+ *     (translated): the summary's pseudo_job_accounting block
+ *     (eng_metrics.h) gives the waits over packets and unbundled jobs
+ *     only, and the queue length with each job in the queue until its
+ *     packet starts.
  *
  * Costs per call: per packet formed, O(t) to weigh the t waiting types
  * and O(t^2) to order them (t is small: 8 in the study), at most 256 queue
@@ -144,7 +146,8 @@ typedef struct packet_state {
 static const pol_option packet_options[] = {
     {"variant", "default|paper: packets from every queue with a reservation, or the paper's "
                 "reading in Alea (the top queue's packet or nothing; default default)"},
-    {"mode", "easy|greedy: reservation for the top queue's head (default easy), or none"},
+    {"mode", "easy|greedy: a promised reservation for the first blocked head (default easy), "
+             "or none; variant=paper has neither"},
     {"scaling", "linear|none: members spread over the packet's hosts (default linear), or "
                 "packets of equal-width members on their own node count"},
     {"horizon", "seconds: planned processing a packet may reach (default 3600)"},
