@@ -1,29 +1,46 @@
 #!/usr/bin/env bash
 # bench/bundling-study.sh [BUILD_DIR] [OUT_DIR] — the job-bundling study of
-# Baranov & Lyakhovets 2022 (../shared/seeds/job-bundling-alea-summary.md):
-# FCFS, EASY backfilling and Packet on 500 single-processor nodes, on six
-# workloads (orig-85/90/95: Lublin-Feitelson; mod-85/90/95: the modified
-# generator), for average initialization shares 0..10 % in steps of 1 % and
-# 20..50 % in steps of 10 %, over SEEDS workloads of each kind (default 3).
+# Baranov & Lyakhovets 2022 (../shared/seeds/job-bundling-alea-summary.md)
+# with the ablations that isolate Packet's mechanisms: EASY backfilling,
+# four readings of Packet and FCFS (at the shares of the paper's Tables 2-3
+# only) on 500 single-processor nodes, on
+# six workloads (orig-85/90/95: Lublin-Feitelson compressed to 100 hours;
+# mod-85/90/95: the modified generator), for average initialization shares
+# 0..10 % in steps of 1 % and 20..50 % in steps of 10 %, over SEEDS workloads
+# of each kind (default 3).
 #
-# Writes OUT_DIR/results.csv (one line per run), prints Tables 2 and 3 in the
-# paper's layout (mean and median wait, utilization, mean queue length; ours
-# are means over the seeds) next to the paper's values, the share from which
-# Packet beats EASY per workload and metric next to the paper's thresholds,
-# and draws OUT_DIR/fig-*.png (metrics against the share per workload; queue
-# length over time for orig-90 at 5 % and 10 %, the paper's Figures 11-12).
+# Packet readings (one set of choices for every workload and share; see
+# policies/pol_packet.c):
+#   default      packet                    our policy: every queue, reservation
+#   paper        packet:variant=paper      the paper's reading in Alea, its
+#                                          metrics with pseudo-jobs left out
+#   no-bundling  packet:max_members=1      queues, weights, reservation only
+#   no-scaling   packet:scaling=none       members keep their own node count
 #
-# Workloads: 5000 jobs, 500 nodes, job type uniform in 1..8 in field 15.
-# orig-XX uses the reference generator's 128-node size parameters (see
-# bench/bundling-workloads.sh for why) and, unlike the paper (which kept
-# workloads whose 100-hour compression happened to give these loads), every
-# seed is rescaled to the exact target load; mod-XX is the modified generator
-# at lambda 0.0142 rescaled to the load. Packet runs with its defaults
-# (mode=easy, horizon=3600): nothing here is tuned to the paper's numbers.
+# Writes OUT_DIR/results.csv (one line per run), OUT_DIR/thresholds.csv
+# (variant,workload,metric,ours,paper: the share in percent from which that
+# variant beats EASY at every larger share, empty when never; metrics
+# mean_wait, median_wait, mean_queue), OUT_DIR/saving.csv (per variant,
+# workload and share: initialization time saved against EASY and the mean
+# wait gained over EASY), OUT_DIR/utilization.csv (EASY's utilization over
+# the whole run and over the arrival window), prints Tables 2 and 3 in the
+# paper's layout next to the paper's values, and draws OUT_DIR/fig-*.png.
 #
-# Runs go through GNU parallel when it is installed (JOBS at a time,
-# default: the number of cores), else one after another. About 810 runs of a
-# few tenths of a second each.
+# Workloads, as the paper built them: orig-XX are Lublin-Feitelson logs
+# (the reference generator's 128-node size parameters on 500 nodes, see
+# bench/bundling-workloads.sh) compressed to 100 hours (`scale --span
+# 360000`); of candidate seeds 1, 2, ... the r-th whose computed load after
+# compression is within 0.005 of XX % becomes orig-XX seed r (the paper kept
+# the generated workloads whose compression gave 0.85 / 0.90 / 0.95). Where
+# fewer than SEEDS of MAXSEED candidates (default 400) match, the closest
+# unused one is rescaled to the load and OUT_DIR/workloads/how.txt says so.
+# OUT_DIR/workloads.txt has each workload's statistics beside the paper's
+# (bench/bundling-workloads.sh).
+# mod-XX is the modified generator at lambda 0.0142 rescaled to the load
+# (the paper tuned lambda to its target load). Job types uniform in 1..8.
+#
+# Runs go through GNU parallel when it is installed (JOBS at a time, default
+# the number of cores), else one after another; finished runs are skipped.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -31,35 +48,111 @@ build=${1:-$src/build}
 out=${2:-/tmp/batchlab-bundling-study}
 seeds=${SEEDS:-3}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+maxseed=${MAXSEED:-400}
 bl=$build/batchlab
 [ -x "$bl" ] || { echo "bundling-study: $bl is missing; build first" >&2; exit 1; }
 platform=$src/platforms/uniform-500.xml
 mkdir -p "$out/workloads" "$out/runs"
 shares="0 1 2 3 4 5 6 7 8 9 10 20 30 40 50"
-policies="fcfs easy packet"
+variants="fcfs easy default paper no-bundling no-scaling"
+spec() {
+    case "$1" in
+    default) echo packet ;;
+    paper) echo packet:variant=paper ;;
+    no-bundling) echo packet:max_members=1 ;;
+    no-scaling) echo packet:scaling=none ;;
+    *) echo "$1" ;;
+    esac
+}
+# FCFS only at the shares of the paper's Tables 2-3 (5-10 % orig, 2-7 %
+# mod): it is far behind everywhere and, with thousands waiting, the slowest.
+fcfs_share() { # WORKLOAD SHARE
+    case "$1" in
+    orig-*) [ "$2" -ge 5 ] && [ "$2" -le 10 ] ;;
+    *) [ "$2" -ge 2 ] && [ "$2" -le 7 ] ;;
+    esac
+}
+load_of() { # computed load of an SWF file on 500 nodes
+    awk '/^[ \t]*;/ || NF < 18 { next }
+        { if (!n++) f = $2; l = $2; w += $4 * ($5 >= 1 ? $5 : $8) }
+        END { printf "%.6f\n", (l > f ? w / ((l - f) * 500) : 0) }' "$1"
+}
 
 # 1. Workloads.
+ws=$out/workloads
+how=$ws/how.txt
+lf() { # lf SEED FILE: a Lublin-Feitelson log compressed to 100 hours
+    "$bl" generate lublin --nodes 500 --jobs 5000 --seed "$1" \
+        --param batch.UHi=7 --param batch.UMed=5 \
+        --param interactive.UHi=5.5 --param interactive.UMed=3 -o "$2.raw" > /dev/null
+    "$bl" scale --workload "$2.raw" --span 360000 -o "$2" > /dev/null
+    rm -f "$2.raw"
+}
+need_orig=0
+for r in $(seq 1 "$seeds"); do
+    for t in 85 90 95; do [ -s "$ws/orig-$t-s$r.swf" ] || need_orig=1; done
+done
+if [ "$need_orig" = 1 ]; then
+    cand=$ws/candidates.txt # seed load, cached
+    touch "$cand"
+    : > "$how"
+    declare -A count=([85]=0 [90]=0 [95]=0)
+    used=" "
+    c=1
+    while [ "$c" -le "$maxseed" ] &&
+          { [ "${count[85]}" -lt "$seeds" ] || [ "${count[90]}" -lt "$seeds" ] ||
+            [ "${count[95]}" -lt "$seeds" ]; }; do
+        u=$(awk -v c="$c" '$1 == c { print $2 }' "$cand")
+        if [ -z "$u" ]; then
+            lf "$c" "$ws/cand.swf"
+            u=$(load_of "$ws/cand.swf")
+            echo "$c $u" >> "$cand"
+        fi
+        for t in 85 90 95; do
+            if [ "${count[$t]}" -lt "$seeds" ] &&
+               awk -v u="$u" -v t="$t" 'BEGIN { d = u - t / 100; exit !(d <= 0.005 && d >= -0.005) }'; then
+                count[$t]=$((count[$t] + 1))
+                r=${count[$t]}
+                lf "$c" "$ws/cand.swf"
+                "$bl" scale --workload "$ws/cand.swf" --types 8 --seed "$c" \
+                    -o "$ws/orig-$t-s$r.swf" > /dev/null
+                echo "orig-$t seed $r: lublin seed $c, compressed to 100 h, load $u" >> "$how"
+                used="$used$c "
+            fi
+        done
+        c=$((c + 1))
+    done
+    for t in 85 90 95; do # too few matches: the closest unused, rescaled
+        while [ "${count[$t]}" -lt "$seeds" ]; do
+            best=$(awk -v t="$t" -v used="$used" '
+                { d = $2 - t / 100; if (d < 0) d = -d
+                  if (index(used, " " $1 " ") == 0 && (b == "" || d < bd)) { b = $1; bd = d } }
+                END { print b }' "$cand")
+            count[$t]=$((count[$t] + 1))
+            r=${count[$t]}
+            lf "$best" "$ws/cand.swf"
+            "$bl" scale --workload "$ws/cand.swf" --nodes 500 --load "0.$t" --types 8 \
+                --seed "$best" -o "$ws/orig-$t-s$r.swf" > /dev/null
+            echo "orig-$t seed $r: lublin seed $best (no match in $maxseed), rescaled to load 0.$t" >> "$how"
+            used="$used$best "
+        done
+    done
+    rm -f "$ws/cand.swf"
+fi
 for r in $(seq 1 "$seeds"); do
     for t in 85 90 95; do
-        o=$out/workloads/orig-$t-s$r.swf
-        m=$out/workloads/mod-$t-s$r.swf
-        if [ ! -s "$o" ]; then
-            "$bl" generate lublin --nodes 500 --jobs 5000 --seed $((100 * r + t)) \
-                --param batch.UHi=7 --param batch.UMed=5 \
-                --param interactive.UHi=5.5 --param interactive.UMed=3 \
-                -o "$out/workloads/raw.swf" > /dev/null
-            "$bl" scale --workload "$out/workloads/raw.swf" --nodes 500 --load "0.$t" \
-                --types 8 --seed "$r" -o "$o" > /dev/null
-        fi
-        if [ ! -s "$m" ]; then
-            "$bl" generate modified --nodes 500 --jobs 5000 --seed $((100 * r + t)) \
-                -o "$out/workloads/raw.swf" > /dev/null
-            "$bl" scale --workload "$out/workloads/raw.swf" --nodes 500 --load "0.$t" \
-                -o "$m" > /dev/null
-        fi
+        m=$ws/mod-$t-s$r.swf
+        [ -s "$m" ] && continue
+        "$bl" generate modified --nodes 500 --jobs 5000 --seed $((100 * r + t)) \
+            -o "$ws/raw.swf" > /dev/null
+        "$bl" scale --workload "$ws/raw.swf" --nodes 500 --load "0.$t" -o "$m" > /dev/null
+        echo "mod-$t seed $r: modified seed $((100 * r + t)), rescaled to load 0.$t" >> "$how"
     done
 done
-rm -f "$out/workloads/raw.swf"
+rm -f "$ws/raw.swf"
+for r in $(seq 1 "$seeds"); do
+    STATS_ONLY=-s$r bash "$here/bundling-workloads.sh" "$ws"
+done > "$out/workloads.txt"
 
 # 2. One task per run; finished runs are skipped.
 tasks=$out/tasks.txt
@@ -67,43 +160,66 @@ tasks=$out/tasks.txt
 for r in $(seq 1 "$seeds"); do
     for w in orig-85 orig-90 orig-95 mod-85 mod-90 mod-95; do
         for sh in $shares; do
-            for p in $policies; do
-                dir=$out/runs/$w-s$r-$sh-$p
+            for v in $variants; do
+                dir=$out/runs/$w-s$r-$sh-$v
                 [ -s "$dir/summary.json" ] && continue
+                fcfs_share "$w" "$sh" || [ "$v" != fcfs ] || continue
                 what=summary
+                [ "$v" = easy ] && what=summary,timeseries
                 [ "$w" = orig-90 ] && [ "$r" = 1 ] && { [ "$sh" = 5 ] || [ "$sh" = 10 ]; } &&
                     what=summary,timeseries
                 x=$(awk -v s="$sh" 'BEGIN {printf "%.2f", s / 100}')
-                echo "'$bl' run --platform '$platform' --workload '$out/workloads/$w-s$r.swf'" \
-                     "--policy $p --init-share $x --out '$dir' --outputs $what -q > /dev/null" >> "$tasks"
+                echo "'$bl' run --platform '$platform' --workload '$ws/$w-s$r.swf'" \
+                     "--policy $(spec "$v") --init-share $x --out '$dir' --outputs $what -q > /dev/null" >> "$tasks"
             done
         done
     done
 done
 n=$(wc -l < "$tasks")
 echo "bundling-study: $n runs to do in $out" >&2
+t_start=$(date +%s)
 if [ "$n" -gt 0 ]; then
     if command -v parallel > /dev/null; then
-        parallel --will-cite --halt now,fail=1 -j "$jobs" < "$tasks"
+        parallel --will-cite --halt now,fail=1 --joblog "$out/joblog.txt" -j "$jobs" < "$tasks"
     else
         sh "$tasks"
     fi
 fi
+echo "bundling-study: runs took $(( $(date +%s) - t_start )) s" >&2
 
-# 3. Results.
+# 3. Results. The paper variant reports the paper's accounting (its
+#    pseudo-jobs left out: the summary's pseudo_job_accounting block); the
+#    jobs_* columns count every job for every variant.
 csv=$out/results.csv
-echo "workload,seed,share,policy,mean_wait_s,median_wait_s,utilization,queue_mean,init_share" > "$csv"
+echo "workload,seed,share,variant,mean_wait_s,median_wait_s,utilization,queue_mean,init_share,init_total_s,jobs_mean_wait_s,jobs_median_wait_s,jobs_queue_mean,util_arrivals" > "$csv"
 for r in $(seq 1 "$seeds"); do
     for w in orig-85 orig-90 orig-95 mod-85 mod-90 mod-95; do
+        last=$(awk '/^[ \t]*;/ || NF < 18 { next } { if (!n++) f = $2; l = $2 } END { print f, l }' "$ws/$w-s$r.swf")
         for sh in $shares; do
-            for p in $policies; do
-                awk -v w="$w" -v r="$r" -v s="$sh" -v p="$p" -F'[:,]' '
-                    /"wait_mean_s"/ {m = $2} /"wait_median_s"/ {d = $2}
-                    /"utilization"/ {u = $2} /"queue_length_mean"/ {q = $2}
-                    /"initialization_share"/ {i = $2}
-                    END {gsub(/ /, "", m); printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
-                         w, r, s, p, m + 0, d + 0, u + 0, q + 0, i + 0}' \
-                    "$out/runs/$w-s$r-$sh-$p/summary.json" >> "$csv"
+            for v in $variants; do
+                [ "$v" != fcfs ] || fcfs_share "$w" "$sh" || continue
+                d=$out/runs/$w-s$r-$sh-$v
+                ua=""
+                if [ -f "$d/timeseries.csv" ]; then # busy nodes over [first, last arrival]
+                    ua=$(awk -F, -v win="$last" 'BEGIN { split(win, a, " "); f = a[1]; l = a[2] }
+                        NR > 1 { if (pt != "") { lo = pt > f ? pt : f; hi = $1 < l ? $1 : l
+                                   if (hi > lo) area += pb * (hi - lo) }
+                                 pt = $1; pb = $4 }
+                        END { printf "%.6f", area / ((l - f) * 500) }' "$d/timeseries.csv")
+                fi
+                awk -v w="$w" -v r="$r" -v s="$sh" -v v="$v" -v ua="$ua" -F'[:,]' '
+                    /"pseudo_job_accounting"/ { pk = 1 }
+                    /"wait_mean_s"/ { if (pk) pm = $2; else m = $2 }
+                    /"wait_median_s"/ { if (pk) pd = $2; else d = $2 }
+                    /"queue_length_mean"/ { if (pk) pq = $2; else q = $2 }
+                    /"utilization"/ { u = $2 } /"initialization_share"/ { i = $2 }
+                    /"initialization_total_s"/ { it = $2 }
+                    END {
+                        mm = m; md = d; mq = q
+                        if (v == "paper" && pk) { mm = pm; md = pd; mq = pq }
+                        printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", w, r, s, v,
+                               mm + 0, md + 0, u + 0, mq + 0, i + 0, it + 0, m + 0, d + 0, q + 0, ua
+                    }' "$d/summary.json" >> "$csv"
             done
         done
     done
@@ -260,73 +376,124 @@ queue mod-95 6 430 70 54
 queue mod-95 7 448 87 47
 EOF
 
-# Means over seeds: metric workload share fcfs easy packet.
+# Means over seeds: metric workload share fcfs easy default paper no-bundling no-scaling.
 means=$out/means.txt
-awk -F, 'NR > 1 {
+awk -F, -v vars="$variants" 'NR > 1 {
         k = $1 " " $3
         key[k] = 1
         n[k, $4]++
         w[k, $4] += $5; d[k, $4] += $6; u[k, $4] += $7 * 100; q[k, $4] += $8
     }
     END {
+        nv = split(vars, v, " ")
         for (k in key) {
-            printf "wait %s %.0f %.0f %.0f\n", k, w[k, "fcfs"] / n[k, "fcfs"], w[k, "easy"] / n[k, "easy"], w[k, "packet"] / n[k, "packet"]
-            printf "median %s %.0f %.0f %.0f\n", k, d[k, "fcfs"] / n[k, "fcfs"], d[k, "easy"] / n[k, "easy"], d[k, "packet"] / n[k, "packet"]
-            printf "util %s %.1f %.1f %.1f\n", k, u[k, "fcfs"] / n[k, "fcfs"], u[k, "easy"] / n[k, "easy"], u[k, "packet"] / n[k, "packet"]
-            printf "queue %s %.1f %.1f %.1f\n", k, q[k, "fcfs"] / n[k, "fcfs"], q[k, "easy"] / n[k, "easy"], q[k, "packet"] / n[k, "packet"]
+            lw = "wait " k; lm = "median " k; lu = "util " k; lq = "queue " k
+            for (i = 1; i <= nv; i++) {
+                c = n[k, v[i]]
+                if (!c) { lw = lw " NaN"; lm = lm " NaN"; lu = lu " NaN"; lq = lq " NaN"; continue }
+                lw = lw sprintf(" %.0f", w[k, v[i]] / c); lm = lm sprintf(" %.0f", d[k, v[i]] / c)
+                lu = lu sprintf(" %.1f", u[k, v[i]] / c); lq = lq sprintf(" %.1f", q[k, v[i]] / c)
+            }
+            print lw; print lm; print lu; print lq
         }
     }' "$csv" | sort -k2,2 -k3,3n -k1,1 > "$means"
 
-table() { # KIND ("orig" or "mod")
+table() { # KIND ("orig" or "mod"): FCFS, EASY and the paper variant against the paper
     echo
-    echo "Table $([ "$1" = orig ] && echo 2 || echo 3): $1 workloads, ours (mean of $seeds seeds) / paper"
-    printf '%-7s %-6s %5s  %21s %21s %21s\n' metric load share "FCFS" "EASY (Backfill)" "Packet"
+    echo "Table $([ "$1" = orig ] && echo 2 || echo 3): $1 workloads, ours (mean of $seeds seeds) / paper; Packet = variant=paper"
+    printf '%-7s %-6s %5s  %21s %21s %21s   %9s\n' metric load share "FCFS" "EASY (Backfill)" "Packet" "default"
     for metric in wait median util queue; do
         awk -v kind="$1" -v metric="$metric" '
             NR == FNR { if ($0 !~ /^#/) p[$1, $2, $3] = $4 " " $5 " " $6; next }
             $1 == metric && $2 ~ "^" kind "-" && (($1 SUBSEP $2 SUBSEP $3) in p) {
                 split(p[$1, $2, $3], q, " ")
-                printf "%-7s %-6s %4s%%  %10s /%9s %10s /%9s %10s /%9s\n", $1,
-                       substr($2, length(kind) + 2), $3, $4, q[1], $5, q[2], $6, q[3]
+                printf "%-7s %-6s %4s%%  %10s /%9s %10s /%9s %10s /%9s   %9s\n", $1,
+                       substr($2, length(kind) + 2), $3, $4, q[1], $5, q[2], $7, q[3], $6
             }' "$paper" "$means" | sort -k2,2 -k3,3n
     done
 }
 table orig
 table mod
 
-echo
-echo "Share from which Packet beats EASY at every larger share (ours; paper in brackets)"
-awk 'BEGIN {
-        paper["orig-85 wait"] = "10%?"; paper["orig-85 median"] = "10%?"; paper["orig-85 queue"] = "10%?"
-        paper["orig-90 wait"] = "8%"; paper["orig-90 median"] = "6%"; paper["orig-90 queue"] = "8%"
-        paper["orig-95 wait"] = "6%"; paper["orig-95 median"] = "6%"; paper["orig-95 queue"] = "6%"
-        paper["mod-85 wait"] = "7%"; paper["mod-85 median"] = "7%"; paper["mod-85 queue"] = "7%"
-        paper["mod-90 wait"] = "5%"; paper["mod-90 median"] = "2%"; paper["mod-90 queue"] = "5%"
-        paper["mod-95 wait"] = "3%"; paper["mod-95 median"] = "2%"; paper["mod-95 queue"] = "3%"
+# 5. Thresholds: the share from which a variant beats EASY at every larger
+#    share (means over the seeds), next to the paper's Packet thresholds.
+thr=$out/thresholds.csv
+awk -v vars="default paper no-bundling no-scaling" 'BEGIN {
+        split("orig-85 10 10 10|orig-90 8 6 8|orig-95 6 6 6|mod-85 7 7 7|mod-90 5 2 5|mod-95 3 2 3", rows, "|")
+        for (i in rows) { split(rows[i], f, " "); pap[f[1], "mean_wait"] = f[2]
+                          pap[f[1], "median_wait"] = f[3]; pap[f[1], "mean_queue"] = f[4] }
+        split("wait mean_wait|median median_wait|queue mean_queue", mm, "|")
+        for (i in mm) { split(mm[i], f, " "); metric[f[1]] = f[2] }
+        # columns of means.txt: 4 fcfs, 5 easy, 6 default, 7 paper, 8 no-bundling, 9 no-scaling
+        col["default"] = 6; col["paper"] = 7; col["no-bundling"] = 8; col["no-scaling"] = 9
     }
-    $1 == "wait" || $1 == "median" || $1 == "queue" {
-        k = $2 " " $1
-        better[k, $3] = ($6 < $5)
+    ($1 in metric) {
+        k = $2 SUBSEP metric[$1]
         if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
         s[k, ++ns[k]] = $3
+        for (v in col) better[v, k, $3] = ($(col[v]) < $5)
     }
     END {
-        for (i = 1; i <= nk; i++) {
-            k = keys[i]; from = "none"
-            for (j = ns[k]; j >= 1; j--) {
-                if (better[k, s[k, j]]) from = s[k, j] "%"; else break
+        print "variant,workload,metric,ours,paper"
+        nv = split(vars, vv, " ")
+        for (a = 1; a <= nv; a++)
+            for (i = 1; i <= nk; i++) {
+                k = keys[i]; from = ""
+                for (j = ns[k]; j >= 1; j--) {
+                    if (better[vv[a], k, s[k, j]]) from = s[k, j]; else break
+                }
+                split(k, kk, SUBSEP)
+                print vv[a] "," kk[1] "," kk[2] "," from "," pap[kk[1], kk[2]]
             }
-            printf "  %-16s %6s  (%s)\n", k, from, paper[k]
-        }
-    }' "$means" | sort
+    }' "$means" > "$thr"
+echo
+echo "Share (%) from which each variant beats EASY at every larger share (ours), and the paper's Packet"
+printf "  %-22s %9s %9s %12s %11s   %s\n" "workload metric" default paper no-bundling no-scaling "paper's"
+awk -F, 'NR > 1 { k = $2 " " $3; v[$1, k] = ($4 == "" ? "never" : $4); p[k] = $5; keys[k] = 1 }
+    END {
+        for (k in keys) printf "  %-22s %9s %9s %12s %11s   %s\n", k, v["default", k], v["paper", k], v["no-bundling", k], v["no-scaling", k], p[k]
+    }' "$thr" | sort
 
-# 5. Figures.
+# 6. What bundling saves against what it gains: per variant, workload and
+#    share, EASY's initialization total minus the variant's, and EASY's mean
+#    wait minus the variant's (every job counted), means over the seeds.
+saving=$out/saving.csv
+awk -F, 'NR > 1 { k = $1 "," $3; key[k] = 1; n[k, $4]++; it[k, $4] += $10; mw[k, $4] += $11 }
+    END {
+        split("default paper no-bundling no-scaling", vv, " ")
+        for (k in key) for (a = 1; a <= 4; a++) {
+            v = vv[a]
+            printf "%s,%s,%.1f,%.0f\n", v, k, (it[k, "easy"] / n[k, "easy"] - it[k, v] / n[k, v]) / 3600,
+                   mw[k, "easy"] / n[k, "easy"] - mw[k, v] / n[k, v]
+        }
+    }' "$csv" | sort -t, -k1,1 -k2,2 -k3,3n > "$saving.tmp"
+{ echo "variant,workload,share,init_saved_h,wait_gain_s"; cat "$saving.tmp"; } > "$saving"
+rm -f "$saving.tmp"
+
+# 7. EASY's utilization over the run and over the arrival window.
+util=$out/utilization.csv
+awk -F, 'NR > 1 && $4 == "easy" { k = $1; key[k] = 1; n[k]++; u[k] += $7; a[k] += $14
+        if (!(k in lo) || $7 < lo[k]) lo[k] = $7; if (!(k in hi) || $7 > hi[k]) hi[k] = $7 }
+    END {
+        for (k in key) printf "%s,%.3f,%.3f,%.3f,%.3f\n", k, u[k] / n[k], lo[k], hi[k], a[k] / n[k]
+    }' "$csv" | sort > "$util.tmp"
+{ echo "workload,easy_util_run_mean,easy_util_run_min,easy_util_run_max,easy_util_arrivals_mean"
+  cat "$util.tmp"; } > "$util"
+rm -f "$util.tmp"
+echo
+echo "EASY's utilization: over the run (first submit to last end) and over the arrival window"
+column -t -s, "$util" | sed 's/^/  /' | { IFS= read -r h; echo "$h"; sort; }
+
+# 8. Figures.
 if command -v gnuplot > /dev/null; then
     for metric in wait median util queue; do
         for w in orig-85 orig-90 orig-95 mod-85 mod-90 mod-95; do
-            awk -v m="$metric" -v w="$w" '$1 == m && $2 == w {print $3, $4, $5, $6}' "$means" |
+            awk -v m="$metric" -v w="$w" '$1 == m && $2 == w {print $3, $4, $5, $6, $7, $8, $9}' "$means" |
                 sort -n > "$out/$metric-$w.dat"
         done
+    done
+    for w in orig-85 orig-90 orig-95 mod-85 mod-90 mod-95; do
+        awk -F, -v w="$w" 'NR > 1 && $2 == w { print $1, $3, $4, $5 }' "$saving" > "$out/saving-$w.dat"
     done
     gnuplot -e "dir='$out'" "$here/bundling-study.gp"
     echo

@@ -9,6 +9,9 @@
 #
 # usage: bench/bundling-workloads.sh [OUTDIR]      (default /tmp/batchlab-bundling)
 #        BATCHLAB=path/to/batchlab bench/bundling-workloads.sh ...
+#        STATS_ONLY=SUFFIX bench/bundling-workloads.sh DIR
+#            prints the statistics of existing DIR/orig-85SUFFIX.swf ...
+#            DIR/mod-95SUFFIX.swf (bundling-study.sh: SUFFIX -s1, -s2, ...)
 #
 # How the workloads are made, and why
 # - orig-XX: `batchlab generate lublin` (typed mode) with the reference
@@ -43,7 +46,8 @@ JOBS=5000
 SPAN=360000
 MAXSEED=${MAXSEED:-400}
 
-if [ ! -x "$BATCHLAB" ]; then
+STATS_ONLY=${STATS_ONLY:-}
+if [ -z "$STATS_ONLY" ] && [ ! -x "$BATCHLAB" ]; then
     echo "bundling-workloads.sh: no batchlab at $BATCHLAB (build it, or set BATCHLAB)" >&2
     exit 1
 fi
@@ -65,6 +69,7 @@ load_of() {
         END { if (last > first) printf "%.6f\n", work / ((last - first) * P); else print "nan" }' "$1"
 }
 
+if [ -z "$STATS_ONLY" ]; then
 # orig-XX ------------------------------------------------------------------
 
 # candidate SEED: generate and compress one L-F workload; prints its load.
@@ -127,6 +132,8 @@ for target in 85 90 95; do
     seed=$((seed + 1))
 done
 
+fi
+
 # Statistics ---------------------------------------------------------------
 
 # stats FILE: one line of numbers (see the header line printed below).
@@ -172,9 +179,13 @@ paper() {
 echo "Job-bundling study workloads (Baranov & Lyakhovets 2022) in $OUT"
 for name in orig-85 orig-90 orig-95 mod-85 mod-90 mod-95; do
     echo
-    cat "$tmp/how-$name"
+    if [ -n "$STATS_ONLY" ]; then
+        echo "$name$STATS_ONLY.swf"
+    else
+        cat "$tmp/how-$name"
+    fi
     {
-        stats "$OUT/$name.swf"
+        stats "$OUT/$name$STATS_ONLY.swf"
         paper "$name"
     } | awk '
         NR == 1 { for (i = 1; i <= NF; i++) ours[i] = $i }

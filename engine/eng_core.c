@@ -924,9 +924,14 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
     /* Work on each host, and the end. */
     const eng_sim_job *s = &c->prep->jobs[idx];
     /* A packet member runs moldably on its packet's hosts; only the first
-     * member pays the initialization. */
+     * member pays the initialization. Whether a member reaches its requested
+     * time is decided on its own, unscaled run (init + run * factor against
+     * kill_s, the same sums as outside a packet) and only then scaled:
+     * comparing the scaled run with a kill limit rebuilt from kill_s - init_s
+     * let rounding mark a member whose run equals its request as killed. */
     double init = s->init_s, scale = 1, kill = s->kill_s, estimate = j->estimate_s;
-    if (st->packet >= 0) {
+    bool packed = st->packet >= 0;
+    if (packed) {
         scale = (double)j->units / r->units;
         if (st->packet != idx)
             init = 0;
@@ -954,9 +959,11 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
             const eng_host *h = &c->plat->hosts[run->host + k];
             double factor = c->plat->ref_speed_flops / h->speed_flops;
             double dur = init + s->run_s * scale * factor;
-            if (dur > kill) {
+            if (packed ? s->init_s + s->run_s * factor > s->kill_s : dur > kill) {
                 dur = kill;
                 killed = true;
+            } else if (dur > kill) {
+                dur = kill; /* rounding of the scaled sums only: not a kill */
             }
             if (dur > longest) {
                 longest = dur;

@@ -2,6 +2,7 @@
 #include "eng_metrics.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,47 @@ static double quantile(const double *v, size_t n, double q)
     if (rank < 1)
         rank = 1;
     return v[rank - 1];
+}
+
+/* Is job i the earliest-starting later member of its packet? Members
+ * start one after another, so only one has no other member (but the
+ * first) ending at its start. */
+static bool second_member(const eng_job_result *results, size_t i)
+{
+    const eng_job_result *r = &results[i];
+    return results[r->packet].end_s == r->start_s;
+}
+
+/* The pseudo-job reading of packets (see eng_summary); waits is scratch
+ * for n jobs. Needs s->makespan_s. */
+static void packet_accounting(const eng_prepared *prep, const eng_job_result *results,
+                              double *waits, eng_summary *s)
+{
+    size_t m = 0;
+    long double sum_wait = 0, queued_s = 0;
+    for (size_t i = 0; i < prep->n_jobs; i++) {
+        const eng_job_result *r = &results[i];
+        if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED)
+            continue;
+        double submit = prep->jobs[i].submit_s;
+        bool pseudo = r->packet >= 0 && (size_t)r->packet != i;
+        double packet_start = pseudo ? results[r->packet].start_s : r->start_s;
+        queued_s += packet_start - submit;
+        if (pseudo) {
+            /* the packet's second member counts it */
+            s->n_packets += second_member(results, i);
+            s->n_pseudo++;
+            continue;
+        }
+        waits[m++] = r->start_s - submit;
+        sum_wait += r->start_s - submit;
+    }
+    if (s->n_pseudo == 0 || m == 0)
+        return;
+    qsort(waits, m, sizeof *waits, cmp_double);
+    s->pk_wait_mean_s = (double)(sum_wait / m);
+    s->pk_wait_median_s = m % 2 ? waits[m / 2] : (waits[m / 2 - 1] + waits[m / 2]) / 2;
+    s->pk_queue_mean = s->makespan_s > 0 ? (double)(queued_s / s->makespan_s) : 0;
 }
 
 int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
@@ -92,6 +134,8 @@ int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
         if (s->makespan_s > 0 && total_units > 0)
             s->utilization = (double)(busy / ((long double)total_units * s->makespan_s));
     }
+    if (m > 0)
+        packet_accounting(prep, results, waits, s);
     free(waits);
 
     /* Queue length: piecewise constant, row i holding on [t_i, t_{i+1}). */

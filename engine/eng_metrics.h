@@ -63,6 +63,13 @@ typedef struct eng_summary {
     double init_share_target; /* requested with --init-share, NAN otherwise */
     size_t n_types;
     int64_t total_units;
+    /* Packets as the job-bundling study counts them (Baranov & Lyakhovets
+     * 2022): a packet's later members are pseudo-jobs, left out of the wait
+     * metrics; a job leaves the queue when its packet starts. Filled only
+     * when some packet had more than one member (n_pseudo > 0). */
+    size_t n_packets; /* packets of two or more members */
+    size_t n_pseudo;  /* their members after the first */
+    double pk_wait_mean_s, pk_wait_median_s, pk_queue_mean;
 } eng_summary;
 
 /* Fills s from a finished schedule. results/ts as returned by the core. */

@@ -249,7 +249,16 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     json_kv_num(f, I2, "failures_wasted_node_s", s->wasted_node_s, false);
     json_kv_num(f, I2, "initialization_total_s", s->init_total_s, false);
     json_kv_num(f, I2, "initialization_share", s->init_share, false);
-    json_kv_num(f, I2, "initialization_share_target", s->init_share_target, true);
+    json_kv_num(f, I2, "initialization_share_target", s->init_share_target, s->n_pseudo == 0);
+    if (s->n_pseudo > 0) { /* runs that formed packets of several jobs */
+        fprintf(f, "%s\"pseudo_job_accounting\": {\n", I2);
+        json_kv_num(f, I3, "packets", (double)s->n_packets, false);
+        json_kv_num(f, I3, "pseudo_jobs", (double)s->n_pseudo, false);
+        json_kv_num(f, I3, "wait_mean_s", s->pk_wait_mean_s, false);
+        json_kv_num(f, I3, "wait_median_s", s->pk_wait_median_s, false);
+        json_kv_num(f, I3, "queue_length_mean", s->pk_queue_mean, true);
+        fprintf(f, "%s}\n", I2);
+    }
     fputs("  },\n  \"platform\": {\n", f);
     const eng_platform *p = r->platform;
     json_kv_str(f, I2, "path", m->platform_path, false);

@@ -37,23 +37,56 @@
  *   unless its first member alone is. horizon defaults to 3600 s;
  *   max_members (0: no limit) caps packets further.
  *
- * Variants (mode=): `easy` (default) gives the top-weight queue's head an
- *   EASY-style reservation when it does not fit (Lifka 1995; Mu'alem &
- *   Feitelson 2001): its shadow time is when the running packets' planned
- *   ends free enough hosts; packets of other types are formed only if they
- *   end by then or use hosts the reservation does not need. `greedy` tries
- *   the queues in weight order and forms every packet that fits, which can
- *   starve wide jobs of small queues.
+ * Each call forms packets while hosts are free and some job fits: after
+ *   each packet the queues are weighed again (its queue shrank) and the
+ *   next packet comes from the heaviest queue that can form one.
  *
- * Costs per call: O(q) to rebuild the weights (q waiting jobs, types
- * visited once), O(t log t) to order the t types, O(p log p) for the
- * shadow time over p running packets; members are popped from FIFO queues.
+ * Modes (mode=): `easy` (default) gives the first waiting head that does
+ *   not fit an EASY-style reservation (Lifka 1995; Mu'alem & Feitelson
+ *   2001), held by that job until it starts: its shadow time is when the
+ *   running packets' planned ends free enough hosts, and is promised
+ *   (pol_out_promise, so --check holds the policy to it); packets of other
+ *   jobs are formed only if they end by then or use hosts the reservation
+ *   does not need. `greedy` tries the queues in weight order and forms
+ *   every packet that fits, which can starve wide jobs of small queues.
+ *
+ * Ablations: max_members=1 (no bundling: only the per-type queues, their
+ *   weights and the reservation); scaling=none (a packet takes only jobs of
+ *   its first member's width and runs each on that many hosts: no speed-up
+ *   from spreading a member over the packet's hosts).
+ *
+ * variant=paper: the algorithm as the paper ran it inside Alea, whose
+ *   policies answer selectJob() with one job at a time ("the SelectJob
+ *   method, without parameters, is used to choose a job from the queue for
+ *   execution", our translation). Its choices, one set for every workload
+ *   and share:
+ *   - the packet comes from the heaviest queue only, its head first and
+ *     then that queue's jobs in order (a job that cannot join closes the
+ *     packet); when the head does not fit the free hosts, nothing starts
+ *     until it does: no reservation and no backfilling (the paper's
+ *     Table 2 has Packet at FCFS's mean wait where bundling saves little:
+ *     orig-85 at 5 %, 11 095 s against FCFS 11 043 s and Backfill 3 488 s);
+ *   - weights, node count and horizon as above;
+ *   - "the first job carries the packet's characteristics (node count and
+ *     processing time); the other jobs of the packet become pseudo-jobs of
+ *     1 processor and 1 second ... not counted in the output metrics"
+ *     (translated): the summary's pseudo_job_accounting block
+ *     (eng_metrics.h) gives the waits over packets and unbundled jobs
+ *     only, and the queue length with each job in the queue until its
+ *     packet starts.
+ *
+ * Costs per call: per packet formed, O(t) to weigh the t waiting types
+ * and O(t^2) to order them (t is small: 8 in the study), at most 256 queue
+ * entries looked at per queue tried, O(p^2) for the shadow time over p
+ * running packets; members are popped from FIFO queues. Out of memory
+ * anywhere is reported as ENG_NOMEM, never as "nothing fits".
  */
 #include "pol_policy.h"
 
 #include "eng_error.h"
 #include "eng_util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +118,9 @@ typedef struct packet_state {
     double size_weight, age_weight, horizon_s;
     size_t max_members;
     packet_mode mode;
+    bool paper;        /* variant=paper: Alea's one-job-at-a-time reading */
+    bool scaling;      /* scaling=linear: members spread over the packet */
+    int32_t reserved;  /* mode=easy: the job holding the reservation, or -1 */
     type_queue *types; /* sorted by type */
     size_t n_types, cap_types;
     packet *packets;   /* active packets */
@@ -108,9 +144,14 @@ typedef struct packet_state {
 } packet_state;
 
 static const pol_option packet_options[] = {
-    {"mode", "easy|greedy: reservation for the top queue's head (default easy), or none"},
+    {"variant", "default|paper: packets from every queue with a reservation, or the paper's "
+                "reading in Alea (the top queue's packet or nothing; default default)"},
+    {"mode", "easy|greedy: a promised reservation for the first blocked head (default easy), "
+             "or none; variant=paper has neither"},
+    {"scaling", "linear|none: members spread over the packet's hosts (default linear), or "
+                "packets of equal-width members on their own node count"},
     {"horizon", "seconds: planned processing a packet may reach (default 3600)"},
-    {"max_members", "largest packet, in jobs; 0 for no limit (default 0)"},
+    {"max_members", "largest packet, in jobs, 1..2147483647; 0 for no limit (default 0)"},
     {"size_weight", "weight of a queue's share of the waiting jobs (default 1)"},
     {"age_weight", "weight of the relative wait of a queue's oldest job (default 1)"},
     {NULL, NULL},
@@ -129,9 +170,43 @@ static int parse_number(const char *key, const char *text, double min, double *o
     return ENG_OK;
 }
 
+/* A whole number in [0, INT32_MAX]. */
+static int parse_count(const char *key, const char *text, size_t *out, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end || errno || v < 0 || v > INT32_MAX) {
+        snprintf(err, errlen, "option %s: expected a whole number in 0..%d, got '%s'", key,
+                 (int)INT32_MAX, text);
+        return ENG_INVAL;
+    }
+    *out = (size_t)v;
+    return ENG_OK;
+}
+
 static int packet_init(void *state, const pol_setup *setup, char *err, size_t errlen)
 {
     packet_state *s = state;
+    const char *variant = pol_option_get(setup, "variant", "default");
+    if (strcmp(variant, "default") == 0)
+        s->paper = false;
+    else if (strcmp(variant, "paper") == 0)
+        s->paper = true;
+    else {
+        snprintf(err, errlen, "option variant: expected default or paper, got '%s'", variant);
+        return ENG_INVAL;
+    }
+    const char *scaling = pol_option_get(setup, "scaling", "linear");
+    if (strcmp(scaling, "linear") == 0)
+        s->scaling = true;
+    else if (strcmp(scaling, "none") == 0)
+        s->scaling = false;
+    else {
+        snprintf(err, errlen, "option scaling: expected linear or none, got '%s'", scaling);
+        return ENG_INVAL;
+    }
+    s->reserved = -1;
     const char *mode = pol_option_get(setup, "mode", "easy");
     if (strcmp(mode, "easy") == 0)
         s->mode = MODE_EASY;
@@ -141,12 +216,11 @@ static int packet_init(void *state, const pol_setup *setup, char *err, size_t er
         snprintf(err, errlen, "option mode: expected easy or greedy, got '%s'", mode);
         return ENG_INVAL;
     }
-    double members;
     int rc = parse_number("horizon", pol_option_get(setup, "horizon", "3600"), 1, &s->horizon_s,
                           err, errlen);
     if (!rc)
-        rc = parse_number("max_members", pol_option_get(setup, "max_members", "0"), 0, &members,
-                          err, errlen);
+        rc = parse_count("max_members", pol_option_get(setup, "max_members", "0"),
+                         &s->max_members, err, errlen);
     if (!rc)
         rc = parse_number("size_weight", pol_option_get(setup, "size_weight", "1"), 0,
                           &s->size_weight, err, errlen);
@@ -155,11 +229,11 @@ static int packet_init(void *state, const pol_setup *setup, char *err, size_t er
                           &s->age_weight, err, errlen);
     if (rc)
         return rc;
-    if (members != floor(members)) {
-        snprintf(err, errlen, "option max_members: expected a whole number");
+    if (s->paper && s->mode == MODE_GREEDY) {
+        snprintf(err, errlen, "option mode: variant=paper has no mode (it never passes the top "
+                              "queue's packet)");
         return ENG_INVAL;
     }
-    s->max_members = (size_t)members;
     s->n_jobs = setup->n_jobs;
     s->n_hosts = setup->n_hosts;
     s->job_packet = malloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->job_packet);
@@ -377,72 +451,111 @@ static void trim(packet_state *s, type_queue *q)
         s->in_queue[q->jobs[q->head++]] = 0;
 }
 
-/* Chooses the members of a packet from queue q (into s->pick) and its host
- * count, with `avail` free hosts. Jobs are taken in queue order; one that
- * is wider than the free hosts is passed over (it keeps its place), so a
- * blocked head does not hold back the rest of its type. With a
- * reservation (shadow < INFINITY), the packet must end by the shadow time
- * or use at most `extra` hosts. At most SCAN queue entries are looked at. */
-#define SCAN 256
+/* A packet being chosen: its members are s->pick[0..m). */
+typedef struct pick {
+    size_t m;
+    int32_t widest, k;
+    int64_t total_nodes;
+    double node_s, init;
+} pick;
 
-static size_t choose_members(packet_state *s, const pol_view *v, type_queue *q, int32_t avail,
-                             double shadow, int32_t extra, int32_t *k_out)
+enum { JOINED, PASSED, CLOSED };
+
+/* Offers job j to packet c, with `avail` free hosts and the reservation
+ * (shadow, extra). JOINED: it is a member now; PASSED: it cannot be one,
+ * try the next job; CLOSED: the packet takes no more. */
+static int offer(packet_state *s, const pol_view *v, const pol_job *j, int32_t avail,
+                 double shadow, int32_t extra, pick *c)
 {
-    if (eng_grow(&s->pick, &s->cap_pick, SCAN, sizeof *s->pick))
-        return 0;
-    size_t m = 0;
-    int32_t widest = 0, k = 0;
-    int64_t total_nodes = 0;
-    double node_s = 0, init = 0;
-    for (size_t i = q->head, seen = 0; i < q->n && seen < SCAN; i++) {
-        int32_t idx = q->jobs[i];
-        if (s->assigned[idx])
-            continue;
-        seen++;
-        if (s->max_members && m == s->max_members)
-            break;
-        const pol_job *j = pol_queue_find(v, idx);
-        int32_t nodes = job_nodes(v, j, s->min_cores);
-        if (nodes > avail)
-            continue;
-        int32_t w = nodes > widest ? nodes : widest;
-        double ns = node_s + processing(j) * nodes;
-        int64_t total = total_nodes + nodes;
+    if (s->max_members && c->m == s->max_members)
+        return CLOSED;
+    int32_t nodes = job_nodes(v, j, s->min_cores);
+    /* The paper's reading takes the queue's jobs in order: one that cannot
+     * join closes the packet. */
+    int pass = s->paper ? CLOSED : PASSED;
+    if (nodes > avail)
+        return pass;
+    if (!s->scaling && c->m > 0 && nodes != c->widest)
+        return pass;
+    int32_t w = nodes > c->widest ? nodes : c->widest;
+    double ns = c->node_s + processing(j) * nodes;
+    int64_t total = c->total_nodes + nodes;
+    int64_t kk = w;
+    if (s->scaling) {
         /* enough hosts to keep the packet within the horizon, but never
          * more than the members would hold side by side, nor than free */
         double need = ceil(ns / s->horizon_s);
-        int64_t kk = need > w ? (int64_t)fmin(need, (double)total) : w;
+        kk = need > w ? (int64_t)fmin(need, (double)total) : w;
         if (kk > avail)
             kk = avail;
-        double span = ns / (double)kk;
-        if (m > 0 && span > s->horizon_s)
-            break;
-        double first_init = m == 0 ? j->init_s : init;
-        if (isfinite(shadow) && v->now_s + first_init + span > shadow && kk > extra) {
-            if (m == 0)
-                continue; /* this job cannot start a packet now; try the next */
-            break;
-        }
-        s->pick[m++] = idx;
-        widest = w;
-        total_nodes = total;
-        node_s = ns;
-        init = first_init;
-        k = (int32_t)kk;
     }
-    *k_out = k;
-    return m;
+    double span = ns / (double)kk;
+    if (c->m > 0 && span > s->horizon_s)
+        return CLOSED;
+    double first_init = c->m == 0 ? j->init_s : c->init;
+    if (isfinite(shadow) && v->now_s + first_init + span > shadow && kk > extra)
+        return c->m == 0 ? PASSED : CLOSED; /* the first: it cannot start a packet now */
+    s->pick[c->m++] = j->idx;
+    c->widest = w;
+    c->total_nodes = total;
+    c->node_s = ns;
+    c->init = first_init;
+    c->k = (int32_t)kk;
+    return JOINED;
+}
+
+/* Chooses the members of a packet from queue q (into s->pick; *m_out of
+ * them) and its host count, with `avail` free hosts. `first` (>= 0) is
+ * offered before the queue and must join, or no packet is formed. Jobs are
+ * then taken in queue order; in the default reading one that cannot join
+ * (wider than the free hosts, or ending past the reservation) is passed
+ * over and keeps its place, so a blocked head does not hold back the rest
+ * of its type. With a reservation (shadow < INFINITY), the packet must end
+ * by the shadow time or use at most `extra` hosts. At most SCAN queue
+ * entries are looked at. Returns 0 or ENG_NOMEM. */
+#define SCAN 256
+
+static int choose_members(packet_state *s, const pol_view *v, type_queue *q, int32_t first,
+                          int32_t avail, double shadow, int32_t extra, size_t *m_out,
+                          int32_t *k_out)
+{
+    *m_out = 0;
+    *k_out = 0;
+    if (eng_grow(&s->pick, &s->cap_pick, SCAN + 1, sizeof *s->pick))
+        return ENG_NOMEM;
+    pick c = {0};
+    if (first >= 0) {
+        const pol_job *j = pol_queue_find(v, first);
+        if (!j)
+            return ENG_INVARIANT;
+        if (offer(s, v, j, avail, shadow, extra, &c) != JOINED)
+            return ENG_OK;
+    }
+    for (size_t i = q->head, seen = 0; i < q->n && seen < SCAN; i++) {
+        int32_t idx = q->jobs[i];
+        if (s->assigned[idx] || idx == first)
+            continue;
+        seen++;
+        const pol_job *j = pol_queue_find(v, idx);
+        if (!j)
+            return ENG_INVARIANT;
+        if (offer(s, v, j, avail, shadow, extra, &c) == CLOSED)
+            break;
+    }
+    *m_out = c.m;
+    *k_out = c.k;
+    return ENG_OK;
 }
 
 /* When will `need` hosts be free, counting the running packets' planned
  * ends? Returns the shadow time and the hosts free then beyond need. */
-static double shadow_of(packet_state *s, const pol_view *v, int32_t free_hosts, int32_t need,
-                        int32_t *extra)
+static int shadow_of(packet_state *s, const pol_view *v, int32_t free_hosts, int32_t need,
+                     double *shadow, int32_t *extra)
 {
     size_t n = 0;
     if (eng_grow(&s->ends, &s->cap_ends, s->n_packets + 1, sizeof *s->ends) ||
         eng_grow(&s->end_units, &s->cap_end_units, s->n_packets + 1, sizeof *s->end_units))
-        return INFINITY;
+        return ENG_NOMEM;
     for (size_t p = 0; p < s->n_packets; p++) {
         double e = s->packets[p].planned_end_s;
         int32_t h = s->packets[p].n_hosts;
@@ -465,7 +578,8 @@ static double shadow_of(packet_state *s, const pol_view *v, int32_t free_hosts, 
     while (i < n && s->ends[i] <= t)
         acc += s->end_units[i++];
     *extra = (int32_t)(acc - need);
-    return acc >= need ? t : INFINITY;
+    *shadow = acc >= need ? t : INFINITY;
+    return ENG_OK;
 }
 
 /* Opens a packet of m members from q on k of the free hosts. */
@@ -484,8 +598,11 @@ static int open_packet(packet_state *s, const pol_view *v, pol_out *out, type_qu
         return ENG_NOMEM;
     }
     memcpy(pk->members, s->pick, m * sizeof *pk->members);
-    for (size_t i = 0; i < m; i++)
+    for (size_t i = 0; i < m; i++) {
         s->assigned[pk->members[i]] = 1;
+        if (pk->members[i] == s->reserved)
+            s->reserved = -1;
+    }
     q->live -= m;
     trim(s, q);
     pk->n_members = m;
@@ -499,6 +616,84 @@ static int open_packet(packet_state *s, const pol_view *v, pol_out *out, type_qu
         pk->units += v->alloc == POL_ALLOC_NODE ? 1 : v->hosts[pk->hosts[h]].cores;
     s->n_packets++;
     return continue_packet(s, v, out, s->n_packets - 1);
+}
+
+/* Weighs the queues that have waiting jobs and orders them into
+ * s->order[0..*n). */
+static int weigh_queues(packet_state *s, const pol_view *v, size_t *n)
+{
+    size_t waiting = 0, n_order = 0;
+    double max_age = 0;
+    *n = 0;
+    for (size_t t = 0; t < s->n_types; t++) {
+        type_queue *q = &s->types[t];
+        trim(s, q);
+        if (q->live == 0)
+            continue;
+        waiting += q->live;
+        const pol_job *head = pol_queue_find(v, q->jobs[q->head]);
+        if (!head)
+            return ENG_INVARIANT;
+        double age = v->now_s - head->submit_s;
+        if (age > max_age)
+            max_age = age;
+    }
+    if (waiting == 0)
+        return ENG_OK;
+    if (eng_grow(&s->order, &s->cap_order, s->n_types, sizeof *s->order))
+        return ENG_NOMEM;
+    for (size_t t = 0; t < s->n_types; t++) {
+        type_queue *q = &s->types[t];
+        if (q->live == 0)
+            continue;
+        double age = v->now_s - pol_queue_find(v, q->jobs[q->head])->submit_s;
+        q->weight = s->size_weight * (double)q->live / (double)waiting +
+                    s->age_weight * (max_age > 0 ? age / max_age : 0);
+        s->order[n_order++] = t;
+    }
+    order_types(s, v, n_order);
+    *n = n_order;
+    return ENG_OK;
+}
+
+/* mode=easy: the reserved job starts its packet as soon as it fits;
+ * otherwise its shadow time (and the hosts free then beyond its need) is
+ * computed and promised, so the checker holds the policy to it. The
+ * reservation stays with its job until that job starts, whatever the
+ * weights do meanwhile: packets formed later end by the shadow time or use
+ * only the extra hosts, so the shadow time never moves later. */
+static int reservation(packet_state *s, const pol_view *v, pol_out *out, size_t *n_free,
+                       double *shadow, int32_t *extra)
+{
+    *shadow = INFINITY;
+    *extra = 0;
+    if (s->reserved < 0)
+        return ENG_OK;
+    const pol_job *j = pol_queue_find(v, s->reserved);
+    if (!j || s->assigned[j->idx]) {
+        s->reserved = -1; /* started, or left the queue */
+        return ENG_OK;
+    }
+    int32_t need = job_nodes(v, j, s->min_cores);
+    if (need <= (int32_t)*n_free) {
+        type_queue *q = queue_of(s, j->type);
+        size_t m;
+        int32_t k;
+        int rc;
+        if (!q)
+            return ENG_NOMEM;
+        if ((rc = choose_members(s, v, q, j->idx, (int32_t)*n_free, INFINITY, 0, &m, &k)))
+            return rc;
+        if (m == 0)
+            return ENG_INVARIANT; /* it fits, so it joins */
+        return open_packet(s, v, out, q, m, k, n_free); /* clears s->reserved */
+    }
+    int rc = shadow_of(s, v, (int32_t)*n_free, need, shadow, extra);
+    if (rc)
+        return rc;
+    if (isfinite(*shadow))
+        pol_out_promise(out, j, *shadow);
+    return ENG_OK;
 }
 
 static int packet_schedule(void *state, const pol_view *v, pol_out *out)
@@ -545,60 +740,59 @@ static int packet_schedule(void *state, const pol_view *v, pol_out *out)
         if (!s->busy[h] && v->hosts[h].free_cores == v->hosts[h].cores)
             s->free_pos[n_free++] = (int32_t)h;
 
-    /* 3. Weights of the waiting queues. */
-    size_t waiting = 0, n_order = 0;
-    double max_age = 0;
-    for (size_t t = 0; t < s->n_types; t++) {
-        type_queue *q = &s->types[t];
-        trim(s, q);
-        if (q->live == 0)
-            continue;
-        waiting += q->live;
-        double age = v->now_s - pol_queue_find(v, q->jobs[q->head])->submit_s;
-        if (age > max_age)
-            max_age = age;
-    }
-    if (waiting == 0 || n_free == 0)
-        return ENG_OK;
-    if (eng_grow(&s->order, &s->cap_order, s->n_types, sizeof *s->order))
-        return ENG_NOMEM;
-    for (size_t t = 0; t < s->n_types; t++) {
-        type_queue *q = &s->types[t];
-        if (q->live == 0)
-            continue;
-        double age = v->now_s - pol_queue_find(v, q->jobs[q->head])->submit_s;
-        q->weight = s->size_weight * (double)q->live / (double)waiting +
-                    s->age_weight * (max_age > 0 ? age / max_age : 0);
-        s->order[n_order++] = t;
-    }
-    order_types(s, v, n_order);
-
-    /* 4. Packets, queue by queue. In easy mode the first queue whose head
-     *    does not fit gets a reservation that later packets respect. */
+    /* 3. Packets while hosts are free and jobs fit: each round weighs the
+     *    queues afresh (the last packet shrank its queue) and forms one
+     *    packet. */
     double shadow = INFINITY;
     int32_t extra = 0;
-    for (size_t i = 0; i < n_order && n_free > 0; i++) {
-        type_queue *q = &s->types[s->order[i]];
-        if (q->live == 0)
-            continue;
-        const pol_job *head = pol_queue_find(v, q->jobs[q->head]);
-        int32_t head_nodes = job_nodes(v, head, min_cores);
-        if (s->mode == MODE_EASY && !isfinite(shadow) && head_nodes > (int32_t)n_free)
-            shadow = shadow_of(s, v, (int32_t)n_free, head_nodes, &extra);
-        int32_t k;
-        size_t m = choose_members(s, v, q, (int32_t)n_free, shadow, extra, &k);
-        if (m == 0)
-            continue;
-        if (isfinite(shadow)) {
-            const pol_job *first = pol_queue_find(v, s->pick[0]);
-            double end = v->now_s + first->init_s + span_on(v, s->pick, m, k, min_cores);
-            if (end > shadow)
-                extra -= k;
+    if (s->mode == MODE_EASY && !s->paper && (rc = reservation(s, v, out, &n_free, &shadow,
+                                                               &extra)))
+        return rc;
+    for (;;) {
+        size_t n_order;
+        if (n_free == 0 || (rc = weigh_queues(s, v, &n_order)) || n_order == 0)
+            break;
+        bool formed = false;
+        for (size_t i = 0; i < n_order && !formed; i++) {
+            type_queue *q = &s->types[s->order[i]];
+            const pol_job *head = pol_queue_find(v, q->jobs[q->head]);
+            if (!head)
+                return ENG_INVARIANT;
+            int32_t head_nodes = job_nodes(v, head, min_cores);
+            if (s->paper && head_nodes > (int32_t)n_free)
+                break; /* the top queue's packet waits; nothing passes it */
+            if (s->mode == MODE_EASY && !s->paper && s->reserved < 0 &&
+                head_nodes > (int32_t)n_free) {
+                s->reserved = head->idx; /* held until it starts */
+                if ((rc = reservation(s, v, out, &n_free, &shadow, &extra)))
+                    return rc;
+            }
+            size_t m;
+            int32_t k;
+            rc = choose_members(s, v, q, s->paper ? head->idx : -1, (int32_t)n_free, shadow,
+                                extra, &m, &k);
+            if (rc)
+                return rc;
+            if (m == 0) {
+                if (s->paper)
+                    break;
+                continue;
+            }
+            if (isfinite(shadow)) {
+                const pol_job *first = pol_queue_find(v, s->pick[0]);
+                double end = v->now_s + first->init_s + span_on(v, s->pick, m, k, min_cores);
+                if (end > shadow)
+                    extra -= k;
+            }
+            if ((rc = open_packet(s, v, out, q, m, k, &n_free)))
+                return rc;
+            formed = true;
         }
-        rc = open_packet(s, v, out, q, m, k, &n_free);
-        if (rc)
-            return rc;
+        if (!formed)
+            break;
     }
+    if (rc)
+        return rc;
     return out->oom ? ENG_NOMEM : ENG_OK;
 }
 

@@ -63,6 +63,11 @@ static void test_usage_errors(void)
            "--seed: expected a non-negative integer");
     expect(RUN "--workload traces/fixtures/small.swf --policy easy --bogus", 2,
            "unknown option '--bogus'");
+    /* option values out of range are usage errors too, before the run */
+    expect(RUN "--workload traces/fixtures/small.swf --policy packet:max_members=1e30", 2,
+           "option max_members: expected a whole number in 0..2147483647, got '1e30'");
+    expect(RUN "--workload traces/fixtures/small.swf --policy packet --policy-opt horizon=inf", 2,
+           "option horizon: expected a number >= 1, got 'inf'");
 }
 
 static void test_bad_input(void)

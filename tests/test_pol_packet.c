@@ -91,6 +91,198 @@ static void test_order_and_node_count(void)
     bl_sched_fini(&s);
 }
 
+/* P3 (rounding): type 1 initializes in 0.1 s; J1 and J2, one node, run
+ * 64 s and request 64 s (killed at the request). With a 100 s horizon they
+ * form one packet on 2 hosts: J1 0.1 + 32 = 32.1, J2 32.1-64.1. Neither
+ * reaches its requested time. The kill limit rebuilt as
+ * ((64 + 0.1) - 0.1) / 2 = 31.999999999999996 once marked J2 killed at
+ * its scaled run of exactly 32. */
+static void test_member_at_its_request_is_not_killed(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 64, 64, 1, 1}, {2, 0, 64, 64, 1, 1}};
+    static const eng_init_time init[] = {{.type = 1, .seconds = 0.1}};
+    static const pol_kv opt[] = {{"horizon", "100"}};
+    bl_opts o = {.init_times = init, .n_init_times = 1, .options = opt, .n_options = 1,
+                 .walltime = ENG_WALLTIME_KILL};
+    bl_sched s;
+    bl_core_run("packet", jobs, 2, bl_uniform_platform(4, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    CU_ASSERT_EQUAL(eng_core_results(s.core)[find(&s, 2)].packet, find(&s, 1));
+    CU_ASSERT_EQUAL(eng_core_results(s.core)[find(&s, 2)].n_hosts, 2);
+    CU_ASSERT_EQUAL(bl_state(&s, 1), ENG_JOB_DONE);
+    CU_ASSERT_EQUAL(bl_state(&s, 2), ENG_JOB_DONE);
+    CU_ASSERT_DOUBLE_EQUAL(bl_end(&s, 2), 64.1, 1e-9);
+    bl_sched_fini(&s);
+    /* a member that does run past its request is still killed there:
+     * J2 runs 80 s of its 64 s request, scaled 32 s from 32.1 */
+    static const bl_jobspec over[] = {{1, 0, 64, 64, 1, 1}, {2, 0, 80, 64, 1, 1}};
+    bl_core_run("packet", over, 2, bl_uniform_platform(4, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    CU_ASSERT_EQUAL(bl_state(&s, 2), ENG_JOB_KILLED);
+    CU_ASSERT_DOUBLE_EQUAL(bl_end(&s, 2), 64.1, 1e-9);
+    bl_sched_fini(&s);
+}
+
+/* P4 (no idle hosts): four hosts, four one-node type-1 jobs of 7 200 s at
+ * t = 0, no initialization. Each is longer than the 3 600 s horizon, so
+ * each is a packet of its own; all four start at once, as under EASY. */
+static void test_keeps_forming_packets_while_hosts_are_free(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 7200, 7200, 1, 1}, {2, 0, 7200, 7200, 1, 1},
+                                      {3, 0, 7200, 7200, 1, 1}, {4, 0, 7200, 7200, 1, 1}};
+    static const bl_expect e[] = {{1, 0, 7200}, {2, 0, 7200}, {3, 0, 7200}, {4, 0, 7200}};
+    static const char *const variants[] = {"default", "paper"};
+    for (int k = 0; k < 2; k++) {
+        pol_kv opt[] = {{"variant", variants[k]}};
+        bl_opts o = {.options = opt, .n_options = 1};
+        bl_sched s;
+        bl_core_run("packet", jobs, 4, bl_uniform_platform(4, 1), &o, &s);
+        CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+        bl_check(&s, e, 4, variants[k]);
+        bl_sched_fini(&s);
+    }
+}
+
+/* The promises a wrapped Packet made (P5). */
+static pol_promise promised[8];
+static size_t n_promised;
+
+static int spy_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    int rc = pol_find("packet")->schedule(st, v, out);
+    for (size_t i = 0; i < out->n_promises && n_promised < 8; i++)
+        promised[n_promised++] = out->promises[i];
+    return rc;
+}
+
+/* P5 (reservation, mode=easy): 4 hosts; type 1 initializes in 10 s, the
+ * others in 0 s. J1 (type 1, 3 nodes, 100 s) at 0: 0-110, 1 host left. At
+ * 1, J2 (type 2, 2 nodes, 100 s) does not fit: it is reserved the hosts
+ * J1's packet frees at its planned end, 110 (1 + 3 free then, 2 needed,
+ * extra 2), and promised 110. J3 (type 3, 1 node, 500 s), also at 1, runs
+ * past 110 but on 1 of the 2 extra hosts: 1-501. J4 (type 3, 1 node, 50 s)
+ * at 2 finds no free host. At 110 the reserved J2 starts first (110-210),
+ * then J4 on the host left (110-160). Every promise is J2's, by 110. */
+static void test_reservation_is_promised(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 100, 100, 3, 1},
+                                      {2, 1, 100, 100, 2, 2},
+                                      {3, 1, 500, 500, 1, 3},
+                                      {4, 2, 50, 50, 1, 3}};
+    static const eng_init_time init[] = {{.type = 1, .seconds = 10}, {.type = 2, .seconds = 0},
+                                         {.type = 3, .seconds = 0}};
+    pol_type spy = *pol_find("packet");
+    spy.schedule = spy_schedule;
+    n_promised = 0;
+    bl_opts o = {.init_times = init, .n_init_times = 3};
+    eng_platform *p = bl_uniform_platform(4, 1);
+    eng_workload *w = bl_make_workload(jobs, 4);
+    eng_prepared prep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts po = {.init_times = o.init_times, .n_init_times = o.n_init_times};
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &po, &prep, &d), 0);
+    eng_core_opts co = {.policy = &spy, .check = true};
+    eng_core *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_core_create(p, &prep, &co, &c, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(eng_core_run(c, &d), 0);
+    const eng_job_result *r = eng_core_results(c);
+    CU_ASSERT_DOUBLE_EQUAL(r[0].start_s, 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(r[1].start_s, 110, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(r[2].start_s, 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(r[3].start_s, 110, 1e-9);
+    CU_ASSERT_FATAL(n_promised >= 1);
+    CU_ASSERT_EQUAL(promised[0].job_idx, 1);
+    CU_ASSERT_DOUBLE_EQUAL(promised[0].start_by_s, 110, 1e-9);
+    for (size_t i = 0; i < n_promised; i++)
+        CU_ASSERT(promised[i].job_idx == 1 && promised[i].start_by_s <= 110 + 1e-9);
+    eng_core_destroy(c);
+    eng_prepared_fini(&prep);
+    eng_workload_destroy(w);
+    eng_platform_destroy(p);
+}
+
+/* P6 (variant=paper): 4 hosts; type 1 initializes in 10 s, type 2 in
+ * 20 s. J1 (type 1, 3 nodes, 100 s) at 0: 0-110. At 1, J2 (type 2, 2
+ * nodes, 100 s) and J3 (type 2, 1 node, 10 s). The paper's reading takes
+ * the top queue's packet or nothing: J2 heads it and does not fit, so J3
+ * waits with it; at 110 they form one packet, J2 first, on k = 2 hosts:
+ * J2 110 + 20 + 100 = 230, J3 (10 s on 1 node over 2) 230-235. The default
+ * reading passes J2: J3 alone 1 + 20 + 10 = 1-31, J2 110-230.
+ * Pseudo-job accounting (paper): J3 is a pseudo-job; the counted waits are
+ * J1 0 and J2 109 (mean 54.5); J2 and J3 wait in the queue 1-110 each, over
+ * the makespan 0-235: mean queue 218 / 235. */
+static void test_paper_variant(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 3, 1}, {2, 1, 100, 100, 2, 2}, {3, 1, 10, 10, 1, 2}};
+    static const pol_kv paper[] = {{"variant", "paper"}};
+    bl_opts o = {.init_times = INIT, .n_init_times = 2, .options = paper, .n_options = 1};
+    bl_sched s;
+    bl_core_run("packet", jobs, 3, bl_uniform_platform(4, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect e[] = {{1, 0, 110}, {2, 110, 230}, {3, 230, 235}};
+    bl_check(&s, e, 3, "P6 paper");
+    const eng_job_result *r = eng_core_results(s.core);
+    CU_ASSERT_EQUAL(r[find(&s, 3)].packet, find(&s, 2));
+    CU_ASSERT_DOUBLE_EQUAL(r[find(&s, 3)].init_s, 0, 0);
+    size_t n_ts;
+    const eng_ts_row *ts = eng_core_timeseries(s.core, &n_ts);
+    eng_summary m;
+    eng_metrics_compute(&s.prep, r, ts, n_ts, 4, &m);
+    CU_ASSERT_EQUAL(m.n_packets, 1);
+    CU_ASSERT_EQUAL(m.n_pseudo, 1);
+    CU_ASSERT_DOUBLE_EQUAL(m.pk_wait_mean_s, 54.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(m.pk_wait_median_s, 54.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(m.pk_queue_mean, 218.0 / 235, 1e-9);
+    /* every job counted as usual: (0 + 109 + 229) / 3 */
+    CU_ASSERT_DOUBLE_EQUAL(m.wait_mean_s, 338.0 / 3, 1e-9);
+    bl_sched_fini(&s);
+
+    bl_opts od = {.init_times = INIT, .n_init_times = 2};
+    bl_core_run("packet", jobs, 3, bl_uniform_platform(4, 1), &od, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect ed[] = {{1, 0, 110}, {2, 110, 230}, {3, 1, 31}};
+    bl_check(&s, ed, 3, "P6 default");
+    eng_metrics_compute(&s.prep, eng_core_results(s.core), NULL, 0, 4, &m);
+    CU_ASSERT_EQUAL(m.n_pseudo, 0); /* packets of one job: nothing to leave out */
+    bl_sched_fini(&s);
+}
+
+/* P7 (scaling=none, max_members=1): 4 hosts, type 1 initializes in 10 s;
+ * J1 (1 node, 100 s), J2 (2 nodes, 100 s), J3 (1 node, 100 s) at 0.
+ * Linear scaling puts all three on k = 2 hosts: J1 10 + 50 = 0-60, J2
+ * 60-160, J3 160-210. scaling=none bundles only equal widths on their own
+ * node count: J1 and J3 on 1 host (0-110, 110-210), J2 alone on 2 (0-110).
+ * max_members=1: every job alone pays the initialization: all 0-110. */
+static void test_ablations(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 1, 1}, {2, 0, 100, 100, 2, 1}, {3, 0, 100, 100, 1, 1}};
+    static const eng_init_time init[] = {{.type = 1, .seconds = 10}};
+    static const pol_kv none[] = {{"scaling", "none"}}, one[] = {{"max_members", "1"}};
+    struct {
+        const pol_kv *opt;
+        size_t n_opt;
+        bl_expect e[3];
+        int32_t hosts3;
+    } cases[] = {
+        {NULL, 0, {{1, 0, 60}, {2, 60, 160}, {3, 160, 210}}, 2},
+        {none, 1, {{1, 0, 110}, {2, 0, 110}, {3, 110, 210}}, 1},
+        {one, 1, {{1, 0, 110}, {2, 0, 110}, {3, 0, 110}}, 1},
+    };
+    for (size_t c = 0; c < 3; c++) {
+        bl_opts o = {.init_times = init, .n_init_times = 1, .options = cases[c].opt,
+                     .n_options = cases[c].n_opt};
+        bl_sched s;
+        bl_core_run("packet", jobs, 3, bl_uniform_platform(4, 1), &o, &s);
+        CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+        bl_check(&s, cases[c].e, 3, "P7");
+        CU_ASSERT_EQUAL(eng_core_results(s.core)[find(&s, 3)].n_hosts, cases[c].hosts3);
+        bl_sched_fini(&s);
+    }
+}
+
 /* Options. */
 static void test_options(void)
 {
@@ -102,10 +294,27 @@ static void test_options(void)
     CU_ASSERT_EQUAL(s.rc, ENG_INVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "option mode: expected easy or greedy"));
     bl_sched_fini(&s);
-    static const pol_kv h[] = {{"horizon", "0"}};
-    o.options = h;
+    static const pol_kv bounds[][2] = {
+        {{"horizon", "0"}},          {{"horizon", "inf"}},
+        {{"horizon", "nan"}},        {{"horizon", "1e400"}},
+        {{"max_members", "1e30"}},   {{"max_members", "-1"}},
+        {{"max_members", "2.5"}},    {{"max_members", "2147483648"}},
+        {{"max_members", ""}},       {{"variant", "alea"}},
+        {{"scaling", "log"}},        {{"variant", "paper"}, {"mode", "greedy"}},
+    };
+    for (size_t i = 0; i < sizeof bounds / sizeof *bounds; i++) {
+        o.options = bounds[i];
+        o.n_options = bounds[i][1].key ? 2 : 1;
+        bl_core_run("packet", jobs, 1, bl_uniform_platform(4, 1), &o, &s);
+        CU_ASSERT_EQUAL(s.rc, ENG_INVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "option"));
+        bl_sched_fini(&s);
+    }
+    static const pol_kv most[] = {{"max_members", "2147483647"}};
+    o.options = most;
+    o.n_options = 1;
     bl_core_run("packet", jobs, 1, bl_uniform_platform(4, 1), &o, &s);
-    CU_ASSERT_EQUAL(s.rc, ENG_INVAL);
+    CU_ASSERT_EQUAL(s.rc, 0);
     bl_sched_fini(&s);
 }
 
@@ -191,6 +400,13 @@ int bl_suite_pol_packet(void)
         return 1;
     CU_add_test(s, "one initialization per packet", test_one_initialization_per_packet);
     CU_add_test(s, "members in order, node count within the horizon", test_order_and_node_count);
+    CU_add_test(s, "a member run to its request is not killed",
+                test_member_at_its_request_is_not_killed);
+    CU_add_test(s, "packets while hosts are free and jobs fit",
+                test_keeps_forming_packets_while_hosts_are_free);
+    CU_add_test(s, "mode=easy promises its reservation", test_reservation_is_promised);
+    CU_add_test(s, "variant=paper and its pseudo-job accounting", test_paper_variant);
+    CU_add_test(s, "ablations: scaling=none, max_members=1", test_ablations);
     CU_add_test(s, "options", test_options);
     CU_add_test(s, "the engine refuses broken packets", test_engine_checks);
     CU_add_test(s, "sane against EASY without initialization", test_sane_without_initialization);
