@@ -46,13 +46,13 @@ int gsa_cpu_run(const gsa_packed *pk, const gsa_run *run, gsa_best *best, char *
     const gsa_prob *p = &pk->view;
     memset(best, 0, sizeof *best);
     gsa_ws w;
-    int64_t bytes = gsa_ws_layout(p, NULL, &w);
+    int64_t bytes = gsa_ws_layout(p, gsa_ws_flags(run), NULL, &w);
     unsigned char *mem = calloc(1, (size_t)bytes + 8);
     if (!mem) {
         snprintf(err, errlen, "out of memory (%lld bytes of workspace)", (long long)bytes);
         return ENG_NOMEM;
     }
-    gsa_ws_layout(p, mem, &w);
+    gsa_ws_layout(p, gsa_ws_flags(run), mem, &w);
     int64_t evals = 0;
     for (int32_t c = 0; c < run->chains; c++) {
         gsa_chain_out o;
