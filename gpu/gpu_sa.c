@@ -756,6 +756,9 @@ int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *b
     out->evaluations = best->evaluations;
     out->seconds = seconds;
     out->bytes_per_eval = pk->bytes_per_eval;
+    out->rounds = best->out.rounds;
+    out->rounds_per_decoding =
+        best->out.evaluations > 0 ? (double)best->out.rounds / (double)best->out.evaluations : 0;
     snprintf(out->backend, sizeof out->backend, "%s", backend);
     if (e.energy != best->out.best_energy) {
         long long got = (long long)best->out.best_energy;

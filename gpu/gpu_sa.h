@@ -215,8 +215,10 @@ typedef struct gpu_sa_result {
     double bytes_per_eval; /* estimated memory traffic of one decoding (for
                               the share of peak bandwidth a device uses) */
     char backend[8];       /* "cpu" or "cuda" */
-    int32_t rounds;        /* gpu_sa_decode with GPU_SA_PARALLEL_MACHINES: the
-                              rounds the decoding took; otherwise 0 */
+    int64_t rounds;        /* GPU_SA_PARALLEL_MACHINES: the rounds of the
+                              decoding (gpu_sa_decode) or of all the best
+                              chain's decodings (solve); otherwise 0 */
+    double rounds_per_decoding; /* solve: rounds / the best chain's decodings */
 } gpu_sa_result;
 
 void gpu_sa_result_fini(gpu_sa_result *r);

@@ -190,6 +190,7 @@ GSA_FN int32_t gsa_ws_flags(const gsa_run *r)
 /* A chain's summary. */
 typedef struct gsa_chain_out {
     int64_t best_energy, best_e1, init_energy, iterations, evaluations;
+    int64_t rounds; /* machine by machine: rounds over all decodings */
 } gsa_chain_out;
 
 /* A decoding's criteria. */
@@ -1185,11 +1186,14 @@ GSA_FN void gsa_chain_run(const gsa_prob *p, const gsa_run *r, int32_t chain, gs
     gsa_chain_st st;
     gsa_eval e;
     e.cmax = e.flow = e.xfer = e.vol = e.e1 = e.e2_fixed = e.energy = 0;
+    int64_t rounds = 0;
     int32_t from = gsa_chain_begin(p, r, chain, w, &st);
     while (from >= 0) {
         gsa_decode_run(p, r, from, w, &e);
+        rounds += w->rounds;
         from = gsa_chain_next(p, r, w, &st, &e, out);
     }
+    out->rounds = rounds;
 }
 
 #endif

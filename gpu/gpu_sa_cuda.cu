@@ -161,6 +161,7 @@ __global__ void gsa_kernel_machines(const unsigned char *blob, unsigned char *ws
     gsa_ws_layout(&p, GSA_WS_MACHINES, ws + (int64_t)c * ws_bytes, &w);
     gsa_chain_st st; /* thread 0's */
     gsa_eval e;
+    int64_t total_rounds = 0;
     if (t == 0)
         s_from = gsa_chain_begin(&p, &run, c, &w, &st);
     __syncthreads();
@@ -213,6 +214,7 @@ __global__ void gsa_kernel_machines(const unsigned char *blob, unsigned char *ws
             __syncthreads();
         }
         if (t == 0) {
+            total_rounds += rounds;
             e.cmax = s_red[0][0];
             e.flow = s_red[1][0];
             e.xfer = s_red[2][0];
@@ -222,8 +224,10 @@ __global__ void gsa_kernel_machines(const unsigned char *blob, unsigned char *ws
         }
         __syncthreads();
     }
-    if (t == 0)
+    if (t == 0) {
+        s_out.rounds = total_rounds;
         out[c] = s_out;
+    }
 }
 
 /* One block: the best chain (lowest energy, then lowest number), the sum of

@@ -200,6 +200,18 @@ static double paper_or_nan(const study *st, int which)
     return NAN;
 }
 
+/* Estimated memory traffic of one decoding: the one-pass decoder's
+ * (gpu_sa_result.bytes_per_eval); machine by machine, every round reads
+ * about what one pass reads. An estimate for the share of peak bandwidth,
+ * not a measurement. */
+static double bytes_per_eval(const study *st)
+{
+    const gpu_sa_result *r = &st->r;
+    return st->parallel_idx && r->rounds_per_decoding > 0
+               ? r->bytes_per_eval * r->rounds_per_decoding
+               : r->bytes_per_eval;
+}
+
 static void print_row(const char *what, const char *ours, double paper)
 {
     char buf[64];
@@ -259,8 +271,12 @@ static void print_report(const study *st)
     double eps = r->seconds > 0 ? r->evaluations / r->seconds : 0;
     snprintf(a, sizeof a, "%.4g", eps);
     print_row("evaluations per second", a, NAN);
+    if (st->parallel_idx) {
+        snprintf(a, sizeof a, "%.2f", r->rounds_per_decoding);
+        print_row("rounds per decoding", a, NAN);
+    }
     if (st->peak_bw > 0) {
-        snprintf(a, sizeof a, "%.2f %%", 100 * eps * r->bytes_per_eval / st->peak_bw);
+        snprintf(a, sizeof a, "%.2f %%", 100 * eps * bytes_per_eval(st) / st->peak_bw);
         print_row("share of peak bandwidth (est.)", a, NAN);
     }
 }
@@ -270,6 +286,7 @@ static void write_json(FILE *f, const study *st)
     const gpu_sa_result *r = &st->r;
     const gpu_sa_grid *g = &st->m.grid;
     double eps = r->seconds > 0 ? r->evaluations / r->seconds : 0;
+    double bpe = bytes_per_eval(st);
     fprintf(f, "{\n  \"study\": \"sa\",\n  \"model\": %d,\n  \"machines\": %d,\n", st->model,
             st->machines);
     fprintf(f, "  \"jobs\": %d,\n  \"files\": %d,\n  \"inputs\": %d,\n  \"dependencies\": %d,\n",
@@ -292,9 +309,11 @@ static void write_json(FILE *f, const study *st)
             r->backend, st->device);
     json_num(f, st->peak_bw);
     fprintf(f, ",\n  \"bytes_per_eval\": ");
-    json_num(f, r->bytes_per_eval);
+    json_num(f, bpe);
+    fprintf(f, ",\n  \"rounds_per_decoding\": ");
+    json_num(f, r->rounds_per_decoding);
     fprintf(f, ",\n  \"bandwidth_share\": ");
-    json_num(f, st->peak_bw > 0 ? eps * r->bytes_per_eval / st->peak_bw : NAN);
+    json_num(f, st->peak_bw > 0 ? eps * bpe / st->peak_bw : NAN);
     fprintf(f, ",\n  \"cpu_seconds\": ");
     json_num(f, st->cpu_seconds);
     fprintf(f, ",\n  \"cmax\": %lld,\n  \"cmax_lower_bound\": %lld,\n  \"cmax_over_bound\": ",
