@@ -31,6 +31,10 @@
  * identical best schedule and energy on either; the best chain is the one
  * with the lowest energy, ties to the lowest chain number.
  *
+ * Decompositions (gpu_sa_params.parallel): independent chains, or one
+ * schedule decoded machine by machine as the paper's Algorithm 1; both
+ * give the same schedule for the same seed.
+ *
  * Backends: "cpu" (always built; the specification) and "cuda" (built when
  * CMake finds the toolkit, usable when a device is present). A request
  * names auto|cpu|cuda; the environment variable BATCHLAB_SA_BACKEND, when

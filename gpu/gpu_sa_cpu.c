@@ -5,10 +5,14 @@
  * (Skrinarova & Povinsky 2019, Algorithms 1 and 2, with the choices stated
  * in gpu_sa.h and gpu_sa_chain.h).
  *
- * Cost: chains x (iterations + 1) decodings; a grid decoding is
- * O(J + inputs x copies of the file + dependencies + F + M), a queue
- * decoding O(J x profile breakpoints); a move O(J) at worst (an order
- * shift).
+ * Cost: chains x (iterations + 17) decodings; a grid decoding is
+ * O(J + inputs x copies of the file + dependencies + F + M) from scratch,
+ * and resumed at the first position the move changed it costs the part
+ * after that position twice (taken back, then decoded: about 3/4 of a
+ * full decoding on average, model #2); machine by machine (parallel
+ * machines) a decoding is rounds x O(J + inputs x (mirrors + readers)),
+ * about 9-13 rounds on the load models; a queue decoding is O(J x profile
+ * breakpoints); a move O(J) at worst (an order shift).
  */
 #include "gpu_sa_impl.h"
 

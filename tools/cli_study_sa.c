@@ -48,6 +48,9 @@ static const bl_opt opts[] = {
     {"acceptance", 0, BL_VALUE, "metropolis|paper",
      "step 6: keep the best schedule apart (metropolis, default) or make every accepted "
      "schedule the best (paper)"},
+    {"full-decode", 0, BL_FLAG, NULL,
+     "decode every candidate from scratch instead of resuming at the first position the "
+     "move changed (the same schedule; for the speed ablation)"},
     {"backend", 0, BL_VALUE, "auto|cpu|cuda", "where to run (default auto; " GPU_SA_BACKEND_ENV
                                               " overrides)"},
     {"t0-accept", 0, BL_VALUE, "PERMILLE", "initial acceptance of an average worsening move, "
@@ -62,8 +65,8 @@ static const bl_opt opts[] = {
 static const char synopsis[] =
     "--model 1|2 --machines M [--iterations I | --stop-e1] [--energy e1|e2]\n"
     "        [--transfer-cost PCT] [--chains C] [--parallel chains|machines]\n"
-    "        [--acceptance metropolis|paper] [--backend auto|cpu|cuda] [--seed S]\n"
-    "        [--instance N] [--t0-accept PERMILLE] [--t-end PPM] [--json FILE]";
+    "        [--acceptance metropolis|paper] [--full-decode] [--backend auto|cpu|cuda]\n"
+    "        [--seed S] [--instance N] [--t0-accept PERMILLE] [--t-end PPM] [--json FILE]";
 
 static const char description[] =
     "Generates load model #1 or #2 of Skrinarova & Povinsky 2019 for M machines (machines\n"
@@ -408,6 +411,7 @@ static int parse(const bl_args *a, study *st)
                        "metropolis|paper", &st->accept_idx) != 0)
         return 2;
     st->par.acceptance = st->accept_idx ? GPU_SA_ACCEPT_PAPER : GPU_SA_ACCEPT_METROPOLIS;
+    st->par.full_decode = bl_args_flag(a, "full-decode");
     int b = 0;
     st->backend_req = bl_args_value(a, "backend", "auto");
     if (bl_args_choice("study sa", "backend", st->backend_req, "auto|cpu|cuda", &b) != 0)
