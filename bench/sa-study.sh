@@ -203,15 +203,17 @@ if [[ " $runs " == *" time "* ]]; then
     fi
     if command -v gnuplot > /dev/null; then
         first=${stops%% *}
+        if [ "$first" = e1 ]; then flabel="E1 rule"; else flabel="$first iterations"; fi
         gnuplot 2> /dev/null <<EOF || true
-set terminal pngcairo size 1000,560
+set terminal pngcairo size 1000,640
 set output "$out/sa-time.png"
 set datafile separator ","
 set logscale xy
 set xlabel "machines"
-set ylabel "schedule creation [s], $first iterations or rule"
-set key left top
+set ylabel "schedule creation [s], one chain, $flabel"
+set key below maxcols 2
 set xrange [16:4096]
+set yrange [0.001:100000]
 plot for [m=1:2] "< awk -F, '\$1==" . m . " && \$3==\"$first\" && \$4==\"cpu\"' $csv" using 2:8 with linespoints title sprintf("ours, CPU, model #%d", m), \
      for [m=1:2] "< awk -F, '\$1==" . m . " && \$3==\"$first\" && \$5==\"machines\"' $csv" using 2:8 with linespoints title sprintf("ours, GPU machine by machine, model #%d", m), \
      for [m=1:2] "< awk -F, '\$1==" . m . " && \$3==\"$first\" && \$4==\"cpu\"' $csv" using 2:15 with points title sprintf("paper, CPU, model #%d", m), \
