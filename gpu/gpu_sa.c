@@ -731,7 +731,7 @@ int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *b
     if (p->kind == GPU_SA_GRID)
         gsa_copies_init(p, &w);
     gsa_eval e;
-    gsa_decode(p, run, best->order, best->mach, best->fperm, 0, &w, &e);
+    gsa_decode(p, run, best->order, best->mach, best->fperm, &w, &e);
     out->kind = (gpu_sa_kind)p->kind;
     out->n_jobs = p->J;
     memcpy(out->order, best->order, sizeof(int32_t) * (size_t)p->J);
@@ -852,7 +852,7 @@ int gpu_sa_decode(const gpu_sa_problem *prob, const gpu_sa_params *par, const in
                 gsa_decode_grid_machines(p, order, machine, fp, pos, &w, &e);
                 gsa_energies(p, &run, &e);
             } else {
-                gsa_decode(p, &run, order, machine, fp, 0, &w, &e);
+                gsa_decode(p, &run, order, machine, fp, &w, &e);
             }
             b.out.best_energy = b.out.init_energy = e.energy;
             rc = gsa_result_build(&pk, &run, &b, "cpu", 0, out, err, errlen);

@@ -144,6 +144,10 @@ typedef struct gsa_icache {
     int32_t dur[GSA_ICACHE_WAYS];
 } gsa_icache;
 
+/* Jobs a decoding by events takes from the moves since the last one; more
+ * and it decodes from scratch. */
+#define GSA_EV_PEND 8
+
 /* A chain's workspace (see gsa_ws_layout). */
 typedef struct gsa_ws {
     int32_t *order, *pos, *mach, *fperm;
@@ -155,16 +159,6 @@ typedef struct gsa_ws {
     gsa_icache *icache;
     int64_t *pt;
     int32_t *pf;
-    /* Grid: the decoding's log, so that a decoding can resume at the first
-     * position a move changed. Before position k's job was placed: the job
-     * and its machine (lj, lm), that machine's two clocks (lfree, ldl) and
-     * Cmax, flowtime and download time so far (lcmax, lflow, lxfer);
-     * lfile[i]: the file input slot i added a copy of, or -1. */
-    int32_t *lj, *lm, *lfile;
-    int64_t *lfree, *ldl, *lcmax, *lflow, *lxfer, *lvol;
-    /* Positions 0 .. valid-1 of the state above are those of the current
-     * candidate (0: decode from scratch). Set by gsa_ws_layout to 0. */
-    int32_t valid;
     /* Grid, machine by machine (GSA_WS_MACHINES): each machine's jobs in
      * order (mjobs, rows moff), and two generations (rounds) of each job's
      * completion (mend[g J + j]) and of each input slot's download into a
@@ -174,17 +168,27 @@ typedef struct gsa_ws {
     int32_t *mjobs, *moff;
     int64_t *mend, *mdl, *mxf;
     int32_t rounds;
+    /* Grid, by events (GSA_WS_EVENTS; gsa_decode_grid_events): machine
+     * lists (eprev, enext, elist [J], ehead [M]), each job's download link
+     * after it (elink), each slot's copy made (edl: arrival or -1) and
+     * download time (exf) and volume (evsz), the heap and its stamps, the totals, the jobs
+     * the moves touched since the last decoding (pend, npend). */
+    int32_t *eprev, *enext, *elist, *ehead, *eheap;
+    int64_t *estamp, *elink, *edl, *exf, *evsz;
+    int64_t eserial, eflow, exfer, evol;
+    int32_t en, evalid, enopush, npend;
+    int32_t pend[GSA_EV_PEND];
 } gsa_ws;
 
 /* What a workspace holds beyond the chain's candidate and one decoding. */
-enum { GSA_WS_LOG = 1, GSA_WS_MACHINES = 2 };
+enum { GSA_WS_MACHINES = 2, GSA_WS_EVENTS = 4 };
 
 /* What a chain of this run needs. */
 GSA_FN int32_t gsa_ws_flags(const gsa_run *r)
 {
     if (r->parallel)
         return GSA_WS_MACHINES;
-    return r->full_decode ? 0 : GSA_WS_LOG;
+    return r->full_decode ? 0 : GSA_WS_EVENTS;
 }
 
 /* A chain's summary. */
@@ -282,19 +286,6 @@ GSA_FN int64_t gsa_ws_layout(const gsa_prob *p, int32_t flags, unsigned char *ba
     GSA_PUT(icache, gsa_icache, I);
     GSA_PUT(pt, int64_t, p->prof_cap);
     GSA_PUT(pf, int32_t, p->prof_cap);
-    const int64_t G = p->kind == 0 && (flags & GSA_WS_LOG) ? J : 0;
-    GSA_PUT(lj, int32_t, G);
-    GSA_PUT(lm, int32_t, G);
-    GSA_PUT(lfile, int32_t, G ? I : 0);
-    GSA_PUT(lfree, int64_t, G);
-    GSA_PUT(ldl, int64_t, G);
-    GSA_PUT(lcmax, int64_t, G);
-    GSA_PUT(lflow, int64_t, G);
-    GSA_PUT(lxfer, int64_t, G);
-    GSA_PUT(lvol, int64_t, G);
-    if (!G)
-        w->lj = (int32_t *)0;
-    w->valid = 0;
     const int64_t H = p->kind == 0 && (flags & GSA_WS_MACHINES) ? 1 : 0;
     GSA_PUT(mjobs, int32_t, H * J);
     GSA_PUT(moff, int32_t, H * (M + 1));
@@ -302,6 +293,21 @@ GSA_FN int64_t gsa_ws_layout(const gsa_prob *p, int32_t flags, unsigned char *ba
     GSA_PUT(mdl, int64_t, H * 2 * I);
     GSA_PUT(mxf, int64_t, H * I);
     w->rounds = 0;
+    const int64_t E = p->kind == 0 && (flags & GSA_WS_EVENTS) ? 1 : 0;
+    GSA_PUT(eprev, int32_t, E * J);
+    GSA_PUT(enext, int32_t, E * J);
+    GSA_PUT(elist, int32_t, E * J);
+    GSA_PUT(ehead, int32_t, E * M);
+    GSA_PUT(eheap, int32_t, E * J);
+    GSA_PUT(estamp, int64_t, E * J);
+    GSA_PUT(elink, int64_t, E * J);
+    GSA_PUT(edl, int64_t, E * I);
+    GSA_PUT(exf, int64_t, E * I);
+    GSA_PUT(evsz, int64_t, E * I);
+    if (!E)
+        w->ehead = (int32_t *)0;
+    w->eserial = w->eflow = w->exfer = w->evol = 0;
+    w->en = w->evalid = w->enopush = w->npend = 0;
 #undef GSA_PUT
     return at;
 }
@@ -397,58 +403,19 @@ GSA_FN gsa_icache *gsa_slot_cache(gsa_ws *w, int32_t i, int32_t f, int32_t m)
     return ic;
 }
 
-/* Algorithm 1 as one pass over the candidate's order, resumed at position
- * from (0 <= from <= w->valid): the state of the positions before it is
- * kept, that of the later ones is first taken back (in reverse, from the
- * log), then they are decoded again. Resuming gives the same bits as a
- * decoding from scratch; it only skips the unchanged prefix. */
+/* Algorithm 1 as one pass over the candidate's order: the specification
+ * the other decoders (gsa_decode_grid_machines, gsa_decode_grid_events)
+ * reproduce bit for bit. */
 GSA_FN void gsa_decode_grid(const gsa_prob *p, const int32_t *order, const int32_t *mach,
-                            const int32_t *fperm, int32_t from, gsa_ws *w, gsa_eval *e)
+                            const int32_t *fperm, gsa_ws *w, gsa_eval *e)
 {
     int64_t cmax = 0, flow = 0, xfer = 0, vol = 0;
-    if (from <= 0 || w->valid <= 0 || !w->lj) {
-        from = 0;
-        for (int32_t m = 0; m < p->M; m++)
-            w->mfree[m] = w->dlfree[m] = 0;
-        for (int32_t f = 0; f < p->F; f++)
-            w->copy_n[f] = p->mir_off[f + 1] - p->mir_off[f];
-    } else {
-        if (from > w->valid)
-            from = w->valid;
-        for (int32_t k = p->J - 1; k >= from; k--) { /* take positions back */
-            const int32_t j = w->lj[k], m = w->lm[k];
-            for (int32_t i = p->in_off[j]; i < p->in_off[j + 1]; i++)
-                if (w->lfile[i] >= 0)
-                    w->copy_n[w->lfile[i]]--;
-            for (int32_t i = p->prod_off[j]; i < p->prod_off[j + 1]; i++)
-                w->copy_n[p->prod_file[i]]--;
-            w->mfree[m] = w->lfree[k];
-            w->dlfree[m] = w->ldl[k];
-        }
-        if (from < p->J) {
-            cmax = w->lcmax[from];
-            flow = w->lflow[from];
-            xfer = w->lxfer[from];
-            vol = w->lvol[from];
-        } else {
-            cmax = e->cmax;
-            flow = e->flow;
-            xfer = e->xfer;
-            vol = e->vol;
-        }
-    }
-    for (int32_t k = from; k < p->J; k++) {
+    for (int32_t m = 0; m < p->M; m++)
+        w->mfree[m] = w->dlfree[m] = 0;
+    for (int32_t f = 0; f < p->F; f++)
+        w->copy_n[f] = p->mir_off[f + 1] - p->mir_off[f];
+    for (int32_t k = 0; k < p->J; k++) {
         const int32_t j = order[k], m = mach[j];
-        if (w->lj) {
-            w->lj[k] = j;
-            w->lm[k] = m;
-            w->lfree[k] = w->mfree[m];
-            w->ldl[k] = w->dlfree[m];
-            w->lcmax[k] = cmax;
-            w->lflow[k] = flow;
-            w->lxfer[k] = xfer;
-            w->lvol[k] = vol;
-        }
         int64_t ready = w->mfree[m];
         for (int32_t d = p->dep_off[j]; d < p->dep_off[j + 1]; d++)
             ready = gsa_max(ready, w->cend[p->dep_job[d]]);
@@ -498,8 +465,6 @@ GSA_FN void gsa_decode_grid(const gsa_prob *p, const int32_t *order, const int32
                     remote = s != m;
                 }
             }
-            if (w->lj)
-                w->lfile[i] = remote ? f : -1;
             if (remote) {
                 xfer += best - best_from;
                 vol += size;
@@ -526,7 +491,6 @@ GSA_FN void gsa_decode_grid(const gsa_prob *p, const int32_t *order, const int32
         cmax = gsa_max(cmax, end);
         flow += end;
     }
-    w->valid = p->J;
     e->cmax = cmax;
     e->flow = flow;
     e->xfer = xfer;
@@ -722,7 +686,289 @@ GSA_FN void gsa_decode_grid_machines(const gsa_prob *p, const int32_t *order,
     }
     w->rounds = rounds;
     gsa_mdec_finish(p, fperm, g, w, e);
-    w->valid = 0; /* the sequential decoder's state is not kept */
+}
+
+/* ---- the grid decoder, by events ------------------------------------------
+ *
+ * Between two candidates of a chain only a few jobs change (one moved or
+ * reassigned, one job's downloads reordered), so instead of decoding every
+ * position again the chain keeps each job's decoded values and re-evaluates
+ * only the jobs whose inputs changed, in order of position. A job's values
+ * are a function of: the job before it on its machine (completion and
+ * download link), its predecessors' completions, and the copies of its
+ * input files made before it (initial mirrors, its producer's, the
+ * downloads of earlier readers) — the equations of gsa_mdec_machine, with
+ * the same tie rule, so the values are the one-pass decoder's bits. When a
+ * job's completion or link changes, the next job on its machine and its
+ * successors (dependants and readers of its files) are re-evaluated; when
+ * one of its downloads changes, the later readers of that file are. Jobs a
+ * move touched (recorded by gsa_move and gsa_undo_move in w->pend) are
+ * taken out of their machine's list, put back by position, and re-evaluated
+ * with their neighbours, the other readers of their files and their
+ * successors. Each machine's jobs are a list linked by position (eprev,
+ * enext, ehead); the jobs to evaluate a min-heap by position (eheap).
+ * Totals (F, download time, volume) change by differences; Cmax is taken
+ * over all completions. */
+
+GSA_FN void gsa_ev_push(gsa_ws *w, int32_t j)
+{
+    if (w->enopush || w->estamp[j] == w->eserial)
+        return;
+    w->estamp[j] = w->eserial;
+    int32_t i = w->en++;
+    const int32_t k = w->pos[j];
+    while (i > 0) {
+        const int32_t up = (i - 1) / 2;
+        if (w->pos[w->eheap[up]] <= k)
+            break;
+        w->eheap[i] = w->eheap[up];
+        i = up;
+    }
+    w->eheap[i] = j;
+}
+
+GSA_FN int32_t gsa_ev_pop(gsa_ws *w)
+{
+    const int32_t top = w->eheap[0], last = w->eheap[--w->en];
+    const int32_t k = w->pos[last], n = w->en;
+    int32_t i = 0;
+    for (;;) {
+        int32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && w->pos[w->eheap[c + 1]] < w->pos[w->eheap[c]])
+            c++;
+        if (w->pos[w->eheap[c]] >= k)
+            break;
+        w->eheap[i] = w->eheap[c];
+        i = c;
+    }
+    if (n > 0)
+        w->eheap[i] = last;
+    return top;
+}
+
+/* Takes job j out of its machine's list (if in one). */
+GSA_FN void gsa_ev_unlink(gsa_ws *w, int32_t j)
+{
+    const int32_t m = w->elist[j];
+    if (m < 0)
+        return;
+    const int32_t a = w->eprev[j], b = w->enext[j];
+    if (a >= 0)
+        w->enext[a] = b;
+    else
+        w->ehead[m] = b;
+    if (b >= 0)
+        w->eprev[b] = a;
+    w->elist[j] = -1;
+}
+
+/* Puts job j into machine m's list at its position. */
+GSA_FN void gsa_ev_link(gsa_ws *w, int32_t j, int32_t m)
+{
+    const int32_t k = w->pos[j];
+    int32_t a = -1, b = w->ehead[m];
+    while (b >= 0 && w->pos[b] < k) {
+        a = b;
+        b = w->enext[b];
+    }
+    w->eprev[j] = a;
+    w->enext[j] = b;
+    if (a >= 0)
+        w->enext[a] = j;
+    else
+        w->ehead[m] = j;
+    if (b >= 0)
+        w->eprev[b] = j;
+    w->elist[j] = m;
+}
+
+/* Re-evaluates job j; schedules what depends on a changed value. */
+GSA_FN void gsa_ev_job(const gsa_prob *p, const int32_t *mach, const int32_t *fperm, int32_t j,
+                       gsa_ws *w)
+{
+    const int32_t m = mach[j], pj = w->pos[j], prev = w->eprev[j];
+    int64_t ready = prev >= 0 ? w->cend[prev] : 0;
+    int64_t link = prev >= 0 ? w->elink[prev] : 0;
+    for (int32_t d = p->dep_off[j]; d < p->dep_off[j + 1]; d++)
+        ready = gsa_max(ready, w->cend[p->dep_job[d]]);
+    int64_t last = 0;
+    for (int32_t i = p->in_off[j]; i < p->in_off[j + 1]; i++) {
+        const int32_t f = fperm[i];
+        const int64_t size = p->fsize[f];
+        const int32_t nm = p->mir_off[f + 1] - p->mir_off[f];
+        gsa_icache *ic = gsa_slot_cache(w, i, f, m);
+        int64_t best = GSA_INF, rank = GSA_INF, best_from = 0;
+        int32_t remote = 0;
+        const int32_t n_cand = nm + 1 + (p->rd_off[f + 1] - p->rd_off[f]);
+        for (int32_t c = 0; c < n_cand; c++) {
+            int32_t s;
+            int64_t t, r;
+            if (c < nm) {
+                s = p->mir_m[p->mir_off[f] + c];
+                t = p->mir_t[p->mir_off[f] + c];
+                r = c;
+            } else if (c == nm) {
+                const int32_t q = p->fprod[f];
+                if (q < 0 || w->pos[q] >= pj)
+                    continue;
+                s = mach[q];
+                t = w->cend[q];
+                r = (int64_t)nm + w->pos[q];
+            } else {
+                const int32_t q = p->rd_job[p->rd_off[f] + (c - nm - 1)];
+                if (w->pos[q] >= pj)
+                    continue;
+                int32_t slot = p->in_off[q];
+                while (fperm[slot] != f)
+                    slot++;
+                t = w->edl[slot];
+                if (t < 0)
+                    continue;
+                s = mach[q];
+                r = (int64_t)nm + w->pos[q];
+            }
+            int64_t arrive, from = 0;
+            if (s == m) {
+                arrive = t;
+            } else {
+                from = gsa_max(link, t);
+                if (from > best)
+                    continue;
+                arrive = from + gsa_slot_transfer(p, ic, s, m, size);
+            }
+            if (arrive < best || (arrive == best && r < rank)) {
+                best = arrive;
+                rank = r;
+                best_from = from;
+                remote = s != m;
+            }
+        }
+        const int64_t made = remote ? best : -1, xf = remote ? best - best_from : 0;
+        const int64_t moved = remote ? size : 0;
+        if (remote)
+            link = best;
+        w->evol += moved - w->evsz[i]; /* the slot may have held another file */
+        w->evsz[i] = moved;
+        if (made != w->edl[i]) {
+            w->edl[i] = made;
+            for (int32_t x = p->rd_off[f]; x < p->rd_off[f + 1]; x++) {
+                const int32_t q = p->rd_job[x];
+                if (w->pos[q] > pj)
+                    gsa_ev_push(w, q);
+            }
+        }
+        w->exfer += xf - w->exf[i];
+        w->exf[i] = xf;
+        last = gsa_max(last, best);
+    }
+    const int64_t start = gsa_max(ready, last);
+    const int64_t end = start + (p->ops[j] + p->speed[m] - 1) / p->speed[m];
+    w->cstart[j] = start;
+    const int changed_end = end != w->cend[j];
+    if (changed_end) {
+        w->eflow += end - w->cend[j];
+        w->cend[j] = end;
+        for (int32_t x = p->succ_off[j]; x < p->succ_off[j + 1]; x++)
+            gsa_ev_push(w, p->succ_job[x]);
+    }
+    if ((changed_end || link != w->elink[j]) && w->enext[j] >= 0)
+        gsa_ev_push(w, w->enext[j]);
+    w->elink[j] = link;
+}
+
+/* Records that a move touched job j (its machine, place or download
+ * order). */
+GSA_FN void gsa_ev_touch(gsa_ws *w, int32_t j)
+{
+    if (!w->ehead)
+        return;
+    if (w->npend < GSA_EV_PEND)
+        w->pend[w->npend] = j;
+    w->npend++;
+}
+
+GSA_FN void gsa_decode_grid_events(const gsa_prob *p, const int32_t *order,
+                                   const int32_t *mach, const int32_t *fperm, gsa_ws *w,
+                                   gsa_eval *e)
+{
+    w->eserial++;
+    w->en = 0;
+    if (!w->evalid || w->npend > GSA_EV_PEND) {
+        /* from scratch: lists by position, every job once in order */
+        for (int32_t m = 0; m < p->M; m++)
+            w->ehead[m] = -1;
+        for (int32_t j = 0; j < p->J; j++) {
+            w->elist[j] = -1;
+            w->cend[j] = 0;
+            w->elink[j] = 0;
+            w->estamp[j] = 0;
+        }
+        w->eserial = 1;
+        for (int32_t i = 0; i < p->I; i++) {
+            w->edl[i] = -1;
+            w->exf[i] = 0;
+            w->evsz[i] = 0;
+        }
+        w->eflow = w->exfer = w->evol = 0;
+        for (int32_t k = 0; k < p->J; k++) {
+            const int32_t j = order[k], m = mach[j];
+            /* append: the jobs come in order of position */
+            int32_t a = -1, b = w->ehead[m];
+            while (b >= 0) {
+                a = b;
+                b = w->enext[b];
+            }
+            w->eprev[j] = a;
+            w->enext[j] = -1;
+            if (a >= 0)
+                w->enext[a] = j;
+            else
+                w->ehead[m] = j;
+            w->elist[j] = m;
+        }
+        w->enopush = 1; /* in order of position: nothing to schedule */
+        for (int32_t k = 0; k < p->J; k++)
+            gsa_ev_job(p, mach, fperm, order[k], w);
+        w->enopush = 0;
+        w->en = 0;
+        w->evalid = 1;
+    } else {
+        for (int32_t x = 0; x < w->npend; x++) {
+            const int32_t j = w->pend[x];
+            if (w->elist[j] >= 0 && w->enext[j] >= 0)
+                gsa_ev_push(w, w->enext[j]);
+            gsa_ev_unlink(w, j);
+        }
+        for (int32_t x = 0; x < w->npend; x++) {
+            const int32_t j = w->pend[x];
+            if (w->elist[j] < 0)
+                gsa_ev_link(w, j, mach[j]);
+            gsa_ev_push(w, j);
+            if (w->enext[j] >= 0)
+                gsa_ev_push(w, w->enext[j]);
+            for (int32_t i = p->in_off[j]; i < p->in_off[j + 1]; i++) {
+                const int32_t f = p->in_file[i];
+                for (int32_t y = p->rd_off[f]; y < p->rd_off[f + 1]; y++)
+                    if (p->rd_job[y] != j)
+                        gsa_ev_push(w, p->rd_job[y]);
+            }
+            for (int32_t y = p->succ_off[j]; y < p->succ_off[j + 1]; y++)
+                gsa_ev_push(w, p->succ_job[y]);
+        }
+        while (w->en > 0)
+            gsa_ev_job(p, mach, fperm, gsa_ev_pop(w), w);
+        w->evalid = 1;
+    }
+    w->npend = 0;
+    int64_t cmax = 0;
+    for (int32_t j = 0; j < p->J; j++)
+        cmax = gsa_max(cmax, w->cend[j]);
+    e->cmax = cmax;
+    e->flow = w->eflow;
+    e->xfer = w->exfer;
+    e->vol = w->evol;
 }
 
 /* ---- the queue decoder (profile placement) ----------------------------- */
@@ -776,15 +1022,12 @@ GSA_FN void gsa_decode_queue(const gsa_prob *p, const int32_t *order, gsa_ws *w,
     e->vol = 0;
 }
 
-/* Decodes a candidate. Grid: from = the first position that differs from
- * the candidate decoded last in w (0: none known; with r->full_decode
- * always 0); e holds that last decoding's criteria on entry. */
+/* Decodes a candidate from scratch with the reference decoder. */
 GSA_FN void gsa_decode(const gsa_prob *p, const gsa_run *r, const int32_t *order,
-                       const int32_t *mach, const int32_t *fperm, int32_t from, gsa_ws *w,
-                       gsa_eval *e)
+                       const int32_t *mach, const int32_t *fperm, gsa_ws *w, gsa_eval *e)
 {
     if (p->kind == 0)
-        gsa_decode_grid(p, order, mach, fperm, r->full_decode ? 0 : from, w, e);
+        gsa_decode_grid(p, order, mach, fperm, w, e);
     else
         gsa_decode_queue(p, order, w, e);
     gsa_energies(p, r, e);
@@ -923,8 +1166,7 @@ typedef struct gsa_undo {
     int32_t job, old_machine; /* reassignment (job >= 0) */
     int32_t from, to;         /* shift (from != to) */
     int32_t swap_a, swap_b;   /* download swap (swap_a >= 0) */
-    int32_t first;            /* first position of the order whose job, machine
-                                 or download order changed */
+    int32_t shift_job, swap_job;
 } gsa_undo;
 
 /* A neighbour (Algorithm 2, steps 1 and 2): move one job — to another
@@ -937,7 +1179,6 @@ GSA_FN void gsa_move(const gsa_prob *p, gpu_philox_stream *s, gsa_ws *w, gsa_und
     u->job = -1;
     u->from = u->to = 0;
     u->swap_a = -1;
-    u->first = p->J;
     const uint32_t J = (uint32_t)p->J;
     const uint32_t coin = gpu_philox_next(s);
     if (p->kind == 0 && p->M > 1 && (coin & 1u)) {
@@ -948,7 +1189,7 @@ GSA_FN void gsa_move(const gsa_prob *p, gpu_philox_stream *s, gsa_ws *w, gsa_und
         u->job = j;
         u->old_machine = w->mach[j];
         w->mach[j] = m;
-        u->first = w->pos[j];
+        gsa_ev_touch(w, j);
     } else if (J > 1) {
         int32_t j = (int32_t)gpu_philox_below(s, J);
         int32_t lo = 0, hi = (int32_t)J - 1;
@@ -964,7 +1205,9 @@ GSA_FN void gsa_move(const gsa_prob *p, gpu_philox_stream *s, gsa_ws *w, gsa_und
         u->from = w->pos[j];
         u->to = to;
         gsa_shift(w, u->from, to);
-        u->first = u->from < to ? u->from : to;
+        u->shift_job = j;
+        if (u->from != to)
+            gsa_ev_touch(w, j);
     }
     if (p->kind == 0 && p->n_multi > 0 && (coin & 2u)) {
         int32_t j = p->multi[gpu_philox_below(s, (uint32_t)p->n_multi)];
@@ -975,8 +1218,8 @@ GSA_FN void gsa_move(const gsa_prob *p, gpu_philox_stream *s, gsa_ws *w, gsa_und
             y++;
         u->swap_a = a + x;
         u->swap_b = a + y;
-        if (w->pos[j] < u->first)
-            u->first = w->pos[j];
+        u->swap_job = j;
+        gsa_ev_touch(w, j);
         int32_t tmp = w->fperm[a + x];
         w->fperm[a + x] = w->fperm[a + y];
         w->fperm[a + y] = tmp;
@@ -985,6 +1228,12 @@ GSA_FN void gsa_move(const gsa_prob *p, gpu_philox_stream *s, gsa_ws *w, gsa_und
 
 GSA_FN void gsa_undo_move(gsa_ws *w, const gsa_undo *u)
 {
+    if (u->swap_a >= 0)
+        gsa_ev_touch(w, u->swap_job);
+    if (u->from != u->to)
+        gsa_ev_touch(w, u->shift_job);
+    if (u->job >= 0)
+        gsa_ev_touch(w, u->job);
     if (u->swap_a >= 0) {
         int32_t tmp = w->fperm[u->swap_a];
         w->fperm[u->swap_a] = w->fperm[u->swap_b];
@@ -1056,13 +1305,13 @@ typedef struct gsa_chain_st {
 } gsa_chain_st;
 
 /* Runs chain `chain` as a sequence of decodings: gsa_chain_begin sets up
- * the initial candidate in w and returns the position to decode it from;
- * each gsa_chain_next takes the decoding of the candidate in w and returns
- * the position from which the next candidate must be decoded, or -1 when
- * the chain has ended (summary in out, best candidate in w->b_*). The
- * caller decodes in between — one pass (gsa_decode), machine by machine on
- * the CPU (gsa_decode_grid_machines) or on a CUDA block — so every backend
- * and decomposition runs this one control flow.
+ * the initial candidate in w and returns 0 (decode it); each
+ * gsa_chain_next takes the decoding of the candidate in w and returns 0
+ * when the next candidate is ready to decode, or -1 when the chain has
+ * ended (summary in out, best candidate in w->b_*). The caller decodes in
+ * between — by events or from scratch (gsa_decode_run), machine by machine
+ * on the CPU (gsa_decode_grid_machines) or on a CUDA block — so every
+ * backend and decomposition runs this one control flow.
  *
  * The chain: generate a random initial solution, evaluate it and remember
  * it as the best; sample GPU_SA_T0_SAMPLES moves (each undone) for the
@@ -1078,7 +1327,8 @@ GSA_FN int32_t gsa_chain_begin(const gsa_prob *p, const gsa_run *r, int32_t chai
 {
     gpu_philox_stream_init(&st->s, r->seed, (uint32_t)chain, 0x5A5A0001u);
     gsa_initial(p, r, chain, &st->s, w);
-    w->valid = 0;
+    w->evalid = 0;
+    w->npend = 0;
     st->phase = 0;
     st->movable = p->J > 1 || (p->kind == 0 && p->M > 1);
     return 0;
@@ -1100,7 +1350,7 @@ GSA_FN int32_t gsa_chain_next(const gsa_prob *p, const gsa_run *r, gsa_ws *w, gs
             st->k = 0;
             st->phase = 1;
             gsa_move(p, &st->s, w, &st->u);
-            return st->u.first;
+            return 0;
         }
         break;
     case 1: { /* a sample for T0 */
@@ -1112,11 +1362,9 @@ GSA_FN int32_t gsa_chain_next(const gsa_prob *p, const gsa_run *r, gsa_ws *w, gs
             st->cnt++;
         }
         gsa_undo_move(w, &st->u);
-        if (st->u.first < w->valid)
-            w->valid = st->u.first;
         if (++st->k < GPU_SA_T0_SAMPLES) {
             gsa_move(p, &st->s, w, &st->u);
-            return st->u.first;
+            return 0;
         }
         if (st->cnt) {
             const int64_t q = st->q, cnt = st->cnt;
@@ -1144,8 +1392,6 @@ GSA_FN int32_t gsa_chain_next(const gsa_prob *p, const gsa_run *r, gsa_ws *w, gs
             }
         } else {
             gsa_undo_move(w, &st->u);
-            if (st->u.first < w->valid)
-                w->valid = st->u.first;
             st->stall++;
         }
         if (r->stall_limit > 0 && st->stall >= r->stall_limit)
@@ -1157,7 +1403,7 @@ GSA_FN int32_t gsa_chain_next(const gsa_prob *p, const gsa_run *r, gsa_ws *w, gs
         st->it++;
         st->phase = 2;
         gsa_move(p, &st->s, w, &st->u);
-        return st->u.first;
+        return 0;
     }
     out->best_energy = st->best;
     out->best_e1 = st->best_e1;
@@ -1167,15 +1413,18 @@ GSA_FN int32_t gsa_chain_next(const gsa_prob *p, const gsa_run *r, gsa_ws *w, gs
 }
 
 /* Decodes the candidate in w as the run asks: machine by machine
- * (r->parallel, grid) or in one pass resumed at `from`. */
-GSA_FN void gsa_decode_run(const gsa_prob *p, const gsa_run *r, int32_t from, gsa_ws *w,
-                           gsa_eval *e)
+ * (r->parallel, grid), by events (grid, a workspace laid out for them), or
+ * from scratch in one pass. */
+GSA_FN void gsa_decode_run(const gsa_prob *p, const gsa_run *r, gsa_ws *w, gsa_eval *e)
 {
     if (p->kind == 0 && r->parallel) {
         gsa_decode_grid_machines(p, w->order, w->mach, w->fperm, w->pos, w, e);
         gsa_energies(p, r, e);
+    } else if (p->kind == 0 && w->ehead) {
+        gsa_decode_grid_events(p, w->order, w->mach, w->fperm, w, e);
+        gsa_energies(p, r, e);
     } else {
-        gsa_decode(p, r, w->order, w->mach, w->fperm, from, w, e);
+        gsa_decode(p, r, w->order, w->mach, w->fperm, w, e);
     }
 }
 
@@ -1187,11 +1436,11 @@ GSA_FN void gsa_chain_run(const gsa_prob *p, const gsa_run *r, int32_t chain, gs
     gsa_eval e;
     e.cmax = e.flow = e.xfer = e.vol = e.e1 = e.e2_fixed = e.energy = 0;
     int64_t rounds = 0;
-    int32_t from = gsa_chain_begin(p, r, chain, w, &st);
-    while (from >= 0) {
-        gsa_decode_run(p, r, from, w, &e);
+    int32_t more = gsa_chain_begin(p, r, chain, w, &st);
+    while (more >= 0) {
+        gsa_decode_run(p, r, w, &e);
         rounds += w->rounds;
-        from = gsa_chain_next(p, r, w, &st, &e, out);
+        more = gsa_chain_next(p, r, w, &st, &e, out);
     }
     out->rounds = rounds;
 }
