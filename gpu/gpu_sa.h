@@ -130,8 +130,8 @@ typedef enum gpu_sa_energy { GPU_SA_E1 = 1, GPU_SA_E2 = 2 } gpu_sa_energy;
 
 /* What runs in parallel on a device (and how the CPU reference decodes):
  *  - GPU_SA_PARALLEL_CHAINS: independent chains, one device thread each;
- *    a chain decodes a candidate in one pass over its order, resumed at the
- *    first position the move changed (the default);
+ *    a chain keeps its decoded schedule and re-evaluates only the jobs a
+ *    move affects (gpu_sa_chain.h, gsa_decode_grid_events; the default);
  *  - GPU_SA_PARALLEL_MACHINES: the paper's Algorithm 1, one candidate
  *    decoded machine by machine — one device thread per machine, rounds
  *    until nothing changes (gpu_sa_chain.h, gsa_decode_grid_machines); the
@@ -183,9 +183,8 @@ typedef struct gpu_sa_params {
     bool keep_given_first;
     gpu_sa_parallel parallel;     /* default GPU_SA_PARALLEL_CHAINS */
     gpu_sa_acceptance acceptance; /* default GPU_SA_ACCEPT_METROPOLIS */
-    /* Grid, chains: decode every candidate from scratch instead of resuming
-     * at the first changed position (same results; for tests and the
-     * speed ablation). */
+    /* Grid, chains: decode every candidate from scratch in one pass instead
+     * of by events (same results; for tests and the speed ablation). */
     bool full_decode;
 } gpu_sa_params;
 

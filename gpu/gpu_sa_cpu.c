@@ -6,10 +6,10 @@
  * in gpu_sa.h and gpu_sa_chain.h).
  *
  * Cost: chains x (iterations + 17) decodings; a grid decoding is
- * O(J + inputs x copies of the file + dependencies + F + M) from scratch,
- * and resumed at the first position the move changed it costs the part
- * after that position twice (taken back, then decoded: about 3/4 of a
- * full decoding on average, model #2); machine by machine (parallel
+ * O(J + inputs x copies of the file + dependencies + F + M) from scratch
+ * (the first of a chain, or with full_decode); by events it costs the jobs
+ * re-evaluated, each O(inputs x (mirrors + readers) + successors) plus a
+ * heap operation, and O(J) for Cmax; machine by machine (parallel
  * machines) a decoding is rounds x O(J + inputs x (mirrors + readers)),
  * about 9-13 rounds on the load models; a queue decoding is O(J x profile
  * breakpoints); a move O(J) at worst (an order shift).

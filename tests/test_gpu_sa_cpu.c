@@ -743,7 +743,7 @@ static void test_machines_rounds(void)
     CU_ASSERT_EQUAL(rounds, 2); /* one machine: one round, one to confirm */
 }
 
-/* Whole annealing runs: chains (resumed one-pass decoding), chains
+/* Whole annealing runs: chains (decoding by events), chains
  * decoding from scratch, and machine by machine give the same best
  * schedule, for E1 and for E2 with transfer costs, with either acceptance
  * rule. */

@@ -49,8 +49,8 @@ static const bl_opt opts[] = {
      "step 6: keep the best schedule apart (metropolis, default) or make every accepted "
      "schedule the best (paper)"},
     {"full-decode", 0, BL_FLAG, NULL,
-     "decode every candidate from scratch instead of resuming at the first position the "
-     "move changed (the same schedule; for the speed ablation)"},
+     "decode every candidate from scratch instead of re-evaluating only the jobs a move "
+     "affects (the same schedule; for the speed ablation)"},
     {"backend", 0, BL_VALUE, "auto|cpu|cuda", "where to run (default auto; " GPU_SA_BACKEND_ENV
                                               " overrides)"},
     {"t0-accept", 0, BL_VALUE, "PERMILLE", "initial acceptance of an average worsening move, "
