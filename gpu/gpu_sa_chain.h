@@ -912,20 +912,14 @@ GSA_FN void gsa_decode_grid_events(const gsa_prob *p, const int32_t *order,
             w->evsz[i] = 0;
         }
         w->eflow = w->exfer = w->evol = 0;
-        for (int32_t k = 0; k < p->J; k++) {
-            const int32_t j = order[k], m = mach[j];
-            /* append: the jobs come in order of position */
-            int32_t a = -1, b = w->ehead[m];
-            while (b >= 0) {
-                a = b;
-                b = w->enext[b];
-            }
-            w->eprev[j] = a;
-            w->enext[j] = -1;
-            if (a >= 0)
-                w->enext[a] = j;
-            else
-                w->ehead[m] = j;
+        for (int32_t k = p->J - 1; k >= 0; k--) {
+            /* pushed in front, last position first: lists in order */
+            const int32_t j = order[k], m = mach[j], b = w->ehead[m];
+            w->eprev[j] = -1;
+            w->enext[j] = b;
+            if (b >= 0)
+                w->eprev[b] = j;
+            w->ehead[m] = j;
             w->elist[j] = m;
         }
         w->enopush = 1; /* in order of position: nothing to schedule */
