@@ -39,8 +39,8 @@ static const bl_opt opts[] = {
     {"stop-e1", 0, BL_FLAG, NULL, "stop a chain when E1 has not improved for 50 iterations "
                                   "(the temperature then falls as in a 5000-iteration run)"},
     {"energy", 0, BL_VALUE, "e1|e2", "energy to minimise (default e1)"},
-    {"transfer-cost", 0, BL_VALUE, "PCT", "E2's transfer costs, percent of download time "
-                                          "(default 0; the paper: 0, 5, 10, 25)"},
+    {"transfer-cost", 0, BL_VALUE, "PCT", "E2's transfer costs: a size unit moved costs PCT % "
+                                          "of n (default 0; the paper: 0, 5, 10, 25)"},
     {"chains", 0, BL_VALUE, "C", "independent chains, best of (default 1)"},
     {"parallel", 0, BL_VALUE, "chains|machines",
      "what a device runs in parallel: independent chains (default), or one schedule decoded "
@@ -76,9 +76,10 @@ static const char description[] =
     "(jobs in order on their machines, each input fetched from the copy that delivers it\n"
     "first over the machine's download link), Algorithm 2 moves a job to another machine\n"
     "or place and swaps downloads, accepting by e^(-delta/T). Energies: E1 = n Cmax + F,\n"
-    "E2 = 0.35 n Cmax + 0.35 F + 0.3 TC with TC the --transfer-cost percentage of the time\n"
-    "spent downloading. Times are integer time units. The same seed gives the same schedule\n"
-    "on the CPU reference and on CUDA. Prints ours beside the paper's Tables 1-3, 5-9.";
+    "E2 = 0.35 n Cmax + 0.35 F + 0.3 TC with TC = PCT % x n x the volume of the files\n"
+    "moved between machines. Times are integer time units. The same seed gives the same\n"
+    "schedule on the CPU reference and on CUDA, with either --parallel. Prints ours beside\n"
+    "the paper's Tables 1-3, 5-9, and Cmax against a lower bound for the instance.";
 
 /* ---- the paper's numbers (NAN: not reported) ------------------------------ */
 
