@@ -6,7 +6,12 @@
  *
  * This file is the specification both backends execute: the CPU reference
  * (gpu_sa_cpu.c) calls gsa_chain_run for chains 0, 1, ... in turn; the CUDA
- * backend (gpu_sa_cuda.cu) calls it from one thread per chain. It is
+ * backend (gpu_sa_cuda.cu) calls it from one thread per chain, or, machine
+ * by machine, runs gsa_chain_begin / gsa_chain_next on a block's thread 0
+ * and gsa_mdec_machine on one thread per machine. Three grid decoders give
+ * the same bits: one pass (gsa_decode_grid, the reference), machine by
+ * machine in rounds (gsa_decode_grid_machines), and by events, re-evaluating
+ * only what a move affects (gsa_decode_grid_events, what chains use). It is
  * written in the common subset of C11 and CUDA C++ and uses only integer
  * arithmetic and Philox (gpu_philox.h), so both compute the same bits: no
  * floating point, no library calls, no data-dependent behaviour other than
