@@ -91,6 +91,10 @@ int gpu_sa_params_check(const gpu_sa_params *p, char *err, size_t errlen)
                     p->t_end_ppm);
     if (p->cooling_iterations < 0)
         return fail(err, errlen, ENG_INVAL, "cooling iterations: expected >= 0");
+    if (p->parallel != GPU_SA_PARALLEL_CHAINS && p->parallel != GPU_SA_PARALLEL_MACHINES)
+        return fail(err, errlen, ENG_INVAL, "parallel: expected chains or machines");
+    if (p->acceptance != GPU_SA_ACCEPT_METROPOLIS && p->acceptance != GPU_SA_ACCEPT_PAPER)
+        return fail(err, errlen, ENG_INVAL, "acceptance: expected metropolis or paper");
     return ENG_OK;
 }
 
@@ -267,7 +271,7 @@ static int pack_grid(const gpu_sa_grid *g, gsa_packed *out, char *err, size_t er
     }
     for (int32_t i = 0; i < (F > J ? F : J); i++)
         mark[i] = -1;
-    double ub_time = max_ready, ub_xfer = 0;
+    double ub_time = max_ready, ub_xfer = 0, ub_vol = 0;
     int32_t n_pred = 0, n_multi = 0;
     for (int32_t j = 0; j < J; j++) {
         pred_off[j] = n_pred;
@@ -297,6 +301,7 @@ static int pack_grid(const gpu_sa_grid *g, gsa_packed *out, char *err, size_t er
                 double t = (double)max_lat + ceil((double)g->file_size[f] / (double)min_bw);
                 ub_time += t;
                 ub_xfer += t;
+                ub_vol += (double)g->file_size[f];
             }
         }
     }
@@ -411,6 +416,9 @@ static int pack_grid(const gpu_sa_grid *g, gsa_packed *out, char *err, size_t er
     plan.n[GSA_SUCC_OFF] = J + 1;
     plan.n[GSA_SUCC_JOB] = n_pred;
     plan.n[GSA_MULTI] = n_multi;
+    plan.n[GSA_RD_OFF] = F + 1;
+    plan.n[GSA_RD_JOB] = n_in;
+    plan.n[GSA_FPROD] = F;
     gsa_header h;
     memset(&h, 0, sizeof h);
     h.kind = GPU_SA_GRID;
@@ -471,6 +479,19 @@ static int pack_grid(const gpu_sa_grid *g, gsa_packed *out, char *err, size_t er
         memcpy(W32(out, GSA_PRED_JOB), pred, sizeof(int32_t) * (size_t)n_pred);
         memcpy(W32(out, GSA_SUCC_JOB), succ, sizeof(int32_t) * (size_t)n_pred);
     }
+    {
+        int32_t *rd_off = W32(out, GSA_RD_OFF), *rd_job = W32(out, GSA_RD_JOB);
+        rd_off[0] = 0;
+        for (int32_t f = 0; f < F; f++)
+            rd_off[f + 1] = rd_off[f] + readers[f];
+        for (int32_t f = 0; f < F; f++)
+            readers[f] = rd_off[f]; /* fill cursor */
+        for (int32_t j = 0; j < J; j++)
+            for (int32_t i = g->input_off[j]; i < g->input_off[j + 1]; i++)
+                rd_job[readers[g->input_file[i]]++] = j;
+        if (F)
+            memcpy(W32(out, GSA_FPROD), g->producer, sizeof(int32_t) * (size_t)F);
+    }
     if (n_multi) {
         int32_t *mu = W32(out, GSA_MULTI), k = 0;
         for (int32_t j = 0; j < J; j++)
@@ -479,6 +500,7 @@ static int pack_grid(const gpu_sa_grid *g, gsa_packed *out, char *err, size_t er
     }
     out->ub_time = ub_time;
     out->ub_xfer = ub_xfer;
+    out->ub_vol = ub_vol;
     out->sum_waited = 0;
     /* Per job: order, machine, length, speed, the machine's two clocks
      * (read and written), start and end, row offsets; per dependency an
@@ -638,9 +660,13 @@ int gsa_run_make(const gsa_packed *pk, const gpu_sa_params *par, gsa_run *run, c
     int rc = gpu_sa_params_check(par, err, errlen);
     if (rc)
         return rc;
+    if (par->parallel == GPU_SA_PARALLEL_MACHINES && pk->view.kind != GPU_SA_GRID)
+        return fail(err, errlen, ENG_INVAL,
+                    "parallel machines: a queue problem has no machines to decode on "
+                    "(use chains)");
     double n = pk->view.J, a = par->a1 > par->a2 ? par->a1 : par->a2;
     double bound = 100.0 * a * (2.0 * n * pk->ub_time + pk->sum_waited) +
-                   (double)par->a3 * par->transfer_cost_pct * pk->ub_xfer;
+                   (double)par->a3 * par->transfer_cost_pct * n * pk->ub_vol;
     if (par->energy == GPU_SA_E2 && bound >= 4.0e18)
         return fail(err, errlen, ENG_RANGE,
                     "E2 up to %.3g fixed-point units would overflow 64 bits: lower the weights",
@@ -658,6 +684,10 @@ int gsa_run_make(const gsa_packed *pk, const gpu_sa_params *par, gsa_run *run, c
     run->t0_q16 = (uint32_t)lround(65536.0 / -log(par->t0_accept_permille / 1000.0));
     run->keep_first = par->keep_given_first;
     run->chains = par->chains;
+    run->parallel = par->parallel == GPU_SA_PARALLEL_MACHINES;
+    run->acceptance = par->acceptance == GPU_SA_ACCEPT_PAPER ? GSA_ACCEPT_PAPER
+                                                              : GSA_ACCEPT_METROPOLIS;
+    run->full_decode = par->full_decode;
     int64_t k = par->cooling_iterations > 0 ? par->cooling_iterations : par->iterations;
     double q = 0;
     if (k > 0)
@@ -690,14 +720,14 @@ int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *b
     const gsa_prob *p = &pk->view;
     memset(out, 0, sizeof *out);
     gsa_ws w;
-    int64_t bytes = gsa_ws_layout(p, NULL, &w);
+    int64_t bytes = gsa_ws_layout(p, 0, NULL, &w);
     unsigned char *mem = calloc(1, (size_t)bytes + 8);
     if (!mem || alloc_result(p, out)) {
         free(mem);
         gpu_sa_result_fini(out);
         return fail(err, errlen, ENG_NOMEM, "out of memory");
     }
-    gsa_ws_layout(p, mem, &w);
+    gsa_ws_layout(p, 0, mem, &w);
     if (p->kind == GPU_SA_GRID)
         gsa_copies_init(p, &w);
     gsa_eval e;
@@ -715,6 +745,7 @@ int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *b
     out->cmax = e.cmax;
     out->flowtime = e.flow;
     out->transfer_time = e.xfer;
+    out->transfer_volume = e.vol;
     out->e1 = e.e1;
     out->e2_fixed = e.e2_fixed;
     out->e2 = run->e2_ok ? (double)e.e2_fixed / 1e5 : NAN;
@@ -725,6 +756,9 @@ int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *b
     out->evaluations = best->evaluations;
     out->seconds = seconds;
     out->bytes_per_eval = pk->bytes_per_eval;
+    out->rounds = best->out.rounds;
+    out->rounds_per_decoding =
+        best->out.evaluations > 0 ? (double)best->out.rounds / (double)best->out.evaluations : 0;
     snprintf(out->backend, sizeof out->backend, "%s", backend);
     if (e.energy != best->out.best_energy) {
         long long got = (long long)best->out.best_energy;
@@ -804,19 +838,40 @@ int gpu_sa_decode(const gpu_sa_problem *prob, const gpu_sa_params *par, const in
         b.fperm = fp;
         /* energy unknown beforehand: build, then accept what the decoder says */
         gsa_ws w;
-        int64_t bytes = gsa_ws_layout(p, NULL, &w);
+        const int machines = p->kind == GPU_SA_GRID && run.parallel;
+        int64_t bytes = gsa_ws_layout(p, gsa_ws_flags(&run), NULL, &w);
         unsigned char *mem = calloc(1, (size_t)bytes + 8);
         if (!mem) {
             rc = fail(err, errlen, ENG_NOMEM, "out of memory");
         } else {
-            gsa_ws_layout(p, mem, &w);
+            gsa_ws_layout(p, gsa_ws_flags(&run), mem, &w);
             if (p->kind == GPU_SA_GRID)
                 gsa_copies_init(p, &w);
             gsa_eval e;
-            gsa_decode(p, &run, order, machine, fp, &w, &e);
+            if (machines) {
+                gsa_decode_grid_machines(p, order, machine, fp, pos, &w, &e);
+                gsa_energies(p, &run, &e);
+            } else {
+                gsa_decode(p, &run, order, machine, fp, &w, &e);
+            }
             b.out.best_energy = b.out.init_energy = e.energy;
-            free(mem);
             rc = gsa_result_build(&pk, &run, &b, "cpu", 0, out, err, errlen);
+            if (!rc && machines) {
+                /* what the machine-by-machine decoding computed, as it is */
+                for (int32_t j = 0; j < p->J; j++) {
+                    out->start[j] = w.cstart[j];
+                    out->end[j] = w.cend[j];
+                }
+                out->cmax = e.cmax;
+                out->flowtime = e.flow;
+                out->transfer_time = e.xfer;
+                out->transfer_volume = e.vol;
+                out->e1 = e.e1;
+                out->e2_fixed = e.e2_fixed;
+                out->energy = e.energy;
+                out->rounds = w.rounds;
+            }
+            free(mem);
         }
     }
     free(pos);
@@ -888,5 +943,132 @@ int gpu_sa_solve(const gpu_sa_problem *p, const gpu_sa_params *par, const char *
     if (!rc)
         rc = gpu_pool_wait(pool, ticket, out, err, errlen);
     gpu_pool_destroy(pool);
+    return rc;
+}
+
+/* ---- a Cmax lower bound ---------------------------------------------------- */
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+int gpu_sa_cmax_lower_bound(const gpu_sa_problem *prob, int64_t *bound, char *err, size_t errlen)
+{
+    *bound = 0;
+    gsa_packed pk;
+    int rc = gsa_pack(prob, &pk, err, errlen);
+    if (rc)
+        return rc;
+    if (pk.view.kind != GPU_SA_GRID) {
+        gsa_packed_fini(&pk);
+        return fail(err, errlen, ENG_INVAL, "Cmax lower bound: grid problems only");
+    }
+    const gpu_sa_grid *g = prob->grid;
+    const gsa_prob *p = &pk.view;
+    const int32_t M = p->M, J = p->J, F = p->F;
+    /* Load: Cmax x sum of speeds >= sum of lengths. */
+    int64_t sum_speed = 0, sum_ops = 0;
+    for (int32_t m = 0; m < M; m++)
+        sum_speed += g->speed[m];
+    for (int32_t j = 0; j < J; j++)
+        sum_ops += g->ops[j];
+    int64_t lb = sum_ops > 0 ? ceil_div(sum_ops, sum_speed) : 0;
+    /* Chains: the earliest completion of every job in a topological order,
+     * each job placed on its best machine with no waiting for machines or
+     * links; a file reaches machine m no earlier than its first copy on m,
+     * or its earliest copy anywhere plus the cheapest last hop into m
+     * (smallest latency, largest bandwidth into m: any copy on m that was
+     * downloaded came over one such hop). */
+    int64_t *lat_in = malloc(sizeof(int64_t) * (size_t)M);
+    int64_t *bw_in = malloc(sizeof(int64_t) * (size_t)M);
+    int64_t *ect = malloc(sizeof(int64_t) * ((size_t)J + 1));
+    int64_t *first = malloc(sizeof(int64_t) * ((size_t)F + 1));
+    int64_t *arr = malloc(sizeof(int64_t) * (size_t)M);
+    int32_t *topo = malloc(sizeof(int32_t) * ((size_t)J + 1));
+    int32_t *indeg = malloc(sizeof(int32_t) * ((size_t)J + 1));
+    if (!lat_in || !bw_in || !ect || !first || !arr || !topo || !indeg) {
+        rc = fail(err, errlen, ENG_NOMEM, "out of memory");
+        goto done;
+    }
+    for (int32_t m = 0; m < M; m++) {
+        lat_in[m] = INT64_MAX;
+        bw_in[m] = 1;
+        for (int32_t s = 0; s < M; s++) {
+            if (s == m)
+                continue;
+            int64_t k = (int64_t)s * M + m;
+            if (g->latency[k] < lat_in[m])
+                lat_in[m] = g->latency[k];
+            if (g->bandwidth[k] > bw_in[m])
+                bw_in[m] = g->bandwidth[k];
+        }
+    }
+    int32_t qh = 0, qt = 0;
+    for (int32_t j = 0; j < J; j++) {
+        indeg[j] = p->pred_off[j + 1] - p->pred_off[j];
+        if (!indeg[j])
+            topo[qt++] = j;
+    }
+    while (qh < qt) {
+        int32_t j = topo[qh++];
+        for (int32_t i = p->succ_off[j]; i < p->succ_off[j + 1]; i++)
+            if (--indeg[p->succ_job[i]] == 0)
+                topo[qt++] = p->succ_job[i];
+    }
+    for (int32_t f = 0; f < F; f++) {
+        first[f] = INT64_MAX;
+        for (int32_t i = g->mirror_off[f]; i < g->mirror_off[f + 1]; i++)
+            if (g->mirror_ready[i] < first[f])
+                first[f] = g->mirror_ready[i];
+    }
+    for (int32_t x = 0; x < J; x++) {
+        const int32_t j = topo[x];
+        int64_t ready = 0;
+        for (int32_t d = g->dep_off[j]; d < g->dep_off[j + 1]; d++)
+            ready = gsa_max(ready, ect[g->dep_job[d]]);
+        for (int32_t m = 0; m < M; m++)
+            arr[m] = ready;
+        for (int32_t i = g->input_off[j]; i < g->input_off[j + 1]; i++) {
+            const int32_t f = g->input_file[i], q = g->producer[f];
+            const int64_t size = g->file_size[f];
+            /* a produced file: its producer may run anywhere, so its copy
+             * may be local at the producer's completion */
+            int64_t anywhere = q >= 0 ? ect[q] : first[f];
+            if (q >= 0 && first[f] < anywhere)
+                anywhere = first[f];
+            for (int32_t m = 0; m < M; m++) {
+                int64_t a = q >= 0 ? ect[q] : INT64_MAX;
+                for (int32_t c = g->mirror_off[f]; c < g->mirror_off[f + 1]; c++)
+                    if (g->mirror_machine[c] == m && g->mirror_ready[c] < a)
+                        a = g->mirror_ready[c];
+                if (M > 1 && lat_in[m] != INT64_MAX) {
+                    int64_t hop = anywhere + lat_in[m] + ceil_div(size, bw_in[m]);
+                    if (hop < a)
+                        a = hop;
+                }
+                if (a > arr[m])
+                    arr[m] = a;
+            }
+        }
+        int64_t best = INT64_MAX;
+        for (int32_t m = 0; m < M; m++) {
+            int64_t c = arr[m] + ceil_div(g->ops[j], g->speed[m]);
+            if (c < best)
+                best = c;
+        }
+        ect[j] = best;
+        lb = gsa_max(lb, best);
+    }
+    *bound = lb;
+done:
+    free(lat_in);
+    free(bw_in);
+    free(ect);
+    free(first);
+    free(arr);
+    free(topo);
+    free(indeg);
+    gsa_packed_fini(&pk);
     return rc;
 }

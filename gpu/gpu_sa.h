@@ -31,6 +31,10 @@
  * identical best schedule and energy on either; the best chain is the one
  * with the lowest energy, ties to the lowest chain number.
  *
+ * Decompositions (gpu_sa_params.parallel): independent chains, or one
+ * schedule decoded machine by machine as the paper's Algorithm 1; both
+ * give the same schedule for the same seed.
+ *
  * Backends: "cpu" (always built; the specification) and "cuda" (built when
  * CMake finds the toolkit, usable when a device is present). A request
  * names auto|cpu|cuda; the environment variable BATCHLAB_SA_BACKEND, when
@@ -77,8 +81,10 @@ typedef enum gpu_sa_kind { GPU_SA_GRID = 0, GPU_SA_QUEUE = 1 } gpu_sa_kind;
  *  - a file produced by job p exists on p's machine when p completes;
  *  - j starts at max(m free, last file arrival, completion of its
  *    predecessor jobs) and m is free again at its completion.
- *  TC = transfer_cost_pct % of the time spent downloading (sum of the
- *  download durations). */
+ *  TC = transfer_cost_pct % x n x V, V the volume downloaded (the sizes of
+ *  the files moved between machines, summed): moving a size unit costs
+ *  transfer_cost_pct % of what a time unit of makespan costs in E1 (gpu_sa_chain.h,
+ *  gsa_energies, says why). */
 typedef struct gpu_sa_grid {
     int32_t n_machines, n_jobs, n_files;
     const int64_t *speed;       /* [M] operations per time unit, > 0 */
@@ -122,6 +128,32 @@ typedef struct gpu_sa_problem {
 
 typedef enum gpu_sa_energy { GPU_SA_E1 = 1, GPU_SA_E2 = 2 } gpu_sa_energy;
 
+/* What runs in parallel on a device (and how the CPU reference decodes):
+ *  - GPU_SA_PARALLEL_CHAINS: independent chains, one device thread each;
+ *    a chain keeps its decoded schedule and re-evaluates only the jobs a
+ *    move affects (gpu_sa_chain.h, gsa_decode_grid_events; the default);
+ *  - GPU_SA_PARALLEL_MACHINES: the paper's Algorithm 1, one candidate
+ *    decoded machine by machine — one device thread per machine, rounds
+ *    until nothing changes (gpu_sa_chain.h, gsa_decode_grid_machines); the
+ *    CPU reference runs the same rounds as a loop over machines. Grid
+ *    problems only. Both give the same schedule, bit for bit. */
+typedef enum gpu_sa_parallel {
+    GPU_SA_PARALLEL_CHAINS = 0,
+    GPU_SA_PARALLEL_MACHINES = 1
+} gpu_sa_parallel;
+
+/* Acceptance (Algorithm 2, step 6):
+ *  - GPU_SA_ACCEPT_METROPOLIS: a rejected candidate returns to the current
+ *    schedule; the best schedule seen is kept apart and returned (the
+ *    default: the usual simulated annealing);
+ *  - GPU_SA_ACCEPT_PAPER: "if the schedule has been accepted then set the
+ *    schedule as the best schedule, else return to the best solution": the
+ *    current and best schedules are one; the last accepted is returned. */
+typedef enum gpu_sa_acceptance {
+    GPU_SA_ACCEPT_METROPOLIS = 0,
+    GPU_SA_ACCEPT_PAPER = 1
+} gpu_sa_acceptance;
+
 /* Annealing parameters. gpu_sa_params_default() fills the paper's values. */
 typedef struct gpu_sa_params {
     uint64_t seed;
@@ -131,7 +163,8 @@ typedef struct gpu_sa_params {
                               for GPU_SA_STALL_ITERATIONS iterations */
     gpu_sa_energy energy;  /* what the annealing minimises */
     int32_t a1, a2, a3;    /* E2 weights in thousandths (350, 350, 300) */
-    int32_t transfer_cost_pct; /* TC as a percentage of download time (0..1000) */
+    int32_t transfer_cost_pct; /* TC's price of a size unit moved, percent of
+                                  n (0..1000) */
     /* Temperature. Before its first iteration a chain tries
      * GPU_SA_T0_SAMPLES moves from its initial solution (undoing each) and
      * sets T0 so that the average worsening among them would be accepted
@@ -148,6 +181,11 @@ typedef struct gpu_sa_params {
     /* Queue kind: chain 0 starts from the given order (0, 1, ..., n-1)
      * instead of a random one, so the best plan is never worse than it. */
     bool keep_given_first;
+    gpu_sa_parallel parallel;     /* default GPU_SA_PARALLEL_CHAINS */
+    gpu_sa_acceptance acceptance; /* default GPU_SA_ACCEPT_METROPOLIS */
+    /* Grid, chains: decode every candidate from scratch in one pass instead
+     * of by events (same results; for tests and the speed ablation). */
+    bool full_decode;
 } gpu_sa_params;
 
 void gpu_sa_params_default(gpu_sa_params *p);
@@ -165,6 +203,8 @@ typedef struct gpu_sa_result {
     int64_t *end;          /* [J] completion */
     int64_t cmax, flowtime;
     int64_t transfer_time; /* grid: sum of download durations */
+    int64_t transfer_volume; /* grid: sum of the sizes of the files downloaded
+                                (moved between machines) */
     int64_t e1;            /* n Cmax + F */
     int64_t e2_fixed;      /* E2 x 1e5 (exact); 0 when E2 could overflow */
     double e2;             /* e2_fixed / 1e5; NAN when E2 could overflow 64 bits
@@ -178,6 +218,10 @@ typedef struct gpu_sa_result {
     double bytes_per_eval; /* estimated memory traffic of one decoding (for
                               the share of peak bandwidth a device uses) */
     char backend[8];       /* "cpu" or "cuda" */
+    int64_t rounds;        /* GPU_SA_PARALLEL_MACHINES: the rounds of the
+                              decoding (gpu_sa_decode) or of all the best
+                              chain's decodings (solve); otherwise 0 */
+    double rounds_per_decoding; /* solve: rounds / the best chain's decodings */
 } gpu_sa_result;
 
 void gpu_sa_result_fini(gpu_sa_result *r);
@@ -197,6 +241,16 @@ int gpu_sa_params_check(const gpu_sa_params *p, char *err, size_t errlen);
 int gpu_sa_decode(const gpu_sa_problem *p, const gpu_sa_params *par, const int32_t *order,
                   const int32_t *machine, const int32_t *input_order, gpu_sa_result *out,
                   char *err, size_t errlen);
+
+/* A lower bound on the Cmax of every schedule of a grid problem: the larger
+ * of the load bound (total length over total speed) and the longest chain
+ * — every job at its earliest completion over all machines given its
+ * predecessors' earliest completions, its input files' earliest arrival
+ * (a local initial copy, a producer that may have run on the same machine,
+ * or the earliest copy anywhere plus the cheapest hop into the machine),
+ * with no waiting for machines or download links. O(M^2 + J M (inputs +
+ * mirrors)). 0, or ENG_INVAL for a queue problem or an invalid one. */
+int gpu_sa_cmax_lower_bound(const gpu_sa_problem *p, int64_t *bound, char *err, size_t errlen);
 
 /* Runs the annealing on the named backend (auto|cpu|cuda, NULL = auto;
  * BATCHLAB_SA_BACKEND overrides). Fills out. */

@@ -5,10 +5,14 @@
  * (Skrinarova & Povinsky 2019, Algorithms 1 and 2, with the choices stated
  * in gpu_sa.h and gpu_sa_chain.h).
  *
- * Cost: chains x (iterations + 1) decodings; a grid decoding is
- * O(J + inputs x copies of the file + dependencies + F + M), a queue
- * decoding O(J x profile breakpoints); a move O(J) at worst (an order
- * shift).
+ * Cost: chains x (iterations + 17) decodings; a grid decoding is
+ * O(J + inputs x copies of the file + dependencies + F + M) from scratch
+ * (the first of a chain, or with full_decode); by events it costs the jobs
+ * re-evaluated, each O(inputs x (mirrors + readers) + successors) plus a
+ * heap operation, and O(J) for Cmax; machine by machine (parallel
+ * machines) a decoding is rounds x O(J + inputs x (mirrors + readers)),
+ * about 9-13 rounds on the load models; a queue decoding is O(J x profile
+ * breakpoints); a move O(J) at worst (an order shift).
  */
 #include "gpu_sa_impl.h"
 
@@ -46,13 +50,13 @@ int gsa_cpu_run(const gsa_packed *pk, const gsa_run *run, gsa_best *best, char *
     const gsa_prob *p = &pk->view;
     memset(best, 0, sizeof *best);
     gsa_ws w;
-    int64_t bytes = gsa_ws_layout(p, NULL, &w);
+    int64_t bytes = gsa_ws_layout(p, gsa_ws_flags(run), NULL, &w);
     unsigned char *mem = calloc(1, (size_t)bytes + 8);
     if (!mem) {
         snprintf(err, errlen, "out of memory (%lld bytes of workspace)", (long long)bytes);
         return ENG_NOMEM;
     }
-    gsa_ws_layout(p, mem, &w);
+    gsa_ws_layout(p, gsa_ws_flags(run), mem, &w);
     int64_t evals = 0;
     for (int32_t c = 0; c < run->chains; c++) {
         gsa_chain_out o;

@@ -1,13 +1,34 @@
-/* gpu_sa_cuda.cu — the CUDA backend: many independent annealing chains per
- * problem, one thread per chain, each running gsa_chain_run of
- * gpu_sa_chain.h — the very code the CPU reference runs — on its own
- * workspace in device memory, then a best-of reduction (lowest energy, ties
- * to the lowest chain) and a copy of the best chain's candidate back to the
- * host. Skrinarova & Povinsky 2019 parallelise one schedule over machines;
- * we parallelise over chains instead, which keeps every chain sequential
- * and therefore bit-identical to the reference (integer times, integer
- * acceptance, one Philox stream per chain), and fills the device once a
- * request has a few hundred chains.
+/* gpu_sa_cuda.cu — the CUDA backend, two kernels over the code of
+ * gpu_sa_chain.h — the very code the CPU reference runs — each chain on its
+ * own workspace in device memory, then a best-of reduction (lowest energy,
+ * ties to the lowest chain) and a copy of the best chain's candidate back
+ * to the host:
+ *
+ *  - parallel chains (gsa_kernel_chains): one thread per independent
+ *    chain, each running gsa_chain_run sequentially; fills the device once
+ *    a request has a few hundred chains;
+ *  - parallel machines (gsa_kernel_machines): Skrinarova & Povinsky 2019's
+ *    Algorithm 1 — one thread per machine decodes that machine's jobs, in
+ *    rounds until nothing changes (gsa_mdec_machine); one block per chain,
+ *    its thread 0 running the chain's moves and acceptance
+ *    (gsa_chain_begin / gsa_chain_next) between decodings. Block size: the
+ *    paper used blocks of 16 threads; one decoding here is a sequence of
+ *    rounds, each ending in a barrier over all machines, and a barrier
+ *    within one block (__syncthreads) costs far less than one across
+ *    blocks (a grid-wide barrier or a launch per round), so a chain takes
+ *    one block of GSA_MACHINE_THREADS threads (the machine count rounded up
+ *    to a warp, at most 1024), thread t taking machines t, t + 1024, ...
+ *
+ * Both give the CPU reference's bits: integer times, integer acceptance,
+ * one Philox stream per chain, and the machine-by-machine decoding proven
+ * equal to the one-pass decoder (gpu_sa_chain.h).
+ *
+ * Memory layout: per-machine and per-item loops (lists, round starts, the
+ * final reduction) have neighbouring threads on neighbouring words; the
+ * job and file rows a machine's thread walks are gathers decided by the
+ * candidate (its jobs are anywhere in the job arrays), and a chain's
+ * workspace is one block of arrays per chain, so in the chains kernel
+ * neighbouring threads touch words one workspace apart.
  *
  * Slots (the kernel pool's device side): each slot owns a stream and its
  * buffers — the packed problem, the chain workspaces, the
@@ -31,6 +52,7 @@
 #include <string.h>
 
 #define GSA_THREADS 64
+#define GSA_MACHINE_THREADS_MAX 1024
 
 struct gsa_slot {
     cudaStream_t stream;
@@ -77,10 +99,135 @@ __global__ void gsa_kernel_chains(const unsigned char *blob, unsigned char *ws, 
     gsa_prob p;
     gsa_prob_view(blob, &p);
     gsa_ws w;
-    gsa_ws_layout(&p, ws + c * ws_bytes, &w);
+    gsa_ws_layout(&p, gsa_ws_flags(&run), ws + c * ws_bytes, &w);
     gsa_chain_out o;
     gsa_chain_run(&p, &run, (int32_t)c, &w, &o);
     out[c] = o;
+}
+
+/* Each machine's jobs in order, built by the block: counts by atomics,
+ * offsets by thread 0, a scatter by atomics (any order), then every
+ * machine's thread sorts its own list by position — the lists of
+ * gsa_mdec_lists, whatever order the atomics took. */
+__device__ void gsa_block_lists(const gsa_prob *p, gsa_ws *w)
+{
+    const int t = threadIdx.x, nt = blockDim.x;
+    for (int32_t m = t; m <= p->M; m += nt)
+        w->moff[m] = 0;
+    __syncthreads();
+    for (int32_t j = t; j < p->J; j += nt)
+        atomicAdd(&w->moff[w->mach[j] + 1], 1);
+    __syncthreads();
+    if (t == 0)
+        for (int32_t m = 0; m < p->M; m++)
+            w->moff[m + 1] += w->moff[m];
+    __syncthreads();
+    for (int32_t j = t; j < p->J; j += nt)
+        w->mjobs[atomicAdd(&w->moff[w->mach[j]], 1)] = j;
+    __syncthreads();
+    if (t == 0) {
+        for (int32_t m = p->M; m > 0; m--)
+            w->moff[m] = w->moff[m - 1];
+        w->moff[0] = 0;
+    }
+    __syncthreads();
+    for (int32_t m = t; m < p->M; m += nt) {
+        const int32_t a = w->moff[m], b = w->moff[m + 1];
+        for (int32_t x = a + 1; x < b; x++) {
+            const int32_t j = w->mjobs[x], k = w->pos[j];
+            int32_t y = x;
+            while (y > a && w->pos[w->mjobs[y - 1]] > k) {
+                w->mjobs[y] = w->mjobs[y - 1];
+                y--;
+            }
+            w->mjobs[y] = j;
+        }
+    }
+    __syncthreads();
+}
+
+/* One block per chain; blockDim.x a power of two, 32..1024. */
+__global__ void gsa_kernel_machines(const unsigned char *blob, unsigned char *ws,
+                                    int64_t ws_bytes, gsa_run run, gsa_chain_out *out)
+{
+    __shared__ int32_t s_from, s_changed;
+    __shared__ gsa_chain_out s_out;
+    __shared__ long long s_red[4][GSA_MACHINE_THREADS_MAX];
+    const int t = threadIdx.x, nt = blockDim.x;
+    const int32_t c = blockIdx.x;
+    gsa_prob p;
+    gsa_prob_view(blob, &p);
+    gsa_ws w;
+    gsa_ws_layout(&p, GSA_WS_MACHINES, ws + (int64_t)c * ws_bytes, &w);
+    gsa_chain_st st; /* thread 0's */
+    gsa_eval e;
+    int64_t total_rounds = 0;
+    if (t == 0)
+        s_from = gsa_chain_begin(&p, &run, c, &w, &st);
+    __syncthreads();
+    while (s_from >= 0) {
+        gsa_block_lists(&p, &w);
+        gsa_mdec_start(&p, &w, t, nt);
+        __syncthreads();
+        int32_t g = 1, rounds = 0;
+        for (;;) {
+            if (t == 0)
+                s_changed = 0;
+            __syncthreads();
+            int ch = 0;
+            for (int32_t m = t; m < p.M; m += nt)
+                ch |= gsa_mdec_machine(&p, w.mach, w.fperm, w.pos, m, g, &w);
+            if (ch)
+                s_changed = 1;
+            __syncthreads();
+            const int done = !s_changed || ++rounds > p.J + 1;
+            __syncthreads();
+            if (done)
+                break;
+            g = 1 - g;
+        }
+        long long cmax = 0, flow = 0, xfer = 0, vol = 0;
+        for (int32_t j = t; j < p.J; j += nt) {
+            const int64_t end = w.mend[(int64_t)g * p.J + j];
+            w.cend[j] = end;
+            cmax = end > cmax ? end : cmax;
+            flow += end;
+        }
+        for (int32_t i = t; i < p.I; i += nt) {
+            xfer += w.mxf[i];
+            if (w.mdl[(int64_t)g * p.I + i] >= 0)
+                vol += p.fsize[w.fperm[i]];
+        }
+        s_red[0][t] = cmax;
+        s_red[1][t] = flow;
+        s_red[2][t] = xfer;
+        s_red[3][t] = vol;
+        __syncthreads();
+        for (int h = nt / 2; h > 0; h /= 2) {
+            if (t < h) {
+                if (s_red[0][t + h] > s_red[0][t])
+                    s_red[0][t] = s_red[0][t + h];
+                s_red[1][t] += s_red[1][t + h];
+                s_red[2][t] += s_red[2][t + h];
+                s_red[3][t] += s_red[3][t + h];
+            }
+            __syncthreads();
+        }
+        if (t == 0) {
+            total_rounds += rounds;
+            e.cmax = s_red[0][0];
+            e.flow = s_red[1][0];
+            e.xfer = s_red[2][0];
+            e.vol = s_red[3][0];
+            gsa_energies(&p, &run, &e);
+            s_from = gsa_chain_next(&p, &run, &w, &st, &e, &s_out);
+        }
+        __syncthreads();
+    }
+    if (t == 0) {
+        s_out.rounds = total_rounds;
+        out[c] = s_out;
+    }
 }
 
 /* One block: the best chain (lowest energy, then lowest number), the sum of
@@ -122,7 +269,7 @@ __global__ void gsa_kernel_best(const unsigned char *blob, const unsigned char *
     gsa_prob p;
     gsa_prob_view(blob, &p);
     gsa_ws w;
-    gsa_ws_layout(&p, (unsigned char *)ws + (int64_t)b * ws_bytes, &w);
+    gsa_ws_layout(&p, 0, (unsigned char *)ws + (int64_t)b * ws_bytes, &w);
     int32_t *order = best + 1, *mach = order + p.J, *fperm = mach + p.J;
     for (int32_t j = t; j < p.J; j += blockDim.x) {
         order[j] = w.b_order[j];
@@ -272,7 +419,7 @@ extern "C" int gsa_cuda_launch(gsa_cuda *c, int slot, const gsa_packed *pk, cons
     struct gsa_slot *s = &c->slot[slot];
     const gsa_prob *p = &pk->view;
     gsa_ws w;
-    int64_t ws_bytes = gsa_ws_layout(p, NULL, &w);
+    int64_t ws_bytes = gsa_ws_layout(p, gsa_ws_flags(run), NULL, &w);
     size_t n_best = 1 + 2 * (size_t)p->J + (size_t)p->I;
     size_t cap_out = s->cap_out;
     size_t need = (size_t)ws_bytes * (size_t)run->chains, free_b = 0, total_b = 0;
@@ -295,9 +442,17 @@ extern "C" int gsa_cuda_launch(gsa_cuda *c, int slot, const gsa_packed *pk, cons
     CK(grow_host((void **)&s->h_best, &s->cap_h_best, sizeof(int32_t) * n_best));
     memcpy(s->h_blob, pk->blob, pk->bytes);
     CK(cudaMemcpyAsync(s->d_blob, s->h_blob, pk->bytes, cudaMemcpyHostToDevice, s->stream));
-    unsigned blocks = (unsigned)((run->chains + GSA_THREADS - 1) / GSA_THREADS);
-    gsa_kernel_chains<<<blocks, GSA_THREADS, 0, s->stream>>>(s->d_blob, s->d_ws, ws_bytes, *run,
-                                                             s->d_out);
+    if (run->parallel) {
+        unsigned threads = 32;
+        while (threads < (unsigned)p->M && threads < GSA_MACHINE_THREADS_MAX)
+            threads *= 2;
+        gsa_kernel_machines<<<(unsigned)run->chains, threads, 0, s->stream>>>(
+            s->d_blob, s->d_ws, ws_bytes, *run, s->d_out);
+    } else {
+        unsigned blocks = (unsigned)((run->chains + GSA_THREADS - 1) / GSA_THREADS);
+        gsa_kernel_chains<<<blocks, GSA_THREADS, 0, s->stream>>>(s->d_blob, s->d_ws, ws_bytes,
+                                                                 *run, s->d_out);
+    }
     CK(cudaGetLastError());
     gsa_kernel_best<<<1, 256, 0, s->stream>>>(s->d_blob, s->d_ws, ws_bytes, s->d_out, run->chains,
                                               s->d_best, s->d_best_out);

@@ -23,6 +23,7 @@ typedef struct gsa_packed {
     gsa_prob view;
     double ub_time;   /* no decoded time exceeds this */
     double ub_xfer;   /* nor the sum of download durations */
+    double ub_vol;    /* nor the volume downloaded */
     double sum_waited;
     double bytes_per_eval; /* estimated memory traffic of one decoding */
 } gsa_packed;

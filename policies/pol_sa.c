@@ -66,6 +66,7 @@ typedef struct sa_state {
     int32_t chains;
     bool stop_e1;
     gpu_sa_energy energy;
+    gpu_sa_acceptance acceptance;
     int32_t a1, a2;
     bool fastest;
     pol_alloc alloc;
@@ -99,6 +100,11 @@ static const pol_option sa_options[] = {
                 "is one and chains >= 128; BATCHLAB_SA_BACKEND overrides); the decisions are "
                 "the same"},
     {"hosts", "engine|fastest: lowest-named free hosts (default), or the fastest"},
+    {"acceptance", "metropolis|paper: keep the best plan apart (default), or make every "
+                   "accepted plan the best (the paper's step 6)"},
+    {"parallel", "chains: a device runs independent chains (the only choice here: machines, "
+                 "the paper's machine-by-machine decoding, needs machines with their own job "
+                 "lists, and a queue on one pool has none)"},
     {NULL, NULL},
 };
 
@@ -180,6 +186,18 @@ static int sa_init(void *state, const pol_setup *setup, char *err, size_t errlen
     if ((rc = opt_choice(setup, "hosts", "engine", "fastest", NULL, &idx, err, errlen)))
         return rc;
     s->fastest = idx == 1;
+    if ((rc = opt_choice(setup, "acceptance", "metropolis", "paper", NULL, &idx, err, errlen)))
+        return rc;
+    s->acceptance = idx ? GPU_SA_ACCEPT_PAPER : GPU_SA_ACCEPT_METROPOLIS;
+    if ((rc = opt_choice(setup, "parallel", "chains", "machines", NULL, &idx, err, errlen)))
+        return rc;
+    if (idx == 1) {
+        snprintf(err, errlen,
+                 "option parallel: machines decodes a grid problem machine by machine; this "
+                 "policy plans a queue on one pool of units, which has no per-machine job "
+                 "lists: use parallel=chains (or batchlab study sa --parallel machines)");
+        return ENG_INVAL;
+    }
     if ((rc = opt_choice(setup, "backend", "auto", "cpu", "cuda", &idx, err, errlen)))
         return rc;
     gpu_pool_config cfg;
@@ -378,6 +396,7 @@ static int sa_schedule(void *state, const pol_view *v, pol_out *out)
     par.a1 = s->a1;
     par.a2 = s->a2;
     par.keep_given_first = true;
+    par.acceptance = s->acceptance;
     char msg[512];
     int64_t ticket;
     gpu_sa_result res;

@@ -28,6 +28,9 @@ static void test_run_and_json(void)
     static const char *keys[] = {"\"cmax\": ",    "\"flowtime\": ", "\"e1\": ",
                                  "\"e2\": ",      "\"iterations\": 100", "\"seconds\": ",
                                  "\"backend\": \"cpu\"", "\"evaluations_per_s\": ",
+                                 "\"parallel\": \"chains\"", "\"acceptance\": \"metropolis\"",
+                                 "\"cmax_lower_bound\": ", "\"cmax_over_bound\": ",
+                                 "\"transfer_volume\": ", "\"cpu_seconds\": ",
                                  "\"paper\": {\"cpu_seconds\": 5, \"gpu_seconds\": 60, \"cmax\": 3460"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         CU_ASSERT(bl_contains(json, keys[k]));
@@ -42,8 +45,33 @@ static void test_run_and_json(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(json2);
     const char *c1 = strstr(json, "\"cmax\""), *c2 = strstr(json2, "\"cmax\"");
     CU_ASSERT(c1 && c2 && strncmp(c1, c2, 120) == 0);
-    free(json);
     free(json2);
+    /* machine by machine: the same schedule; the paper's acceptance: named */
+    rc = bl_run(&out, "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
+                      "--parallel machines --json %s/c.json",
+                dir);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT(bl_contains(out, "parallel machines"));
+    free(out);
+    snprintf(path, sizeof path, "%s/c.json", dir);
+    json2 = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(json2);
+    CU_ASSERT(bl_contains(json2, "\"parallel\": \"machines\""));
+    c2 = strstr(json2, "\"cmax\"");
+    CU_ASSERT(c1 && c2 && strncmp(c1, c2, 120) == 0);
+    free(json2);
+    rc = bl_run(&out, "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
+                      "--acceptance paper --json %s/d.json",
+                dir);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT(bl_contains(out, "acceptance paper"));
+    free(out);
+    snprintf(path, sizeof path, "%s/d.json", dir);
+    json2 = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(json2);
+    CU_ASSERT(bl_contains(json2, "\"acceptance\": \"paper\""));
+    free(json2);
+    free(json);
 }
 
 static void test_e2_and_stop(void)
@@ -69,6 +97,12 @@ static void test_usage(void)
     CU_ASSERT_EQUAL(bl_run(&out, "study sa --model 1 --machines 64 --backend gpu"), 2);
     free(out);
     CU_ASSERT_EQUAL(bl_run(&out, "study sa --model 1 --machines 64 --energy e3"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study sa --model 1 --machines 64 --parallel blocks"), 2);
+    CU_ASSERT(bl_contains(out, "parallel"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study sa --model 1 --machines 64 --acceptance always"), 2);
+    CU_ASSERT(bl_contains(out, "acceptance"));
     free(out);
     CU_ASSERT_EQUAL(bl_run(&out, "study sa --help"), 0);
     CU_ASSERT(bl_contains(out, "Skrinarova & Povinsky 2019"));

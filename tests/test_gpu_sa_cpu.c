@@ -8,6 +8,7 @@
 #include "bl_test.h"
 #include "eng_error.h"
 #include "gpu_sa.h"
+#include "gpu_sa_chain.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,11 +52,12 @@ static gpu_sa_params params(void)
 /* Both jobs on M0: j0 finds f0 locally (0); f1 from M1 arrives 0 + 2 +
  * ceil(12/4) = 5, earlier than M0's own copy at 10: j0 runs [5, 15) (100/10),
  * the download leaves a copy of f1 on M0 at 5. j1 uses it (5), waits for
- * M0 until 15, runs [15, 20). Cmax 20, F 35, download time 5,
- * E1 = 2 x 20 + 35 = 75; with a = (0.35, 0.35, 0.3) and 10 % transfer
- * cost E2 = 0.35 x 40 + 0.35 x 35 + 0.3 x 0.1 x 5 = 26.4.
+ * M0 until 15, runs [15, 20). Cmax 20, F 35, download time 5, volume
+ * moved 12 (f1 once), E1 = 2 x 20 + 35 = 75; with a = (0.35, 0.35, 0.3)
+ * and 10 % transfer cost TC = 0.1 x n x V = 0.1 x 2 x 12 = 2.4 and
+ * E2 = 0.35 x 40 + 0.35 x 35 + 0.3 x 2.4 = 26.97.
  * j1 on M1 instead: its own copy of f1 (0), runs [0, 10) (50/5): Cmax 15,
- * F 25, E1 55. */
+ * F 25, E1 55, the same download of f1 for j0. */
 static void test_decode_transfers_mirrors(void)
 {
     gpu_sa_grid g = grid_a();
@@ -72,9 +74,10 @@ static void test_decode_transfers_mirrors(void)
     CU_ASSERT_EQUAL(r.cmax, 20);
     CU_ASSERT_EQUAL(r.flowtime, 35);
     CU_ASSERT_EQUAL(r.transfer_time, 5);
+    CU_ASSERT_EQUAL(r.transfer_volume, 12);
     CU_ASSERT_EQUAL(r.e1, 75);
-    CU_ASSERT_EQUAL(r.e2_fixed, 2640000);
-    CU_ASSERT_DOUBLE_EQUAL(r.e2, 26.4, 1e-9);
+    CU_ASSERT_EQUAL(r.e2_fixed, 2697000);
+    CU_ASSERT_DOUBLE_EQUAL(r.e2, 26.97, 1e-9);
     CU_ASSERT_EQUAL(r.energy, 75);
     gpu_sa_result_fini(&r);
     par.energy = GPU_SA_E2;
@@ -84,8 +87,9 @@ static void test_decode_transfers_mirrors(void)
     CU_ASSERT_EQUAL(r.cmax, 15);
     CU_ASSERT_EQUAL(r.flowtime, 25);
     CU_ASSERT_EQUAL(r.e1, 55);
-    /* E2 = 0.35 x 2 x 15 + 0.35 x 25 + 0.3 x 0.1 x 5 = 19.4 */
-    CU_ASSERT_EQUAL(r.e2_fixed, 1940000);
+    /* E2 = 0.35 x 2 x 15 + 0.35 x 25 + 0.3 x 0.1 x 2 x 12 = 19.97 */
+    CU_ASSERT_EQUAL(r.transfer_volume, 12);
+    CU_ASSERT_EQUAL(r.e2_fixed, 1997000);
     CU_ASSERT_EQUAL(r.energy, r.e2_fixed);
     gpu_sa_result_fini(&r);
 }
@@ -507,7 +511,8 @@ static void test_stop_e1(void)
 }
 
 /* E2 with transfer costs: the same candidate's E2 grows with the cost
- * percentage by exactly a3 x pct x download time. */
+ * percentage by exactly a3 x pct x n x volume moved (in units of 1e-5:
+ * 300 x pct x n x V). */
 static void test_energy_e2(void)
 {
     gpu_sa_model m;
@@ -526,7 +531,8 @@ static void test_energy_e2(void)
         CU_ASSERT_EQUAL_FATAL(gpu_sa_decode(&m.problem, &par, r.order, r.machine, r.input_order,
                                             &d, err, sizeof err),
                               0);
-        CU_ASSERT_EQUAL(d.e2_fixed, r.e2_fixed + 300LL * pct * r.transfer_time);
+        CU_ASSERT_EQUAL(d.e2_fixed, r.e2_fixed + 300LL * pct * n * r.transfer_volume);
+        CU_ASSERT(r.transfer_volume > 0);
         CU_ASSERT_DOUBLE_EQUAL(d.e2, d.e2_fixed / 1e5, 1e-6);
         gpu_sa_result_fini(&d);
     }
@@ -608,6 +614,297 @@ static void test_backend_resolve(void)
     free(keep);
 }
 
+/* ---- machine by machine (the paper's Algorithm 1 decomposition) ----------
+ * Problem C: three machines, five jobs, with ties on purpose. Speeds 2, 1,
+ * 1; latency 1 between all machines except 0 between M0 and M2; bandwidth
+ * 2 everywhere. f0 (size 4) on M1 and M2 from 0; f1 (size 2) produced by
+ * j0; f2 (size 0) on M0 from 3; f3 (size 6) produced by j1. j0 (4 ops)
+ * reads f0; j1 (2) reads f0, f2; j2 (6) reads f1, f0; j3 (2) reads f1, f3
+ * and depends on j2; j4 (3) reads f3, f2, f0. */
+static const int64_t c_speed[] = {2, 1, 1};
+static const int32_t c_lat[] = {0, 1, 0, 1, 0, 1, 0, 1, 0};
+static const int32_t c_bw[] = {1, 2, 2, 2, 1, 2, 2, 2, 1};
+static const int64_t c_ops[] = {4, 2, 6, 2, 3};
+static const int64_t c_size[] = {4, 2, 0, 6};
+static const int32_t c_mir_off[] = {0, 2, 2, 3, 3};
+static const int32_t c_mir_m[] = {1, 2, 0};
+static const int64_t c_mir_t[] = {0, 0, 3};
+static const int32_t c_prod[] = {-1, 0, -1, 1};
+static const int32_t c_in_off[] = {0, 1, 3, 5, 7, 10};
+static const int32_t c_in[] = {0, 0, 2, 1, 0, 1, 3, 3, 2, 0};
+static const int32_t c_dep_off[] = {0, 0, 0, 0, 1, 1};
+static const int32_t c_dep[] = {2};
+
+static gpu_sa_grid grid_c(void)
+{
+    return (gpu_sa_grid){
+        .n_machines = 3, .n_jobs = 5, .n_files = 4, .speed = c_speed, .latency = c_lat,
+        .bandwidth = c_bw, .ops = c_ops, .file_size = c_size, .mirror_off = c_mir_off,
+        .mirror_machine = c_mir_m, .mirror_ready = c_mir_t, .producer = c_prod,
+        .input_off = c_in_off, .input_file = c_in, .dep_off = c_dep_off, .dep_job = c_dep};
+}
+
+/* Decodes one candidate both ways; 1 if every value agrees. */
+static int same_both_ways(const gpu_sa_problem *p, const int32_t *order, const int32_t *mach,
+                          const int32_t *in_order, int32_t *rounds)
+{
+    gpu_sa_params par = params();
+    par.energy = GPU_SA_E2;
+    par.transfer_cost_pct = 25;
+    gpu_sa_result a, b;
+    if (gpu_sa_decode(p, &par, order, mach, in_order, &a, err, sizeof err) != 0)
+        return -1; /* not a valid candidate */
+    par.parallel = GPU_SA_PARALLEL_MACHINES;
+    int rc = gpu_sa_decode(p, &par, order, mach, in_order, &b, err, sizeof err);
+    int same = rc == 0 && a.cmax == b.cmax && a.flowtime == b.flowtime &&
+               a.transfer_time == b.transfer_time && a.transfer_volume == b.transfer_volume &&
+               a.e1 == b.e1 && a.e2_fixed == b.e2_fixed && b.rounds >= 1;
+    for (int32_t j = 0; same && j < a.n_jobs; j++)
+        same = a.start[j] == b.start[j] && a.end[j] == b.end[j];
+    *rounds = b.rounds;
+    gpu_sa_result_fini(&a);
+    if (rc == 0)
+        gpu_sa_result_fini(&b);
+    return same;
+}
+
+/* Every candidate of problems A, B and C — every order (invalid ones are
+ * refused by the decoder and skipped), every machine per job, each job's
+ * downloads as given and reversed — decodes to the same schedule machine
+ * by machine as in one pass. */
+static void test_machines_identity_exhaustive(void)
+{
+    gpu_sa_grid grids[3] = {grid_a(), grid_b(), grid_c()};
+    int64_t checked = 0, differ = 0, max_rounds = 0;
+    for (int gi = 0; gi < 3; gi++) {
+        const gpu_sa_grid *g = &grids[gi];
+        gpu_sa_problem p = {.kind = GPU_SA_GRID, .grid = g};
+        const int32_t J = g->n_jobs, M = g->n_machines;
+        int32_t order[5], mach[5], rev[10];
+        for (int32_t j = 0; j < J; j++)
+            for (int32_t i = g->input_off[j]; i < g->input_off[j + 1]; i++)
+                rev[i] = g->input_file[g->input_off[j] + g->input_off[j + 1] - 1 - i];
+        int64_t n_orders = 1, n_mach = 1;
+        for (int32_t j = 0; j < J; j++) {
+            n_orders *= J;
+            n_mach *= M;
+        }
+        for (int64_t o = 0; o < n_orders; o++) {
+            int64_t x = o;
+            int used = 0, ok = 1;
+            for (int32_t k = 0; k < J; k++, x /= J) {
+                order[k] = (int32_t)(x % J);
+                ok = ok && !(used & 1 << order[k]);
+                used |= 1 << order[k];
+            }
+            if (!ok)
+                continue;
+            for (int64_t a = 0; a < n_mach; a++) {
+                int64_t y = a;
+                for (int32_t j = 0; j < J; j++, y /= M)
+                    mach[j] = (int32_t)(y % M);
+                for (int v = 0; v < 2; v++) {
+                    int32_t rounds = 0;
+                    int s = same_both_ways(&p, order, mach, v ? rev : NULL, &rounds);
+                    if (s < 0)
+                        continue;
+                    checked++;
+                    differ += !s;
+                    if (rounds > max_rounds)
+                        max_rounds = rounds;
+                }
+            }
+        }
+    }
+    /* A: 2 orders x 4 assignments x 2 download orders; B: 1 topological
+     * order (j0 before j1 before j2) x 8 x 2; C: 9 topological orders (j0
+     * before j2 before j3, j1 before j3 and j4) x 243 x 2 */
+    CU_ASSERT_EQUAL(checked, 16 + 16 + 4374);
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT(max_rounds >= 3); /* some candidates need several rounds */
+}
+
+/* Problem C with every job on M0 except j4 on M1, in order j0..j4:
+ * rounds by hand. M0's jobs need only initial mirrors and M0's own copies,
+ * so round 1 settles them. M1's j4 needs f3, produced by j1 on M0, and the
+ * copies of f0 and f2 M0's jobs downloaded: in round 1 it sees round 0's
+ * values (none), in round 2 M0's final ones, and round 3 changes nothing:
+ * 3 rounds. Everything on M0: round 1 settles, round 2 confirms. */
+static void test_machines_rounds(void)
+{
+    gpu_sa_grid g = grid_c();
+    gpu_sa_problem p = {.kind = GPU_SA_GRID, .grid = &g};
+    const int32_t order[] = {0, 1, 2, 3, 4}, mach[] = {0, 0, 0, 0, 1};
+    int32_t rounds = 0;
+    CU_ASSERT_EQUAL(same_both_ways(&p, order, mach, NULL, &rounds), 1);
+    CU_ASSERT_EQUAL(rounds, 3);
+    const int32_t alone[] = {0, 0, 0, 0, 0};
+    CU_ASSERT_EQUAL(same_both_ways(&p, order, alone, NULL, &rounds), 1);
+    CU_ASSERT_EQUAL(rounds, 2); /* one machine: one round, one to confirm */
+}
+
+/* Whole annealing runs: chains (decoding by events), chains
+ * decoding from scratch, and machine by machine give the same best
+ * schedule, for E1 and for E2 with transfer costs, with either acceptance
+ * rule. */
+static void test_machines_identity_anneal(void)
+{
+    gpu_sa_model m;
+    CU_ASSERT_EQUAL_FATAL(gpu_sa_model_generate(1, 16, 5, &m, err, sizeof err), 0);
+    for (int v = 0; v < 4; v++) {
+        gpu_sa_params par = params();
+        par.iterations = 150;
+        par.chains = 2;
+        par.energy = v & 1 ? GPU_SA_E2 : GPU_SA_E1;
+        par.transfer_cost_pct = v & 1 ? 25 : 0;
+        par.acceptance = v & 2 ? GPU_SA_ACCEPT_PAPER : GPU_SA_ACCEPT_METROPOLIS;
+        gpu_sa_result r[3];
+        for (int k = 0; k < 3; k++) {
+            par.full_decode = k == 1;
+            par.parallel = k == 2 ? GPU_SA_PARALLEL_MACHINES : GPU_SA_PARALLEL_CHAINS;
+            CU_ASSERT_EQUAL_FATAL(gpu_sa_solve_cpu(&m.problem, &par, &r[k], err, sizeof err), 0);
+        }
+        for (int k = 1; k < 3; k++) {
+            CU_ASSERT_EQUAL(r[k].energy, r[0].energy);
+            CU_ASSERT_EQUAL(r[k].best_chain, r[0].best_chain);
+            CU_ASSERT_EQUAL(r[k].iterations, r[0].iterations);
+            CU_ASSERT_EQUAL(memcmp(r[k].order, r[0].order, sizeof(int32_t) * 64), 0);
+            CU_ASSERT_EQUAL(memcmp(r[k].machine, r[0].machine, sizeof(int32_t) * 64), 0);
+            CU_ASSERT_EQUAL(memcmp(r[k].end, r[0].end, sizeof(int64_t) * 64), 0);
+        }
+        CU_ASSERT(r[0].energy < r[0].initial_energy || v & 2);
+        for (int k = 0; k < 3; k++)
+            gpu_sa_result_fini(&r[k]);
+    }
+    gpu_sa_model_fini(&m);
+    /* a queue has no machines */
+    gpu_sa_queue q = queue_q();
+    gpu_sa_problem pq = {.kind = GPU_SA_QUEUE, .queue = &q};
+    gpu_sa_params par = params();
+    par.parallel = GPU_SA_PARALLEL_MACHINES;
+    gpu_sa_result r;
+    CU_ASSERT_EQUAL(gpu_sa_solve_cpu(&pq, &par, &r, err, sizeof err), ENG_INVAL);
+    CU_ASSERT(bl_contains(err, "no machines"));
+}
+
+/* Step 5 and 6 on a scripted sequence of candidate energies, from a
+ * current and best energy of 100. Metropolis keeps the best apart; the
+ * paper's rule makes every accepted candidate the best. */
+static void test_acceptance_scripted(void)
+{
+    /* step 5: not worse always; worse never at T = 0; at delta = T the
+     * probability is floor(2^32 / e) = 1580030168 / 2^32 */
+    CU_ASSERT_EQUAL(gsa_accept_decide(0, 0, 0xFFFFFFFFu), 1);
+    CU_ASSERT_EQUAL(gsa_accept_decide(-5, 0, 0xFFFFFFFFu), 1);
+    CU_ASSERT_EQUAL(gsa_accept_decide(1, 0, 0), 0);
+    CU_ASSERT_EQUAL(gsa_accept_decide(1000, 1000, 1580030167u), 1);
+    CU_ASSERT_EQUAL(gsa_accept_decide(1000, 1000, 1580030168u), 0);
+    /* step 6: candidate energy, accepted?, then current, best, kept? */
+    static const int64_t seq[][2] = {{90, 1}, {95, 1}, {120, 0}, {85, 1}, {99, 1}, {80, 0}};
+    static const int64_t metro[][3] = {{90, 90, 1}, {95, 90, 0}, {95, 90, 0},
+                                       {85, 85, 1}, {99, 85, 0}, {99, 85, 0}};
+    static const int64_t paper[][3] = {{90, 90, 1}, {95, 95, 1}, {95, 95, 0},
+                                       {85, 85, 1}, {99, 99, 1}, {99, 99, 0}};
+    for (int mode = 0; mode < 2; mode++) {
+        int64_t cur = 100, best = 100;
+        for (int k = 0; k < 6; k++) {
+            const int64_t(*want)[3] = mode ? paper : metro;
+            int kept = gsa_acceptance(mode ? GSA_ACCEPT_PAPER : GSA_ACCEPT_METROPOLIS, seq[k][0],
+                                      (int)seq[k][1], &cur, &best);
+            CU_ASSERT_EQUAL(cur, want[k][0]);
+            CU_ASSERT_EQUAL(best, want[k][1]);
+            CU_ASSERT_EQUAL(kept, want[k][2]);
+        }
+    }
+    /* Whole runs: the current schedule follows the same trajectory under
+     * both rules (the same draws decide), so Metropolis' best-ever is never
+     * worse than the paper's last accepted, and here strictly better. */
+    gpu_sa_model m;
+    CU_ASSERT_EQUAL_FATAL(gpu_sa_model_generate(1, 8, 2, &m, err, sizeof err), 0);
+    gpu_sa_params par = params();
+    par.iterations = 300;
+    par.t0_accept_permille = 900;
+    par.t_end_ppm = 500000;
+    gpu_sa_result a, b;
+    CU_ASSERT_EQUAL_FATAL(gpu_sa_solve_cpu(&m.problem, &par, &a, err, sizeof err), 0);
+    par.acceptance = GPU_SA_ACCEPT_PAPER;
+    CU_ASSERT_EQUAL_FATAL(gpu_sa_solve_cpu(&m.problem, &par, &b, err, sizeof err), 0);
+    CU_ASSERT(a.energy < b.energy);
+    CU_ASSERT_EQUAL(a.initial_energy, b.initial_energy);
+    gpu_sa_result_fini(&a);
+    gpu_sa_result_fini(&b);
+    gpu_sa_model_fini(&m);
+}
+
+/* The Cmax lower bound on instances whose optimum is known.
+ * D: two machines of speed 10 and 5, no files; jobs of 100, 50 and 50
+ * operations. Load bound ceil(200 / 15) = 14; the longest job alone takes
+ * 10 on M0. The optimum is 10 + ... : j0 on M0 [0, 10), j1 and j2 on M1
+ * take 10 each: Cmax 20, or j1 on M0 after j0 (15) and j2 on M1 (10):
+ * Cmax 15; the bound says 14 (the load bound), the optimum is 15 (by
+ * enumeration below).
+ * B's chain: j0 (4) produces f1, read by j1 (2) and j2 (3), j2 after j1.
+ * Bound: j0 needs f0 (on M1 from 0): on M1 at 0, completes 4; j1 needs f1
+ * (producer may be local: 4) and f2 (on M0 from 0; on M1 via one hop: 0 +
+ * 1 + 1 = 2): 4 + 2 = 6; j2 after j1: 6 + 3 = 9. The optimum is 9 (all on
+ * M1: j0 [0, 4); f2 arrives at 2; j1 [4, 6); j2 [6, 9)). */
+static void test_lower_bound(void)
+{
+    static const int64_t d_speed[] = {10, 5};
+    static const int32_t d_lat[] = {0, 1, 1, 0};
+    static const int32_t d_bw[] = {1, 1, 1, 1};
+    static const int64_t d_ops[] = {100, 50, 50};
+    static const int32_t d_zero[] = {0, 0, 0, 0};
+    gpu_sa_grid d = {.n_machines = 2, .n_jobs = 3, .n_files = 0, .speed = d_speed,
+                     .latency = d_lat, .bandwidth = d_bw, .ops = d_ops, .file_size = NULL,
+                     .mirror_off = d_zero, .producer = NULL, .input_off = d_zero,
+                     .dep_off = d_zero};
+    gpu_sa_problem pd = {.kind = GPU_SA_GRID, .grid = &d};
+    int64_t lb = 0;
+    CU_ASSERT_EQUAL_FATAL(gpu_sa_cmax_lower_bound(&pd, &lb, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(lb, 14);
+    /* the optimum by enumeration of every candidate: 15 >= 14 */
+    int64_t opt = INT64_MAX;
+    gpu_sa_params par = params();
+    const int32_t orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (int o = 0; o < 6; o++)
+        for (int a = 0; a < 8; a++) {
+            int32_t mach[3] = {a & 1, (a >> 1) & 1, (a >> 2) & 1};
+            gpu_sa_result r;
+            CU_ASSERT_EQUAL_FATAL(gpu_sa_decode(&pd, &par, orders[o], mach, NULL, &r, err,
+                                                sizeof err),
+                                  0);
+            if (r.cmax < opt)
+                opt = r.cmax;
+            gpu_sa_result_fini(&r);
+        }
+    CU_ASSERT_EQUAL(opt, 15);
+
+    gpu_sa_grid b = grid_b();
+    gpu_sa_problem pb = {.kind = GPU_SA_GRID, .grid = &b};
+    CU_ASSERT_EQUAL_FATAL(gpu_sa_cmax_lower_bound(&pb, &lb, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(lb, 9);
+    const int32_t order[] = {0, 1, 2}, on1[] = {1, 1, 1};
+    gpu_sa_result r;
+    CU_ASSERT_EQUAL_FATAL(gpu_sa_decode(&pb, &par, order, on1, NULL, &r, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(r.cmax, 9); /* the bound is attained: the optimum */
+    gpu_sa_result_fini(&r);
+
+    /* on a load model the annealed Cmax is never below the bound */
+    gpu_sa_model m;
+    CU_ASSERT_EQUAL_FATAL(gpu_sa_model_generate(2, 16, 1, &m, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(gpu_sa_cmax_lower_bound(&m.problem, &lb, err, sizeof err), 0);
+    par.iterations = 200;
+    CU_ASSERT_EQUAL_FATAL(gpu_sa_solve_cpu(&m.problem, &par, &r, err, sizeof err), 0);
+    CU_ASSERT(lb > 0 && r.cmax >= lb);
+    gpu_sa_result_fini(&r);
+    gpu_sa_model_fini(&m);
+    /* a queue has no bound here */
+    gpu_sa_queue q = queue_q();
+    gpu_sa_problem pq = {.kind = GPU_SA_QUEUE, .queue = &q};
+    CU_ASSERT_EQUAL(gpu_sa_cmax_lower_bound(&pq, &lb, err, sizeof err), ENG_INVAL);
+}
+
 int bl_suite_gpu_sa_cpu(void)
 {
     CU_pSuite s = CU_add_suite("gpu_sa_cpu", NULL, NULL);
@@ -627,5 +924,10 @@ int bl_suite_gpu_sa_cpu(void)
     CU_add_test(s, "E2 and transfer costs", test_energy_e2);
     CU_add_test(s, "load models", test_models);
     CU_add_test(s, "backend selection", test_backend_resolve);
+    CU_add_test(s, "machine by machine: every small candidate", test_machines_identity_exhaustive);
+    CU_add_test(s, "machine by machine: rounds", test_machines_rounds);
+    CU_add_test(s, "machine by machine: whole annealing runs", test_machines_identity_anneal);
+    CU_add_test(s, "acceptance: scripted energies", test_acceptance_scripted);
+    CU_add_test(s, "Cmax lower bound", test_lower_bound);
     return 0;
 }

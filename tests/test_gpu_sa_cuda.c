@@ -29,6 +29,7 @@ static int compare(const gpu_sa_result *c, const gpu_sa_result *g, int32_t n_inp
     CMP(cmax);
     CMP(flowtime);
     CMP(transfer_time);
+    CMP(transfer_volume);
     CMP(best_chain);
     CMP(iterations);
     CMP(evaluations);
@@ -93,6 +94,50 @@ static void test_models_identical(void)
         char what[64];
         snprintf(what, sizeof what, "case %zu", k);
         one(&m.problem, &par, m.grid.input_off[m.grid.n_jobs], what);
+        gpu_sa_model_fini(&m);
+    }
+}
+
+/* Machine by machine (the paper's Algorithm 1: one thread per machine, a
+ * block per chain): the same bits as the CPU reference running the same
+ * decomposition, and as the chains decomposition; both acceptance rules;
+ * machine counts below, at and above one block's 1024 threads. */
+static void test_machines_identical(void)
+{
+    static const struct {
+        int model, machines, chains;
+        int64_t iterations;
+        bool e2, paper;
+    } cases[] = {
+        {1, 8, 1, 100, false, false},  {1, 48, 3, 200, true, false},
+        {2, 64, 2, 100, false, true},  {1, 1024, 1, 20, false, false},
+        {1, 1500, 1, 10, true, true},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        gpu_sa_model m;
+        CU_ASSERT_EQUAL_FATAL(gpu_sa_model_generate(cases[k].model, cases[k].machines,
+                                                    (uint64_t)k + 7, &m, err, sizeof err),
+                              0);
+        gpu_sa_params par;
+        gpu_sa_params_default(&par);
+        par.seed = 2000 + k;
+        par.chains = cases[k].chains;
+        par.iterations = cases[k].iterations;
+        par.energy = cases[k].e2 ? GPU_SA_E2 : GPU_SA_E1;
+        par.transfer_cost_pct = cases[k].e2 ? 25 : 0;
+        par.acceptance = cases[k].paper ? GPU_SA_ACCEPT_PAPER : GPU_SA_ACCEPT_METROPOLIS;
+        par.parallel = GPU_SA_PARALLEL_MACHINES;
+        char what[64];
+        snprintf(what, sizeof what, "machines case %zu", k);
+        one(&m.problem, &par, m.grid.input_off[m.grid.n_jobs], what);
+        /* and the chains decomposition on the device gives the same */
+        gpu_sa_result a, b;
+        CU_ASSERT_EQUAL_FATAL(gpu_sa_solve(&m.problem, &par, "cuda", &a, err, sizeof err), 0);
+        par.parallel = GPU_SA_PARALLEL_CHAINS;
+        CU_ASSERT_EQUAL_FATAL(gpu_sa_solve(&m.problem, &par, "cuda", &b, err, sizeof err), 0);
+        CU_ASSERT_EQUAL(compare(&a, &b, m.grid.input_off[m.grid.n_jobs], what), 0);
+        gpu_sa_result_fini(&a);
+        gpu_sa_result_fini(&b);
         gpu_sa_model_fini(&m);
     }
 }
@@ -194,6 +239,7 @@ int bl_suite_gpu_sa_cuda(void)
         return 1;
     CU_add_test(s, "load models: CPU and GPU identical", test_models_identical);
     CU_add_test(s, "queue problem: CPU and GPU identical", test_queue_identical);
+    CU_add_test(s, "machine by machine: CPU and GPU identical", test_machines_identical);
     CU_add_test(s, "pool: streams in flight, buffers kept", test_pool_streams);
     return 0;
 }

@@ -121,7 +121,9 @@ static void test_options(void)
                         it[] = {{"iterations", "-1"}}, en[] = {{"energy", "e3"}},
                         a1[] = {{"a1", "abc"}}, st[] = {{"stop", "never"}},
                         be[] = {{"backend", "gpu"}}, ho[] = {{"hosts", "random"}},
-                        ch[] = {{"chains", "0"}}, unk[] = {{"temperature", "1"}};
+                        ch[] = {{"chains", "0"}}, unk[] = {{"temperature", "1"}},
+                        ac[] = {{"acceptance", "always"}}, pm[] = {{"parallel", "machines"}},
+                        px[] = {{"parallel", "blocks"}};
     expect_bad(w0, "option window: expected an integer in 1..1024");
     expect_bad(w2, "window");
     expect_bad(it, "iterations");
@@ -132,6 +134,9 @@ static void test_options(void)
     expect_bad(ho, "hosts");
     expect_bad(ch, "chains");
     expect_bad(unk, "unknown option 'temperature'");
+    expect_bad(ac, "expected metropolis or paper");
+    expect_bad(pm, "no per-machine job lists");
+    expect_bad(px, "expected chains or machines");
     char why[256];
     if (!gpu_sa_cuda_available(why, sizeof why)) {
         static const pol_kv cuda[] = {{"backend", "cuda"}};
@@ -148,8 +153,9 @@ static void test_random_checked(void)
     gsl_rng_set(r, 8);
     static const pol_kv opts_a[] = {{"window", "16"}, {"chains", "2"}, {"stop", "e1"},
                                     {"hosts", "fastest"}};
-    static const pol_kv opts_b[] = {{"energy", "e2"}, {"a1", "0.2"}, {"a2", "0.8"},
-                                    {"iterations", "16"}, {"window", "3"}};
+    static const pol_kv opts_b[] = {{"energy", "e2"}, {"a1", "0.2"},      {"a2", "0.8"},
+                                    {"iterations", "16"}, {"window", "3"}, {"acceptance", "paper"},
+                                    {"parallel", "chains"}};
     for (int round = 0; round < 16; round++) {
         bool hetero = round % 2;
         pol_alloc alloc = (round / 2) % 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE;

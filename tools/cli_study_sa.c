@@ -39,9 +39,18 @@ static const bl_opt opts[] = {
     {"stop-e1", 0, BL_FLAG, NULL, "stop a chain when E1 has not improved for 50 iterations "
                                   "(the temperature then falls as in a 5000-iteration run)"},
     {"energy", 0, BL_VALUE, "e1|e2", "energy to minimise (default e1)"},
-    {"transfer-cost", 0, BL_VALUE, "PCT", "E2's transfer costs, percent of download time "
-                                          "(default 0; the paper: 0, 5, 10, 25)"},
+    {"transfer-cost", 0, BL_VALUE, "PCT", "E2's transfer costs: a size unit moved costs PCT % "
+                                          "of n (default 0; the paper: 0, 5, 10, 25)"},
     {"chains", 0, BL_VALUE, "C", "independent chains, best of (default 1)"},
+    {"parallel", 0, BL_VALUE, "chains|machines",
+     "what a device runs in parallel: independent chains (default), or one schedule decoded "
+     "machine by machine as the paper's Algorithm 1 (same schedule either way)"},
+    {"acceptance", 0, BL_VALUE, "metropolis|paper",
+     "step 6: keep the best schedule apart (metropolis, default) or make every accepted "
+     "schedule the best (paper)"},
+    {"full-decode", 0, BL_FLAG, NULL,
+     "decode every candidate from scratch instead of re-evaluating only the jobs a move "
+     "affects (the same schedule; for the speed ablation)"},
     {"backend", 0, BL_VALUE, "auto|cpu|cuda", "where to run (default auto; " GPU_SA_BACKEND_ENV
                                               " overrides)"},
     {"t0-accept", 0, BL_VALUE, "PERMILLE", "initial acceptance of an average worsening move, "
@@ -55,8 +64,9 @@ static const bl_opt opts[] = {
 
 static const char synopsis[] =
     "--model 1|2 --machines M [--iterations I | --stop-e1] [--energy e1|e2]\n"
-    "        [--transfer-cost PCT] [--chains C] [--backend auto|cpu|cuda] [--seed S]\n"
-    "        [--instance N] [--t0-accept PERMILLE] [--t-end PPM] [--json FILE]";
+    "        [--transfer-cost PCT] [--chains C] [--parallel chains|machines]\n"
+    "        [--acceptance metropolis|paper] [--full-decode] [--backend auto|cpu|cuda]\n"
+    "        [--seed S] [--instance N] [--t0-accept PERMILLE] [--t-end PPM] [--json FILE]";
 
 static const char description[] =
     "Generates load model #1 or #2 of Skrinarova & Povinsky 2019 for M machines (machines\n"
@@ -66,9 +76,10 @@ static const char description[] =
     "(jobs in order on their machines, each input fetched from the copy that delivers it\n"
     "first over the machine's download link), Algorithm 2 moves a job to another machine\n"
     "or place and swaps downloads, accepting by e^(-delta/T). Energies: E1 = n Cmax + F,\n"
-    "E2 = 0.35 n Cmax + 0.35 F + 0.3 TC with TC the --transfer-cost percentage of the time\n"
-    "spent downloading. Times are integer time units. The same seed gives the same schedule\n"
-    "on the CPU reference and on CUDA. Prints ours beside the paper's Tables 1-3, 5-9.";
+    "E2 = 0.35 n Cmax + 0.35 F + 0.3 TC with TC = PCT % x n x the volume of the files\n"
+    "moved between machines. Times are integer time units. The same seed gives the same\n"
+    "schedule on the CPU reference and on CUDA, with either --parallel. Prints ours beside\n"
+    "the paper's Tables 1-3, 5-9, and Cmax against a lower bound for the instance.";
 
 /* ---- the paper's numbers (NAN: not reported) ------------------------------ */
 
@@ -148,13 +159,14 @@ static int int_opt(const bl_args *a, const char *name, unsigned long long lo,
 }
 
 typedef struct study {
-    int model, machines, energy_idx, pct, k;
+    int model, machines, energy_idx, pct, k, parallel_idx, accept_idx;
     unsigned long long instance;
     gpu_sa_params par;
     const char *backend_req;
     gpu_sa_model m;
     gpu_sa_result r;
-    double gen_seconds;
+    int64_t bound; /* Cmax lower bound of the instance */
+    double gen_seconds, cpu_seconds;
     char device[128];
     double peak_bw;
 } study;
@@ -192,6 +204,18 @@ static double paper_or_nan(const study *st, int which)
     return NAN;
 }
 
+/* Estimated memory traffic of one decoding: the one-pass decoder's
+ * (gpu_sa_result.bytes_per_eval); machine by machine, every round reads
+ * about what one pass reads. An estimate for the share of peak bandwidth,
+ * not a measurement. */
+static double bytes_per_eval(const study *st)
+{
+    const gpu_sa_result *r = &st->r;
+    return st->parallel_idx && r->rounds_per_decoding > 0
+               ? r->bytes_per_eval * r->rounds_per_decoding
+               : r->bytes_per_eval;
+}
+
 static void print_row(const char *what, const char *ours, double paper)
 {
     char buf[64];
@@ -210,9 +234,10 @@ static void print_report(const study *st)
     printf("load model #%d, %d machines: %d jobs, %d files, %d input files, %d dependencies\n",
            st->model, st->machines, g->n_jobs, g->n_files, g->input_off[g->n_jobs],
            g->dep_off[g->n_jobs]);
-    printf("annealing: %s, %d chain%s, %s%lld iterations, seed %llu, instance %llu, "
-           "backend %s%s%s\n",
+    printf("annealing: %s, %d chain%s, parallel %s, acceptance %s, %s%lld iterations, "
+           "seed %llu, instance %llu, backend %s%s%s\n",
            st->energy_idx ? "E2" : "E1", st->par.chains, st->par.chains == 1 ? "" : "s",
+           st->parallel_idx ? "machines" : "chains", st->accept_idx ? "paper" : "metropolis",
            st->par.stop_e1 ? "E1 rule, at most " : "", (long long)st->par.iterations,
            (unsigned long long)st->par.seed, st->instance, r->backend,
            st->device[0] ? " on " : "", st->device);
@@ -224,11 +249,17 @@ static void print_report(const study *st)
     print_row(gpu ? "schedule creation, GPU [s]" : "schedule creation, CPU [s]", a,
               paper_or_nan(st, gpu ? 1 : 0));
     print_row(gpu ? "  (paper, CPU [s])" : "  (paper, GPU [s])", "", paper_or_nan(st, gpu ? 0 : 1));
+    snprintf(a, sizeof a, "%.3f", st->cpu_seconds);
+    print_row("  process CPU time [s]", a, NAN);
     snprintf(a, sizeof a, "%lld", (long long)r->iterations);
     print_row(gpu ? "iterations (GPU)" : "iterations (CPU)", a,
               paper_or_nan(st, gpu ? 4 : 3));
     snprintf(a, sizeof a, "%lld", (long long)r->cmax);
     print_row("Cmax [time units]", a, paper_or_nan(st, 2));
+    snprintf(a, sizeof a, "%lld", (long long)st->bound);
+    print_row("Cmax lower bound", a, NAN);
+    snprintf(a, sizeof a, "%.3f", st->bound > 0 ? (double)r->cmax / (double)st->bound : NAN);
+    print_row("Cmax / lower bound", a, NAN);
     snprintf(a, sizeof a, "%lld", (long long)r->flowtime);
     print_row("flowtime F", a, NAN);
     snprintf(a, sizeof a, "%lld", (long long)r->e1);
@@ -237,13 +268,19 @@ static void print_report(const study *st)
     print_row("E2", a, paper_or_nan(st, 5));
     snprintf(a, sizeof a, "%lld", (long long)r->transfer_time);
     print_row("download time", a, NAN);
+    snprintf(a, sizeof a, "%lld", (long long)r->transfer_volume);
+    print_row("volume downloaded", a, NAN);
     snprintf(a, sizeof a, "%lld", (long long)r->initial_energy);
     print_row("initial energy (best chain)", a, NAN);
     double eps = r->seconds > 0 ? r->evaluations / r->seconds : 0;
     snprintf(a, sizeof a, "%.4g", eps);
     print_row("evaluations per second", a, NAN);
+    if (st->parallel_idx) {
+        snprintf(a, sizeof a, "%.2f", r->rounds_per_decoding);
+        print_row("rounds per decoding", a, NAN);
+    }
     if (st->peak_bw > 0) {
-        snprintf(a, sizeof a, "%.2f %%", 100 * eps * r->bytes_per_eval / st->peak_bw);
+        snprintf(a, sizeof a, "%.2f %%", 100 * eps * bytes_per_eval(st) / st->peak_bw);
         print_row("share of peak bandwidth (est.)", a, NAN);
     }
 }
@@ -253,12 +290,15 @@ static void write_json(FILE *f, const study *st)
     const gpu_sa_result *r = &st->r;
     const gpu_sa_grid *g = &st->m.grid;
     double eps = r->seconds > 0 ? r->evaluations / r->seconds : 0;
+    double bpe = bytes_per_eval(st);
     fprintf(f, "{\n  \"study\": \"sa\",\n  \"model\": %d,\n  \"machines\": %d,\n", st->model,
             st->machines);
     fprintf(f, "  \"jobs\": %d,\n  \"files\": %d,\n  \"inputs\": %d,\n  \"dependencies\": %d,\n",
             g->n_jobs, g->n_files, g->input_off[g->n_jobs], g->dep_off[g->n_jobs]);
     fprintf(f, "  \"instance\": %llu,\n  \"seed\": %llu,\n  \"chains\": %d,\n", st->instance,
             (unsigned long long)st->par.seed, st->par.chains);
+    fprintf(f, "  \"parallel\": \"%s\",\n  \"acceptance\": \"%s\",\n",
+            st->parallel_idx ? "machines" : "chains", st->accept_idx ? "paper" : "metropolis");
     fprintf(f, "  \"energy\": \"%s\",\n  \"transfer_cost_pct\": %d,\n  \"stop_e1\": %s,\n",
             st->energy_idx ? "e2" : "e1", st->pct, st->par.stop_e1 ? "true" : "false");
     fprintf(f, "  \"max_iterations\": %lld,\n  \"iterations\": %lld,\n  \"evaluations\": %lld,\n",
@@ -273,11 +313,19 @@ static void write_json(FILE *f, const study *st)
             r->backend, st->device);
     json_num(f, st->peak_bw);
     fprintf(f, ",\n  \"bytes_per_eval\": ");
-    json_num(f, r->bytes_per_eval);
+    json_num(f, bpe);
+    fprintf(f, ",\n  \"rounds_per_decoding\": ");
+    json_num(f, r->rounds_per_decoding);
     fprintf(f, ",\n  \"bandwidth_share\": ");
-    json_num(f, st->peak_bw > 0 ? eps * r->bytes_per_eval / st->peak_bw : NAN);
-    fprintf(f, ",\n  \"cmax\": %lld,\n  \"flowtime\": %lld,\n  \"transfer_time\": %lld,\n",
-            (long long)r->cmax, (long long)r->flowtime, (long long)r->transfer_time);
+    json_num(f, st->peak_bw > 0 ? eps * bpe / st->peak_bw : NAN);
+    fprintf(f, ",\n  \"cpu_seconds\": ");
+    json_num(f, st->cpu_seconds);
+    fprintf(f, ",\n  \"cmax\": %lld,\n  \"cmax_lower_bound\": %lld,\n  \"cmax_over_bound\": ",
+            (long long)r->cmax, (long long)st->bound);
+    json_num(f, st->bound > 0 ? (double)r->cmax / (double)st->bound : NAN);
+    fprintf(f, ",\n  \"flowtime\": %lld,\n  \"transfer_time\": %lld,\n"
+               "  \"transfer_volume\": %lld,\n",
+            (long long)r->flowtime, (long long)r->transfer_time, (long long)r->transfer_volume);
     fprintf(f, "  \"e1\": %lld,\n  \"e2\": ", (long long)r->e1);
     json_num(f, r->e2);
     fprintf(f, ",\n  \"initial_energy\": %lld,\n  \"best_chain\": %d,\n", (long long)r->initial_energy,
@@ -356,6 +404,15 @@ static int parse(const bl_args *a, study *st)
                        &st->energy_idx) != 0)
         return 2;
     st->par.energy = st->energy_idx ? GPU_SA_E2 : GPU_SA_E1;
+    if (bl_args_choice("study sa", "parallel", bl_args_value(a, "parallel", "chains"),
+                       "chains|machines", &st->parallel_idx) != 0)
+        return 2;
+    st->par.parallel = st->parallel_idx ? GPU_SA_PARALLEL_MACHINES : GPU_SA_PARALLEL_CHAINS;
+    if (bl_args_choice("study sa", "acceptance", bl_args_value(a, "acceptance", "metropolis"),
+                       "metropolis|paper", &st->accept_idx) != 0)
+        return 2;
+    st->par.acceptance = st->accept_idx ? GPU_SA_ACCEPT_PAPER : GPU_SA_ACCEPT_METROPOLIS;
+    st->par.full_decode = bl_args_flag(a, "full-decode");
     int b = 0;
     st->backend_req = bl_args_value(a, "backend", "auto");
     if (bl_args_choice("study sa", "backend", st->backend_req, "auto|cpu|cuda", &b) != 0)
@@ -394,7 +451,11 @@ int bl_study_sa(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     st.gen_seconds = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (rc == 0)
+        rc = gpu_sa_cmax_lower_bound(&st.m.problem, &st.bound, err, sizeof err);
+    clock_t c0 = clock();
+    if (rc == 0)
         rc = gpu_sa_solve(&st.m.problem, &st.par, st.backend_req, &st.r, err, sizeof err);
+    st.cpu_seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
     if (rc) {
         fprintf(stderr, "batchlab study sa: %s\n", err);
         gpu_sa_model_fini(&st.m);
