@@ -577,6 +577,8 @@ static int packet_schedule(void *state, const pol_view *v, pol_out *out)
      *    does not fit gets a reservation that later packets respect. */
     double shadow = INFINITY;
     int32_t extra = 0;
+    if (eng_grow(&s->pick, &s->cap_pick, SCAN, sizeof *s->pick))
+        return ENG_NOMEM; /* here, not as "no packet" in choose_members */
     for (size_t i = 0; i < n_order && n_free > 0; i++) {
         type_queue *q = &s->types[s->order[i]];
         if (q->live == 0)
