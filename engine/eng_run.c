@@ -401,7 +401,7 @@ static int child_run(void (*body)(const void *arg, FILE *report), const void *ar
         close(pipefd[0]);
         close(pipefd[1]);
         fclose(c->report);
-        return eng_diag_set(d, e == ENOMEM || e == EAGAIN ? ENG_NOMEM : ENG_IO,
+        return eng_diag_set(d, e == ENOMEM ? ENG_NOMEM : ENG_IO,
                             "cannot start the simulation process: %s", strerror(e));
     }
     if (pid == 0) {

@@ -212,6 +212,32 @@ static void test_second_sigint(void)
     stop_run(SIGINT, true);
 }
 
+/* A stop while the child writes the outputs (its temporary files are
+ * there): the child removes them as it dies; nothing is left. */
+static void test_stop_while_writing(void)
+{
+    const char *dir = bl_tmpdir();
+    char out[700], log[700], names[512];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    pid_t pid = start(big_run(out), log, 0);
+    CU_ASSERT_FATAL(pid > 0);
+    double end = bl_now_s() + 300;
+    bool writing = false;
+    while (!writing && bl_now_s() < end && bl_proc_alive(pid)) {
+        writing = bl_dir_entries(out, names, sizeof names) > 0 && strstr(names, ".tmp.");
+        if (!writing)
+            sleep_s(0.002);
+    }
+    CU_ASSERT(writing);
+    kill(pid, SIGTERM);
+    int st = bl_proc_wait(pid, 60);
+    CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGTERM);
+    CU_ASSERT_EQUAL(bl_dir_entries(out, names, sizeof names), 0);
+    if (names[0])
+        printf("\n  left in %s: %s", out, names);
+}
+
 /* The parent killed outright (SIGKILL cannot be forwarded): the kernel
  * stops the child (PR_SET_PDEATHSIG), which writes nothing. */
 static void test_parent_killed(void)
@@ -319,7 +345,7 @@ static bool process_with(const char *needle)
 {
     char cmd[1200], *out = NULL;
     snprintf(cmd, sizeof cmd,
-             "for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f 2>/dev/null; echo; done | "
+             "for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' 2>/dev/null < $f; echo; done | "
              "grep -F -- '%s' | grep -v grep",
              needle);
     bool found = bl_system(cmd, &out) == 0 && out && out[0];
@@ -440,6 +466,7 @@ int bl_suite_faults(void)
         !CU_add_test(s, "SIGINT stops the simulation, nothing left", test_sigint) ||
         !CU_add_test(s, "SIGHUP stops the simulation, nothing left", test_sighup) ||
         !CU_add_test(s, "a second SIGINT exits at once", test_second_sigint) ||
+        !CU_add_test(s, "SIGTERM while the outputs are written", test_stop_while_writing) ||
         !CU_add_test(s, "a parent killed outright takes its child", test_parent_killed) ||
         !CU_add_test(s, "compare stopped halfway", test_compare_stopped) ||
         !CU_add_test(s, "a stopped sweep task stays pending", test_sweep_task_stopped) ||
