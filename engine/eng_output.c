@@ -8,6 +8,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef BATCHLAB_VERSION
 #define BATCHLAB_VERSION "0.0.0"
@@ -420,6 +422,8 @@ static void block_stops(bool block, sigset_t *saved)
 int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_result *r,
                      const eng_summary *s, const eng_manifest *m, eng_diag *d)
 {
+    struct stat st;
+    bool existed = stat(dir, &st) == 0; /* a folder made here goes again on failure */
     int rc = eng_mkdir_p(dir, d);
     if (rc)
         return rc;
@@ -474,5 +478,7 @@ int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_resul
     }
     for (int k = 0; k < N_FILES; k++)
         eng_afile_abort(&files[k]);
+    if (rc != ENG_OK && !existed)
+        rmdir(dir);
     return rc;
 }
