@@ -1103,8 +1103,8 @@ static int requeue_job(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d)
         int rc = c->policy->on_submit(ps->pstate, &v, j);
         c->policy_s += mono_s() - t0;
         if (rc)
-            return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the requeue of job %lld",
-                                c->now, policy_name(c), (long long)j->id);
+            return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the requeue of job %lld: %s",
+                                c->now, policy_name(c), (long long)j->id, eng_strerror(rc));
     }
     return ENG_OK;
 }
@@ -1253,8 +1253,8 @@ int eng_core_step(eng_core *c, eng_diag *d)
             rc = c->policy->on_finish(ps->pstate, &v, j);
             c->policy_s += mono_s() - t0;
             if (rc)
-                return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the end of job %lld",
-                                    c->now, policy_name(c), (long long)j->id);
+                return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the end of job %lld: %s",
+                                    c->now, policy_name(c), (long long)j->id, eng_strerror(rc));
         }
         if (requeue) {
             rc = requeue_job(c, ps, idx, d);
@@ -1288,8 +1288,9 @@ int eng_core_step(eng_core *c, eng_diag *d)
             c->policy_s += mono_s() - t0;
             if (rc)
                 return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the submission of "
-                                           "job %lld",
-                                    c->now, policy_name(c), (long long)c->pj[idx].id);
+                                           "job %lld: %s",
+                                    c->now, policy_name(c), (long long)c->pj[idx].id,
+                                    eng_strerror(rc));
         }
     }
 
@@ -1305,8 +1306,8 @@ int eng_core_step(eng_core *c, eng_diag *d)
             rc = c->policy->on_capacity(ps->pstate, &v);
             c->policy_s += mono_s() - t0;
             if (rc)
-                return eng_diag_set(d, rc, "t=%.17g: policy %s failed on a host failure",
-                                    c->now, policy_name(c));
+                return eng_diag_set(d, rc, "t=%.17g: policy %s failed on a host failure: %s",
+                                    c->now, policy_name(c), eng_strerror(rc));
         }
         ps->capacity_changed = false;
         rc = call_policy(c, ps, d);

@@ -3,9 +3,13 @@
 
 #include "eng_util.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef BATCHLAB_VERSION
 #define BATCHLAB_VERSION "0.0.0"
@@ -160,9 +164,11 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
         put_num(f, eng_job_cost(r->platform, x, runs));
         fprintf(f, ",%lld,%d\n", x->packet >= 0 ? (long long)r->prep.jobs[x->packet].id : -1LL,
                 x->requeues);
+        if (ferror(f))
+            break; /* a full disk: stop at once, errno holds the cause */
     }
     free(scratch);
-    return ENG_OK;
+    return ferror(f) ? ENG_IO : ENG_OK;
 }
 
 static int write_dropped_csv(FILE *f, const eng_workload *w, const eng_sim_result *r)
@@ -174,8 +180,10 @@ static int write_dropped_csv(FILE *f, const eng_workload *w, const eng_sim_resul
             continue;
         fprintf(f, "%lld,%lld,%s,%s\n", (long long)w->jobs[i].id, (long long)w->jobs[i].line,
                 eng_drop_key(reason), eng_drop_text(reason));
+        if (ferror(f))
+            break;
     }
-    return ENG_OK;
+    return ferror(f) ? ENG_IO : ENG_OK;
 }
 
 static int write_timeseries_csv(FILE *f, const eng_sim_result *r, int64_t total_units)
@@ -189,8 +197,10 @@ static int write_timeseries_csv(FILE *f, const eng_sim_result *r, int64_t total_
                 (long long)ts[k].busy_cores);
         put_num(f, total_units ? (double)ts[k].busy_units / (double)total_units : 0);
         fputc('\n', f);
+        if (ferror(f))
+            break;
     }
-    return ENG_OK;
+    return ferror(f) ? ENG_IO : ENG_OK;
 }
 
 static void json_kv_num(FILE *f, const char *indent, const char *key, double v, bool last)
@@ -319,7 +329,9 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     return ferror(f) ? ENG_IO : ENG_OK;
 }
 
-static int write_schedule_swf(const char *path, const eng_workload *w, const eng_sim_result *r,
+/* Writes schedule.swf's content to a->f; a failed write is reported for
+ * a's path. */
+static int write_schedule_swf(eng_afile *a, const eng_workload *w, const eng_sim_result *r,
                               const eng_manifest *m, eng_diag *d)
 {
     eng_workload *out = eng_workload_create(w->path);
@@ -363,10 +375,15 @@ static int write_schedule_swf(const char *path, const eng_workload *w, const eng
     for (int k = 0; k < 4; k++)
         if (!notes[k])
             rc = ENG_NOMEM;
-    if (rc == ENG_OK)
-        rc = eng_swf_write(path, out, &wo, d);
-    else
+    if (rc == ENG_OK) {
+        rc = eng_swf_write_stream(a->f, out, &wo);
+        if (rc == ENG_IO)
+            eng_afile_fail(a, 0, d);
+        else if (rc != ENG_OK)
+            eng_diag_set(d, rc, "out of memory");
+    } else {
         eng_diag_set(d, rc, "out of memory");
+    }
     for (int k = 0; k < 4; k++)
         free(notes[k]);
     eng_workload_destroy(out);
@@ -399,65 +416,83 @@ bool eng_output_parse(const char *list, unsigned *mask)
     return *mask != 0;
 }
 
+/* Blocks SIGINT, SIGTERM and SIGHUP while the files are renamed into
+ * place, so that an interruption finds either none or all of them; a
+ * signal that arrives meanwhile is delivered right after. */
+static void block_stops(bool block, sigset_t *saved)
+{
+    if (!block) {
+        sigprocmask(SIG_SETMASK, saved, NULL);
+        return;
+    }
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_BLOCK, &set, saved);
+}
+
 int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_result *r,
                      const eng_summary *s, const eng_manifest *m, eng_diag *d)
 {
+    struct stat st;
+    bool existed = stat(dir, &st) == 0; /* a folder made here goes again on failure */
     int rc = eng_mkdir_p(dir, d);
     if (rc)
         return rc;
     unsigned want = m->outputs ? m->outputs : ENG_OUT_ALL;
-    enum { JOBS, DROPPED, SUMMARY, TIMESERIES, N_CSV };
-    static const char *const names[N_CSV] = {"jobs.csv", "dropped.csv", "summary.json",
-                                             "timeseries.csv"};
-    static const unsigned bits[N_CSV] = {ENG_OUT_JOBS, ENG_OUT_DROPPED, ENG_OUT_SUMMARY,
-                                         ENG_OUT_TIMESERIES};
-    eng_afile files[N_CSV];
+    /* Renamed in this order: summary.json last, because a sweep takes a
+     * folder holding summary.json for a finished run. */
+    enum { JOBS, DROPPED, SCHEDULE, TIMESERIES, SUMMARY, N_FILES };
+    static const char *const names[N_FILES] = {"jobs.csv", "dropped.csv", "schedule.swf",
+                                               "timeseries.csv", "summary.json"};
+    static const unsigned bits[N_FILES] = {ENG_OUT_JOBS, ENG_OUT_DROPPED, ENG_OUT_SCHEDULE,
+                                           ENG_OUT_TIMESERIES, ENG_OUT_SUMMARY};
+    eng_afile files[N_FILES];
     memset(files, 0, sizeof files);
-    char *paths[N_CSV + 1] = {0};
-    for (int k = 0; k < N_CSV && rc == ENG_OK; k++) {
+    for (int k = 0; k < N_FILES && rc == ENG_OK; k++) {
         if (!(want & bits[k]))
             continue;
-        paths[k] = eng_asprintf("%s/%s", dir, names[k]);
-        if (!paths[k])
-            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
-        else
-            rc = eng_afile_open(&files[k], paths[k], d);
+        char *path = eng_asprintf("%s/%s", dir, names[k]);
+        rc = path ? eng_afile_open(&files[k], path, d)
+                  : eng_diag_set(d, ENG_NOMEM, "out of memory");
+        free(path);
     }
-    if (rc == ENG_OK && files[JOBS].f)
-        rc = write_jobs_csv(files[JOBS].f, w, r);
-    if (rc == ENG_OK && files[DROPPED].f)
-        rc = write_dropped_csv(files[DROPPED].f, w, r);
-    if (rc == ENG_OK && files[SUMMARY].f)
-        rc = eng_output_summary_json(files[SUMMARY].f, w, r, s, m);
-    if (rc == ENG_OK && files[TIMESERIES].f)
-        rc = write_timeseries_csv(files[TIMESERIES].f, r, s->total_units);
-    if (rc != ENG_OK)
+    /* Each writer stops at its first failed write; errno then holds the
+     * cause (no space, file too large, I/O error) for the message. */
+    errno = 0;
+    if (rc == ENG_OK && files[JOBS].f && (rc = write_jobs_csv(files[JOBS].f, w, r)) == ENG_IO)
+        eng_afile_fail(&files[JOBS], 0, d);
+    if (rc == ENG_OK && files[DROPPED].f &&
+        (rc = write_dropped_csv(files[DROPPED].f, w, r)) == ENG_IO)
+        eng_afile_fail(&files[DROPPED], 0, d);
+    if (rc == ENG_OK && files[SCHEDULE].f)
+        rc = write_schedule_swf(&files[SCHEDULE], w, r, m, d);
+    if (rc == ENG_OK && files[TIMESERIES].f &&
+        (rc = write_timeseries_csv(files[TIMESERIES].f, r, s->total_units)) == ENG_IO)
+        eng_afile_fail(&files[TIMESERIES], 0, d);
+    if (rc == ENG_OK && files[SUMMARY].f &&
+        (rc = eng_output_summary_json(files[SUMMARY].f, w, r, s, m)) == ENG_IO)
+        eng_afile_fail(&files[SUMMARY], 0, d);
+    if (rc != ENG_OK && rc != ENG_IO)
         eng_diag_set(d, rc, "%s: cannot write the outputs: %s", dir, eng_strerror(rc));
-    /* The SWF writer is atomic on its own; it runs last among the writes so
-     * that a failure above leaves nothing behind. */
-    bool committed[N_CSV + 1] = {false};
-    if (rc == ENG_OK && (want & ENG_OUT_SCHEDULE)) {
-        paths[N_CSV] = eng_asprintf("%s/schedule.swf", dir);
-        rc = paths[N_CSV] ? write_schedule_swf(paths[N_CSV], w, r, m, d)
-                          : eng_diag_set(d, ENG_NOMEM, "out of memory");
-        committed[N_CSV] = rc == ENG_OK;
+    /* All flushed and closed before the first rename: a disk that fills up
+     * on the last buffer leaves the previous outputs as they were. */
+    for (int k = 0; k < N_FILES && rc == ENG_OK; k++)
+        if (files[k].f)
+            rc = eng_afile_close(&files[k], d);
+    if (rc == ENG_OK) {
+        sigset_t saved;
+        block_stops(true, &saved);
+        for (int k = 0; k < N_FILES; k++)
+            if (files[k].tmp && rc == ENG_OK)
+                rc = eng_afile_rename(&files[k], d);
+        block_stops(false, &saved);
     }
-    for (int k = 0; k < N_CSV; k++) {
-        if (!files[k].f)
-            continue;
-        if (rc == ENG_OK) {
-            rc = eng_afile_commit(&files[k], d);
-            committed[k] = rc == ENG_OK;
-        } else {
-            eng_afile_abort(&files[k]);
-        }
-    }
-    /* A late failure must not leave a mix of new and old files. */
-    if (rc != ENG_OK)
-        for (int k = 0; k <= N_CSV; k++)
-            if (committed[k])
-                remove(paths[k]);
-    for (int k = 0; k <= N_CSV; k++)
-        free(paths[k]);
+    for (int k = 0; k < N_FILES; k++)
+        eng_afile_abort(&files[k]);
+    if (rc != ENG_OK && !existed)
+        rmdir(dir);
     return rc;
 }

@@ -19,8 +19,12 @@
  *                   busy nodes and cores, utilization of the units.
  *
  * Every file is written to a temporary name first; only when all of them
- * are complete are they renamed into place, so a failed run leaves none of
- * them behind. Numbers are printed in their shortest exact decimal form and
+ * are complete, flushed and closed are they renamed into place (summary.json
+ * last, with SIGINT, SIGTERM and SIGHUP held back meanwhile), so a failed or
+ * interrupted run leaves none of them behind and the folder's previous
+ * outputs as they were, and a folder holding summary.json holds a finished
+ * run. The first failed write ends the run: "DIR/jobs.csv: cannot write: No
+ * space left on device" (ENG_IO). Numbers are printed in their shortest exact decimal form and
  * the same run gives the same bytes, except summary.json's
  * manifest.wall_time_s.
  */

@@ -10,6 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -62,14 +66,15 @@ static int alloc_report(eng_run_report *rep, size_t n, size_t n_runs)
     return ENG_OK;
 }
 
-static int fill_report(const eng_sim_result *r, const eng_summary *s, eng_run_report *rep)
+static int fill_report(const eng_sim_result *r, const eng_summary *s, bool summary_only,
+                       eng_run_report *rep)
 {
     const eng_job_result *res = eng_core_results(r->core);
     const eng_host_run *runs = eng_core_alloc_runs(r->core);
-    size_t n = r->prep.n_jobs, total = 0;
+    size_t n = summary_only ? 0 : r->prep.n_jobs, total = 0;
     for (size_t i = 0; i < n; i++)
         total += (size_t)res[i].n_runs;
-    if (alloc_report(rep, n, total))
+    if (!summary_only && alloc_report(rep, n, total))
         return ENG_NOMEM;
     memcpy(&rep->summary, s, sizeof rep->summary);
     rep->wall_s = r->wall_s;
@@ -90,6 +95,74 @@ static int fill_report(const eng_sim_result *r, const eng_summary *s, eng_run_re
         off += (size_t)res[i].n_runs;
     }
     return ENG_OK;
+}
+
+/* ---- signals -------------------------------------------------------------
+ *
+ * The parent: eng_run_forward_signal() (called from the command line's
+ * handlers) passes SIGINT, SIGTERM and SIGHUP on to the child alive now;
+ * the parent then reads the child's end and waits for it as usual. The
+ * child: asks the kernel for SIGTERM when its parent dies (a parent killed
+ * with SIGKILL cannot forward anything), removes its temporary output files
+ * when a stop signal arrives, and dies of that signal. SIGXFSZ is ignored in
+ * the child so that the file-size limit (ulimit -f) fails the write with
+ * EFBIG, which the writers report, instead of killing the child silently. */
+
+static volatile sig_atomic_t live_child;  /* pid of the running child, or 0 */
+static volatile sig_atomic_t forwarded;   /* the first signal passed on, or 0 */
+static bool in_child;
+
+bool eng_run_forward_signal(int sig)
+{
+    pid_t pid = (pid_t)live_child;
+    if (!forwarded)
+        forwarded = sig;
+    if (pid > 0 && kill(pid, sig) == 0)
+        return true;
+    return false;
+}
+
+int eng_run_stopped_by(void)
+{
+    return (int)forwarded;
+}
+
+static void child_on_stop(int sig)
+{
+    eng_afile_unlink_all();
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered when the handler returns: the child dies of it */
+}
+
+static void stop_set(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGHUP);
+}
+
+static void child_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = child_on_stop;
+    stop_set(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+/* In the child, first thing, with the stop signals still blocked. */
+static void child_setup(pid_t parent)
+{
+    in_child = true;
+    live_child = 0;
+    child_signals();
+    signal(SIGXFSZ, SIG_IGN);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) /* the parent died before prctl */
+        raise(SIGTERM);
 }
 
 int eng_run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
@@ -123,10 +196,16 @@ int eng_run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
         eng_metrics_failures(&r.prep, eng_core_results(r.core), eng_core_wasted_node_s(r.core),
                              eng_core_wasted_unit_s(r.core), &s);
     m.wall_time_s = r.wall_s;
-    if (spec->out_dir)
-        rc = eng_output_write(spec->out_dir, spec->workload, &r, &s, &m, d);
-    if (rc == ENG_OK && fill_report(&r, &s, rep))
+    /* The report first: once the outputs are in place nothing may fail. */
+    if (fill_report(&r, &s, spec->summary_only, rep))
         rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+    if (rc == ENG_OK && spec->out_dir) {
+        if (in_child)
+            child_signals(); /* SimGrid installs its own SIGINT handler */
+        rc = eng_output_write(spec->out_dir, spec->workload, &r, &s, &m, d);
+        if (rc != ENG_OK)
+            eng_run_report_fini(rep);
+    }
     eng_sim_result_fini(&r);
     return rc;
 }
@@ -153,6 +232,17 @@ static bool put(FILE *f, const void *p, size_t size, size_t n)
 static bool get(FILE *f, void *p, size_t size, size_t n)
 {
     return n == 0 || fread(p, size, n, f) == n;
+}
+
+/* A child ends with _exit(), which skips LeakSanitizer's check at exit:
+ * under AddressSanitizer the child checks itself first (a leak report then
+ * fails the run, and the tests). */
+static void child_exit(int status)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    __lsan_do_leak_check();
+#endif
+    _exit(status);
 }
 
 static void child_main(const eng_run_spec *spec, FILE *report)
@@ -188,8 +278,12 @@ static void child_main(const eng_run_spec *spec, FILE *report)
              put(report, rep.runs, sizeof *rep.runs, rep.n_runs_total);
     ok = fflush(report) == 0 && ok;
     eng_run_report_fini(&rep);
+    /* No report (a full temporary folder, the file-size limit): the
+     * message then goes out on stderr, which the parent shows as is. */
+    if (!ok && rc != ENG_OK)
+        fprintf(stderr, "batchlab: %s\n", d.msg);
     fflush(stderr);
-    _exit(ok ? 0 : 3);
+    child_exit(ok ? 0 : 3);
 }
 
 /* SimGrid's log lines look like "[0.000000] file.cpp:95: [cat/LEVEL] text"
@@ -238,7 +332,7 @@ static void capture_line(captured *c, const char *line, size_t n, bool forward)
             c->text[c->len++] = '\n';
             c->text[c->len] = '\0';
         }
-    } else if (!backtrace && forward) {
+    } else if (!backtrace && forward && k > 0) {
         copy[k] = saved;
         fwrite(copy, 1, strlen(copy), stderr);
         fflush(stderr);
@@ -297,42 +391,152 @@ static int child_run(void (*body)(const void *arg, FILE *report), const void *ar
     }
     fflush(stdout);
     fflush(stderr);
+    /* The stop signals wait until the child's pid is known here and the
+     * child has its own handlers. */
+    sigset_t stops, saved;
+    stop_set(&stops);
+    sigprocmask(SIG_BLOCK, &stops, &saved);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
+        int e = errno;
+        sigprocmask(SIG_SETMASK, &saved, NULL);
         close(pipefd[0]);
         close(pipefd[1]);
         fclose(c->report);
-        return eng_diag_set(d, ENG_IO, "cannot fork: %s", strerror(errno));
+        return eng_diag_set(d, e == ENOMEM ? ENG_NOMEM : ENG_IO,
+                            "cannot start the simulation process: %s", strerror(e));
     }
     if (pid == 0) {
+        child_setup(parent);
+        sigprocmask(SIG_SETMASK, &saved, NULL);
         close(pipefd[0]);
         dup2(pipefd[1], STDERR_FILENO);
         close(pipefd[1]);
         body(arg, c->report);
         _exit(4); /* body must not return */
     }
+    live_child = pid;
+    if (forwarded) /* a stop that came before this child */
+        kill(pid, forwarded);
+    sigprocmask(SIG_SETMASK, &saved, NULL);
     close(pipefd[1]);
     pump_stderr(pipefd[0], &c->cap);
     close(pipefd[0]);
+    /* Waits without reaping first, so that the pid cannot be reused by
+     * another process while a handler may still signal it. */
+    siginfo_t info;
+    while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    live_child = 0;
     while (wait4(pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
         ;
     rewind(c->report);
     return ENG_OK;
 }
 
+/* " (limit: ...)" for the memory limits set on this process, or "". */
+static void append_cgroup_limit(char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (!f)
+        return;
+    char line[512], rel[512] = "";
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "0::", 3) == 0) {
+            snprintf(rel, sizeof rel, "%s", line + 3);
+            rel[strcspn(rel, "\n")] = '\0';
+        }
+    fclose(f);
+    /* the tightest memory.max from this cgroup up to the root */
+    unsigned long long best = 0;
+    while (rel[0]) {
+        char path[600], value[64];
+        snprintf(path, sizeof path, "/sys/fs/cgroup%s/memory.max", rel);
+        FILE *m = fopen(path, "r");
+        if (m) {
+            if (fgets(value, sizeof value, m) && value[0] >= '0' && value[0] <= '9') {
+                unsigned long long v = strtoull(value, NULL, 10);
+                if (!best || v < best)
+                    best = v;
+            }
+            fclose(m);
+        }
+        char *slash = strrchr(rel, '/');
+        if (!slash)
+            break;
+        *slash = '\0';
+    }
+    if (best) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, "%scgroup memory.max %.1f MiB", n ? "; " : "",
+                 (double)best / 1048576.0);
+    }
+}
+
+const char *eng_run_memory_limits(char *buf, size_t len)
+{
+    char inner[400] = "";
+    static const struct {
+        int res;
+        const char *name, *ulimit;
+    } lims[] = {{RLIMIT_AS, "address-space", "ulimit -v"}, {RLIMIT_DATA, "data", "ulimit -d"}};
+    for (size_t i = 0; i < sizeof lims / sizeof lims[0]; i++) {
+        struct rlimit rl;
+        if (getrlimit(lims[i].res, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+            continue;
+        size_t n = strlen(inner);
+        snprintf(inner + n, sizeof inner - n, "%s%s limit %.1f MiB, %s %llu", n ? "; " : "",
+                 lims[i].name, (double)rl.rlim_cur / 1048576.0, lims[i].ulimit,
+                 (unsigned long long)rl.rlim_cur / 1024);
+    }
+    append_cgroup_limit(inner, sizeof inner);
+    if (inner[0])
+        snprintf(buf, len, " (%s)", inner);
+    else if (len)
+        buf[0] = '\0';
+    return buf;
+}
+
+/* True if SimGrid's last words say that memory ran out. */
+static bool simgrid_out_of_memory(const char *text)
+{
+    static const char *const signs[] = {"Failed to allocate stack", "bad_alloc",
+                                        "Cannot allocate memory", "out of memory",
+                                        "Out of memory"};
+    for (size_t i = 0; i < sizeof signs / sizeof signs[0]; i++)
+        if (strstr(text, signs[i]))
+            return true;
+    return false;
+}
+
 /* The message for a child that left no report. */
 static int child_failure(const child *c, const char *platform_path, eng_diag *d)
 {
+    char limits[512];
     if (c->cap.len) {
         size_t n = c->cap.len;
         while (n && c->cap.text[n - 1] == '\n')
             n--;
+        if (simgrid_out_of_memory(c->cap.text))
+            return eng_diag_set(d, ENG_NOMEM, "out of memory%s: SimGrid stopped: %.*s",
+                                eng_run_memory_limits(limits, sizeof limits), (int)n,
+                                c->cap.text);
         return eng_diag_set(d, ENG_CHILD, "%s: SimGrid stopped: %.*s", platform_path, (int)n,
                             c->cap.text);
     }
+    if (WIFSIGNALED(c->status) && WTERMSIG(c->status) == SIGKILL &&
+        eng_run_memory_limits(limits, sizeof limits)[0])
+        return eng_diag_set(d, ENG_CHILD, "the simulation process was killed by signal %d (%s); "
+                                          "the kernel does this when memory runs out%s",
+                            SIGKILL, strsignal(SIGKILL), limits);
     if (WIFSIGNALED(c->status))
-        return eng_diag_set(d, ENG_CHILD, "the simulation process was killed by signal %d",
-                            WTERMSIG(c->status));
+        return eng_diag_set(d, ENG_CHILD, "the simulation process was killed by signal %d (%s)",
+                            WTERMSIG(c->status), strsignal(WTERMSIG(c->status)));
+    if (WIFEXITED(c->status) && WEXITSTATUS(c->status) == 3)
+        return eng_diag_set(d, ENG_CHILD, "the simulation process could not write its report "
+                                          "to the temporary folder (full, or over the "
+                                          "file-size limit)");
     return eng_diag_set(d, ENG_CHILD, "the simulation process exited with status %d without "
                                       "a report",
                         WEXITSTATUS(c->status));
@@ -362,10 +566,15 @@ int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
     wire_head h;
     if (!get(c.report, &h, sizeof h, 1) || h.magic != WIRE_MAGIC) {
         rc = child_failure(&c, spec->platform_path, d);
+    } else if (h.rc == ENG_NOMEM) {
+        char limits[512];
+        rc = eng_diag_set(d, h.rc, "%s%s", h.msg, eng_run_memory_limits(limits, sizeof limits));
     } else if (h.rc != ENG_OK) {
         rc = eng_diag_set(d, h.rc, "%s", h.msg);
-    } else if (alloc_report(rep, h.n_jobs, h.n_runs_total)) {
-        rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+    } else if (!spec->summary_only && alloc_report(rep, h.n_jobs, h.n_runs_total)) {
+        char limits[512];
+        rc = eng_diag_set(d, ENG_NOMEM, "out of memory%s",
+                          eng_run_memory_limits(limits, sizeof limits));
     } else {
         rep->summary = h.summary;
         rep->wall_s = h.wall_s;
@@ -413,7 +622,7 @@ static void platform_body(const void *arg, FILE *report)
     ok = fflush(report) == 0 && ok;
     eng_platform_destroy(p);
     fflush(stderr);
-    _exit(ok ? 0 : 3);
+    child_exit(ok ? 0 : 3);
 }
 
 int eng_run_load_platform(const char *path, eng_platform **out, eng_diag *d)

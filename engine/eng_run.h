@@ -26,6 +26,9 @@ typedef struct eng_run_spec {
     eng_sim_opts sim;
     const char *out_dir;  /* NULL: no files */
     eng_manifest manifest; /* filled by the caller except wall time and hashes */
+    bool summary_only; /* the report without its per-job arrays (n_jobs 0): the
+                        * parent then allocates nothing once the child has
+                        * written the outputs */
 } eng_run_spec;
 
 typedef struct eng_run_report {
@@ -62,6 +65,29 @@ void eng_run_report_fini(eng_run_report *rep);
  * commands that need the platform but do not simulate (info, scale). The
  * errors are those of eng_run_isolated. */
 int eng_run_load_platform(const char *path, eng_platform **out, eng_diag *d);
+
+/* Signals. The command line's handlers of SIGINT, SIGTERM and SIGHUP call
+ * eng_run_forward_signal(sig): it passes sig on to the simulation child
+ * running now and returns true, or returns false when none runs (the
+ * caller then stops on its own). Async-signal-safe. The child removes its
+ * temporary output files and dies of the signal; eng_run_isolated() then
+ * returns its usual error for a killed child, and eng_run_stopped_by()
+ * gives the first signal forwarded (0 if none). A child started after a
+ * signal was forwarded receives it at once. Each child also gets SIGTERM
+ * from the kernel when its parent dies (Linux PR_SET_PDEATHSIG), ignores
+ * SIGXFSZ (so the file-size limit fails a write with EFBIG instead of
+ * killing it), and holds stop signals back while it renames its outputs
+ * into place (eng_output.h). */
+bool eng_run_forward_signal(int sig);
+int eng_run_stopped_by(void);
+
+/* The memory limits set on this process, as " (address-space limit 390.6
+ * MiB, ulimit -v 400000; cgroup memory.max 2048.0 MiB)", or "" when there
+ * is none; written into buf, which is returned. For out-of-memory
+ * messages, which name them. A child's ENG_NOMEM and SimGrid's own
+ * allocation failures ("Failed to allocate stack", std::bad_alloc) come
+ * back from eng_run_isolated() as ENG_NOMEM with these limits. */
+const char *eng_run_memory_limits(char *buf, size_t len);
 
 /* Index of job number id in the report, or -1. Linear. */
 long eng_run_report_find(const eng_run_report *rep, int64_t id);

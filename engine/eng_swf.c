@@ -903,18 +903,25 @@ typedef struct swf_sink {
     FILE *f;
     gzFile gz;
     bool failed;
+    int err; /* errno of the first failed write */
     size_t n;
     char buf[1 << 15];
 } swf_sink;
 
+/* After a failed write the buffer is emptied all the same: what follows is
+ * dropped, never retried (a full disk used to spin here for ever), and the
+ * first failure's errno is kept for the message. */
 static void sink_flush(swf_sink *s)
 {
-    if (s->n == 0 || s->failed)
-        return;
-    if (s->gz)
-        s->failed = gzwrite(s->gz, s->buf, (unsigned)s->n) != (int)s->n;
-    else
-        s->failed = fwrite(s->buf, 1, s->n, s->f) != s->n;
+    if (s->n > 0 && !s->failed) {
+        errno = 0;
+        if (s->gz)
+            s->failed = gzwrite(s->gz, s->buf, (unsigned)s->n) != (int)s->n;
+        else
+            s->failed = fwrite(s->buf, 1, s->n, s->f) != s->n;
+        if (s->failed)
+            s->err = errno ? errno : EIO;
+    }
     s->n = 0;
 }
 
@@ -1058,7 +1065,7 @@ static void write_all(swf_sink *s, const eng_workload *w, const eng_swf_write_op
     if (opts)
         for (size_t i = 0; i < opts->n_notes; i++)
             put_kv(s, "Note", opts->notes[i] ? opts->notes[i] : "");
-    for (size_t i = 0; i < w->n_jobs; i++)
+    for (size_t i = 0; i < w->n_jobs && !s->failed; i++)
         put_job(s, &w->jobs[i]);
     sink_flush(s);
 }
@@ -1071,10 +1078,14 @@ int eng_swf_write_stream(FILE *f, const eng_workload *w, const eng_swf_write_opt
     s->f = f;
     s->gz = NULL;
     s->failed = false;
+    s->err = 0;
     s->n = 0;
     write_all(s, w, opts);
+    errno = 0;
     bool failed = s->failed || fflush(f) != 0 || ferror(f);
+    int e = s->failed ? s->err : errno ? errno : EIO;
     free(s);
+    errno = e; /* the cause, for the caller's message */
     return failed ? ENG_IO : ENG_OK;
 }
 
@@ -1089,7 +1100,7 @@ int eng_swf_write(const char *path, const eng_workload *w, const eng_swf_write_o
         if (eng_swf_write_stream(a.f, w, opts) != ENG_OK) {
             int e = errno;
             eng_afile_abort(&a);
-            return eng_diag_set(d, ENG_IO, "%s: write failed: %s", path, strerror(e));
+            return eng_diag_set(d, ENG_IO, "%s: cannot write: %s", path, strerror(e));
         }
         return eng_afile_commit(&a, d);
     }
@@ -1114,16 +1125,17 @@ int eng_swf_write(const char *path, const eng_workload *w, const eng_swf_write_o
     s->f = NULL;
     s->gz = gz;
     s->failed = false;
+    s->err = 0;
     s->n = 0;
     write_all(s, w, opts);
     errno = 0;
     int zc = gzclose_w(gz);
     bool failed = s->failed || zc != Z_OK;
+    int e = s->failed ? s->err : errno;
     free(s);
     if (failed) {
-        int e = errno;
         eng_afile_abort(&a);
-        return eng_diag_set(d, ENG_IO, "%s: write failed: %s", path,
+        return eng_diag_set(d, ENG_IO, "%s: cannot write: %s", path,
                             e ? strerror(e) : "compression error");
     }
     return eng_afile_commit(&a, d);

@@ -96,6 +96,47 @@ int eng_mkdir_p(const char *path, eng_diag *d)
     return ENG_OK;
 }
 
+/* The temporary files open now, for eng_afile_unlink_all(). A row is set
+ * only once its name is complete and cleared before the name is freed, so
+ * a signal handler that reads the table meanwhile sees whole names or
+ * NULL. More files than rows are simply not listed. */
+#define LIVE_MAX 64
+static char *volatile live_tmp[LIVE_MAX];
+
+static void live_add(eng_afile *a)
+{
+    for (int i = 0; i < LIVE_MAX; i++)
+        if (!live_tmp[i]) {
+            live_tmp[i] = a->tmp;
+            a->slot = i + 1;
+            return;
+        }
+}
+
+static void live_remove(eng_afile *a)
+{
+    if (a->slot > 0 && a->slot <= LIVE_MAX && live_tmp[a->slot - 1] == a->tmp)
+        live_tmp[a->slot - 1] = NULL;
+    a->slot = 0;
+}
+
+void eng_afile_unlink_all(void)
+{
+    for (int i = 0; i < LIVE_MAX; i++) {
+        char *p = live_tmp[i];
+        if (p)
+            unlink(p);
+    }
+}
+
+static void afile_release(eng_afile *a)
+{
+    live_remove(a);
+    free(a->path);
+    free(a->tmp);
+    a->path = a->tmp = NULL;
+}
+
 int eng_afile_open(eng_afile *a, const char *path, eng_diag *d)
 {
     memset(a, 0, sizeof *a);
@@ -105,35 +146,59 @@ int eng_afile_open(eng_afile *a, const char *path, eng_diag *d)
         eng_afile_abort(a);
         return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
     }
+    live_add(a);
     a->f = fopen(a->tmp, "wb");
     if (!a->f) {
         int e = errno;
-        free(a->path);
-        free(a->tmp);
-        memset(a, 0, sizeof *a);
+        afile_release(a);
         return eng_diag_set(d, ENG_IO, "%s: cannot write: %s", path, strerror(e));
     }
     return ENG_OK;
 }
 
-int eng_afile_commit(eng_afile *a, eng_diag *d)
+int eng_afile_fail(eng_afile *a, int e, eng_diag *d)
+{
+    if (e == 0)
+        e = errno ? errno : EIO;
+    return eng_diag_set(d, ENG_IO, "%s: cannot write: %s", a->path ? a->path : "?",
+                        strerror(e));
+}
+
+int eng_afile_close(eng_afile *a, eng_diag *d)
+{
+    if (!a->f)
+        return ENG_OK;
+    int rc = ENG_OK;
+    errno = 0;
+    if (fflush(a->f) != 0 || ferror(a->f))
+        rc = eng_afile_fail(a, 0, d);
+    errno = 0;
+    if (fclose(a->f) != 0 && rc == ENG_OK)
+        rc = eng_afile_fail(a, 0, d);
+    a->f = NULL;
+    return rc;
+}
+
+int eng_afile_rename(eng_afile *a, eng_diag *d)
 {
     int rc = ENG_OK;
-    if (fflush(a->f) != 0 || ferror(a->f)) {
-        rc = eng_diag_set(d, ENG_IO, "%s: write failed: %s", a->path, strerror(errno));
-    }
-    if (fclose(a->f) != 0 && rc == ENG_OK)
-        rc = eng_diag_set(d, ENG_IO, "%s: write failed: %s", a->path, strerror(errno));
-    a->f = NULL;
-    if (rc == ENG_OK && rename(a->tmp, a->path) != 0)
+    if (rename(a->tmp, a->path) != 0) {
         rc = eng_diag_set(d, ENG_IO, "%s: cannot rename from %s: %s", a->path, a->tmp,
                           strerror(errno));
-    if (rc != ENG_OK)
         unlink(a->tmp);
-    free(a->path);
-    free(a->tmp);
-    a->path = a->tmp = NULL;
+    }
+    afile_release(a);
     return rc;
+}
+
+int eng_afile_commit(eng_afile *a, eng_diag *d)
+{
+    int rc = eng_afile_close(a, d);
+    if (rc != ENG_OK) {
+        eng_afile_abort(a);
+        return rc;
+    }
+    return eng_afile_rename(a, d);
 }
 
 void eng_afile_abort(eng_afile *a)
@@ -144,9 +209,7 @@ void eng_afile_abort(eng_afile *a)
     }
     if (a->tmp)
         unlink(a->tmp);
-    free(a->path);
-    free(a->tmp);
-    a->path = a->tmp = NULL;
+    afile_release(a);
 }
 
 const char *eng_fmt_double(char *buf, size_t len, double v)

@@ -4,7 +4,14 @@
  * Atomic files: eng_afile_open() creates "PATH.tmp.PID" next to PATH; the
  * writer writes through a->f; eng_afile_commit() flushes, closes and renames
  * it over PATH; eng_afile_abort() closes and removes it. A failed or
- * interrupted run therefore never leaves a half-written PATH behind.
+ * interrupted run therefore never leaves a half-written PATH behind, and
+ * PATH keeps its previous content until the rename. A write error (a full
+ * disk, the file-size limit, an I/O error) is reported once, as
+ * "PATH: cannot write: No space left on device", and never retried.
+ *
+ * Every temporary file still open is listed in a process-wide table so
+ * that a signal handler can remove them all (eng_afile_unlink_all, which
+ * is async-signal-safe) before the process dies.
  */
 #ifndef ENG_UTIL_H
 #define ENG_UTIL_H
@@ -46,11 +53,36 @@ typedef struct eng_afile {
     FILE *f;    /* write here */
     char *path; /* final name */
     char *tmp;  /* temporary name, same directory */
+    int slot;   /* 1 + its row in the table of live temporaries; 0: none */
 } eng_afile;
 
+/* Creates the temporary file. Errors: ENG_NOMEM, ENG_IO ("PATH: cannot
+ * write: REASON"). */
 int eng_afile_open(eng_afile *a, const char *path, eng_diag *d);
+
+/* eng_afile_close() then eng_afile_rename(); on failure the temporary file
+ * is removed and PATH is untouched. */
 int eng_afile_commit(eng_afile *a, eng_diag *d);
+
+/* The two halves of a commit, for writers of several files that must land
+ * together: close (flush and check) them all, then rename them all.
+ * eng_afile_close() reports the stream's first write error ("PATH: cannot
+ * write: REASON", ENG_IO) and leaves the temporary file for
+ * eng_afile_abort(); eng_afile_rename() moves it over PATH and releases a. */
+int eng_afile_close(eng_afile *a, eng_diag *d);
+int eng_afile_rename(eng_afile *a, eng_diag *d);
+
+/* Closes (if open) and removes the temporary file; releases a. Safe on a
+ * zeroed or already released a. */
 void eng_afile_abort(eng_afile *a);
+
+/* Records that a write to a->f failed with errno e (0: take errno now) and
+ * returns ENG_IO with "PATH: cannot write: REASON" in d. */
+int eng_afile_fail(eng_afile *a, int e, eng_diag *d);
+
+/* Removes every temporary file this process has open through eng_afile.
+ * Async-signal-safe (unlink only); meant for signal handlers. */
+void eng_afile_unlink_all(void);
 
 /* Shortest decimal text of v that reads back to exactly v ("%.15g", then
  * "%.17g"); integral values print without a fraction. buf needs 32 bytes. */

@@ -92,6 +92,8 @@ static int cons_init(void *state, const pol_setup *setup, char *err, size_t errl
     s->n_jobs = setup->n_jobs;
     s->res = malloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->res);
     if (!s->res || pol_profile_init(&s->prof, setup->total_units, 0)) {
+        free(s->res); /* the engine calls fini only after a successful init */
+        s->res = NULL;
         snprintf(err, errlen, "out of memory");
         return ENG_NOMEM;
     }

@@ -185,6 +185,18 @@ static int parse_count(const char *key, const char *text, size_t *out, char *err
     return ENG_OK;
 }
 
+static void packet_release(packet_state *s)
+{
+    free(s->job_packet);
+    free(s->assigned);
+    free(s->in_queue);
+    free(s->busy);
+    s->job_packet = NULL;
+    s->assigned = NULL;
+    s->in_queue = NULL;
+    s->busy = NULL;
+}
+
 static int packet_init(void *state, const pol_setup *setup, char *err, size_t errlen)
 {
     packet_state *s = state;
@@ -241,6 +253,7 @@ static int packet_init(void *state, const pol_setup *setup, char *err, size_t er
     s->in_queue = calloc(s->n_jobs ? s->n_jobs : 1, 1);
     s->busy = calloc(s->n_hosts ? s->n_hosts : 1, 1);
     if (!s->job_packet || !s->busy || !s->assigned || !s->in_queue) {
+        packet_release(s); /* the engine calls fini only after a successful init */
         snprintf(err, errlen, "out of memory");
         return ENG_NOMEM;
     }

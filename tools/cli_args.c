@@ -35,7 +35,7 @@ int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, 
     out->arg = calloc(n_opts ? n_opts : 1, sizeof *out->arg);
     if (!out->arg) {
         fprintf(stderr, "batchlab %s: out of memory\n", cmd);
-        return 2;
+        return 1;
     }
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
@@ -95,7 +95,7 @@ int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, 
             if (!v) {
                 fprintf(stderr, "batchlab %s: out of memory\n", cmd);
                 bl_args_fini(out);
-                return 2;
+                return 1;
             }
             arg->values = v;
             arg->values[arg->n_values++] = value;

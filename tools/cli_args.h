@@ -39,8 +39,8 @@ typedef struct bl_args {
     bool help;
 } bl_args;
 
-/* Parses argv[first..argc). Returns 0, or 2 after printing
- * "batchlab CMD: ..." to stderr. Free with bl_args_fini. */
+/* Parses argv[first..argc). Returns 0, or 2 (1 when memory runs out) after
+ * printing "batchlab CMD: ..." to stderr. Free with bl_args_fini. */
 int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, char **argv,
                   int first, bl_args *out);
 void bl_args_fini(bl_args *a);

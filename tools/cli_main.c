@@ -1,8 +1,17 @@
 /* cli_main.c — the batchlab command line: run, compare, info, policies.
  *
  * Exit status: 0 success; 1 bad input or a failed run (the message names
- * the file and line); 2 usage error; 3 a scheduling invariant was violated
- * (a bug in a policy or the engine, reported with the time and job).
+ * the file and line; out of memory names the memory limits; a failed write
+ * names the file and the reason); 2 usage error; 3 a scheduling invariant
+ * was violated (a bug in a policy or the engine, reported with the time and
+ * job); 128 + N stopped by signal N (SIGINT, SIGTERM, SIGHUP).
+ *
+ * Stop signals: the first SIGINT, SIGTERM or SIGHUP is passed on to the
+ * simulation child running now (eng_run_forward_signal), which removes its
+ * temporary files and dies; the command then says so and exits 128 + N.
+ * With no child running, or at a second signal, the process removes its
+ * own temporary files and exits 128 + N at once (a child still alive then
+ * gets SIGTERM from the kernel as its parent dies).
  */
 #include "cli.h"
 #include "cli_args.h"
@@ -18,6 +27,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +80,7 @@ static int add_kv(const char *cmd, const char *what, const char *text, size_t le
         free(key);
         free(value);
         fprintf(stderr, "batchlab %s: out of memory\n", cmd);
-        return 2;
+        return 1;
     }
     p->kv[p->n_kv++] = (pol_kv){.key = key, .value = value};
     return 0;
@@ -112,7 +122,8 @@ static int option_values_bad(const policy_spec *p, char *err, size_t errlen)
     return 1;
 }
 
-/* Parses spec plus --policy-opt pairs; prints the problem and returns 2. */
+/* Parses spec plus --policy-opt pairs; prints the problem and returns 2
+ * (1 when memory runs out). */
 static int policy_spec_parse(const char *cmd, const char *spec, const char *const *extra,
                              size_t n_extra, policy_spec *out)
 {
@@ -124,7 +135,7 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
     out->kv = calloc(max_kv, sizeof *out->kv);
     if (!out->kv) {
         fprintf(stderr, "batchlab %s: out of memory\n", cmd);
-        return 2;
+        return 1;
     }
     size_t name_len = strcspn(spec, ":");
     char name[64];
@@ -139,17 +150,20 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
     for (const char *p = spec + name_len; *p == ':';) {
         const char *start = p + 1;
         size_t len = strcspn(start, ":");
-        if (add_kv(cmd, "policy option", start, len, out)) {
+        int rc = add_kv(cmd, "policy option", start, len, out);
+        if (rc) {
             policy_spec_fini(out);
-            return 2;
+            return rc;
         }
         p = start + len;
     }
-    for (size_t i = 0; i < n_extra; i++)
-        if (add_kv(cmd, "--policy-opt", extra[i], strlen(extra[i]), out)) {
+    for (size_t i = 0; i < n_extra; i++) {
+        int rc = add_kv(cmd, "--policy-opt", extra[i], strlen(extra[i]), out);
+        if (rc) {
             policy_spec_fini(out);
-            return 2;
+            return rc;
         }
+    }
     char err[512];
     if (pol_check_options(out->type, out->kv, out->n_kv, err, sizeof err) ||
         option_values_bad(out, err, sizeof err)) {
@@ -332,15 +346,64 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
     return 0;
 }
 
+/* Prints a failure (out of memory with the memory limits) and returns its
+ * exit status: 3 for a violated invariant, else 1. */
+static int report_failure(const char *cmd, const eng_diag *d)
+{
+    char limits[512] = "";
+    if (d->code == ENG_NOMEM && !strstr(d->msg, "ulimit -") && !strstr(d->msg, "memory.max"))
+        eng_run_memory_limits(limits, sizeof limits);
+    fprintf(stderr, "batchlab %s: %s%s\n", cmd, d->msg, limits);
+    return d->code == ENG_INVARIANT ? 3 : 1;
+}
+
+/* ---- stop signals (see the top of this file) ---------------------------- */
+
+static volatile sig_atomic_t stops_seen;
+
+static void on_stop(int sig)
+{
+    if (stops_seen++ == 0 && eng_run_forward_signal(sig))
+        return; /* the child stops; the command reports it */
+    eng_afile_unlink_all();
+    _exit(128 + sig);
+}
+
+static void install_stop_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop; /* no SA_RESTART: waits see EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+/* After a child was stopped by signal sig: the message and 128 + sig. */
+static int stopped(const char *cmd, const char *label, int sig, bool finished, const char *out)
+{
+    fprintf(stderr, "batchlab %s: %s%sstopped by %s (signal %d)", cmd, label ? label : "",
+            label ? ": " : "", strsignal(sig), sig);
+    if (finished)
+        fprintf(stderr, " after the run finished%s%s\n",
+                out ? "; its outputs are complete in " : "", out ? out : "");
+    else
+        fprintf(stderr, "; the run did not finish%s%s\n", out ? " and wrote nothing to " : "",
+                out ? out : "");
+    return 128 + sig;
+}
+
 static int read_workload(const char *cmd, const char *path, bool lenient, eng_workload **w)
 {
     eng_diag d;
     eng_diag_clear(&d);
     eng_swf_read_opts o = {.lenient = lenient};
-    if (eng_swf_read(path, &o, w, &d)) {
-        fprintf(stderr, "batchlab %s: %s\n", cmd, d.msg);
-        return 1;
-    }
+    if (eng_swf_read(path, &o, w, &d))
+        return report_failure(cmd, &d);
     if ((*w)->n_malformed)
         fprintf(stderr, "batchlab %s: skipped %zu malformed lines (--lenient); the first: %s\n",
                 cmd, (*w)->n_malformed, (*w)->first_malformed);
@@ -457,10 +520,6 @@ static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload 
     };
 }
 
-static int failure_status(const eng_diag *d)
-{
-    return d->code == ENG_INVARIANT ? 3 : 1;
-}
 
 /* ---- printing --------------------------------------------------------- */
 
@@ -614,16 +673,24 @@ static int cmd_run(int argc, char **argv)
         rc = read_workload("run", s.workload, s.lenient, &w);
     if (rc == 0)
         rc = check_has_jobs("run", s.workload, w);
+    if (rc == 0 && !(command = join_command(argc, argv))) {
+        fprintf(stderr, "batchlab run: out of memory\n");
+        rc = 1;
+    }
     if (rc == 0) {
-        command = join_command(argc, argv);
         eng_run_spec spec;
         fill_spec(&spec, &s, w, &ps, command, s.out);
+        spec.summary_only = true;
         eng_run_report rep;
         eng_diag d;
         eng_diag_clear(&d);
-        if (eng_run_isolated(&spec, &rep, &d)) {
-            fprintf(stderr, "batchlab run: %s\n", d.msg);
-            rc = failure_status(&d);
+        int failed = eng_run_isolated(&spec, &rep, &d);
+        if (eng_run_stopped_by()) {
+            rc = stopped("run", NULL, eng_run_stopped_by(), !failed, s.out);
+            if (!failed)
+                eng_run_report_fini(&rep);
+        } else if (failed) {
+            rc = report_failure("run", &d);
         } else {
             print_run_summary(&spec, &rep, &ps);
             eng_run_report_fini(&rep);
@@ -765,16 +832,24 @@ static int cmd_compare(int argc, char **argv)
     eng_run_report *reps = NULL;
     eng_workload *w = NULL;
     char *command = NULL;
-    if (rc == 0 && list) {
+    if (rc == 0 && !list) {
+        fprintf(stderr, "batchlab compare: out of memory\n");
+        rc = 1;
+    }
+    if (rc == 0) {
         size_t cap = 1;
         for (char *p = list; *p; p++)
             cap += *p == ',';
         labels = calloc(cap, sizeof *labels);
         specs = calloc(cap, sizeof *specs);
         reps = calloc(cap, sizeof *reps);
-        for (char *tok = strtok(list, ","); tok && labels && specs; tok = strtok(NULL, ","))
+        if (!labels || !specs || !reps) {
+            fprintf(stderr, "batchlab compare: out of memory\n");
+            rc = 1;
+        }
+        for (char *tok = strtok(list, ","); tok && rc == 0; tok = strtok(NULL, ","))
             labels[n++] = tok;
-        if (n == 0) {
+        if (n == 0 && rc == 0) {
             fprintf(stderr, "batchlab compare: --policies: expected at least one policy\n");
             rc = 2;
         }
@@ -787,21 +862,36 @@ static int cmd_compare(int argc, char **argv)
         rc = read_workload("compare", s.workload, s.lenient, &w);
     if (rc == 0)
         rc = check_has_jobs("compare", s.workload, w);
-    if (rc == 0)
-        command = join_command(argc, argv);
+    if (rc == 0 && !(command = join_command(argc, argv))) {
+        fprintf(stderr, "batchlab compare: out of memory\n");
+        rc = 1;
+    }
     for (size_t i = 0; i < n && rc == 0; i++) {
         char *dir = s.out ? policy_dir(s.out, labels[i]) : NULL;
+        if (s.out && !dir) {
+            fprintf(stderr, "batchlab compare: out of memory\n");
+            rc = 1;
+            break;
+        }
         eng_run_spec spec;
         fill_spec(&spec, &s, w, &specs[i], command, dir);
         spec.sim.progress = false;
+        spec.summary_only = true;
         if (!s.quiet && isatty(STDERR_FILENO))
             fprintf(stderr, "batchlab compare: running %s (%zu of %zu)...\n", labels[i], i + 1,
                     n);
         eng_diag d;
         eng_diag_clear(&d);
-        if (eng_run_isolated(&spec, &reps[i], &d)) {
-            fprintf(stderr, "batchlab compare: %s: %s\n", labels[i], d.msg);
-            rc = failure_status(&d);
+        int failed = eng_run_isolated(&spec, &reps[i], &d);
+        if (eng_run_stopped_by()) {
+            rc = stopped("compare", labels[i], eng_run_stopped_by(), !failed, dir);
+            if (i > 0 && s.out)
+                fprintf(stderr, "batchlab compare: the %zu policies before %s finished; their "
+                                "folders in %s are complete\n",
+                        i, labels[i], s.out);
+        } else if (failed) {
+            eng_diag_prefix(&d, "%s: ", labels[i]);
+            rc = report_failure("compare", &d);
         }
         free(dir);
     }
@@ -1141,6 +1231,7 @@ static void usage(FILE *f)
 
 int bl_cli_main(int argc, char **argv)
 {
+    install_stop_handlers();
     if (argc < 2) {
         usage(stderr);
         return 2;

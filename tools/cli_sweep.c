@@ -1492,7 +1492,11 @@ static int cmd_task(int argc, char **argv)
     }
     if (built && !bl_args_flag(&a, "keep-input"))
         unlink(input);
-    if (rc != 0)
+    if (rc > 128)
+        fprintf(stderr, "batchlab sweep task: %s: the run was stopped (exit %d); it stays "
+                        "pending\n",
+                out, rc);
+    else if (rc != 0)
         fprintf(stderr, "batchlab sweep task: %s: the run failed (exit %d)\n", out, rc);
 done:
     free(run_argv);
