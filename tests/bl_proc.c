@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -50,6 +51,8 @@ pid_t bl_proc_start(const char *const *argv, const bl_proc_opts *o)
         struct rlimit rl = {(rlim_t)o->as_bytes, (rlim_t)o->as_bytes};
         setrlimit(RLIMIT_AS, &rl);
     }
+    /* a test runner killed (a CTest timeout) takes the command with it */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
     /* the test runner's own signal dispositions are not the command's */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);

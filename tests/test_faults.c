@@ -374,11 +374,11 @@ static void test_bench_sweep_timeout(void)
     char grid_text[1200], out[700], cmd[3000], *text = NULL;
     snprintf(grid_text, sizeof grid_text,
              "platform = %s\nworkload.big = %s\nloads = log\npolicies = alp\n"
-             "seeds = 1\n",
+             "seeds = 1\nrun_args = --check\n",
              bl_src("platforms/kth-sp2.xml"), big_swf);
     const char *grid = bl_write_tmp("grid.txt", grid_text);
     snprintf(out, sizeof out, "%s/sw", dir);
-    snprintf(cmd, sizeof cmd, "BATCHLAB='%s' '%s' -j 1 --timeout 2 '%s' '%s'", bl_exe(),
+    snprintf(cmd, sizeof cmd, "BATCHLAB='%s' '%s' -j 1 --timeout 1 '%s' '%s'", bl_exe(),
              bl_src("bench/sweep"), grid, out);
     int st = bl_system(cmd, &text);
     CU_ASSERT_EQUAL(st, 1);
