@@ -68,6 +68,32 @@ static void test_usage_errors(void)
            "option max_members: expected a whole number in 0..2147483647, got '1e30'");
     expect(RUN "--workload traces/fixtures/small.swf --policy packet --policy-opt horizon=inf", 2,
            "option horizon: expected a number >= 1, got 'inf'");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy:backfill_order=lifo", 2,
+           "option backfill_order: expected queue or sjf, got 'lifo'");
+    /* every subcommand refuses what it does not know; no empty names */
+    expect("policies --bogus", 2, "unknown option '--bogus'");
+    expect("policies extra", 2, "unexpected argument 'extra'");
+    expect("--version x", 2, "--version: unexpected argument 'x'");
+    expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
+           "--policies easy,,fcfs",
+           2, "got an empty name in 'easy,,fcfs'");
+    expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
+           "--policies easy,",
+           2, "got an empty name in 'easy,'");
+}
+
+/* A run where every job is dropped has no metrics to show: n/a, not 0. */
+static void test_all_dropped(void)
+{
+    const char *w = bl_write_tmp("alldrop.swf", "1 0 0 -1 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                                                "2 5 0 -1 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n");
+    char args[1200];
+    snprintf(args, sizeof args, RUN "--workload %s --policy easy", w);
+    expect(args, 0, "wait, slowdown     n/a: no job was simulated (every job was dropped)");
+    char *out = NULL;
+    bl_run(&out, "%s", args);
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "slowdown           mean") : "");
+    free(out);
 }
 
 static void test_bad_input(void)
@@ -302,6 +328,7 @@ int bl_suite_cli_main(void)
         return 1;
     CU_add_test(s, "help and usage", test_help_and_usage);
     CU_add_test(s, "usage errors exit 2 with a precise message", test_usage_errors);
+    CU_add_test(s, "every job dropped: n/a", test_all_dropped);
     CU_add_test(s, "bad input exits 1 naming file and line", test_bad_input);
     CU_add_test(s, "run writes every output", test_run_and_outputs);
     CU_add_test(s, "compare and info", test_compare_and_info);

@@ -584,16 +584,21 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
     if (s->n_extended)
         printf("  estimates          %zu requests raised to the run time (--walltime extend)\n",
                s->n_extended);
-    printf("  wait (s)           mean %s, median %s, p95 %s, max %s\n",
-           fmt_grouped(a, sizeof a, s->wait_mean_s, 1), fmt_grouped(b, sizeof b, s->wait_median_s, 1),
-           fmt_grouped(c, sizeof c, s->wait_p95_s, 1),
-           fmt_grouped((char[64]){0}, 64, s->wait_max_s, 1));
-    printf("  response (s)       mean %s\n", fmt_grouped(a, sizeof a, s->response_mean_s, 1));
-    printf("  slowdown           mean %.3f; bounded (tau %g s) mean %.3f\n", s->slowdown_mean,
-           ENG_BSLD_TAU_S, s->bsld_mean);
-    printf("  utilization        %.4f over %s s\n", s->utilization,
-           fmt_grouped(a, sizeof a, s->makespan_s, 0));
-    printf("  queue length       mean %.2f, max %.0f\n", s->queue_mean, s->queue_max);
+    if (s->n_simulated == 0) {
+        printf("  wait, slowdown     n/a: no job was simulated (every job was dropped)\n");
+    } else {
+        printf("  wait (s)           mean %s, median %s, p95 %s, max %s\n",
+               fmt_grouped(a, sizeof a, s->wait_mean_s, 1),
+               fmt_grouped(b, sizeof b, s->wait_median_s, 1),
+               fmt_grouped(c, sizeof c, s->wait_p95_s, 1),
+               fmt_grouped((char[64]){0}, 64, s->wait_max_s, 1));
+        printf("  response (s)       mean %s\n", fmt_grouped(a, sizeof a, s->response_mean_s, 1));
+        printf("  slowdown           mean %.3f; bounded (tau %g s) mean %.3f\n", s->slowdown_mean,
+               ENG_BSLD_TAU_S, s->bsld_mean);
+        printf("  utilization        %.4f over %s s\n", s->utilization,
+               fmt_grouped(a, sizeof a, s->makespan_s, 0));
+        printf("  queue length       mean %.2f, max %.0f\n", s->queue_mean, s->queue_max);
+    }
     if (spec->sim.core.failures.enabled)
         printf("  host failures      %s: %zu jobs failed, %zu requeued, %s node-seconds wasted\n",
                spec->manifest.failures, s->n_failed, s->n_requeues,
@@ -846,6 +851,13 @@ static int cmd_compare(int argc, char **argv)
         if (!labels || !specs || !reps) {
             fprintf(stderr, "batchlab compare: out of memory\n");
             rc = 1;
+        }
+        size_t len = strlen(list);
+        if (rc == 0 && (len == 0 || list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,"))) {
+            fprintf(stderr, "batchlab compare: --policies: expected policy names separated by "
+                            "single commas, got an empty name in '%s'\n",
+                    list);
+            rc = 2;
         }
         for (char *tok = strtok(list, ","); tok && rc == 0; tok = strtok(NULL, ","))
             labels[n++] = tok;
@@ -1143,8 +1155,17 @@ static int cmd_info(int argc, char **argv)
 
 static int cmd_policies(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    bl_args a;
+    int rc = bl_args_parse("policies", NULL, 0, argc, argv, 1, &a);
+    if (rc)
+        return rc;
+    bool help = a.help;
+    bl_args_fini(&a);
+    if (help) {
+        printf("usage: batchlab policies\nLists the registered policies, their citations and "
+               "options.\n");
+        return 0;
+    }
     size_t n;
     const pol_type *const *list = pol_list(&n);
     for (size_t i = 0; i < n; i++) {
@@ -1242,6 +1263,10 @@ int bl_cli_main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
+        if (argc > 2) {
+            fprintf(stderr, "batchlab: --version: unexpected argument '%s'\n", argv[2]);
+            return 2;
+        }
         printf("batchlab %s (commit %s)\n", BATCHLAB_VERSION, BATCHLAB_GIT_COMMIT);
         return 0;
     }
