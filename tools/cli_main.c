@@ -887,7 +887,7 @@ static int cmd_compare(int argc, char **argv)
         }
         eng_run_spec spec;
         fill_spec(&spec, &s, w, &specs[i], command, dir);
-        spec.sim.progress = false;
+        spec.sim.progress = !s.quiet && isatty(STDERR_FILENO); /* within each policy */
         spec.summary_only = true;
         if (!s.quiet && isatty(STDERR_FILENO))
             fprintf(stderr, "batchlab compare: running %s (%zu of %zu)...\n", labels[i], i + 1,
