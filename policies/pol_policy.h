@@ -235,6 +235,14 @@ const char *pol_names(void);
 int pol_check_options(const pol_type *type, const pol_kv *options, size_t n, char *err,
                       size_t errlen);
 
+/* Checks option values the way a run would: type's own init on a one-host
+ * stand-in pool (1 core, 1e9 flop/s, one job, seed 1) with these options,
+ * then fini. Returns what init returned (0, ENG_INVAL with init's message in
+ * err, ENG_UNSUPPORTED...), or ENG_NOMEM when the state cannot be
+ * allocated. err is "" when init wrote nothing. */
+int pol_try_options(const pol_type *type, const pol_kv *options, size_t n, char *err,
+                    size_t errlen);
+
 /* The value of key in the options, or def when absent. */
 const char *pol_option_get(const pol_setup *setup, const char *key, const char *def);
 

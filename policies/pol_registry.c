@@ -100,6 +100,26 @@ int pol_check_options(const pol_type *type, const pol_kv *options, size_t n, cha
     return ENG_OK;
 }
 
+int pol_try_options(const pol_type *type, const pol_kv *options, size_t n, char *err,
+                    size_t errlen)
+{
+    const pol_host host = {.name = "h", .speed_flops = 1e9, .cores = 1, .free_cores = 1,
+                           .up = true};
+    const pol_setup setup = {.alloc = POL_ALLOC_NODE, .total_units = 1, .hosts = &host,
+                             .n_hosts = 1, .ref_speed_flops = 1e9, .n_jobs = 1, .seed = 1,
+                             .options = options, .n_options = n};
+    if (errlen)
+        err[0] = '\0';
+    void *state = calloc(1, type->state_size ? type->state_size : 1);
+    if (!state)
+        return ENG_NOMEM;
+    int rc = type->init(state, &setup, err, errlen);
+    if (rc == ENG_OK && type->fini)
+        type->fini(state);
+    free(state);
+    return rc;
+}
+
 const char *pol_option_get(const pol_setup *setup, const char *key, const char *def)
 {
     for (size_t i = 0; i < setup->n_options; i++)

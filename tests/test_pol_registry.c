@@ -42,6 +42,16 @@ static void test_option_validation(void)
     const pol_kv twice[] = {{"backfill_order", "sjf"}, {"backfill_order", "queue"}};
     CU_ASSERT_EQUAL(pol_check_options(pol_find("easy"), twice, 2, err, sizeof err), -4);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "given twice"));
+
+    /* Values, by the policy's own init on a one-host stand-in pool. */
+    CU_ASSERT_EQUAL(pol_try_options(pol_find("easy"), ok, 1, err, sizeof err), ENG_OK);
+    CU_ASSERT_EQUAL(pol_try_options(pol_find("easy"), NULL, 0, err, sizeof err), ENG_OK);
+    const pol_kv lifo[] = {{"backfill_order", "lifo"}};
+    CU_ASSERT_EQUAL(pol_try_options(pol_find("easy"), lifo, 1, err, sizeof err), ENG_INVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected queue or sjf, got 'lifo'"));
+    const pol_kv huge[] = {{"max_members", "1e30"}};
+    CU_ASSERT_EQUAL(pol_try_options(pol_find("packet"), huge, 1, err, sizeof err), ENG_INVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "max_members"));
 }
 
 /* A random workload: bursty arrivals, sizes 1..max_procs (a third of them

@@ -86,36 +86,17 @@ static int add_kv(const char *cmd, const char *what, const char *text, size_t le
     return 0;
 }
 
-/* The policy's own init with p's options on a one-host stand-in pool
- * (as sweeps check option values): an out-of-range value is a usage error
- * before the run starts. Only ENG_INVAL that the options cause counts:
- * when init refuses the stand-in pool without options too, the run itself
- * decides. Returns 1 with the message in err. */
-static int init_rc(const pol_type *type, const pol_kv *kv, size_t n_kv, char *err, size_t errlen)
-{
-    const pol_host host = {.name = "h", .speed_flops = 1e9, .cores = 1, .free_cores = 1,
-                           .up = true};
-    const pol_setup setup = {.alloc = POL_ALLOC_NODE, .total_units = 1, .hosts = &host,
-                             .n_hosts = 1, .ref_speed_flops = 1e9, .n_jobs = 1, .seed = 1,
-                             .options = kv, .n_options = n_kv};
-    void *state = calloc(1, type->state_size ? type->state_size : 1);
-    if (!state)
-        return ENG_OK; /* the run will say it */
-    err[0] = '\0';
-    int rc = type->init(state, &setup, err, errlen);
-    if (rc == ENG_OK && type->fini)
-        type->fini(state);
-    free(state);
-    return rc;
-}
-
+/* Option values out of range are a usage error before the run starts:
+ * only an ENG_INVAL that the options cause counts (when init refuses the
+ * stand-in pool without options too, or memory runs out, the run itself
+ * decides). Returns 1 with the message in err. */
 static int option_values_bad(const policy_spec *p, char *err, size_t errlen)
 {
     char msg[400];
-    if (p->n_kv == 0 || init_rc(p->type, p->kv, p->n_kv, msg, sizeof msg) != ENG_INVAL)
+    if (p->n_kv == 0 || pol_try_options(p->type, p->kv, p->n_kv, msg, sizeof msg) != ENG_INVAL)
         return 0;
     char other[400];
-    if (init_rc(p->type, NULL, 0, other, sizeof other) != ENG_OK)
+    if (pol_try_options(p->type, NULL, 0, other, sizeof other) != ENG_OK)
         return 0;
     snprintf(err, errlen, "policy %s: %s", p->type->name,
              msg[0] ? msg : "an option value is out of range");

@@ -650,20 +650,11 @@ char *bl_variant_dir(const char *variant)
 static int check_value(const bl_grid *g, const pol_type *type, const bl_grid_option *o,
                        const char *value, eng_diag *d)
 {
-    const pol_host host = {.name = "h", .speed_flops = 1e9, .cores = 1, .free_cores = 1,
-                           .up = true};
     const pol_kv kv = {.key = o->key, .value = value};
-    const pol_setup setup = {.alloc = POL_ALLOC_NODE, .total_units = 1, .hosts = &host,
-                             .n_hosts = 1, .ref_speed_flops = 1e9, .n_jobs = 1, .seed = 1,
-                             .options = &kv, .n_options = 1};
-    void *state = calloc(1, type->state_size ? type->state_size : 1);
-    if (!state)
+    char err[512];
+    int rc = pol_try_options(type, &kv, 1, err, sizeof err);
+    if (rc == ENG_NOMEM)
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
-    char err[512] = "";
-    int rc = type->init(state, &setup, err, sizeof err);
-    if (rc == ENG_OK && type->fini)
-        type->fini(state);
-    free(state);
     if (rc == ENG_OK || rc == ENG_UNSUPPORTED)
         return ENG_OK;
     if (!err[0])
