@@ -17,7 +17,8 @@
  *    within one block (__syncthreads) costs far less than one across
  *    blocks (a grid-wide barrier or a launch per round), so a chain takes
  *    one block of GSA_MACHINE_THREADS threads (the machine count rounded up
- *    to a warp, at most 1024), thread t taking machines t, t + 1024, ...
+ *    to a warp, at most 1024 or what the kernel's registers allow: 256 on
+ *    an H100), thread t taking machines t, t + blockDim.x, ...
  *
  * Both give the CPU reference's bits: integer times, integer acceptance,
  * one Philox stream per chain, and the machine-by-machine decoding proven
@@ -310,6 +311,26 @@ extern "C" int gsa_cuda_probe(char *why, size_t len)
     return ok;
 }
 
+/* The largest power-of-two block the machine-by-machine kernel can be
+ * launched with: GSA_MACHINE_THREADS_MAX, or less where the kernel's
+ * registers per thread leave fewer threads to a block (cudaFuncGetAttributes;
+ * 256 on an H100 with nvcc 13). */
+static unsigned machine_threads_max(void)
+{
+    static unsigned most;
+    if (!most) {
+        cudaFuncAttributes a;
+        unsigned limit = GSA_MACHINE_THREADS_MAX;
+        if (cudaFuncGetAttributes(&a, gsa_kernel_machines) == cudaSuccess &&
+            a.maxThreadsPerBlock > 0 && (unsigned)a.maxThreadsPerBlock < limit)
+            limit = (unsigned)a.maxThreadsPerBlock;
+        most = 32;
+        while (most * 2 <= limit)
+            most *= 2;
+    }
+    return most;
+}
+
 extern "C" int gsa_cuda_device_info(char *name, size_t len, double *peak_bytes_per_s)
 {
     *peak_bytes_per_s = 0;
@@ -320,7 +341,8 @@ extern "C" int gsa_cuda_device_info(char *name, size_t len, double *peak_bytes_p
     if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess)
         return ENG_UNSUPPORTED;
     if (name && len)
-        snprintf(name, len, "%s", prop.name);
+        snprintf(name, len, "%s, machine-by-machine blocks of up to %u threads", prop.name,
+                 machine_threads_max());
     if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess &&
         cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess)
         *peak_bytes_per_s = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0); /* double data rate */
@@ -443,8 +465,8 @@ extern "C" int gsa_cuda_launch(gsa_cuda *c, int slot, const gsa_packed *pk, cons
     memcpy(s->h_blob, pk->blob, pk->bytes);
     CK(cudaMemcpyAsync(s->d_blob, s->h_blob, pk->bytes, cudaMemcpyHostToDevice, s->stream));
     if (run->parallel) {
-        unsigned threads = 32;
-        while (threads < (unsigned)p->M && threads < GSA_MACHINE_THREADS_MAX)
+        unsigned threads = 32, most = machine_threads_max();
+        while (threads < (unsigned)p->M && threads < most)
             threads *= 2;
         gsa_kernel_machines<<<(unsigned)run->chains, threads, 0, s->stream>>>(
             s->d_blob, s->d_ws, ws_bytes, *run, s->d_out);
