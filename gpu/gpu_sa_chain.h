@@ -502,6 +502,76 @@ GSA_FN void gsa_decode_grid(const gsa_prob *p, const int32_t *order, const int32
     e->vol = vol;
 }
 
+/* The copy of file f that job j (at position pj, on machine m, its download
+ * link free from `link`) reads: the earliest arrival over the candidate
+ * copies — the file's mirrors, its producer's output, and the copies earlier
+ * readers downloaded — ties to the copy first in the sequential copy table
+ * (mirrors in their order, then copies in the order of the jobs that made
+ * them). A copy's time is read from end_own / dl_own when it lies on m and
+ * from end_other / dl_other otherwise: the machine-by-machine decoder reads
+ * other machines' values from the previous round, the event decoder passes
+ * the same arrays twice. Sets *best (arrival) and *best_from (when the
+ * download starts, for a remote copy); returns 1 when the copy is remote
+ * (a download), 0 when it is on m. */
+GSA_FN int32_t gsa_pick_copy(const gsa_prob *p, const int32_t *mach, const int32_t *fperm,
+                             const int32_t *pos, int32_t f, int32_t pj, int32_t m, int64_t link,
+                             gsa_icache *ic, const int64_t *end_own, const int64_t *end_other,
+                             const int64_t *dl_own, const int64_t *dl_other, int64_t *best_out,
+                             int64_t *best_from_out)
+{
+    const int64_t size = p->fsize[f];
+    const int32_t nm = p->mir_off[f + 1] - p->mir_off[f];
+    int64_t best = GSA_INF, rank = GSA_INF, best_from = 0;
+    int32_t remote = 0;
+    const int32_t n_cand = nm + 1 + (p->rd_off[f + 1] - p->rd_off[f]);
+    for (int32_t c = 0; c < n_cand; c++) {
+        int32_t s;
+        int64_t t, r;
+        if (c < nm) {
+            s = p->mir_m[p->mir_off[f] + c];
+            t = p->mir_t[p->mir_off[f] + c];
+            r = c;
+        } else if (c == nm) {
+            const int32_t q = p->fprod[f];
+            if (q < 0 || pos[q] >= pj)
+                continue;
+            s = mach[q];
+            t = s == m ? end_own[q] : end_other[q];
+            r = (int64_t)nm + pos[q];
+        } else {
+            const int32_t q = p->rd_job[p->rd_off[f] + (c - nm - 1)];
+            if (pos[q] >= pj)
+                continue; /* later, or j itself */
+            s = mach[q];
+            int32_t slot = p->in_off[q];
+            while (fperm[slot] != f)
+                slot++;
+            t = s == m ? dl_own[slot] : dl_other[slot];
+            if (t < 0)
+                continue; /* that reader made no copy */
+            r = (int64_t)nm + pos[q];
+        }
+        int64_t arrive, from = 0;
+        if (s == m) {
+            arrive = t;
+        } else {
+            from = gsa_max(link, t);
+            if (from > best)
+                continue; /* cannot arrive first */
+            arrive = from + gsa_slot_transfer(p, ic, s, m, size);
+        }
+        if (arrive < best || (arrive == best && r < rank)) {
+            best = arrive;
+            rank = r;
+            best_from = from;
+            remote = s != m;
+        }
+    }
+    *best_out = best;
+    *best_from_out = best_from;
+    return remote;
+}
+
 /* ---- the grid decoder, machine by machine -------------------------------
  *
  * Algorithm 1 as the paper parallelises it: "One thread in program is
@@ -577,56 +647,10 @@ GSA_FN int gsa_mdec_machine(const gsa_prob *p, const int32_t *mach, const int32_
         int64_t last = 0;
         for (int32_t i = p->in_off[j]; i < p->in_off[j + 1]; i++) {
             const int32_t f = fperm[i];
-            const int64_t size = p->fsize[f];
-            const int32_t nm = p->mir_off[f + 1] - p->mir_off[f];
             gsa_icache *ic = gsa_slot_cache(w, i, f, m);
-            int64_t best = GSA_INF, rank = GSA_INF, best_from = 0;
-            int32_t remote = 0;
-            /* candidate copies: mirrors, the producer's, earlier readers' */
-            const int32_t n_cand = nm + 1 + (p->rd_off[f + 1] - p->rd_off[f]);
-            for (int32_t c = 0; c < n_cand; c++) {
-                int32_t s;
-                int64_t t, r;
-                if (c < nm) {
-                    s = p->mir_m[p->mir_off[f] + c];
-                    t = p->mir_t[p->mir_off[f] + c];
-                    r = c;
-                } else if (c == nm) {
-                    const int32_t q = p->fprod[f];
-                    if (q < 0 || pos[q] >= pj)
-                        continue;
-                    s = mach[q];
-                    t = s == m ? end_g[q] : end_p[q];
-                    r = (int64_t)nm + pos[q];
-                } else {
-                    const int32_t q = p->rd_job[p->rd_off[f] + (c - nm - 1)];
-                    if (pos[q] >= pj)
-                        continue; /* later, or j itself */
-                    s = mach[q];
-                    int32_t slot = p->in_off[q];
-                    while (fperm[slot] != f)
-                        slot++;
-                    t = s == m ? dl_g[slot] : dl_p[slot];
-                    if (t < 0)
-                        continue; /* that reader made no copy */
-                    r = (int64_t)nm + pos[q];
-                }
-                int64_t arrive, from = 0;
-                if (s == m) {
-                    arrive = t;
-                } else {
-                    from = gsa_max(link, t);
-                    if (from > best)
-                        continue; /* cannot arrive first */
-                    arrive = from + gsa_slot_transfer(p, ic, s, m, size);
-                }
-                if (arrive < best || (arrive == best && r < rank)) {
-                    best = arrive;
-                    rank = r;
-                    best_from = from;
-                    remote = s != m;
-                }
-            }
+            int64_t best, best_from;
+            const int32_t remote = gsa_pick_copy(p, mach, fperm, pos, f, pj, m, link, ic, end_g,
+                                                 end_p, dl_g, dl_p, &best, &best_from);
             int64_t made = -1;
             w->mxf[i] = 0;
             if (remote) {
@@ -802,54 +826,10 @@ GSA_FN void gsa_ev_job(const gsa_prob *p, const int32_t *mach, const int32_t *fp
     for (int32_t i = p->in_off[j]; i < p->in_off[j + 1]; i++) {
         const int32_t f = fperm[i];
         const int64_t size = p->fsize[f];
-        const int32_t nm = p->mir_off[f + 1] - p->mir_off[f];
         gsa_icache *ic = gsa_slot_cache(w, i, f, m);
-        int64_t best = GSA_INF, rank = GSA_INF, best_from = 0;
-        int32_t remote = 0;
-        const int32_t n_cand = nm + 1 + (p->rd_off[f + 1] - p->rd_off[f]);
-        for (int32_t c = 0; c < n_cand; c++) {
-            int32_t s;
-            int64_t t, r;
-            if (c < nm) {
-                s = p->mir_m[p->mir_off[f] + c];
-                t = p->mir_t[p->mir_off[f] + c];
-                r = c;
-            } else if (c == nm) {
-                const int32_t q = p->fprod[f];
-                if (q < 0 || w->pos[q] >= pj)
-                    continue;
-                s = mach[q];
-                t = w->cend[q];
-                r = (int64_t)nm + w->pos[q];
-            } else {
-                const int32_t q = p->rd_job[p->rd_off[f] + (c - nm - 1)];
-                if (w->pos[q] >= pj)
-                    continue;
-                int32_t slot = p->in_off[q];
-                while (fperm[slot] != f)
-                    slot++;
-                t = w->edl[slot];
-                if (t < 0)
-                    continue;
-                s = mach[q];
-                r = (int64_t)nm + w->pos[q];
-            }
-            int64_t arrive, from = 0;
-            if (s == m) {
-                arrive = t;
-            } else {
-                from = gsa_max(link, t);
-                if (from > best)
-                    continue;
-                arrive = from + gsa_slot_transfer(p, ic, s, m, size);
-            }
-            if (arrive < best || (arrive == best && r < rank)) {
-                best = arrive;
-                rank = r;
-                best_from = from;
-                remote = s != m;
-            }
-        }
+        int64_t best, best_from;
+        const int32_t remote = gsa_pick_copy(p, mach, fperm, w->pos, f, pj, m, link, ic, w->cend,
+                                             w->cend, w->edl, w->edl, &best, &best_from);
         const int64_t made = remote ? best : -1, xf = remote ? best - best_from : 0;
         const int64_t moved = remote ? size : 0;
         if (remote)
