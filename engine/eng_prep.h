@@ -40,7 +40,7 @@
 #include "eng_error.h"
 #include "eng_platform.h"
 #include "eng_swf.h"
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,7 +6,7 @@
  * suite (tests/test_pol_registry.c) then runs it on random workloads under
  * the invariant checker without further work.
  */
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include "eng_error.h"
 #include "eng_util.h"

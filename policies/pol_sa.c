@@ -41,7 +41,7 @@
  * the window and P the profile's breakpoints (at most running + 2W + 1);
  * calls where no window job fits in the free units cost O(Q + running).
  */
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include "eng_error.h"
 #include "eng_util.h"

@@ -4,7 +4,7 @@
 #include "bl_scenarios.h"
 #include "bl_test.h"
 #include "eng_core.h"
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include <math.h>
 #include <string.h>

@@ -23,7 +23,7 @@
 #include "eng_sha256.h"
 #include "eng_swf.h"
 #include "eng_util.h"
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include <errno.h>
 #include <math.h>

@@ -81,7 +81,7 @@
 #include "eng_sha256.h"
 #include "eng_swf.h"
 #include "eng_util.h"
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include <jansson.h>
 

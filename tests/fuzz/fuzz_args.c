@@ -4,7 +4,7 @@
  * bytes (NUL-separated words). */
 #include "cli_args.h"
 #include "eng_prep.h"
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include <stdint.h>
 #include <stdio.h>

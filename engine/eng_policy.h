@@ -1,4 +1,4 @@
-/* pol_policy.h — the policy boundary: what a scheduling policy sees and
+/* eng_policy.h — the policy boundary: what a scheduling policy sees and
  * what it may answer.
  *
  * A policy is pure C. It makes no SimGrid call and owns no engine object; it
@@ -34,8 +34,8 @@
  * pairs that the policy validates in init() (unknown keys are errors).
  * The GSL's rng/multimin families are the model for this type/state split.
  */
-#ifndef POL_POLICY_H
-#define POL_POLICY_H
+#ifndef ENG_POLICY_H
+#define ENG_POLICY_H
 
 #include <stdbool.h>
 #include <stddef.h>
