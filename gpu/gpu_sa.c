@@ -1,5 +1,10 @@
-/* gpu_sa.c — the library's front: parameters, problem validation and
- * packing, results, backend selection, and gpu_sa_solve.
+/* gpu_sa.c — the problem model, the bottom of gpu/: parameters, problem
+ * validation and packing, results, the reference decoding of one
+ * candidate and the Cmax lower bound. It calls nothing else of gpu/: the
+ * CPU reference (gpu_sa_cpu.c) and the CUDA backend build on it, backend
+ * selection (gpu_backend.c) and the kernel pool (gpu_pool.c) above them,
+ * and the one-shot solve (gpu_solve.c) on top (tools/check-layers checks
+ * the order).
  *
  * Packing turns a borrowed gpu_sa_problem into one block (gpu_sa_chain.h's
  * gsa_header layout) that both backends read as is, and adds what the
@@ -18,7 +23,6 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #endif
 #include "gpu_sa_impl.h"
-#include "gpu_pool.h"
 
 #include "eng_error.h"
 
@@ -877,72 +881,6 @@ int gpu_sa_decode(const gpu_sa_problem *prob, const gpu_sa_params *par, const in
     free(pos);
     free(fp);
     gsa_packed_fini(&pk);
-    return rc;
-}
-
-/* ---- backends ------------------------------------------------------------- */
-
-bool gpu_sa_cuda_built(void)
-{
-    return GPU_SA_HAVE_CUDA != 0;
-}
-
-int gpu_sa_cuda_available(char *why, size_t len)
-{
-    return gsa_cuda_probe(why, len);
-}
-
-int gpu_sa_cuda_device(char *name, size_t len, double *peak_bytes_per_s)
-{
-    return gsa_cuda_device_info(name, len, peak_bytes_per_s);
-}
-
-int gpu_sa_backend_resolve(const char *request, char name[8], char *err, size_t errlen)
-{
-    const char *env = getenv(GPU_SA_BACKEND_ENV);
-    const char *want = env && *env ? env : request && *request ? request : "auto";
-    const char *src = env && *env ? " (from " GPU_SA_BACKEND_ENV ")" : "";
-    if (strcmp(want, "cpu") == 0) {
-        snprintf(name, 8, "cpu");
-        return ENG_OK;
-    }
-    if (strcmp(want, "cuda") != 0 && strcmp(want, "auto") != 0)
-        return fail(err, errlen, ENG_INVAL, "backend '%s'%s: expected auto, cpu or cuda", want,
-                    src);
-    char why[256];
-    if (gsa_cuda_probe(why, sizeof why)) {
-        snprintf(name, 8, "cuda");
-        return ENG_OK;
-    }
-    if (strcmp(want, "auto") == 0) {
-        snprintf(name, 8, "cpu");
-        return ENG_OK;
-    }
-    return fail(err, errlen, ENG_UNSUPPORTED, "backend cuda%s not available: %s", src, why);
-}
-
-int gpu_sa_solve(const gpu_sa_problem *p, const gpu_sa_params *par, const char *backend,
-                 gpu_sa_result *out, char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    char name[8];
-    int rc = gpu_sa_backend_resolve(backend, name, err, errlen);
-    if (rc)
-        return rc;
-    if (strcmp(name, "cpu") == 0)
-        return gpu_sa_solve_cpu(p, par, out, err, errlen);
-    gpu_pool_config cfg;
-    gpu_pool_config_default(&cfg);
-    cfg.backend = "cuda";
-    cfg.slots = 1;
-    gpu_pool *pool = NULL;
-    rc = gpu_pool_create(&cfg, &pool, err, errlen);
-    int64_t ticket = 0;
-    if (!rc)
-        rc = gpu_pool_submit(pool, p, par, &ticket, err, errlen);
-    if (!rc)
-        rc = gpu_pool_wait(pool, ticket, out, err, errlen);
-    gpu_pool_destroy(pool);
     return rc;
 }
 

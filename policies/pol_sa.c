@@ -205,7 +205,8 @@ static int sa_init(void *state, const pol_setup *setup, char *err, size_t errlen
     cfg.backend = idx == 0 ? "auto" : idx == 1 ? "cpu" : "cuda";
     /* A device pays off only with many chains: one GPU thread runs one
      * chain, slower than a CPU core, so auto keeps a few on the CPU (the
-     * plan is the same). backend=cuda or the environment still force it. */
+     * plan is the same). backend=cuda (which BATCHLAB_SA_BACKEND=cuda sets
+     * through the command line) still forces it. */
     if (idx == 0 && s->chains < SA_GPU_MIN_CHAINS)
         cfg.backend = "cpu";
     cfg.slots = 1;

@@ -1,6 +1,7 @@
 /* bl_sched.c — see bl_sched.h. */
 #include "bl_sched.h"
 #include "bl_test.h"
+#include "pol_registry.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,6 +5,7 @@
 #include "bl_test.h"
 #include "eng_output.h"
 #include "eng_run.h"
+#include "pol_registry.h"
 
 #include <stdlib.h>
 #include <string.h>

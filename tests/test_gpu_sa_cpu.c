@@ -9,6 +9,7 @@
 #include "eng_error.h"
 #include "gpu_sa.h"
 #include "gpu_sa_chain.h"
+#include "gpu_solve.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -566,14 +567,12 @@ static void test_models(void)
     CU_ASSERT_EQUAL(gpu_sa_model_generate(1, 0, 5, &a, err, sizeof err), ENG_INVAL);
 }
 
-/* Backend names: cpu always; cuda only where available; the environment
- * variable overrides the request. */
+/* Backend names: cpu always; cuda only where available. The library reads
+ * no environment: BATCHLAB_SA_BACKEND (which the command line reads and
+ * passes down) changes nothing here. */
 static void test_backend_resolve(void)
 {
     char name[8];
-    const char *saved = getenv(GPU_SA_BACKEND_ENV);
-    char *keep = saved ? strdup(saved) : NULL;
-    unsetenv(GPU_SA_BACKEND_ENV);
     CU_ASSERT_EQUAL(gpu_sa_backend_resolve("cpu", name, err, sizeof err), 0);
     CU_ASSERT_STRING_EQUAL(name, "cpu");
     CU_ASSERT_EQUAL(gpu_sa_backend_resolve("auto", name, err, sizeof err), 0);
@@ -581,6 +580,7 @@ static void test_backend_resolve(void)
     bool cuda = gpu_sa_cuda_available(why, sizeof why);
     CU_ASSERT_STRING_EQUAL(name, cuda ? "cuda" : "cpu");
     CU_ASSERT_EQUAL(gpu_sa_backend_resolve(NULL, name, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(name, cuda ? "cuda" : "cpu");
     int rc = gpu_sa_backend_resolve("cuda", name, err, sizeof err);
     if (cuda) {
         CU_ASSERT_EQUAL(rc, 0);
@@ -591,26 +591,26 @@ static void test_backend_resolve(void)
     if (!gpu_sa_cuda_built())
         CU_ASSERT(bl_contains(why, "without CUDA"));
     CU_ASSERT_EQUAL(gpu_sa_backend_resolve("gpu", name, err, sizeof err), ENG_INVAL);
-    setenv(GPU_SA_BACKEND_ENV, "cpu", 1);
-    CU_ASSERT_EQUAL(gpu_sa_backend_resolve("cuda", name, err, sizeof err), 0);
+    CU_ASSERT(bl_contains(err, "'gpu'"));
+    /* the environment is not read */
+    const char *saved = getenv("BATCHLAB_SA_BACKEND");
+    char *keep = saved ? strdup(saved) : NULL;
+    setenv("BATCHLAB_SA_BACKEND", "fpga", 1);
+    CU_ASSERT_EQUAL(gpu_sa_backend_resolve("cpu", name, err, sizeof err), 0);
     CU_ASSERT_STRING_EQUAL(name, "cpu");
-    setenv(GPU_SA_BACKEND_ENV, "fpga", 1);
-    CU_ASSERT_EQUAL(gpu_sa_backend_resolve("cpu", name, err, sizeof err), ENG_INVAL);
-    CU_ASSERT(bl_contains(err, GPU_SA_BACKEND_ENV));
-    /* gpu_sa_solve through the override */
-    setenv(GPU_SA_BACKEND_ENV, "cpu", 1);
+    /* the one-shot solve on the requested backend */
     gpu_sa_queue q = queue_q();
     gpu_sa_problem p = {.kind = GPU_SA_QUEUE, .queue = &q};
     gpu_sa_params par = params();
     gpu_sa_result r;
-    CU_ASSERT_EQUAL(gpu_sa_solve(&p, &par, "cuda", &r, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(gpu_sa_solve(&p, &par, "cpu", &r, err, sizeof err), 0);
     CU_ASSERT_STRING_EQUAL(r.backend, "cpu");
     CU_ASSERT_EQUAL(r.e1, 134); /* the optimum of three jobs */
     gpu_sa_result_fini(&r);
     if (keep)
-        setenv(GPU_SA_BACKEND_ENV, keep, 1);
+        setenv("BATCHLAB_SA_BACKEND", keep, 1);
     else
-        unsetenv(GPU_SA_BACKEND_ENV);
+        unsetenv("BATCHLAB_SA_BACKEND");
     free(keep);
 }
 

@@ -23,7 +23,7 @@
 #include "eng_sha256.h"
 #include "eng_swf.h"
 #include "eng_util.h"
-#include "eng_policy.h"
+#include "pol_registry.h"
 
 #include <errno.h>
 #include <math.h>
@@ -103,6 +103,58 @@ static int option_values_bad(const policy_spec *p, char *err, size_t errlen)
     return 1;
 }
 
+int bl_sa_backend_env(const char *cmd, const char **value)
+{
+    const char *env = getenv(BL_SA_BACKEND_ENV);
+    *value = NULL;
+    if (!env || !*env)
+        return 0;
+    if (strcmp(env, "auto") != 0 && strcmp(env, "cpu") != 0 && strcmp(env, "cuda") != 0) {
+        fprintf(stderr, "batchlab %s: " BL_SA_BACKEND_ENV " '%s': expected auto, cpu or cuda\n",
+                cmd, env);
+        return 2;
+    }
+    *value = env;
+    return 0;
+}
+
+/* BL_SA_BACKEND_ENV, when set, gives the `backend` option of a policy that
+ * declares one (replacing a value from the command line): the environment
+ * is read here and passed down, never inside gpu/ or the policies. The
+ * manifest then records the backend asked for. Returns 0, 2 (bad value)
+ * or 1 (out of memory); p->kv has room for one more pair. */
+static int backend_from_env(const char *cmd, policy_spec *p)
+{
+    bool has = false;
+    for (const pol_option *o = p->type->options; o && o->key; o++)
+        has = has || strcmp(o->key, "backend") == 0;
+    if (!has)
+        return 0;
+    const char *env = NULL;
+    int rc = bl_sa_backend_env(cmd, &env);
+    if (rc || !env)
+        return rc;
+    char *value = strdup(env);
+    if (!value) {
+        fprintf(stderr, "batchlab %s: out of memory\n", cmd);
+        return 1;
+    }
+    for (size_t i = 0; i < p->n_kv; i++)
+        if (strcmp(p->kv[i].key, "backend") == 0) {
+            free((char *)p->kv[i].value);
+            p->kv[i].value = value;
+            return 0;
+        }
+    char *key = strdup("backend");
+    if (!key) {
+        free(value);
+        fprintf(stderr, "batchlab %s: out of memory\n", cmd);
+        return 1;
+    }
+    p->kv[p->n_kv++] = (pol_kv){.key = key, .value = value};
+    return 0;
+}
+
 /* Parses spec plus --policy-opt pairs; prints the problem and returns 2
  * (1 when memory runs out). */
 static int policy_spec_parse(const char *cmd, const char *spec, const char *const *extra,
@@ -110,7 +162,7 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
 {
     memset(out, 0, sizeof *out);
     out->label = spec;
-    size_t max_kv = n_extra + 1;
+    size_t max_kv = n_extra + 2; /* + the backend from the environment */
     for (const char *p = spec; *p; p++)
         max_kv += *p == ':';
     out->kv = calloc(max_kv, sizeof *out->kv);
@@ -144,6 +196,11 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
             policy_spec_fini(out);
             return rc;
         }
+    }
+    int rc = backend_from_env(cmd, out);
+    if (rc) {
+        policy_spec_fini(out);
+        return rc;
     }
     char err[512];
     if (pol_check_options(out->type, out->kv, out->n_kv, err, sizeof err) ||

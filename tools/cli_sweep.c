@@ -81,7 +81,7 @@
 #include "eng_sha256.h"
 #include "eng_swf.h"
 #include "eng_util.h"
-#include "eng_policy.h"
+#include "pol_registry.h"
 
 #include <jansson.h>
 
