@@ -1395,6 +1395,11 @@ const eng_host_run *eng_core_alloc_runs(const eng_core *c)
     return c->runs;
 }
 
+pol_alloc eng_core_alloc_mode(const eng_core *c)
+{
+    return c->opts.alloc;
+}
+
 /* Expands the runs host by host at each job's hosts_off (a job requeued
  * after a failure leaves its earlier slots unused, as they were). The
  * expansion is a cache: the const view of the core is unchanged. */

@@ -191,6 +191,8 @@ int eng_core_run(eng_core *c, eng_diag *d);
 const eng_job_result *eng_core_results(const eng_core *c);
 /* Every allocation's runs; a job's are at its runs_off (n_runs of them). */
 const eng_host_run *eng_core_alloc_runs(const eng_core *c);
+/* The allocation the run used (node or core). */
+pol_alloc eng_core_alloc_mode(const eng_core *c);
 /* The same expanded host by host, at each job's hosts_off: platform host
  * indices and the cores taken on each. Built on the first call after a step
  * (memory proportional to all jobs' widths: for tests and small runs; the
