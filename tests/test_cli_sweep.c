@@ -11,6 +11,7 @@
 #include "bl_test.h"
 #include "eng_sha256.h"
 
+#include "cli_json.h"
 #include "cli_sweep.h"
 
 #include <stdio.h>

@@ -39,12 +39,6 @@
 #endif
 #include "bl_commit.h" /* BATCHLAB_GIT_COMMIT, generated at build time */
 
-int bl_cmd_generate(int argc, char **argv);
-int bl_cmd_scale(int argc, char **argv);
-int bl_cmd_standin(int argc, char **argv);
-int bl_cmd_sweep(int argc, char **argv);
-int bl_cmd_plot(int argc, char **argv);
-int bl_cmd_fit(int argc, char **argv);
 
 /* ---- policy specs: "easy" or "easy:backfill_order=sjf" ----------------- */
 
@@ -683,7 +677,7 @@ static const bl_opt run_opts[] = {
     {"policy-opt", 0, BL_MULTI, "KEY=VALUE", "option passed to the policy (repeatable)"},
 };
 
-static int cmd_run(int argc, char **argv)
+int bl_cmd_run(int argc, char **argv)
 {
     bl_args a;
     int rc = bl_args_parse("run", run_opts, sizeof run_opts / sizeof run_opts[0], argc, argv, 1,
@@ -1264,7 +1258,7 @@ static const struct {
     int (*fn)(int, char **);
     const char *summary;
 } commands[] = {
-    {"run", cmd_run, "replay a workload on a platform under one policy"},
+    {"run", bl_cmd_run, "replay a workload on a platform under one policy"},
     {"compare", cmd_compare, "the same replay under several policies, side by side"},
     {"info", cmd_info, "what an SWF log holds"},
     {"policies", cmd_policies, "the registered policies and their options"},
