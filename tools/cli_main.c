@@ -23,6 +23,7 @@
 #include "eng_sha256.h"
 #include "eng_swf.h"
 #include "eng_util.h"
+#include "eng_wstats.h"
 #include "pol_registry.h"
 
 #include <errno.h>
@@ -968,20 +969,6 @@ static const bl_opt info_opts[] = {
     {"lenient", 0, BL_FLAG, NULL, "skip and count malformed SWF lines instead of stopping"},
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, size_t n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static int cmd_info(int argc, char **argv)
 {
     bl_args a;
@@ -1062,86 +1049,31 @@ static int cmd_info(int argc, char **argv)
         eng_workload_destroy(w);
         return 0;
     }
-    double *v = malloc(n * sizeof *v);
-    if (!v) {
+    eng_wstats ws;
+    if (eng_wstats_compute(w, &ws) != ENG_OK) {
         eng_workload_destroy(w);
         fprintf(stderr, "batchlab info: out of memory\n");
         return 1;
     }
-    double first = w->jobs[0].submit_s, last = w->jobs[n - 1].submit_s;
-    printf("  submits            %.0f .. %.0f s (%.1f days)\n", first, last,
-           (last - first) / 86400.0);
-    size_t k = 0, serial = 0, pow2 = 0, no_procs = 0;
-    double max_procs = 0;
-    for (size_t i = 0; i < n; i++) {
-        int64_t p = w->jobs[i].procs_alloc > 0 ? w->jobs[i].procs_alloc : w->jobs[i].procs_req;
-        if (p <= 0) {
-            no_procs++;
-            continue;
-        }
-        v[k++] = (double)p;
-        serial += p == 1;
-        pow2 += (p & (p - 1)) == 0;
-        if (p > max_procs)
-            max_procs = (double)p;
-    }
-    if (k) {
-        double med = median_of(v, k);
+    printf("  submits            %.0f .. %.0f s (%.1f days)\n", ws.first_submit_s,
+           ws.last_submit_s, (ws.last_submit_s - ws.first_submit_s) / 86400.0);
+    if (ws.n_with_procs)
         printf("  processors         median %g, max %g; serial %.1f%%, power of two %.1f%% "
                "(field 5, else 8)\n",
-               med, max_procs, 100.0 * (double)serial / (double)k, 100.0 * (double)pow2 / (double)k);
-    }
-    size_t no_run = 0, over = 0, with_req = 0;
-    k = 0;
-    double run_max = 0;
-    for (size_t i = 0; i < n; i++) {
-        const eng_job *j = &w->jobs[i];
-        if (j->runtime_s < 0) {
-            no_run++;
-            continue;
-        }
-        v[k++] = j->runtime_s;
-        if (j->runtime_s > run_max)
-            run_max = j->runtime_s;
-    }
-    if (k)
-        printf("  run time (s)       median %g, max %g; unknown in %zu jobs\n", median_of(v, k),
-               run_max, no_run);
-    k = 0;
-    for (size_t i = 0; i < n; i++) {
-        const eng_job *j = &w->jobs[i];
-        if (j->time_req_s > 0) {
-            with_req++;
-            if (j->runtime_s > j->time_req_s)
-                over++;
-            if (j->runtime_s >= 0)
-                v[k++] = j->runtime_s / j->time_req_s;
-        }
-    }
+               ws.procs_median, ws.procs_max, 100.0 * (double)ws.n_serial / (double)ws.n_with_procs,
+               100.0 * (double)ws.n_pow2 / (double)ws.n_with_procs);
+    if (ws.n_with_runtime)
+        printf("  run time (s)       median %g, max %g; unknown in %zu jobs\n",
+               ws.runtime_median_s, ws.runtime_max_s, ws.n_no_runtime);
     printf("  requested time     given for %zu jobs; run/request median %.3f; %zu jobs ran past "
            "it\n",
-           with_req, k ? median_of(v, k) : NAN, over);
-    size_t st[8] = {0}, st_other = 0;
-    for (size_t i = 0; i < n; i++) {
-        int s = w->jobs[i].status;
-        if (s >= -1 && s <= 5)
-            st[s + 1]++;
-        else
-            st_other++;
-    }
+           ws.n_with_request, ws.accuracy_median, ws.n_over_request);
     printf("  status             %zu completed, %zu failed, %zu cancelled, %zu unknown (-1)\n",
-           st[2], st[1], st[6], st[0]);
+           ws.n_completed, ws.n_failed, ws.n_cancelled, ws.n_status_unknown);
     printf("  dropped by any replay  %zu without run time, %zu without processor count\n",
-           no_run, no_procs);
-    if (h->max_procs > 0) {
-        size_t larger = 0;
-        for (size_t i = 0; i < n; i++) {
-            int64_t p = w->jobs[i].procs_alloc > 0 ? w->jobs[i].procs_alloc : w->jobs[i].procs_req;
-            larger += p > h->max_procs;
-        }
-        printf("  larger than MaxProcs %zu\n", larger);
-    }
-    free(v);
+           ws.n_no_runtime, ws.n_no_procs);
+    if (h->max_procs > 0)
+        printf("  larger than MaxProcs %zu\n", ws.n_larger_than_header);
     rc = 0;
     if (have_nodes) {
         eng_load load;
@@ -1164,17 +1096,10 @@ static int cmd_info(int argc, char **argv)
             printf("  on %s (%zu hosts, %zu pool%s): %zu jobs simulated; ", platform,
                    plat->n_hosts, plat->n_pools, plat->n_pools == 1 ? "" : "s", prep.n_jobs);
             print_drops(stdout, &s, "dropped ");
-            long double work = 0;
-            double first = INFINITY, last = -INFINITY;
-            for (size_t i = 0; i < prep.n_jobs; i++) {
-                work += (long double)prep.jobs[i].run_s * prep.jobs[i].units;
-                first = fmin(first, prep.jobs[i].submit_s);
-                last = fmax(last, prep.jobs[i].submit_s);
-            }
-            if (prep.n_jobs && last > first)
+            double load = eng_wstats_prepared_load(&prep, plat->n_hosts);
+            if (!isnan(load))
                 printf("  computed load      %.4f on its %zu hosts (whole nodes per job)\n",
-                       (double)(work / ((long double)(last - first) * (double)plat->n_hosts)),
-                       plat->n_hosts);
+                       load, plat->n_hosts);
             eng_prepared_fini(&prep);
         }
         eng_platform_destroy(plat);
