@@ -2,35 +2,14 @@
  * summary.json flattened into dotted keys by Jansson, and a CSV cell
  * writer; used by `sweep merge` and `plot`.
  */
-#define _XOPEN_SOURCE 700 /* realpath */
-
 #include "cli_json.h"
 
-#include "cli.h"
-#include "cli_args.h"
-#include "cli_standin.h"
-#include "eng_output.h"
-#include "eng_run.h"
-#include "eng_scale.h"
-#include "eng_sha256.h"
-#include "eng_swf.h"
 #include "eng_util.h"
-#include "pol_registry.h"
 
 #include <jansson.h>
 
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* ------------------------------------------------------------------ */
 /* Flat JSON reader (Jansson)                                          */
@@ -169,7 +148,6 @@ const char *bl_json_flat_get(const bl_json_flat *j, const char *key)
             return j->values[i];
     return NULL;
 }
-
 
 void bl_csv_cell(FILE *f, const char *v)
 {

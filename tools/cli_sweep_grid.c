@@ -6,30 +6,15 @@
 
 #include "cli_sweep.h"
 
-#include "cli.h"
-#include "cli_args.h"
-#include "cli_standin.h"
-#include "eng_output.h"
 #include "eng_run.h"
-#include "eng_scale.h"
-#include "eng_sha256.h"
-#include "eng_swf.h"
 #include "eng_util.h"
 #include "pol_registry.h"
 
-#include <jansson.h>
-
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------ */
@@ -79,7 +64,6 @@ static char *dir_of(const char *path)
         *slash = '\0';
     return abs;
 }
-
 
 /* ------------------------------------------------------------------ */
 /* Grid                                                                */

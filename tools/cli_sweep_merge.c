@@ -1,36 +1,18 @@
 /* cli_sweep_merge.c — `batchlab sweep merge DIR -o CSV`: every
  * summary.json under DIR, one CSV row each (see cli_sweep.c).
  */
-#define _XOPEN_SOURCE 700 /* realpath */
-
-#include "cli_json.h"
 #include "cli_sweep.h"
 
-#include "cli.h"
 #include "cli_args.h"
-#include "cli_standin.h"
-#include "eng_output.h"
-#include "eng_run.h"
-#include "eng_scale.h"
-#include "eng_sha256.h"
-#include "eng_swf.h"
+#include "cli_json.h"
+
 #include "eng_util.h"
-#include "pol_registry.h"
 
-#include <jansson.h>
-
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* ------------------------------------------------------------------ */
 /* sweep merge                                                         */
@@ -114,7 +96,6 @@ static int find_runs(const char *root, const char *rel, char ***out, size_t *n, 
     free(path);
     return rc;
 }
-
 
 /* A number of the summary as CSV: "null" (not finite) becomes empty. */
 static const char *num_cell(const char *v)
