@@ -343,7 +343,7 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     json_kv_str(f, I2, "failures", m->failures ? m->failures : "none", false);
     fprintf(f, "%s\"lenient\": %s,\n", I2, m->lenient ? "true" : "false");
     fprintf(f, "%s\"check\": %s,\n", I2, m->check ? "true" : "false");
-    json_kv_num(f, I2, "seed", (double)m->seed, false);
+    fprintf(f, "%s\"seed\": %llu,\n", I2, (unsigned long long)m->seed); /* an integer, exact */
     fprintf(f, "%s\"inputs\": {\n", I2);
     fprintf(f, "%s\"workload\": {\"path\": ", I3);
     json_str(f, m->workload_path ? m->workload_path : w->path);

@@ -187,6 +187,27 @@ static void test_expand_defaults(void)
     bl_grid_fini(&g);
 }
 
+/* run_args the run configuration's table accepts: kept as words, values
+ * given apart or after '='. */
+static void test_run_args_accepted(void)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "platform = %s\nworkload.w = %s\npolicies = easy\n"
+             "run_args = --walltime extend --check --init-share=0.2 --alloc core\n",
+             bl_src("platforms/kth-sp2.xml"), bl_src("traces/fixtures/small.swf"));
+    bl_grid g;
+    bl_task *t;
+    size_t n;
+    eng_diag d;
+    const char *path;
+    CU_ASSERT_EQUAL_FATAL(parse_expand(text, &g, &t, &n, &d, &path), ENG_OK);
+    CU_ASSERT_EQUAL(g.n_run_args, 6);
+    CU_ASSERT_STRING_EQUAL(g.run_args[3], "--init-share=0.2");
+    bl_tasks_free(t, n);
+    bl_grid_fini(&g);
+}
+
 /* Expects parse or expand of text to fail with "GRID:LINE: FRAGMENT". */
 static void expect_grid_error(const char *text, int line, const char *fragment)
 {
@@ -263,6 +284,21 @@ static void test_grid_errors(void)
     CASE("policies = easy\nrun_args = --out /tmp/x\n", 4,
          "run_args: expected options other than --out");
     CASE("policies = easy\nrun_args = --walltime 'extend\n", 4, "unterminated quote");
+    /* run_args come from the run configuration's table: names, values and
+     * the options the grid sets itself */
+    CASE("policies = easy\nrun_args = -q\n", 4,
+         "run_args: expected options other than -q, which the grid sets itself");
+    CASE("policies = easy\nrun_args = --policy-opt x=1\n", 4,
+         "expected options other than --policy-opt");
+    CASE("policies = easy\nrun_args = --check --walltime never\n", 4,
+         "run_args: --walltime: expected kill or extend, got 'never'");
+    CASE("policies = easy\nrun_args = --max-requeues=2000000\n", 4,
+         "run_args: --max-requeues: expected at most 1000000, got '2000000'");
+    CASE("policies = easy\nrun_args = --bogus\n", 4,
+         "run_args: expected an option of batchlab run, got '--bogus'");
+    CASE("policies = easy\nrun_args = --check=yes\n", 4, "run_args: --check takes no value");
+    CASE("policies = easy\nrun_args = --failure-epoch\n", 4,
+         "run_args: --failure-epoch expects a value");
     CASE("policies = easy\nworkload.b = /no/such.swf\n", 4,
          "workload.b: expected a readable SWF log or 'standin forhlr2 jobs=N', cannot open "
          "'/no/such.swf'");
@@ -804,6 +840,7 @@ int bl_suite_cli_sweep(void)
     CU_add_test(s, "expansion: counts, names, seeds, variant order", test_expand_counts_names_order);
     CU_add_test(s, "expansion: defaults and relative paths", test_expand_defaults);
     CU_add_test(s, "bad grid lines name FILE:LINE", test_grid_errors);
+    CU_add_test(s, "run_args from the run configuration's table", test_run_args_accepted);
     CU_add_test(s, "sweep expand: the task list, errors leave nothing", test_expand_command);
     CU_add_test(s, "shell split: known words", test_shell_split_known);
     CU_add_test(s, "shell quote: round trips", test_shell_quote_round_trip);

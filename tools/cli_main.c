@@ -15,6 +15,7 @@
  */
 #include "cli.h"
 #include "cli_args.h"
+#include "cli_runopts.h"
 
 #include "eng_error.h"
 #include "eng_ftrace.h"
@@ -209,57 +210,15 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
 
 /* ---- options shared by run and compare ------------------------------- */
 
-#define SIM_OPTIONS                                                                                \
-    {"platform", 'p', BL_VALUE, "FILE", "SimGrid platform XML (required)"},                        \
-        {"workload", 'w', BL_VALUE, "FILE", "SWF log, plain or .gz (required)"},                   \
-        {"out", 'o', BL_VALUE, "DIR",                                                              \
-         "write jobs.csv, dropped.csv, schedule.swf, summary.json, timeseries.csv"},               \
-        {"walltime", 0, BL_VALUE, "kill|extend",                                                   \
-         "kill jobs at their requested time (default), or plan and run with max(requested, "      \
-         "actual)"},                                                                               \
-        {"alloc", 0, BL_VALUE, "node|core",                                                        \
-         "whole nodes per job (default), or pack jobs by cores"},                                  \
-        {"procs", 0, BL_VALUE, "alloc|req",                                                        \
-         "processor count from field 5, else 8 (alloc, default), or field 8, else 5 (req)"},       \
-        {"lenient", 0, BL_FLAG, NULL, "skip and count malformed SWF lines instead of stopping"},  \
-        {"check", 0, BL_FLAG, NULL, "run the invariant checker after every scheduling call"},     \
-        {"seed", 0, BL_VALUE, "N", "seed of policies that draw random numbers (default 1)"},      \
-        {"type-field", 0, BL_VALUE, "queue|partition|app",                                         \
-         "SWF field holding the job type: 15 (default), 16 or 14"},                                \
-        {"init-share", 0, BL_VALUE, "X",                                                           \
-         "per-type initialization times giving this share of total run time (0 <= X < 1)"},       \
-        {"init-times", 0, BL_VALUE, "FILE",                                                        \
-         "per-type initialization times from 'TYPE SECONDS' lines ('*' for the others)"},         \
-        {"failures", 0, BL_VALUE, "none|model",                                                    \
-         "host failures drawn from the hosts' occupation_probability (default none)"},            \
-        {"failure-epoch", 0, BL_VALUE, "SECONDS",                                                  \
-         "with --failures model: a host is down for whole epochs of this length (3600)"},         \
-        {"failure-trace", 0, BL_VALUE, "FILE",                                                     \
-         "host failures replayed from 'HOST DOWN_AT UP_AT' lines instead of drawn"},              \
-        {"on-failure", 0, BL_VALUE, "kill|requeue",                                                \
-         "a job whose host fails is killed (default) or queued again from scratch"},              \
-        {"max-requeues", 0, BL_VALUE, "N",                                                         \
-         "with --on-failure requeue: kill a job at its failure after N requeues (5)"},            \
-        {"outputs", 0, BL_VALUE, "LIST",                                                           \
-         "with --out: which files, among jobs, dropped, schedule, summary, timeseries (all)"},     \
-        {"quiet", 'q', BL_FLAG, NULL, "no progress on stderr"}
-
+/* The run configuration (cli_runopts.h: one row per option) and what is
+ * derived from it once: the files its options name, read, and the labels
+ * the manifest records. */
 typedef struct sim_args {
-    const char *platform, *workload, *out;
-    int walltime, alloc, procs, type_field;
-    bool lenient, check, quiet;
-    unsigned long long seed;
-    double init_share; /* NAN: none */
-    const char *init_times_path;
-    eng_init_time *init_times;
+    bl_run_config c;
+    eng_init_time *init_times; /* --init-times, read */
     size_t n_init_times;
     char init_label[600];
-    unsigned outputs;
-    int failures, on_failure;
-    unsigned long long max_requeues;
-    double failure_epoch;
-    const char *failure_trace_path;
-    eng_ftrace failure_trace;
+    eng_ftrace failure_trace; /* --failure-trace, read */
     char failure_label[700];
 } sim_args;
 
@@ -270,112 +229,63 @@ static void sim_args_fini(sim_args *s)
     eng_ftrace_fini(&s->failure_trace);
 }
 
-static const char *const walltime_names[] = {"kill", "extend"};
-static const char *const alloc_names[] = {"node", "core"};
-static const char *const procs_names[] = {"alloc", "req"};
-static const char *const type_names[] = {"queue", "partition", "app"};
 
+/* The table's rows parse and check every value (bl_run_config_parse); the
+ * rules between options and the files they name are here. */
 static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
 {
     memset(s, 0, sizeof *s);
-    s->platform = bl_args_value(a, "platform", NULL);
-    s->workload = bl_args_value(a, "workload", NULL);
-    s->out = bl_args_value(a, "out", NULL);
-    if (!s->platform || !s->workload) {
+    if (!bl_args_value(a, "platform", NULL) || !bl_args_value(a, "workload", NULL)) {
         fprintf(stderr, "batchlab %s: --platform and --workload are required (see batchlab %s "
                         "--help)\n",
                 cmd, cmd);
         return 2;
     }
-    if (bl_args_choice(cmd, "walltime", bl_args_value(a, "walltime", "kill"), "kill|extend",
-                       &s->walltime) ||
-        bl_args_choice(cmd, "alloc", bl_args_value(a, "alloc", "node"), "node|core",
-                       &s->alloc) ||
-        bl_args_choice(cmd, "procs", bl_args_value(a, "procs", "alloc"), "alloc|req",
-                       &s->procs) ||
-        bl_args_choice(cmd, "type-field", bl_args_value(a, "type-field", "queue"),
-                       "queue|partition|app", &s->type_field) ||
-        bl_args_u64(cmd, "seed", bl_args_value(a, "seed", "1"), &s->seed))
+    bl_run_config *c = &s->c;
+    if (bl_run_config_parse(cmd, a, c))
         return 2;
-    s->init_share = NAN;
     snprintf(s->init_label, sizeof s->init_label, "none");
-    const char *share = bl_args_value(a, "init-share", NULL);
-    s->init_times_path = bl_args_value(a, "init-times", NULL);
-    if (share && s->init_times_path) {
+    if (c->init_share_set && c->init_times) {
         fprintf(stderr, "batchlab %s: give --init-share or --init-times, not both\n", cmd);
         return 2;
     }
-    if (share) {
-        if (bl_args_double(cmd, "init-share", share, &s->init_share))
-            return 2;
-        if (!(s->init_share >= 0 && s->init_share < 1)) {
-            fprintf(stderr, "batchlab %s: --init-share: expected a value in [0, 1), got '%s'\n",
-                    cmd, share);
-            return 2;
-        }
-        snprintf(s->init_label, sizeof s->init_label, "share %s", share);
-    }
-    if (s->init_times_path) {
+    if (c->init_share_set)
+        snprintf(s->init_label, sizeof s->init_label, "share %s",
+                 bl_args_value(a, "init-share", ""));
+    if (c->init_times) {
         eng_diag d;
         eng_diag_clear(&d);
-        if (eng_prep_read_init_times(s->init_times_path, &s->init_times, &s->n_init_times, &d)) {
+        if (eng_prep_read_init_times(c->init_times, &s->init_times, &s->n_init_times, &d)) {
             fprintf(stderr, "batchlab %s: %s\n", cmd, d.msg);
             return 1;
         }
-        snprintf(s->init_label, sizeof s->init_label, "table %s", s->init_times_path);
-    }
-    if (bl_args_choice(cmd, "failures", bl_args_value(a, "failures", "none"), "none|model",
-                       &s->failures) ||
-        bl_args_choice(cmd, "on-failure", bl_args_value(a, "on-failure", "kill"), "kill|requeue",
-                       &s->on_failure) ||
-        bl_args_double(cmd, "failure-epoch", bl_args_value(a, "failure-epoch", "3600"),
-                       &s->failure_epoch) ||
-        bl_args_u64(cmd, "max-requeues", bl_args_value(a, "max-requeues", "5"), &s->max_requeues))
-        return 2;
-    if (s->max_requeues > 1000000) {
-        fprintf(stderr, "batchlab %s: --max-requeues: expected at most 1000000\n", cmd);
-        return 2;
+        snprintf(s->init_label, sizeof s->init_label, "table %s", c->init_times);
     }
     char on_failure[64];
     snprintf(on_failure, sizeof on_failure, "%s", "kill");
-    if (s->on_failure)
-        snprintf(on_failure, sizeof on_failure, "requeue up to %llu times", s->max_requeues);
-    if (!(s->failure_epoch > 0)) {
-        fprintf(stderr, "batchlab %s: --failure-epoch: expected a positive duration\n", cmd);
-        return 2;
-    }
+    if (c->on_failure)
+        snprintf(on_failure, sizeof on_failure, "requeue up to %llu times", c->max_requeues);
     snprintf(s->failure_label, sizeof s->failure_label, "none");
-    if (s->failures)
+    if (c->failures)
         snprintf(s->failure_label, sizeof s->failure_label, "model, epoch %g s, %s",
-                 s->failure_epoch, on_failure);
-    s->failure_trace_path = bl_args_value(a, "failure-trace", NULL);
-    if (s->failure_trace_path) {
-        if (s->failures) {
+                 c->failure_epoch, on_failure);
+    if (c->failure_trace) {
+        if (c->failures) {
             fprintf(stderr, "batchlab %s: give --failures model or --failure-trace, not both\n",
                     cmd);
             return 2;
         }
         eng_diag d;
         eng_diag_clear(&d);
-        if (eng_ftrace_read(s->failure_trace_path, &s->failure_trace, &d)) {
+        if (eng_ftrace_read(c->failure_trace, &s->failure_trace, &d)) {
             fprintf(stderr, "batchlab %s: %s\n", cmd, d.msg);
             return 1;
         }
         char sha[65] = "";
-        eng_sha256_file(s->failure_trace_path, sha, NULL);
+        eng_sha256_file(c->failure_trace, sha, NULL);
         snprintf(s->failure_label, sizeof s->failure_label, "trace %s (sha256 %s, %zu outages), %s",
-                 s->failure_trace_path, sha, s->failure_trace.n, on_failure);
+                 c->failure_trace, sha, s->failure_trace.n, on_failure);
     }
-    const char *outputs = bl_args_value(a, "outputs", NULL);
-    if (outputs && !eng_output_parse(outputs, &s->outputs)) {
-        fprintf(stderr, "batchlab %s: --outputs: expected names among jobs, dropped, schedule, "
-                        "summary, timeseries, all, got '%s'\n",
-                cmd, outputs);
-        return 2;
-    }
-    s->lenient = bl_args_flag(a, "lenient");
-    s->check = bl_args_flag(a, "check");
-    s->quiet = bl_args_flag(a, "quiet");
     return 0;
 }
 
@@ -500,56 +410,67 @@ static char *join_command(int argc, char **argv)
     return s;
 }
 
+/* Hands the configuration to the engine: the one place where each option
+ * takes effect. Choice options arrive as indices into their row's list, so
+ * each index is mapped to its engine value by name here, not by order. */
 static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload *w,
                       const policy_spec *ps, const char *command, const char *out_dir)
 {
+    const bl_run_config *c = &s->c;
+    const char *walltime = bl_run_choice_name("walltime", c->walltime);
+    const char *alloc = bl_run_choice_name("alloc", c->alloc);
+    const char *procs = bl_run_choice_name("procs", c->procs);
+    const char *type_field = bl_run_choice_name("type-field", c->type_field);
+    const char *on_failure = bl_run_choice_name("on-failure", c->on_failure);
     memset(spec, 0, sizeof *spec);
-    spec->platform_path = s->platform;
+    spec->platform_path = c->platform;
     spec->workload = w;
     spec->out_dir = out_dir;
     spec->sim.prep = (eng_prep_opts){
-        .procs_field = (eng_procs_field)s->procs,
-        .walltime = (eng_walltime)s->walltime,
-        .alloc = (pol_alloc)s->alloc,
-        .type_field = (eng_type_field)s->type_field,
-        .init_share = s->init_share,
+        .procs_field = strcmp(procs, "req") == 0 ? ENG_PROCS_REQ : ENG_PROCS_ALLOC,
+        .walltime = strcmp(walltime, "extend") == 0 ? ENG_WALLTIME_EXTEND : ENG_WALLTIME_KILL,
+        .alloc = strcmp(alloc, "core") == 0 ? POL_ALLOC_CORE : POL_ALLOC_NODE,
+        .type_field = strcmp(type_field, "partition") == 0 ? ENG_TYPE_PARTITION
+                      : strcmp(type_field, "app") == 0     ? ENG_TYPE_APP
+                                                           : ENG_TYPE_QUEUE,
+        .init_share = c->init_share,
         .init_times = s->init_times,
         .n_init_times = s->n_init_times,
     };
     spec->sim.core = (eng_core_opts){
-        .alloc = (pol_alloc)s->alloc,
+        .alloc = spec->sim.prep.alloc,
         .policy = ps->type,
         .options = ps->kv,
         .n_options = ps->n_kv,
-        .seed = s->seed,
-        .check = s->check,
-        .failures = {.enabled = s->failures == 1 || s->failure_trace_path,
-                     .epoch_s = s->failure_epoch,
-                     .seed = s->seed,
-                     .requeue = s->on_failure == 1,
-                     .max_requeues = (int32_t)s->max_requeues,
+        .seed = c->seed,
+        .check = c->check,
+        .failures = {.enabled = c->failures == 1 || c->failure_trace,
+                     .epoch_s = c->failure_epoch,
+                     .seed = c->seed,
+                     .requeue = strcmp(on_failure, "requeue") == 0,
+                     .max_requeues = (int32_t)c->max_requeues,
                      .trace = s->failure_trace.spans,
                      .n_trace = s->failure_trace.n,
-                     .trace_path = s->failure_trace_path},
+                     .trace_path = c->failure_trace},
     };
-    spec->sim.progress = !s->quiet && isatty(STDERR_FILENO);
+    spec->sim.progress = !c->quiet && isatty(STDERR_FILENO);
     spec->manifest = (eng_manifest){
         .command = command,
         .policy = ps->label,
         .options = ps->kv,
         .n_options = ps->n_kv,
-        .workload_path = s->workload,
-        .platform_path = s->platform,
-        .seed = s->seed,
-        .walltime = walltime_names[s->walltime],
-        .alloc = alloc_names[s->alloc],
-        .procs_field = procs_names[s->procs],
-        .type_field = type_names[s->type_field],
+        .workload_path = c->workload,
+        .platform_path = c->platform,
+        .seed = c->seed,
+        .walltime = walltime,
+        .alloc = alloc,
+        .procs_field = procs,
+        .type_field = type_field,
         .init = s->init_label,
         .failures = s->failure_label,
-        .lenient = s->lenient,
-        .check = s->check,
-        .outputs = s->outputs,
+        .lenient = c->lenient,
+        .check = c->check,
+        .outputs = c->outputs,
     };
 }
 
@@ -672,7 +593,7 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
 /* ---- run --------------------------------------------------------------- */
 
 static const bl_opt run_opts[] = {
-    SIM_OPTIONS,
+    BL_RUN_OPTS
     {"policy", 'P', BL_VALUE, "NAME", "scheduling policy, optionally NAME:key=value:... "
                                       "(see batchlab policies)"},
     {"policy-opt", 0, BL_MULTI, "KEY=VALUE", "option passed to the policy (repeatable)"},
@@ -706,25 +627,25 @@ int bl_cmd_run(int argc, char **argv)
     if (rc == 0)
         rc = policy_spec_parse("run", policy, popt->values, popt->n_values, &ps);
     if (rc == 0)
-        rc = check_readable("run", "platform", s.platform);
+        rc = check_readable("run", "platform", s.c.platform);
     if (rc == 0)
-        rc = read_workload("run", s.workload, s.lenient, &w);
+        rc = read_workload("run", s.c.workload, s.c.lenient, &w);
     if (rc == 0)
-        rc = check_has_jobs("run", s.workload, w);
+        rc = check_has_jobs("run", s.c.workload, w);
     if (rc == 0 && !(command = join_command(argc, argv))) {
         fprintf(stderr, "batchlab run: out of memory\n");
         rc = 1;
     }
     if (rc == 0) {
         eng_run_spec spec;
-        fill_spec(&spec, &s, w, &ps, command, s.out);
+        fill_spec(&spec, &s, w, &ps, command, s.c.out);
         spec.summary_only = true;
         eng_run_report rep;
         eng_diag d;
         eng_diag_clear(&d);
         int failed = eng_run_isolated(&spec, &rep, &d);
         if (eng_run_stopped_by()) {
-            rc = stopped("run", NULL, eng_run_stopped_by(), !failed, s.out);
+            rc = stopped("run", NULL, eng_run_stopped_by(), !failed, s.c.out);
             if (!failed)
                 eng_run_report_fini(&rep);
         } else if (failed) {
@@ -745,7 +666,7 @@ int bl_cmd_run(int argc, char **argv)
 /* ---- compare ------------------------------------------------------------ */
 
 static const bl_opt compare_opts[] = {
-    SIM_OPTIONS,
+    BL_RUN_OPTS
     {"policies", 'P', BL_VALUE, "LIST",
      "comma-separated policies, each NAME or NAME:key=value:... (default fcfs,easy,"
      "conservative)"},
@@ -766,9 +687,9 @@ static char *policy_dir(const char *out, const char *label)
 static void print_compare(const char *const *labels, const eng_run_report *r, size_t n,
                           const sim_args *s)
 {
-    printf("batchlab compare: %s on %s (%zu hosts, %s allocation), walltime %s\n", s->workload,
-           s->platform, r[0].n_platform_hosts, alloc_names[s->alloc],
-           walltime_names[s->walltime]);
+    printf("batchlab compare: %s on %s (%zu hosts, %s allocation), walltime %s\n",
+           s->c.workload, s->c.platform, r[0].n_platform_hosts,
+           bl_run_choice_name("alloc", s->c.alloc), bl_run_choice_name("walltime", s->c.walltime));
     printf("  %zu jobs read, %zu simulated; ", r[0].summary.n_input, r[0].summary.n_simulated);
     print_drops(stdout, &r[0].summary, "dropped ");
     struct {
@@ -815,7 +736,7 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
                                rows[k].off == offsetof(eng_summary, wasted_node_s);
             if ((rows[k].off == offsetof(eng_summary, init_share) && !any_init) ||
                 (rows[k].off == offsetof(eng_summary, cost) && !any_cost) ||
-                (failure_row && !s->failures && !s->failure_trace_path))
+                (failure_row && !s->c.failures && !s->c.failure_trace))
                 continue;
             if (pass == 1)
                 printf("%-26s", rows[k].name);
@@ -902,27 +823,27 @@ static int cmd_compare(int argc, char **argv)
             rc = policy_spec_parse("compare", labels[i], NULL, 0, &specs[i]);
     }
     if (rc == 0)
-        rc = check_readable("compare", "platform", s.platform);
+        rc = check_readable("compare", "platform", s.c.platform);
     if (rc == 0)
-        rc = read_workload("compare", s.workload, s.lenient, &w);
+        rc = read_workload("compare", s.c.workload, s.c.lenient, &w);
     if (rc == 0)
-        rc = check_has_jobs("compare", s.workload, w);
+        rc = check_has_jobs("compare", s.c.workload, w);
     if (rc == 0 && !(command = join_command(argc, argv))) {
         fprintf(stderr, "batchlab compare: out of memory\n");
         rc = 1;
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
-        char *dir = s.out ? policy_dir(s.out, labels[i]) : NULL;
-        if (s.out && !dir) {
+        char *dir = s.c.out ? policy_dir(s.c.out, labels[i]) : NULL;
+        if (s.c.out && !dir) {
             fprintf(stderr, "batchlab compare: out of memory\n");
             rc = 1;
             break;
         }
         eng_run_spec spec;
         fill_spec(&spec, &s, w, &specs[i], command, dir);
-        spec.sim.progress = !s.quiet && isatty(STDERR_FILENO); /* within each policy */
+        spec.sim.progress = !s.c.quiet && isatty(STDERR_FILENO); /* within each policy */
         spec.summary_only = true;
-        if (!s.quiet && isatty(STDERR_FILENO))
+        if (!s.c.quiet && isatty(STDERR_FILENO))
             fprintf(stderr, "batchlab compare: running %s (%zu of %zu)...\n", labels[i], i + 1,
                     n);
         eng_diag d;
@@ -930,10 +851,10 @@ static int cmd_compare(int argc, char **argv)
         int failed = eng_run_isolated(&spec, &reps[i], &d);
         if (eng_run_stopped_by()) {
             rc = stopped("compare", labels[i], eng_run_stopped_by(), !failed, dir);
-            if (i > 0 && s.out)
+            if (i > 0 && s.c.out)
                 fprintf(stderr, "batchlab compare: the %zu policies before %s finished; their "
                                 "folders in %s are complete\n",
-                        i, labels[i], s.out);
+                        i, labels[i], s.c.out);
         } else if (failed) {
             eng_diag_prefix(&d, "%s: ", labels[i]);
             rc = report_failure("compare", &d);

@@ -6,6 +6,8 @@
 
 #include "cli_sweep.h"
 
+#include "cli_runopts.h"
+
 #include "eng_run.h"
 #include "eng_util.h"
 #include "pol_registry.h"
@@ -270,11 +272,14 @@ static int parse_seeds(bl_grid *g, const char *file, int line, char **v, size_t 
     return ENG_OK;
 }
 
-/* Options that the grid sets itself and run_args may not. */
-static const char *const reserved_run_args[] = {"--out", "-o",    "--platform", "-p",
-                                                "--workload", "-w", "--policy", "--seed",
-                                                "--outputs", "--policy-opt", "--quiet", "-q"};
+/* Options of `run` outside the run configuration's table that the grid
+ * sets itself. */
+static const char *const reserved_run_args[] = {"--policy", "-P", "--policy-opt"};
 
+/* run_args: each word an option of the run configuration's table
+ * (cli_runopts.h) that the grid does not set itself, its value checked
+ * as `run` would check it, so a bad value stops the expansion at its line
+ * instead of every run. */
 static int parse_run_args(bl_grid *g, const char *file, int line, const char *value,
                           eng_diag *d)
 {
@@ -284,19 +289,46 @@ static int parse_run_args(bl_grid *g, const char *file, int line, const char *va
         return eng_diag_set(d, ENG_PARSE, "%s:%d: run_args: expected shell words, found an "
                                           "unterminated quote",
                             file, line);
-    for (long i = 0; i < n; i++)
-        for (size_t k = 0; k < BL_N_OPTS(reserved_run_args); k++) {
+    size_t n_rows;
+    const bl_run_option_info *rows = bl_run_option_list(&n_rows);
+    for (long i = 0; i < n;) {
+        const char *reserved = NULL;
+        for (size_t k = 0; k < BL_N_OPTS(reserved_run_args) && !reserved; k++) {
             size_t len = strlen(reserved_run_args[k]);
             if (strncmp(words[i], reserved_run_args[k], len) == 0 &&
-                (words[i][len] == '\0' || words[i][len] == '=')) {
-                int rc = eng_diag_set(d, ENG_PARSE,
-                                      "%s:%d: run_args: expected options other than %s, which "
-                                      "the grid sets itself",
-                                      file, line, reserved_run_args[k]);
-                bl_words_free(words, n);
-                return rc;
+                (words[i][len] == '\0' || words[i][len] == '='))
+                reserved = reserved_run_args[k];
+        }
+        char spelled[2][64];
+        for (size_t r = 0; r < n_rows && !reserved; r++) {
+            if (!rows[r].grid_sets)
+                continue;
+            snprintf(spelled[0], sizeof spelled[0], "--%s", rows[r].name);
+            snprintf(spelled[1], sizeof spelled[1], "-%c", rows[r].short_name);
+            for (int k = 0; k < (rows[r].short_name ? 2 : 1) && !reserved; k++) {
+                size_t len = strlen(spelled[k]);
+                if (strncmp(words[i], spelled[k], len) == 0 &&
+                    (words[i][len] == '\0' || words[i][len] == '='))
+                    reserved = spelled[k];
             }
         }
+        int rc = ENG_OK;
+        char msg[512];
+        size_t used = 1;
+        if (reserved)
+            rc = eng_diag_set(d, ENG_PARSE,
+                              "%s:%d: run_args: expected options other than %s, which the grid "
+                              "sets itself",
+                              file, line, reserved);
+        else if (bl_run_option_check((const char *const *)words + i, (size_t)(n - i), &used, msg,
+                                     sizeof msg))
+            rc = eng_diag_set(d, ENG_PARSE, "%s:%d: run_args: %s", file, line, msg);
+        if (rc) {
+            bl_words_free(words, n);
+            return rc;
+        }
+        i += (long)used;
+    }
     g->run_args = words;
     g->n_run_args = (size_t)n;
     return ENG_OK;
