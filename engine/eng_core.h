@@ -91,8 +91,10 @@ typedef struct eng_failures {
     const char *trace_path;
 } eng_failures;
 
+/* The allocation (node or core) is the prepared workload's
+ * (eng_prepared.alloc), whose units count in it: it is not an option of
+ * its own. */
 typedef struct eng_core_opts {
-    pol_alloc alloc;
     const pol_type *policy;
     const pol_kv *options; /* --policy-opt pairs, borrowed for create() */
     size_t n_options;

@@ -115,6 +115,7 @@ typedef struct eng_sim_job {
 } eng_sim_job;
 
 typedef struct eng_prepared {
+    pol_alloc alloc;   /* what the units count (options' alloc): the core's allocation */
     eng_sim_job *jobs; /* in workload order: (submit, file order) */
     size_t n_jobs;
     int8_t *drop;      /* per workload job: -1 kept, else eng_drop */

@@ -438,7 +438,6 @@ static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload 
         .n_init_times = s->n_init_times,
     };
     spec->sim.core = (eng_core_opts){
-        .alloc = spec->sim.prep.alloc,
         .policy = ps->type,
         .options = ps->kv,
         .n_options = ps->n_kv,

@@ -84,7 +84,7 @@ int bl_run_config_parse(const char *cmd, const bl_args *a, bl_run_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     /* each row: parse, then check the value when there is one */
-#define BL_RUN_PARSE(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)               \
+#define BL_RUN_PARSE(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)              \
     if (parse_##type(cmd, a, name, ch, def, &cfg->field, &cfg->field##_set))                       \
         return 2;                                                                                  \
     if (cfg->field##_set || def) {                                                                 \
@@ -101,7 +101,7 @@ int bl_run_config_parse(const char *cmd, const bl_args *a, bl_run_config *cfg)
 static const struct {
     const char *name, *choices;
 } choice_rows[] = {
-#define BL_RUN_CHOICES(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)             \
+#define BL_RUN_CHOICES(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)            \
     {name, ch},
     BL_RUN_OPTIONS(BL_RUN_CHOICES)
 #undef BL_RUN_CHOICES
@@ -135,7 +135,7 @@ const char *bl_run_choice_name(const char *name, int index)
 #define BL_RUN_TAKES_VALUE_OUTPUTS true
 
 static const bl_run_option_info info_rows[] = {
-#define BL_RUN_INFO(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)                \
+#define BL_RUN_INFO(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)               \
     {name, sh, BL_RUN_TAKES_VALUE_##type, man, grid == BL_GRID_SETS},
     BL_RUN_OPTIONS(BL_RUN_INFO)
 #undef BL_RUN_INFO

@@ -116,7 +116,7 @@
 /* The parsed options, one field per row; `<field>_set` tells whether the
  * option was given. Strings are borrowed from argv. */
 typedef struct bl_run_config {
-#define BL_RUN_FIELD(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)                \
+#define BL_RUN_FIELD(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)              \
     BL_RT_##type field;                                                                            \
     bool field##_set;
     BL_RUN_OPTIONS(BL_RUN_FIELD)
@@ -132,7 +132,7 @@ typedef struct bl_run_config {
 #define BL_RUN_OPT_KIND_U64 BL_VALUE
 #define BL_RUN_OPT_KIND_DOUBLE BL_VALUE
 #define BL_RUN_OPT_KIND_OUTPUTS BL_VALUE
-#define BL_RUN_OPT(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)                 \
+#define BL_RUN_OPT(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)                \
     {name, sh, BL_RUN_OPT_KIND_##type, mv, help},
 #define BL_RUN_OPTS BL_RUN_OPTIONS(BL_RUN_OPT)
 
