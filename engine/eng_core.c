@@ -191,7 +191,7 @@ static pol_view make_view(const eng_core *c, const pool_state *ps)
 {
     return (pol_view){
         .now_s = c->now,
-        .alloc = c->opts.alloc,
+        .alloc = c->prep->alloc,
         .total_units = ps->total_units,
         .free_units = ps->free_units,
         .queue = ps->queue,
@@ -424,7 +424,7 @@ static int apply_changes(eng_core *c)
         pool_state *ps = &c->pools[c->plat->hosts[h].pool];
         int32_t pos = c->pool_pos[h];
         pol_host *ph = &ps->hosts[pos];
-        int32_t units = c->opts.alloc == POL_ALLOC_NODE ? 1 : ph->cores;
+        int32_t units = c->prep->alloc == POL_ALLOC_NODE ? 1 : ph->cores;
         if (!f->down) {
             /* going down: nothing may run on it now */
             if (ph->free_cores != ph->cores)
@@ -526,7 +526,7 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
         c->pool_pos[pool->hosts[k]] = (int32_t)k;
         bit_set(ps->freemap, (int32_t)k, true);
     }
-    int64_t units = c->opts.alloc == POL_ALLOC_NODE ? (int64_t)pool->n_hosts : pool->total_cores;
+    int64_t units = c->prep->alloc == POL_ALLOC_NODE ? (int64_t)pool->n_hosts : pool->total_cores;
     if (units > INT32_MAX)
         return eng_diag_set(d, ENG_PLATFORM, "%s: pool %s has more than 2^31 units", p->path,
                             pool->label);
@@ -536,7 +536,7 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
     if (!ps->pstate)
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     pol_setup setup = {
-        .alloc = c->opts.alloc,
+        .alloc = c->prep->alloc,
         .total_units = ps->total_units,
         .hosts = ps->hosts,
         .n_hosts = (size_t)ps->n_hosts,
@@ -715,7 +715,7 @@ static int take_host(eng_core *c, pool_state *ps, int32_t pos, int32_t cores)
         c->busy_nodes++;
     h->free_cores -= cores;
     c->busy_cores += cores;
-    if (!host_has_capacity(ps, c->opts.alloc, pos))
+    if (!host_has_capacity(ps, c->prep->alloc, pos))
         bit_set(ps->freemap, pos, false);
     return push_alloc(c, h->index, cores);
 }
@@ -730,7 +730,7 @@ static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_sta
     int32_t need = j->units;
     const int32_t *named = st->n_hosts ? ps->out.hosts + st->hosts_off : NULL;
     size_t most = st->packet >= 0 || named ? (size_t)st->n_hosts
-                  : c->opts.alloc == POL_ALLOC_NODE
+                  : c->prep->alloc == POL_ALLOC_NODE
                       ? (size_t)need
                       : (size_t)(need < ps->n_hosts ? need : ps->n_hosts);
     int rc = reserve_live(c, most);
@@ -752,10 +752,10 @@ static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_sta
                                     "t=%.17g: policy %s started packet member %lld on host "
                                     "position %d, which is not a free host of the pool",
                                     c->now, policy_name(c), (long long)j->id, pos);
-            held += c->opts.alloc == POL_ALLOC_NODE ? 1 : ps->hosts[pos].cores;
+            held += c->prep->alloc == POL_ALLOC_NODE ? 1 : ps->hosts[pos].cores;
             rc = take_host(c, ps, pos, ps->hosts[pos].cores);
         }
-    } else if (c->opts.alloc == POL_ALLOC_NODE) {
+    } else if (c->prep->alloc == POL_ALLOC_NODE) {
         if (named && st->n_hosts != need)
             return eng_diag_set(d, ENG_POLICY,
                                 "t=%.17g: policy %s named %d hosts for job %lld, which needs %d",
@@ -826,7 +826,7 @@ static void release(eng_core *c, pool_state *ps, int32_t job)
             c->busy_cores -= cores;
             if (h->free_cores == h->cores)
                 c->busy_nodes--;
-            if (host_has_capacity(ps, c->opts.alloc, pos))
+            if (host_has_capacity(ps, c->prep->alloc, pos))
                 bit_set(ps->freemap, pos, true);
         }
     }
@@ -1028,11 +1028,12 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
             return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: host %s has %d of %d cores free",
                                 c->now, h->name, h->free_cores, h->cores);
         bool bit = (ps->freemap[k >> 6] >> (k & 63)) & 1;
-        if (bit != host_has_capacity(ps, c->opts.alloc, k))
+        if (bit != host_has_capacity(ps, c->prep->alloc, k))
             return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: free-host map wrong for %s", c->now,
                                 h->name);
         free_cores += h->free_cores;
-        free_units += c->opts.alloc == POL_ALLOC_NODE ? (h->free_cores == h->cores) : h->free_cores;
+        free_units +=
+            c->prep->alloc == POL_ALLOC_NODE ? (h->free_cores == h->cores) : h->free_cores;
     }
     if (free_units != ps->free_units)
         return eng_diag_set(d, ENG_INVARIANT,
@@ -1393,6 +1394,11 @@ const eng_job_result *eng_core_results(const eng_core *c)
 const eng_host_run *eng_core_alloc_runs(const eng_core *c)
 {
     return c->runs;
+}
+
+pol_alloc eng_core_alloc_mode(const eng_core *c)
+{
+    return c->prep->alloc;
 }
 
 /* Expands the runs host by host at each job's hosts_off (a job requeued

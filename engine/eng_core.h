@@ -40,7 +40,7 @@
 #include "eng_error.h"
 #include "eng_platform.h"
 #include "eng_prep.h"
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -91,8 +91,10 @@ typedef struct eng_failures {
     const char *trace_path;
 } eng_failures;
 
+/* The allocation (node or core) is the prepared workload's
+ * (eng_prepared.alloc), whose units count in it: it is not an option of
+ * its own. */
 typedef struct eng_core_opts {
-    pol_alloc alloc;
     const pol_type *policy;
     const pol_kv *options; /* --policy-opt pairs, borrowed for create() */
     size_t n_options;
@@ -191,6 +193,8 @@ int eng_core_run(eng_core *c, eng_diag *d);
 const eng_job_result *eng_core_results(const eng_core *c);
 /* Every allocation's runs; a job's are at its runs_off (n_runs of them). */
 const eng_host_run *eng_core_alloc_runs(const eng_core *c);
+/* The allocation the run used (node or core). */
+pol_alloc eng_core_alloc_mode(const eng_core *c);
 /* The same expanded host by host, at each job's hosts_off: platform host
  * indices and the cores taken on each. Built on the first call after a step
  * (memory proportional to all jobs' widths: for tests and small runs; the

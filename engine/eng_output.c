@@ -1,5 +1,6 @@
 /* eng_output.c — see eng_output.h. */
 #include "eng_output.h"
+#include "eng_coreidx.h"
 
 #include "eng_util.h"
 
@@ -102,10 +103,36 @@ static void workload_name(const char *path, char *buf, size_t len)
         }
 }
 
-static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *r)
+/* Batsim's interval set of a job's core indices (eng_coreidx.h: ascending,
+ * merged spans). */
+static void put_spans(FILE *f, const eng_coreidx *x, size_t job)
+{
+    for (int32_t s = 0; s < x->count[job]; s++) {
+        const eng_core_span *sp = &x->spans[x->off[job] + (size_t)s];
+        if (s)
+            fputc(' ', f);
+        if (sp->n > 1)
+            fprintf(f, "%lld-%lld", (long long)sp->first, (long long)(sp->first + sp->n - 1));
+        else
+            fprintf(f, "%lld", (long long)sp->first);
+    }
+}
+
+/* allocated_resources counts what requested_number_of_resources counts:
+ * host indices under node allocation, core indices (eng_coreidx.h) under
+ * core allocation. */
+static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *r, eng_diag *d)
 {
     const eng_job_result *res = eng_core_results(r->core);
     const eng_host_run *runs = eng_core_alloc_runs(r->core);
+    eng_coreidx cores;
+    memset(&cores, 0, sizeof cores);
+    bool by_core = eng_core_alloc_mode(r->core) == POL_ALLOC_CORE;
+    if (by_core) {
+        int rc = eng_coreidx_build(r->platform, res, r->prep.n_jobs, runs, &cores, d);
+        if (rc)
+            return rc;
+    }
     char name[256];
     workload_name(w->path, name, sizeof name);
     fputs("job_id,workload_name,profile,submission_time,requested_number_of_resources,"
@@ -140,17 +167,21 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
         if (exec > 0)
             put_num(f, turn / exec);
         fputc(',', f);
-        if (eng_grow(&scratch, &cap, (size_t)x->n_hosts, sizeof *scratch)) {
-            free(scratch);
-            return ENG_NOMEM;
+        if (by_core) {
+            put_spans(f, &cores, i);
+        } else {
+            if (eng_grow(&scratch, &cap, (size_t)x->n_hosts, sizeof *scratch)) {
+                free(scratch);
+                return eng_diag_set(d, ENG_NOMEM, "out of memory");
+            }
+            size_t n_h = 0;
+            for (int32_t u = 0; u < x->n_runs && x->n_hosts > 0; u++) {
+                const eng_host_run *run = &runs[x->runs_off + (size_t)u];
+                for (int32_t k = 0; k < run->n; k++)
+                    scratch[n_h++] = run->host + k;
+            }
+            put_intervals(f, scratch, n_h);
         }
-        size_t n_h = 0;
-        for (int32_t u = 0; u < x->n_runs && x->n_hosts > 0; u++) {
-            const eng_host_run *run = &runs[x->runs_off + (size_t)u];
-            for (int32_t k = 0; k < run->n; k++)
-                scratch[n_h++] = run->host + k;
-        }
-        put_intervals(f, scratch, n_h);
         fputs(",-1,,", f);
         double b = turn / fmax(exec, ENG_BSLD_TAU_S);
         put_num(f, b > 1 ? b : 1);
@@ -168,6 +199,7 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
             break; /* a full disk: stop at once, errno holds the cause */
     }
     free(scratch);
+    eng_coreidx_fini(&cores);
     return ferror(f) ? ENG_IO : ENG_OK;
 }
 
@@ -311,7 +343,7 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     json_kv_str(f, I2, "failures", m->failures ? m->failures : "none", false);
     fprintf(f, "%s\"lenient\": %s,\n", I2, m->lenient ? "true" : "false");
     fprintf(f, "%s\"check\": %s,\n", I2, m->check ? "true" : "false");
-    json_kv_num(f, I2, "seed", (double)m->seed, false);
+    fprintf(f, "%s\"seed\": %llu,\n", I2, (unsigned long long)m->seed); /* an integer, exact */
     fprintf(f, "%s\"inputs\": {\n", I2);
     fprintf(f, "%s\"workload\": {\"path\": ", I3);
     json_str(f, m->workload_path ? m->workload_path : w->path);
@@ -462,7 +494,7 @@ int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_resul
     /* Each writer stops at its first failed write; errno then holds the
      * cause (no space, file too large, I/O error) for the message. */
     errno = 0;
-    if (rc == ENG_OK && files[JOBS].f && (rc = write_jobs_csv(files[JOBS].f, w, r)) == ENG_IO)
+    if (rc == ENG_OK && files[JOBS].f && (rc = write_jobs_csv(files[JOBS].f, w, r, d)) == ENG_IO)
         eng_afile_fail(&files[JOBS], 0, d);
     if (rc == ENG_OK && files[DROPPED].f &&
         (rc = write_dropped_csv(files[DROPPED].f, w, r)) == ENG_IO)

@@ -8,8 +8,11 @@
  *                   packet (the SWF number of its packet's first member, or
  *                   -1), requeues (host failures that sent it back).
  *                   job_id is the SWF job number; allocated_resources lists
- *                   platform host indices (name order) as Batsim intervals
- *                   ("0-3 7"); consumed_energy is -1 (no energy model).
+ *                   what requested_number_of_resources counts, as Batsim
+ *                   intervals ("0-3 7"): platform host indices (name order)
+ *                   under node allocation, core indices (eng_coreidx.h)
+ *                   under core allocation; consumed_energy is -1 (no
+ *                   energy model).
  *   dropped.csv     the jobs that could not be simulated, with the reason.
  *   schedule.swf    the simulated jobs as SWF 2.2 with simulated wait (3),
  *                   run time (4), allocated processors (5) and status (11:

@@ -220,6 +220,7 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
              eng_prepared *out, eng_diag *d)
 {
     memset(out, 0, sizeof *out);
+    out->alloc = opts->alloc;
     out->n_src = w->n_jobs;
     out->jobs = malloc((w->n_jobs ? w->n_jobs : 1) * sizeof *out->jobs);
     out->drop = malloc(w->n_jobs ? w->n_jobs : 1);

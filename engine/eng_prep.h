@@ -40,7 +40,7 @@
 #include "eng_error.h"
 #include "eng_platform.h"
 #include "eng_swf.h"
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -115,6 +115,7 @@ typedef struct eng_sim_job {
 } eng_sim_job;
 
 typedef struct eng_prepared {
+    pol_alloc alloc;   /* what the units count (options' alloc): the core's allocation */
     eng_sim_job *jobs; /* in workload order: (submit, file order) */
     size_t n_jobs;
     int8_t *drop;      /* per workload job: -1 kept, else eng_drop */

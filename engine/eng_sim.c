@@ -403,11 +403,8 @@ int eng_sim_run(const char *platform_path, const eng_workload *w, const eng_sim_
                 return rc;
             }
     rc = eng_prep(w, p, &opts->prep, &out->prep, d);
-    if (rc == ENG_OK) {
-        eng_core_opts co = opts->core;
-        co.alloc = opts->prep.alloc;
-        rc = eng_core_create(p, &out->prep, &co, &out->core, d);
-    }
+    if (rc == ENG_OK)
+        rc = eng_core_create(p, &out->prep, &opts->core, &out->core, d);
     if (rc) {
         eng_sim_result_fini(out);
         return rc;

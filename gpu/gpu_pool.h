@@ -36,7 +36,7 @@
 typedef struct gpu_pool gpu_pool;
 
 typedef struct gpu_pool_config {
-    const char *backend; /* auto|cpu|cuda; NULL = auto; BATCHLAB_SA_BACKEND overrides */
+    const char *backend; /* auto|cpu|cuda; NULL = auto */
     int32_t slots;       /* requests running at once (1..64, default 4) */
     /* Testing the error path: every request after the first fail_after
      * ones fails as a device error would (0 = never). */

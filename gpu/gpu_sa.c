@@ -1,5 +1,10 @@
-/* gpu_sa.c — the library's front: parameters, problem validation and
- * packing, results, backend selection, and gpu_sa_solve.
+/* gpu_sa.c — the problem model, the bottom of gpu/: parameters, problem
+ * validation and packing, results, the reference decoding of one
+ * candidate and the Cmax lower bound. It calls nothing else of gpu/: the
+ * CPU reference (gpu_sa_cpu.c) and the CUDA backend build on it, backend
+ * selection (gpu_backend.c) and the kernel pool (gpu_pool.c) above them,
+ * and the one-shot solve (gpu_solve.c) on top (tools/check-layers checks
+ * the order).
  *
  * Packing turns a borrowed gpu_sa_problem into one block (gpu_sa_chain.h's
  * gsa_header layout) that both backends read as is, and adds what the
@@ -18,7 +23,6 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #endif
 #include "gpu_sa_impl.h"
-#include "gpu_pool.h"
 
 #include "eng_error.h"
 
@@ -190,9 +194,41 @@ static int check_csr(const int32_t *off, int32_t rows, const char *what, char *e
     return ENG_OK;
 }
 
-static int pack_grid(const gpu_sa_grid *g, gsa_packed *out, char *err, size_t errlen)
+/* A grid's packing, step by step: check its shape (counts, lists,
+ * offsets), then its values (speeds, network, mirrors, files, lengths)
+ * while taking the bounds the energies need; then the derived lists in
+ * scratch arrays (readers and time bounds from the inputs; predecessors;
+ * successors and the cycle check; products and the copy table's size);
+ * then the block laid out, filled, and its memory traffic estimated. */
+
+/* What the checks learn about a grid. */
+typedef struct grid_facts {
+    int32_t M, J, F;
+    int32_t n_mir, n_in, n_dep;
+    int64_t min_speed, max_lat, min_bw, max_bw;
+    double max_ready;
+    bool net16; /* latency and bandwidth both fit in 16 bits */
+} grid_facts;
+
+/* The derived lists, in scratch arrays until the block is laid out. */
+typedef struct grid_scratch {
+    int32_t *mark;    /* [max(F, J)] last job that touched an entry */
+    int32_t *readers; /* [F] jobs reading each file */
+    int32_t *pred_off, *pred; /* predecessors: dependencies, then producers */
+    int32_t *succ_off, *succ; /* the same edges the other way */
+    int32_t *prod_off;        /* [J + 1] files each job produces */
+    int32_t *indeg, *queue;   /* Kahn's algorithm; then fill cursors */
+    int32_t n_pred, n_multi, n_prod;
+    int64_t copy_cap;
+    double ub_time, ub_xfer, ub_vol;
+} grid_scratch;
+
+static int grid_check_shape(const gpu_sa_grid *g, grid_facts *x, char *err, size_t errlen)
 {
     const int32_t M = g->n_machines, J = g->n_jobs, F = g->n_files;
+    x->M = M;
+    x->J = J;
+    x->F = F;
     if (M < 1)
         return fail(err, errlen, ENG_INVAL, "grid: expected at least one machine, got %d", M);
     if (J < 0 || F < 0)
@@ -207,18 +243,29 @@ static int pack_grid(const gpu_sa_grid *g, gsa_packed *out, char *err, size_t er
         (rc = check_csr(g->input_off, J, "grid inputs", err, errlen)) ||
         (rc = check_csr(g->dep_off, J, "grid dependencies", err, errlen)))
         return rc;
-    const int32_t n_mir = g->mirror_off[F], n_in = g->input_off[J], n_dep = g->dep_off[J];
-    if ((n_mir && (!g->mirror_machine || !g->mirror_ready)) || (n_in && !g->input_file) ||
-        (n_dep && !g->dep_job))
+    x->n_mir = g->mirror_off[F];
+    x->n_in = g->input_off[J];
+    x->n_dep = g->dep_off[J];
+    if ((x->n_mir && (!g->mirror_machine || !g->mirror_ready)) || (x->n_in && !g->input_file) ||
+        (x->n_dep && !g->dep_job))
         return fail(err, errlen, ENG_INVAL, "grid: a list is missing");
-    int64_t min_speed = INT64_MAX;
+    return ENG_OK;
+}
+
+/* Speeds and the network, with their extremes. */
+static int grid_check_machines(const gpu_sa_grid *g, grid_facts *x, char *err, size_t errlen)
+{
+    const int32_t M = x->M;
+    x->min_speed = INT64_MAX;
     for (int32_t m = 0; m < M; m++) {
         if (g->speed[m] <= 0)
             return fail(err, errlen, ENG_INVAL, "grid: machine %d: speed must be > 0", m);
-        if (g->speed[m] < min_speed)
-            min_speed = g->speed[m];
+        if (g->speed[m] < x->min_speed)
+            x->min_speed = g->speed[m];
     }
-    int64_t max_lat = 0, min_bw = INT64_MAX, max_bw = 1;
+    x->max_lat = 0;
+    x->min_bw = INT64_MAX;
+    x->max_bw = 1;
     for (int32_t a = 0; a < M; a++)
         for (int32_t b = 0; b < M; b++) {
             int64_t k = (int64_t)a * M + b;
@@ -228,222 +275,277 @@ static int pack_grid(const gpu_sa_grid *g, gsa_packed *out, char *err, size_t er
                 return fail(err, errlen, ENG_INVAL, "grid: latency[%d][%d] < 0", a, b);
             if (g->bandwidth[k] <= 0)
                 return fail(err, errlen, ENG_INVAL, "grid: bandwidth[%d][%d] must be > 0", a, b);
-            if (g->latency[k] > max_lat)
-                max_lat = g->latency[k];
-            if (g->bandwidth[k] < min_bw)
-                min_bw = g->bandwidth[k];
-            if (g->bandwidth[k] > max_bw)
-                max_bw = g->bandwidth[k];
+            if (g->latency[k] > x->max_lat)
+                x->max_lat = g->latency[k];
+            if (g->bandwidth[k] < x->min_bw)
+                x->min_bw = g->bandwidth[k];
+            if (g->bandwidth[k] > x->max_bw)
+                x->max_bw = g->bandwidth[k];
         }
-    double max_ready = 0;
-    for (int32_t i = 0; i < n_mir; i++) {
-        if (g->mirror_machine[i] < 0 || g->mirror_machine[i] >= M)
+    x->net16 = x->max_lat <= 0xFFFF && x->max_bw <= 0xFFFF;
+    return ENG_OK;
+}
+
+/* Mirrors, files and job lengths. */
+static int grid_check_data(const gpu_sa_grid *g, grid_facts *x, char *err, size_t errlen)
+{
+    x->max_ready = 0;
+    for (int32_t i = 0; i < x->n_mir; i++) {
+        if (g->mirror_machine[i] < 0 || g->mirror_machine[i] >= x->M)
             return fail(err, errlen, ENG_INVAL, "grid: mirror %d: machine %d out of range", i,
                         g->mirror_machine[i]);
         if (g->mirror_ready[i] < 0)
             return fail(err, errlen, ENG_INVAL, "grid: mirror %d: negative time", i);
-        if (g->mirror_ready[i] > max_ready)
-            max_ready = (double)g->mirror_ready[i];
+        if (g->mirror_ready[i] > x->max_ready)
+            x->max_ready = (double)g->mirror_ready[i];
     }
-    for (int32_t f = 0; f < F; f++) {
+    for (int32_t f = 0; f < x->F; f++) {
         if (g->file_size[f] < 0)
             return fail(err, errlen, ENG_INVAL, "grid: file %d: negative size", f);
-        if (g->producer[f] < -1 || g->producer[f] >= J)
+        if (g->producer[f] < -1 || g->producer[f] >= x->J)
             return fail(err, errlen, ENG_INVAL, "grid: file %d: producer %d out of range", f,
                         g->producer[f]);
     }
-    for (int32_t j = 0; j < J; j++)
+    for (int32_t j = 0; j < x->J; j++)
         if (g->ops[j] < 0)
             return fail(err, errlen, ENG_INVAL, "grid: job %d: negative length", j);
+    return ENG_OK;
+}
 
-    /* Derived lists, built in scratch arrays first. */
-    int32_t *mark = malloc(sizeof(int32_t) * (size_t)(F > J ? F : J) + 4);
-    int32_t *readers = calloc((size_t)F + 1, sizeof(int32_t));
-    int32_t *pred_off = calloc((size_t)J + 1, sizeof(int32_t));
-    int32_t *pred = malloc(sizeof(int32_t) * ((size_t)n_dep + (size_t)n_in) + 4);
-    int32_t *succ_off = calloc((size_t)J + 2, sizeof(int32_t));
-    int32_t *succ = NULL, *prod_off = calloc((size_t)J + 2, sizeof(int32_t));
-    int32_t *indeg = NULL, *queue = NULL;
-    rc = ENG_OK;
-    if (!mark || !readers || !pred_off || !pred || !succ_off || !prod_off) {
-        rc = ENG_NOMEM;
-        goto done;
-    }
-    for (int32_t i = 0; i < (F > J ? F : J); i++)
-        mark[i] = -1;
-    double ub_time = max_ready, ub_xfer = 0, ub_vol = 0;
-    int32_t n_pred = 0, n_multi = 0;
-    for (int32_t j = 0; j < J; j++) {
-        pred_off[j] = n_pred;
+static void grid_scratch_fini(grid_scratch *s)
+{
+    free(s->mark);
+    free(s->readers);
+    free(s->pred_off);
+    free(s->pred);
+    free(s->succ_off);
+    free(s->succ);
+    free(s->prod_off);
+    free(s->indeg);
+    free(s->queue);
+}
+
+static int grid_scratch_init(const grid_facts *x, grid_scratch *s)
+{
+    const int32_t J = x->J, F = x->F, FJ = F > J ? F : J;
+    memset(s, 0, sizeof *s);
+    s->mark = malloc(sizeof(int32_t) * (size_t)FJ + 4);
+    s->readers = calloc((size_t)F + 1, sizeof(int32_t));
+    s->pred_off = calloc((size_t)J + 1, sizeof(int32_t));
+    s->pred = malloc(sizeof(int32_t) * ((size_t)x->n_dep + (size_t)x->n_in) + 4);
+    s->succ_off = calloc((size_t)J + 2, sizeof(int32_t));
+    s->prod_off = calloc((size_t)J + 2, sizeof(int32_t));
+    s->indeg = malloc(sizeof(int32_t) * (size_t)J + 4);
+    s->queue = malloc(sizeof(int32_t) * (size_t)J + 4);
+    if (!s->mark || !s->readers || !s->pred_off || !s->pred || !s->succ_off || !s->prod_off ||
+        !s->indeg || !s->queue)
+        return ENG_NOMEM;
+    return ENG_OK;
+}
+
+static void grid_unmark(const grid_facts *x, grid_scratch *s)
+{
+    for (int32_t i = 0; i < (x->F > x->J ? x->F : x->J); i++)
+        s->mark[i] = -1;
+}
+
+/* Every input: in range, listed once, reachable (a mirror or a producer);
+ * readers per file, jobs with several inputs, and the bounds on times,
+ * transfers and volume (each run at the slowest speed, each input moved at
+ * the worst latency and bandwidth). */
+static int grid_scan_inputs(const gpu_sa_grid *g, const grid_facts *x, grid_scratch *s,
+                            char *err, size_t errlen)
+{
+    grid_unmark(x, s);
+    s->ub_time = x->max_ready;
+    for (int32_t j = 0; j < x->J; j++) {
         int32_t a = g->input_off[j], b = g->input_off[j + 1];
         if (b - a >= 2)
-            n_multi++;
-        ub_time += (double)((g->ops[j] + min_speed - 1) / min_speed);
+            s->n_multi++;
+        s->ub_time += (double)((g->ops[j] + x->min_speed - 1) / x->min_speed);
         for (int32_t i = a; i < b; i++) {
             int32_t f = g->input_file[i];
-            if (f < 0 || f >= F) {
-                rc = fail(err, errlen, ENG_INVAL, "grid: job %d: input file %d out of range", j,
-                          f);
-                goto done;
-            }
-            if (mark[f] == j) {
-                rc = fail(err, errlen, ENG_INVAL, "grid: job %d: file %d listed twice", j, f);
-                goto done;
-            }
-            mark[f] = j;
-            readers[f]++;
-            if (g->mirror_off[f + 1] == g->mirror_off[f] && g->producer[f] < 0) {
-                rc = fail(err, errlen, ENG_INVAL,
-                          "grid: job %d: file %d has no mirror and no producer", j, f);
-                goto done;
-            }
-            if (M > 1) {
-                double t = (double)max_lat + ceil((double)g->file_size[f] / (double)min_bw);
-                ub_time += t;
-                ub_xfer += t;
-                ub_vol += (double)g->file_size[f];
+            if (f < 0 || f >= x->F)
+                return fail(err, errlen, ENG_INVAL, "grid: job %d: input file %d out of range",
+                            j, f);
+            if (s->mark[f] == j)
+                return fail(err, errlen, ENG_INVAL, "grid: job %d: file %d listed twice", j, f);
+            s->mark[f] = j;
+            s->readers[f]++;
+            if (g->mirror_off[f + 1] == g->mirror_off[f] && g->producer[f] < 0)
+                return fail(err, errlen, ENG_INVAL,
+                            "grid: job %d: file %d has no mirror and no producer", j, f);
+            if (x->M > 1) {
+                double t = (double)x->max_lat + ceil((double)g->file_size[f] / (double)x->min_bw);
+                s->ub_time += t;
+                s->ub_xfer += t;
+                s->ub_vol += (double)g->file_size[f];
             }
         }
     }
-    pred_off[J] = 0;
-    /* predecessors: dependencies, then producers of inputs, without repeats */
-    for (int32_t j = 0; j < (F > J ? F : J); j++)
-        mark[j] = -1;
-    for (int32_t j = 0; j < J; j++) {
-        pred_off[j] = n_pred;
+    return ENG_OK;
+}
+
+/* Predecessors of each job: its dependencies, then the producers of its
+ * inputs, without repeats. */
+static int grid_predecessors(const gpu_sa_grid *g, const grid_facts *x, grid_scratch *s,
+                             char *err, size_t errlen)
+{
+    grid_unmark(x, s);
+    for (int32_t j = 0; j < x->J; j++) {
+        s->pred_off[j] = s->n_pred;
         for (int32_t d = g->dep_off[j]; d < g->dep_off[j + 1]; d++) {
             int32_t q = g->dep_job[d];
-            if (q < 0 || q >= J || q == j) {
-                rc = fail(err, errlen, ENG_INVAL, "grid: job %d: dependency %d is not another job",
-                          j, q);
-                goto done;
-            }
-            if (mark[q] != j) {
-                mark[q] = j;
-                pred[n_pred++] = q;
+            if (q < 0 || q >= x->J || q == j)
+                return fail(err, errlen, ENG_INVAL,
+                            "grid: job %d: dependency %d is not another job", j, q);
+            if (s->mark[q] != j) {
+                s->mark[q] = j;
+                s->pred[s->n_pred++] = q;
             }
         }
         for (int32_t i = g->input_off[j]; i < g->input_off[j + 1]; i++) {
             int32_t q = g->producer[g->input_file[i]];
-            if (q == j) {
-                rc = fail(err, errlen, ENG_INVAL, "grid: job %d reads file %d, which it produces",
-                          j, g->input_file[i]);
-                goto done;
-            }
-            if (q >= 0 && mark[q] != j) {
-                mark[q] = j;
-                pred[n_pred++] = q;
+            if (q == j)
+                return fail(err, errlen, ENG_INVAL,
+                            "grid: job %d reads file %d, which it produces", j,
+                            g->input_file[i]);
+            if (q >= 0 && s->mark[q] != j) {
+                s->mark[q] = j;
+                s->pred[s->n_pred++] = q;
             }
         }
     }
-    pred_off[J] = n_pred;
-    succ = malloc(sizeof(int32_t) * (size_t)n_pred + 4);
-    indeg = malloc(sizeof(int32_t) * (size_t)J + 4);
-    queue = malloc(sizeof(int32_t) * (size_t)J + 4);
-    if (!succ || !indeg || !queue) {
-        rc = ENG_NOMEM;
-        goto done;
-    }
-    for (int32_t i = 0; i < n_pred; i++)
-        succ_off[pred[i] + 1]++;
+    s->pred_off[x->J] = s->n_pred;
+    return ENG_OK;
+}
+
+/* Successors (the predecessor edges reversed), then Kahn's algorithm:
+ * the precedence must be acyclic. */
+static int grid_successors(const grid_facts *x, grid_scratch *s, char *err, size_t errlen)
+{
+    const int32_t J = x->J;
+    s->succ = malloc(sizeof(int32_t) * (size_t)s->n_pred + 4);
+    if (!s->succ)
+        return ENG_NOMEM;
+    for (int32_t i = 0; i < s->n_pred; i++)
+        s->succ_off[s->pred[i] + 1]++;
     for (int32_t j = 0; j < J; j++)
-        succ_off[j + 1] += succ_off[j];
+        s->succ_off[j + 1] += s->succ_off[j];
     for (int32_t j = 0; j < J; j++)
-        indeg[j] = succ_off[j]; /* fill cursor */
+        s->indeg[j] = s->succ_off[j]; /* fill cursor */
     for (int32_t j = 0; j < J; j++)
-        for (int32_t i = pred_off[j]; i < pred_off[j + 1]; i++)
-            succ[indeg[pred[i]]++] = j;
-    /* cycle check: Kahn's algorithm */
+        for (int32_t i = s->pred_off[j]; i < s->pred_off[j + 1]; i++)
+            s->succ[s->indeg[s->pred[i]]++] = j;
     int32_t qh = 0, qt = 0;
     for (int32_t j = 0; j < J; j++) {
-        indeg[j] = pred_off[j + 1] - pred_off[j];
-        if (!indeg[j])
-            queue[qt++] = j;
+        s->indeg[j] = s->pred_off[j + 1] - s->pred_off[j];
+        if (!s->indeg[j])
+            s->queue[qt++] = j;
     }
     while (qh < qt) {
-        int32_t j = queue[qh++];
-        for (int32_t i = succ_off[j]; i < succ_off[j + 1]; i++)
-            if (--indeg[succ[i]] == 0)
-                queue[qt++] = succ[i];
+        int32_t j = s->queue[qh++];
+        for (int32_t i = s->succ_off[j]; i < s->succ_off[j + 1]; i++)
+            if (--s->indeg[s->succ[i]] == 0)
+                s->queue[qt++] = s->succ[i];
     }
-    if (qt != J) {
-        rc = fail(err, errlen, ENG_INVAL,
-                  "grid: the dependencies and produced files form a cycle (%d jobs in it or "
-                  "after it)",
-                  J - qt);
-        goto done;
-    }
-    int32_t n_prod = 0;
-    for (int32_t f = 0; f < F; f++)
-        if (g->producer[f] >= 0) {
-            prod_off[g->producer[f] + 1]++;
-            n_prod++;
-        }
-    for (int32_t j = 0; j < J; j++)
-        prod_off[j + 1] += prod_off[j];
-    int64_t copy_cap = 0;
-    for (int32_t f = 0; f < F; f++)
-        copy_cap += (g->mirror_off[f + 1] - g->mirror_off[f]) + (g->producer[f] >= 0) + readers[f];
-    if (copy_cap > INT32_MAX) {
-        rc = fail(err, errlen, ENG_RANGE, "grid: too many file copies");
-        goto done;
-    }
-    if (2.0 * J * ub_time >= 4.0e18 || ub_time >= 4.0e18) {
-        rc = fail(err, errlen, ENG_RANGE,
-                  "grid: times up to %.3g units: the energies would overflow 64 bits", ub_time);
-        goto done;
-    }
+    if (qt != J)
+        return fail(err, errlen, ENG_INVAL,
+                    "grid: the dependencies and produced files form a cycle (%d jobs in it or "
+                    "after it)",
+                    J - qt);
+    return ENG_OK;
+}
 
+/* Files produced per job, the copy table's size (mirrors + producer + one
+ * per reader, per file), and the overflow checks of the energies. */
+static int grid_products(const gpu_sa_grid *g, const grid_facts *x, grid_scratch *s, char *err,
+                         size_t errlen)
+{
+    for (int32_t f = 0; f < x->F; f++)
+        if (g->producer[f] >= 0) {
+            s->prod_off[g->producer[f] + 1]++;
+            s->n_prod++;
+        }
+    for (int32_t j = 0; j < x->J; j++)
+        s->prod_off[j + 1] += s->prod_off[j];
+    for (int32_t f = 0; f < x->F; f++)
+        s->copy_cap += (g->mirror_off[f + 1] - g->mirror_off[f]) + (g->producer[f] >= 0) +
+                       s->readers[f];
+    if (s->copy_cap > INT32_MAX)
+        return fail(err, errlen, ENG_RANGE, "grid: too many file copies");
+    if (2.0 * x->J * s->ub_time >= 4.0e18 || s->ub_time >= 4.0e18)
+        return fail(err, errlen, ENG_RANGE,
+                    "grid: times up to %.3g units: the energies would overflow 64 bits",
+                    s->ub_time);
+    return ENG_OK;
+}
+
+/* The block's arrays and header. */
+static int grid_layout(const grid_facts *x, const grid_scratch *s, gsa_packed *out)
+{
+    const int64_t M = x->M, J = x->J, F = x->F;
     pack_plan plan;
     memset(&plan, 0, sizeof plan);
     plan.n[GSA_SPEED] = M;
-    const bool net16 = max_lat <= 0xFFFF && max_bw <= 0xFFFF;
-    plan.n[GSA_NET] = (int64_t)M * M * (net16 ? 1 : 2);
+    plan.n[GSA_NET] = M * M * (x->net16 ? 1 : 2);
     plan.n[GSA_OPS] = J;
     plan.n[GSA_FSIZE] = F;
     plan.n[GSA_COPY_OFF] = F + 1;
     plan.n[GSA_MIR_OFF] = F + 1;
-    plan.n[GSA_MIR_M] = n_mir;
-    plan.n[GSA_MIR_T] = n_mir;
+    plan.n[GSA_MIR_M] = x->n_mir;
+    plan.n[GSA_MIR_T] = x->n_mir;
     plan.n[GSA_IN_OFF] = J + 1;
-    plan.n[GSA_IN_FILE] = n_in;
+    plan.n[GSA_IN_FILE] = x->n_in;
     plan.n[GSA_PROD_OFF] = J + 1;
-    plan.n[GSA_PROD_FILE] = n_prod;
+    plan.n[GSA_PROD_FILE] = s->n_prod;
     plan.n[GSA_DEP_OFF] = J + 1;
-    plan.n[GSA_DEP_JOB] = n_dep;
+    plan.n[GSA_DEP_JOB] = x->n_dep;
     plan.n[GSA_PRED_OFF] = J + 1;
-    plan.n[GSA_PRED_JOB] = n_pred;
+    plan.n[GSA_PRED_JOB] = s->n_pred;
     plan.n[GSA_SUCC_OFF] = J + 1;
-    plan.n[GSA_SUCC_JOB] = n_pred;
-    plan.n[GSA_MULTI] = n_multi;
+    plan.n[GSA_SUCC_JOB] = s->n_pred;
+    plan.n[GSA_MULTI] = s->n_multi;
     plan.n[GSA_RD_OFF] = F + 1;
-    plan.n[GSA_RD_JOB] = n_in;
+    plan.n[GSA_RD_JOB] = x->n_in;
     plan.n[GSA_FPROD] = F;
     gsa_header h;
     memset(&h, 0, sizeof h);
     h.kind = GPU_SA_GRID;
-    h.n_machines = M;
-    h.n_jobs = J;
-    h.n_files = F;
-    h.n_inputs = n_in;
-    h.n_multi = n_multi;
-    h.copy_cap = copy_cap;
-    h.net16 = net16;
-    if ((rc = pack_alloc(&plan, &h, out)))
-        goto done;
+    h.n_machines = x->M;
+    h.n_jobs = x->J;
+    h.n_files = x->F;
+    h.n_inputs = x->n_in;
+    h.n_multi = s->n_multi;
+    h.copy_cap = s->copy_cap;
+    h.net16 = x->net16;
+    return pack_alloc(&plan, &h, out);
+}
+
+/* Speeds and the network (latency and bandwidth in one or two words). */
+static void grid_fill_machines(const gpu_sa_grid *g, const grid_facts *x, gsa_packed *out)
+{
+    const int32_t M = x->M;
     memcpy(W64(out, GSA_SPEED), g->speed, sizeof(int64_t) * (size_t)M);
     uint32_t *net = (uint32_t *)W32(out, GSA_NET);
     for (int64_t k = 0; k < (int64_t)M * M; k++) {
         /* the diagonal is never read; keep it harmless */
         uint32_t lat = k / M == k % M ? 0 : (uint32_t)g->latency[k];
         uint32_t bw = k / M == k % M ? 1 : (uint32_t)g->bandwidth[k];
-        if (net16) {
+        if (x->net16) {
             net[k] = lat | bw << 16;
         } else {
             net[2 * k] = lat;
             net[2 * k + 1] = bw;
         }
     }
+}
+
+/* Lengths, files, copies, mirrors and the job lists as given. */
+static void grid_fill_given(const gpu_sa_grid *g, const grid_facts *x, const grid_scratch *s,
+                            gsa_packed *out)
+{
+    const int32_t J = x->J, F = x->F;
     if (J)
         memcpy(W64(out, GSA_OPS), g->ops, sizeof(int64_t) * (size_t)J);
     if (F)
@@ -452,81 +554,110 @@ static int pack_grid(const gpu_sa_grid *g, gsa_packed *out, char *err, size_t er
     copy_off[0] = 0;
     for (int32_t f = 0; f < F; f++)
         copy_off[f + 1] = copy_off[f] + (g->mirror_off[f + 1] - g->mirror_off[f]) +
-                          (g->producer[f] >= 0) + readers[f];
+                          (g->producer[f] >= 0) + s->readers[f];
     memcpy(W32(out, GSA_MIR_OFF), g->mirror_off, sizeof(int32_t) * ((size_t)F + 1));
-    if (n_mir) {
-        memcpy(W32(out, GSA_MIR_M), g->mirror_machine, sizeof(int32_t) * (size_t)n_mir);
-        memcpy(W64(out, GSA_MIR_T), g->mirror_ready, sizeof(int64_t) * (size_t)n_mir);
+    if (x->n_mir) {
+        memcpy(W32(out, GSA_MIR_M), g->mirror_machine, sizeof(int32_t) * (size_t)x->n_mir);
+        memcpy(W64(out, GSA_MIR_T), g->mirror_ready, sizeof(int64_t) * (size_t)x->n_mir);
     }
     memcpy(W32(out, GSA_IN_OFF), g->input_off, sizeof(int32_t) * ((size_t)J + 1));
-    if (n_in)
-        memcpy(W32(out, GSA_IN_FILE), g->input_file, sizeof(int32_t) * (size_t)n_in);
-    memcpy(W32(out, GSA_PROD_OFF), prod_off, sizeof(int32_t) * ((size_t)J + 1));
-    if (n_prod) {
+    if (x->n_in)
+        memcpy(W32(out, GSA_IN_FILE), g->input_file, sizeof(int32_t) * (size_t)x->n_in);
+    memcpy(W32(out, GSA_DEP_OFF), g->dep_off, sizeof(int32_t) * ((size_t)J + 1));
+    if (x->n_dep)
+        memcpy(W32(out, GSA_DEP_JOB), g->dep_job, sizeof(int32_t) * (size_t)x->n_dep);
+    if (F)
+        memcpy(W32(out, GSA_FPROD), g->producer, sizeof(int32_t) * (size_t)F);
+}
+
+/* The derived lists: products, predecessors, successors, readers, jobs
+ * with several inputs. Uses indeg and readers as fill cursors. */
+static void grid_fill_derived(const gpu_sa_grid *g, const grid_facts *x, grid_scratch *s,
+                              gsa_packed *out)
+{
+    const int32_t J = x->J, F = x->F;
+    memcpy(W32(out, GSA_PROD_OFF), s->prod_off, sizeof(int32_t) * ((size_t)J + 1));
+    if (s->n_prod) {
         int32_t *pf = W32(out, GSA_PROD_FILE);
         for (int32_t j = 0; j < J; j++)
-            indeg[j] = prod_off[j];
+            s->indeg[j] = s->prod_off[j];
         for (int32_t f = 0; f < F; f++)
             if (g->producer[f] >= 0)
-                pf[indeg[g->producer[f]]++] = f;
+                pf[s->indeg[g->producer[f]]++] = f;
     }
-    memcpy(W32(out, GSA_DEP_OFF), g->dep_off, sizeof(int32_t) * ((size_t)J + 1));
-    if (n_dep)
-        memcpy(W32(out, GSA_DEP_JOB), g->dep_job, sizeof(int32_t) * (size_t)n_dep);
-    memcpy(W32(out, GSA_PRED_OFF), pred_off, sizeof(int32_t) * ((size_t)J + 1));
-    memcpy(W32(out, GSA_SUCC_OFF), succ_off, sizeof(int32_t) * ((size_t)J + 1));
-    if (n_pred) {
-        memcpy(W32(out, GSA_PRED_JOB), pred, sizeof(int32_t) * (size_t)n_pred);
-        memcpy(W32(out, GSA_SUCC_JOB), succ, sizeof(int32_t) * (size_t)n_pred);
+    memcpy(W32(out, GSA_PRED_OFF), s->pred_off, sizeof(int32_t) * ((size_t)J + 1));
+    memcpy(W32(out, GSA_SUCC_OFF), s->succ_off, sizeof(int32_t) * ((size_t)J + 1));
+    if (s->n_pred) {
+        memcpy(W32(out, GSA_PRED_JOB), s->pred, sizeof(int32_t) * (size_t)s->n_pred);
+        memcpy(W32(out, GSA_SUCC_JOB), s->succ, sizeof(int32_t) * (size_t)s->n_pred);
     }
-    {
-        int32_t *rd_off = W32(out, GSA_RD_OFF), *rd_job = W32(out, GSA_RD_JOB);
-        rd_off[0] = 0;
-        for (int32_t f = 0; f < F; f++)
-            rd_off[f + 1] = rd_off[f] + readers[f];
-        for (int32_t f = 0; f < F; f++)
-            readers[f] = rd_off[f]; /* fill cursor */
-        for (int32_t j = 0; j < J; j++)
-            for (int32_t i = g->input_off[j]; i < g->input_off[j + 1]; i++)
-                rd_job[readers[g->input_file[i]]++] = j;
-        if (F)
-            memcpy(W32(out, GSA_FPROD), g->producer, sizeof(int32_t) * (size_t)F);
-    }
-    if (n_multi) {
+    int32_t *rd_off = W32(out, GSA_RD_OFF), *rd_job = W32(out, GSA_RD_JOB);
+    rd_off[0] = 0;
+    for (int32_t f = 0; f < F; f++)
+        rd_off[f + 1] = rd_off[f] + s->readers[f];
+    for (int32_t f = 0; f < F; f++)
+        s->readers[f] = rd_off[f]; /* fill cursor */
+    for (int32_t j = 0; j < J; j++)
+        for (int32_t i = g->input_off[j]; i < g->input_off[j + 1]; i++)
+            rd_job[s->readers[g->input_file[i]]++] = j;
+    if (s->n_multi) {
         int32_t *mu = W32(out, GSA_MULTI), k = 0;
         for (int32_t j = 0; j < J; j++)
             if (g->input_off[j + 1] - g->input_off[j] >= 2)
                 mu[k++] = j;
     }
-    out->ub_time = ub_time;
-    out->ub_xfer = ub_xfer;
-    out->ub_vol = ub_vol;
-    out->sum_waited = 0;
-    /* Per job: order, machine, length, speed, the machine's two clocks
-     * (read and written), start and end, row offsets; per dependency an
-     * index and an end; per input its slot, size, copy row and count, and
-     * per copy looked at (about its mirrors plus one) the copy's machine
-     * and time and the latency and bandwidth entries; per file and machine
-     * the resets. */
+}
+
+/* Per job: order, machine, length, speed, the machine's two clocks (read
+ * and written), start and end, row offsets; per dependency an index and an
+ * end; per input its slot, size, copy row and count, and per copy looked
+ * at (about its mirrors plus one) the copy's machine and time and the
+ * latency and bandwidth entries; per file and machine the resets. */
+static double grid_bytes_per_eval(const gpu_sa_grid *g, const grid_facts *x,
+                                  const grid_scratch *s)
+{
     double scanned = 0;
-    for (int32_t j = 0; j < J; j++)
+    for (int32_t j = 0; j < x->J; j++)
         for (int32_t i = g->input_off[j]; i < g->input_off[j + 1]; i++) {
             int32_t f = g->input_file[i];
             scanned += 1.0 + (g->mirror_off[f + 1] - g->mirror_off[f]);
         }
-    out->bytes_per_eval = 80.0 * J + 12.0 * n_dep + 28.0 * n_in +
-                          (net16 ? 16.0 : 20.0) * scanned + 12.0 * F +
-                          16.0 * M + 12.0 * n_prod;
-done:
-    free(mark);
-    free(readers);
-    free(pred_off);
-    free(pred);
-    free(succ_off);
-    free(succ);
-    free(prod_off);
-    free(indeg);
-    free(queue);
+    return 80.0 * x->J + 12.0 * x->n_dep + 28.0 * x->n_in + (x->net16 ? 16.0 : 20.0) * scanned +
+           12.0 * x->F + 16.0 * x->M + 12.0 * s->n_prod;
+}
+
+static int pack_grid(const gpu_sa_grid *g, gsa_packed *out, char *err, size_t errlen)
+{
+    grid_facts x;
+    memset(&x, 0, sizeof x);
+    int rc;
+    if ((rc = grid_check_shape(g, &x, err, errlen)) ||
+        (rc = grid_check_machines(g, &x, err, errlen)) ||
+        (rc = grid_check_data(g, &x, err, errlen)))
+        return rc;
+    grid_scratch s;
+    rc = grid_scratch_init(&x, &s);
+    if (rc == ENG_OK)
+        rc = grid_scan_inputs(g, &x, &s, err, errlen);
+    if (rc == ENG_OK)
+        rc = grid_predecessors(g, &x, &s, err, errlen);
+    if (rc == ENG_OK)
+        rc = grid_successors(&x, &s, err, errlen);
+    if (rc == ENG_OK)
+        rc = grid_products(g, &x, &s, err, errlen);
+    if (rc == ENG_OK)
+        rc = grid_layout(&x, &s, out);
+    if (rc == ENG_OK) {
+        grid_fill_machines(g, &x, out);
+        grid_fill_given(g, &x, &s, out);
+        grid_fill_derived(g, &x, &s, out);
+        out->ub_time = s.ub_time;
+        out->ub_xfer = s.ub_xfer;
+        out->ub_vol = s.ub_vol;
+        out->sum_waited = 0;
+        out->bytes_per_eval = grid_bytes_per_eval(g, &x, &s);
+    }
+    grid_scratch_fini(&s);
     return rc == ENG_NOMEM ? fail(err, errlen, ENG_NOMEM, "out of memory") : rc;
 }
 
@@ -877,72 +1008,6 @@ int gpu_sa_decode(const gpu_sa_problem *prob, const gpu_sa_params *par, const in
     free(pos);
     free(fp);
     gsa_packed_fini(&pk);
-    return rc;
-}
-
-/* ---- backends ------------------------------------------------------------- */
-
-bool gpu_sa_cuda_built(void)
-{
-    return GPU_SA_HAVE_CUDA != 0;
-}
-
-int gpu_sa_cuda_available(char *why, size_t len)
-{
-    return gsa_cuda_probe(why, len);
-}
-
-int gpu_sa_cuda_device(char *name, size_t len, double *peak_bytes_per_s)
-{
-    return gsa_cuda_device_info(name, len, peak_bytes_per_s);
-}
-
-int gpu_sa_backend_resolve(const char *request, char name[8], char *err, size_t errlen)
-{
-    const char *env = getenv(GPU_SA_BACKEND_ENV);
-    const char *want = env && *env ? env : request && *request ? request : "auto";
-    const char *src = env && *env ? " (from " GPU_SA_BACKEND_ENV ")" : "";
-    if (strcmp(want, "cpu") == 0) {
-        snprintf(name, 8, "cpu");
-        return ENG_OK;
-    }
-    if (strcmp(want, "cuda") != 0 && strcmp(want, "auto") != 0)
-        return fail(err, errlen, ENG_INVAL, "backend '%s'%s: expected auto, cpu or cuda", want,
-                    src);
-    char why[256];
-    if (gsa_cuda_probe(why, sizeof why)) {
-        snprintf(name, 8, "cuda");
-        return ENG_OK;
-    }
-    if (strcmp(want, "auto") == 0) {
-        snprintf(name, 8, "cpu");
-        return ENG_OK;
-    }
-    return fail(err, errlen, ENG_UNSUPPORTED, "backend cuda%s not available: %s", src, why);
-}
-
-int gpu_sa_solve(const gpu_sa_problem *p, const gpu_sa_params *par, const char *backend,
-                 gpu_sa_result *out, char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    char name[8];
-    int rc = gpu_sa_backend_resolve(backend, name, err, errlen);
-    if (rc)
-        return rc;
-    if (strcmp(name, "cpu") == 0)
-        return gpu_sa_solve_cpu(p, par, out, err, errlen);
-    gpu_pool_config cfg;
-    gpu_pool_config_default(&cfg);
-    cfg.backend = "cuda";
-    cfg.slots = 1;
-    gpu_pool *pool = NULL;
-    rc = gpu_pool_create(&cfg, &pool, err, errlen);
-    int64_t ticket = 0;
-    if (!rc)
-        rc = gpu_pool_submit(pool, p, par, &ticket, err, errlen);
-    if (!rc)
-        rc = gpu_pool_wait(pool, ticket, out, err, errlen);
-    gpu_pool_destroy(pool);
     return rc;
 }
 

@@ -37,10 +37,17 @@
  *
  * Backends: "cpu" (always built; the specification) and "cuda" (built when
  * CMake finds the toolkit, usable when a device is present). A request
- * names auto|cpu|cuda; the environment variable BATCHLAB_SA_BACKEND, when
- * set, overrides it. "cuda" without a built backend or without a device is
- * an error (ENG_UNSUPPORTED, "not available: ..."), never a silent CPU run;
- * "auto" takes cuda when it is available, else cpu.
+ * names auto|cpu|cuda. "cuda" without a built backend or without a device
+ * is an error (ENG_UNSUPPORTED, "not available: ..."), never a silent CPU
+ * run; "auto" takes cuda when it is available, else cpu. The library reads
+ * no environment: the command line reads BATCHLAB_SA_BACKEND and passes
+ * its value down as the request.
+ *
+ * Layers, bottom up (tools/check-layers checks them): this header's model,
+ * decoding and load models (gpu_sa.c, gpu_sa_model.c); the CPU reference
+ * (gpu_sa_cpu.c) and the CUDA backend (gpu_sa_cuda.cu or its stub);
+ * backend selection (gpu_backend.c); the kernel pool (gpu_pool.h); the
+ * one-shot solve (gpu_solve.h) on top.
  *
  * Errors: functions return 0 or a negative ENG_ code (engine/eng_error.h)
  * and write a message into err (errlen bytes). Arrays in problems are
@@ -59,9 +66,6 @@
 
 /* Moves tried to set a chain's initial temperature. */
 #define GPU_SA_T0_SAMPLES 16
-
-/* The environment variable that overrides the backend request. */
-#define GPU_SA_BACKEND_ENV "BATCHLAB_SA_BACKEND"
 
 typedef enum gpu_sa_kind { GPU_SA_GRID = 0, GPU_SA_QUEUE = 1 } gpu_sa_kind;
 
@@ -252,12 +256,8 @@ int gpu_sa_decode(const gpu_sa_problem *p, const gpu_sa_params *par, const int32
  * mirrors)). 0, or ENG_INVAL for a queue problem or an invalid one. */
 int gpu_sa_cmax_lower_bound(const gpu_sa_problem *p, int64_t *bound, char *err, size_t errlen);
 
-/* Runs the annealing on the named backend (auto|cpu|cuda, NULL = auto;
- * BATCHLAB_SA_BACKEND overrides). Fills out. */
-int gpu_sa_solve(const gpu_sa_problem *p, const gpu_sa_params *par, const char *backend,
-                 gpu_sa_result *out, char *err, size_t errlen);
-
-/* The CPU reference itself (what gpu_sa_solve runs for "cpu"). */
+/* The CPU reference: every chain on the CPU, one after another (what
+ * gpu_sa_solve, gpu_solve.h, runs for "cpu"). */
 int gpu_sa_solve_cpu(const gpu_sa_problem *p, const gpu_sa_params *par, gpu_sa_result *out,
                      char *err, size_t errlen);
 
@@ -274,8 +274,8 @@ int gpu_sa_cuda_available(char *why, size_t len);
  * device is usable. */
 int gpu_sa_cuda_device(char *name, size_t len, double *peak_bytes_per_s);
 
-/* Resolves a request (auto|cpu|cuda, NULL = auto) against the environment
- * override and availability: writes "cpu" or "cuda" into name (8 bytes).
+/* Resolves a request (auto|cpu|cuda, NULL = auto) against availability:
+ * writes "cpu" or "cuda" into name (8 bytes).
  * ENG_INVAL for an unknown name; ENG_UNSUPPORTED when cuda is requested but
  * not available (the message says why). */
 int gpu_sa_backend_resolve(const char *request, char name[8], char *err, size_t errlen);

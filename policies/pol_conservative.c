@@ -38,7 +38,7 @@
  * for byte. Due reservations come from a heap, O(log) per reservation
  * change.
  */
-#include "pol_policy.h"
+#include "eng_policy.h"
 #include "pol_profile.h"
 
 #include "eng_error.h"

@@ -27,7 +27,7 @@
  * Cost per call: O(started + running + scanned queue); with sjf an extra
  * O(q log q) sort of the candidates.
  */
-#include "pol_policy.h"
+#include "eng_policy.h"
 #include "pol_shadow.h"
 
 #include "eng_error.h"

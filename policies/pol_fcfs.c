@@ -14,7 +14,7 @@
  *
  * Cost: O(started + running) per call; the only state is a scratch array.
  */
-#include "pol_policy.h"
+#include "eng_policy.h"
 #include "pol_shadow.h"
 
 #include <stdlib.h>

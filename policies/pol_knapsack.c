@@ -62,7 +62,7 @@
  * started job, O(hosts) to rank candidates and the chosen algorithm
  * (KnapsackP O(m n C) with C <= cost_steps, greedy O(m n)).
  */
-#include "pol_policy.h"
+#include "eng_policy.h"
 #include "pol_shadow.h"
 
 #include "alloc/pol_win_greedy.h"

@@ -81,7 +81,7 @@
  * running packets; members are popped from FIFO queues. Out of memory
  * anywhere is reported as ENG_NOMEM, never as "nothing fits".
  */
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include "eng_error.h"
 #include "eng_util.h"

@@ -41,7 +41,7 @@
  * the window and P the profile's breakpoints (at most running + 2W + 1);
  * calls where no window job fits in the free units cost O(Q + running).
  */
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include "eng_error.h"
 #include "eng_util.h"
@@ -205,7 +205,8 @@ static int sa_init(void *state, const pol_setup *setup, char *err, size_t errlen
     cfg.backend = idx == 0 ? "auto" : idx == 1 ? "cpu" : "cuda";
     /* A device pays off only with many chains: one GPU thread runs one
      * chain, slower than a CPU core, so auto keeps a few on the CPU (the
-     * plan is the same). backend=cuda or the environment still force it. */
+     * plan is the same). backend=cuda (which BATCHLAB_SA_BACKEND=cuda sets
+     * through the command line) still forces it. */
     if (idx == 0 && s->chains < SA_GPU_MIN_CHAINS)
         cfg.backend = "cpu";
     cfg.slots = 1;

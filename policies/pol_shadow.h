@@ -14,7 +14,7 @@
 #ifndef POL_SHADOW_H
 #define POL_SHADOW_H
 
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 /* qsort comparator of pol_job pointers: shorter estimate first, then idx. */
 int pol_cmp_estimate(const void *a, const void *b);

@@ -82,7 +82,7 @@
  * * m * W) for the search (pol_alp_amp.h), O(dp_cells * alternatives) for
  * the program; between cycles O(plan).
  */
-#include "pol_policy.h"
+#include "eng_policy.h"
 #include "slots/pol_alp_amp.h"
 #include "slots/pol_batch_dp.h"
 

@@ -1,6 +1,7 @@
 /* bl_sched.c — see bl_sched.h. */
 #include "bl_sched.h"
 #include "bl_test.h"
+#include "pol_registry.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -60,8 +61,7 @@ int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfo
     out->rc = eng_prep(out->w, p, &po, &out->prep, &out->diag);
     if (out->rc)
         return out->rc;
-    eng_core_opts co = {.alloc = opts->alloc,
-                        .policy = pol_find(policy),
+    eng_core_opts co = {.policy = pol_find(policy),
                         .options = opts->options,
                         .n_options = opts->n_options,
                         .seed = 1,
@@ -126,8 +126,7 @@ int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char 
                 .prep = {.procs_field = ENG_PROCS_ALLOC, .walltime = opts->walltime,
                          .alloc = opts->alloc, .init_times = opts->init_times,
                          .n_init_times = opts->n_init_times},
-                .core = {.alloc = opts->alloc,
-                         .policy = pol_find(policy),
+                .core = {.policy = pol_find(policy),
                          .options = opts->options,
                          .n_options = opts->n_options,
                          .seed = 1,

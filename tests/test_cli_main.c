@@ -160,6 +160,41 @@ static void test_run_and_outputs(void)
     expect(args, 1, "cannot create directory");
 }
 
+/* BATCHLAB_SA_BACKEND is read by the command line only and passed down as
+ * the backend option of the policy that has one: the manifest records it,
+ * a bad value is a usage error naming the variable, and a policy without
+ * the option ignores it. */
+static void test_sa_backend_env(void)
+{
+    const char *dir = bl_tmpdir();
+    const char *saved = getenv("BATCHLAB_SA_BACKEND");
+    char *keep = saved ? strdup(saved) : NULL;
+    char args[1024], path[900];
+    setenv("BATCHLAB_SA_BACKEND", "cpu", 1);
+    snprintf(args, sizeof args,
+             "run --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
+             "--policy sa:backend=cuda:iterations=50 --out %s/sa_env -q",
+             dir);
+    expect(args, 0, "");
+    snprintf(path, sizeof path, "%s/sa_env/summary.json", dir);
+    char *sum = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL(sum && strstr(sum, "\"backend\": \"cpu\""));
+    CU_ASSERT_PTR_NOT_NULL(sum && strstr(sum, "backend=cpu refinements="));
+    free(sum);
+    setenv("BATCHLAB_SA_BACKEND", "quantum", 1);
+    expect("run --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
+           "--policy sa -q",
+           2, "BATCHLAB_SA_BACKEND 'quantum': expected auto, cpu or cuda");
+    expect("run --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
+           "--policy easy -q",
+           0, "");
+    if (keep)
+        setenv("BATCHLAB_SA_BACKEND", keep, 1);
+    else
+        unsetenv("BATCHLAB_SA_BACKEND");
+    free(keep);
+}
+
 static void test_compare_and_info(void)
 {
     expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf -q",
@@ -332,6 +367,7 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "bad input exits 1 naming file and line", test_bad_input);
     CU_add_test(s, "run writes every output", test_run_and_outputs);
     CU_add_test(s, "compare and info", test_compare_and_info);
+    CU_add_test(s, "BATCHLAB_SA_BACKEND passed down as an option", test_sa_backend_env);
     CU_add_test(s, "machines for info and scale; initialization", test_machines_and_initialization);
     CU_add_test(s, "the bad-input catalogue", test_bad_input_catalogue);
     CU_add_test(s, "host failures from a trace or the model", test_failures);

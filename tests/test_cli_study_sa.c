@@ -2,6 +2,7 @@
  * (the keys the benchmark reads), reproducibility, the paper's numbers
  * beside ours, usage errors, and a cuda request where none is usable. */
 #include "bl_test.h"
+#include "cli.h"
 #include "gpu_sa.h"
 
 #include <stdio.h>
@@ -108,7 +109,7 @@ static void test_usage(void)
     CU_ASSERT(bl_contains(out, "Skrinarova & Povinsky 2019"));
     free(out);
     char why[256];
-    if (!gpu_sa_cuda_available(why, sizeof why) && !getenv(GPU_SA_BACKEND_ENV)) {
+    if (!gpu_sa_cuda_available(why, sizeof why) && !getenv(BL_SA_BACKEND_ENV)) {
         CU_ASSERT_EQUAL(bl_run(&out, "study sa --model 1 --machines 8 --backend cuda"), 1);
         CU_ASSERT(bl_contains(out, "not available"));
         free(out);

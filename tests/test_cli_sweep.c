@@ -1,7 +1,7 @@
-/* test_cli_sweep.c — `batchlab sweep` (tools/cli_sweep.c) and its entry
+/* test_cli_sweep.c — `batchlab sweep` (tools/cli_sweep*.c) and its entry
  * point bench/sweep: the grid file and its errors ("FILE:LINE: expected
  * ..."), the expansion (counts, names, seeds, variant order, option
- * products), shell words (split, quote, round trips), the flat JSON reader,
+ * products, run_args), shell words (split, quote, round trips),
  * resumption (a finished run is skipped, a half-written one is run again),
  * the merge (a CSV with known rows from hand-written summary.json files),
  * the Slurm job-array script (its array size and task lookup, run here with
@@ -186,6 +186,27 @@ static void test_expand_defaults(void)
     bl_grid_fini(&g);
 }
 
+/* run_args the run configuration's table accepts: kept as words, values
+ * given apart or after '='. */
+static void test_run_args_accepted(void)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "platform = %s\nworkload.w = %s\npolicies = easy\n"
+             "run_args = --walltime extend --check --init-share=0.2 --alloc core\n",
+             bl_src("platforms/kth-sp2.xml"), bl_src("traces/fixtures/small.swf"));
+    bl_grid g;
+    bl_task *t;
+    size_t n;
+    eng_diag d;
+    const char *path;
+    CU_ASSERT_EQUAL_FATAL(parse_expand(text, &g, &t, &n, &d, &path), ENG_OK);
+    CU_ASSERT_EQUAL(g.n_run_args, 6);
+    CU_ASSERT_STRING_EQUAL(g.run_args[3], "--init-share=0.2");
+    bl_tasks_free(t, n);
+    bl_grid_fini(&g);
+}
+
 /* Expects parse or expand of text to fail with "GRID:LINE: FRAGMENT". */
 static void expect_grid_error(const char *text, int line, const char *fragment)
 {
@@ -262,6 +283,21 @@ static void test_grid_errors(void)
     CASE("policies = easy\nrun_args = --out /tmp/x\n", 4,
          "run_args: expected options other than --out");
     CASE("policies = easy\nrun_args = --walltime 'extend\n", 4, "unterminated quote");
+    /* run_args come from the run configuration's table: names, values and
+     * the options the grid sets itself */
+    CASE("policies = easy\nrun_args = -q\n", 4,
+         "run_args: expected options other than -q, which the grid sets itself");
+    CASE("policies = easy\nrun_args = --policy-opt x=1\n", 4,
+         "expected options other than --policy-opt");
+    CASE("policies = easy\nrun_args = --check --walltime never\n", 4,
+         "run_args: --walltime: expected kill or extend, got 'never'");
+    CASE("policies = easy\nrun_args = --max-requeues=2000000\n", 4,
+         "run_args: --max-requeues: expected at most 1000000, got '2000000'");
+    CASE("policies = easy\nrun_args = --bogus\n", 4,
+         "run_args: expected an option of batchlab run, got '--bogus'");
+    CASE("policies = easy\nrun_args = --check=yes\n", 4, "run_args: --check takes no value");
+    CASE("policies = easy\nrun_args = --failure-epoch\n", 4,
+         "run_args: --failure-epoch expects a value");
     CASE("policies = easy\nworkload.b = /no/such.swf\n", 4,
          "workload.b: expected a readable SWF log or 'standin forhlr2 jobs=N', cannot open "
          "'/no/such.swf'");
@@ -447,50 +483,6 @@ static void test_shell_quote_round_trip(void)
     CU_ASSERT_STRING_EQUAL(o, "/c");
     free(o);
     CU_ASSERT_PTR_NULL(bl_task_out_dir("echo hello"));
-}
-
-/* ---- flat JSON ------------------------------------------------------------ */
-
-static void test_json_flat(void)
-{
-    bl_json_flat j;
-    eng_diag d;
-    eng_diag_clear(&d);
-    const char *text = "{\n  \"a\": {\"b\": 1.5e3, \"c\": \"x\\\"y\\\\z\\u0041\"},\n"
-                       "  \"arr\": [true, null, {\"k\": -2}],\n  \"e\": {}, \"f\": []\n}\n";
-    CU_ASSERT_EQUAL_FATAL(bl_json_flat_parse("t.json", text, &j, &d), ENG_OK);
-    CU_ASSERT_EQUAL(j.n, 5);
-    CU_ASSERT_STRING_EQUAL(bl_json_flat_get(&j, "a.b"), "1500"); /* as batchlab writes it */
-    CU_ASSERT_STRING_EQUAL(bl_json_flat_get(&j, "a.c"), "x\"y\\zA");
-    CU_ASSERT_STRING_EQUAL(bl_json_flat_get(&j, "arr.0"), "true");
-    CU_ASSERT_STRING_EQUAL(bl_json_flat_get(&j, "arr.1"), "null");
-    CU_ASSERT_STRING_EQUAL(bl_json_flat_get(&j, "arr.2.k"), "-2");
-    CU_ASSERT_PTR_NULL(bl_json_flat_get(&j, "a"));
-    CU_ASSERT_TRUE(j.is_string[1]);
-    CU_ASSERT_FALSE(j.is_string[0]);
-    bl_json_flat_fini(&j);
-
-    static const struct {
-        const char *text, *msg;
-    } bad[] = {
-        {"{\"a\": 1,\n \"b\" 2}", "t.json:2:6: ':' expected near '2'"},
-        {"{\"a\": [1, 2}", "t.json:1:12: ']' expected near '}'"},
-        {"{\"a\": \"open", "t.json:1:11: premature end of input"},
-        {"[1]", "t.json:1: expected a JSON object"},
-        {"{\"a\": 1} x", "t.json:1:10: end of file expected near 'x'"},
-        {"{\"a\": tru}", "t.json:1:9: invalid token near 'tru'"},
-        /* What the hand-written reader let through: a NUL cut the string,
-         * -inf read as a number, the second of two equal keys was lost. */
-        {"{\"a\": \"x\\u0000y\"}", "t.json:1:16: \\u0000 is not allowed"},
-        {"{\"a\": -inf}", "t.json:1:7: invalid token near '-'"},
-        {"{\"a\": 1, \"a\": 2}", "t.json:1:12: duplicate object key"},
-    };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        eng_diag_clear(&d);
-        CU_ASSERT_EQUAL(bl_json_flat_parse("t.json", bad[i].text, &j, &d), ENG_PARSE);
-        CU_ASSERT_TRUE(bl_contains(d.msg, bad[i].msg));
-        CU_ASSERT_EQUAL(j.n, 0);
-    }
 }
 
 /* ---- resumption ------------------------------------------------------------ */
@@ -803,10 +795,10 @@ int bl_suite_cli_sweep(void)
     CU_add_test(s, "expansion: counts, names, seeds, variant order", test_expand_counts_names_order);
     CU_add_test(s, "expansion: defaults and relative paths", test_expand_defaults);
     CU_add_test(s, "bad grid lines name FILE:LINE", test_grid_errors);
+    CU_add_test(s, "run_args from the run configuration's table", test_run_args_accepted);
     CU_add_test(s, "sweep expand: the task list, errors leave nothing", test_expand_command);
     CU_add_test(s, "shell split: known words", test_shell_split_known);
     CU_add_test(s, "shell quote: round trips", test_shell_quote_round_trip);
-    CU_add_test(s, "flat JSON reader", test_json_flat);
     CU_add_test(s, "resumption: finished skipped, half-written rerun", test_resume);
     CU_add_test(s, "merge: known CSV from hand-written summaries", test_merge);
     CU_add_test(s, "Slurm script: array size and task lookup", test_slurm_script);

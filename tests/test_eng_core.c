@@ -4,7 +4,7 @@
 #include "bl_scenarios.h"
 #include "bl_test.h"
 #include "eng_core.h"
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include <math.h>
 #include <string.h>
@@ -367,7 +367,7 @@ static void test_view_shows_hosts(void)
     eng_diag_clear(&d);
     eng_prep_opts po = {.alloc = POL_ALLOC_CORE};
     CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &po, &prep, &d), 0);
-    eng_core_opts co = {.alloc = POL_ALLOC_CORE, .policy = &where, .check = true};
+    eng_core_opts co = {.policy = &where, .check = true};
     eng_core *c = NULL;
     CU_ASSERT_EQUAL_FATAL(eng_core_create(p, &prep, &co, &c, &d), 0);
     CU_ASSERT_EQUAL(eng_core_run(c, &d), 0);

@@ -5,6 +5,7 @@
 #include "bl_test.h"
 #include "eng_output.h"
 #include "eng_run.h"
+#include "pol_registry.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,86 @@ static void test_contents(void)
 }
 
 /* The same run twice: identical bytes, except the run's wall time. */
+/* The number of indices in a Batsim interval set ("0-2 5" is 4). */
+static long count_indices(const char *set)
+{
+    long n = 0;
+    while (*set) {
+        char *end;
+        long a = strtol(set, &end, 10), b = a;
+        if (*end == '-')
+            b = strtol(end + 1, &end, 10);
+        n += b - a + 1;
+        set = end;
+        while (*set == ' ')
+            set++;
+    }
+    return n;
+}
+
+/* Under --alloc core, allocated_resources names cores (host base + core,
+ * hosts in name order) and counts what requested_number_of_resources
+ * counts. Hosts: fast (cores 0-1), slow1 (2-3), slow2 (4-5). EASY:
+ *  J1 (3 cores, t 0-100): fast 0-1 and slow1 2          -> 0-2
+ *  J2 (2, t 0-50): slow1 3, slow2 4                     -> 3-4
+ *  J3 (1, t 1-31): slow2 5                              -> 5
+ *  J4 (4, t 100-180): J1 gone, J6 holds 3-4: 0, 1, 2, 5 -> 0-2 5
+ *  J5 (1, t 31-51): J3 gone                             -> 5
+ *  J6 (2, t 50-110): J2 gone                            -> 3-4
+ *  J7 (6, t 180-190): everything                        -> 0-5
+ *  J8 (1, t 51-91): J5 gone                             -> 5 */
+static void test_core_indices(void)
+{
+    const char *swf = bl_write_tmp("core.swf", "; Version: 2.2\n"
+                                               "1 0 -1 100 3 -1 -1 3 100 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                               "2 0 -1 50 2 -1 -1 2 50 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                               "3 1 -1 30 1 -1 -1 1 30 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                               "4 2 -1 80 4 -1 -1 4 80 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                               "5 3 -1 20 1 -1 -1 1 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                               "6 4 -1 60 2 -1 -1 2 60 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                               "7 5 -1 10 6 -1 -1 6 10 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                               "8 6 -1 40 1 -1 -1 1 40 -1 1 1 1 -1 1 -1 -1 -1\n");
+    const char *dir = bl_tmpdir();
+    char *out = NULL;
+    int st = bl_run(&out,
+                    "run --platform '%s' --workload '%s' --alloc core --policy easy --check -q "
+                    "--out '%s/core'",
+                    bl_src("platforms/test/mixed-speed.xml"), swf, dir);
+    CU_ASSERT_EQUAL(st, 0);
+    free(out);
+    char sub[900];
+    snprintf(sub, sizeof sub, "%s/core", dir);
+    char *jobs = file(sub, "jobs.csv");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
+    static const char *const want[] = {"1 3 0-2", "2 2 3-4", "3 1 5", "4 4 0-2 5",
+                                       "5 1 5",   "6 2 3-4", "7 6 0-5", "8 1 5"};
+    size_t row = 0;
+    char *save = NULL;
+    strtok_r(jobs, "\n", &save); /* the header */
+    for (char *line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *col[16];
+        size_t n = 0;
+        for (char *p = line; n < 16; p++) {
+            col[n++] = p;
+            p = strchr(p, ',');
+            if (!p)
+                break;
+            *p = '\0';
+        }
+        CU_ASSERT_FATAL(n == 16);
+        char got[256];
+        snprintf(got, sizeof got, "%s %s %s", col[0], col[4], col[14]);
+        CU_ASSERT_FATAL(row < N_OF(want));
+        if (strcmp(got, want[row]) != 0)
+            printf("\n  row %zu: '%s', expected '%s'\n", row, got, want[row]);
+        CU_ASSERT_STRING_EQUAL(got, want[row]);
+        CU_ASSERT_EQUAL(count_indices(col[14]), strtol(col[4], NULL, 10));
+        row++;
+    }
+    CU_ASSERT_EQUAL(row, N_OF(want));
+    free(jobs);
+}
+
 static void test_same_bytes(void)
 {
     const char *a = bl_tmpdir(), *b = bl_tmpdir();
@@ -170,6 +251,7 @@ int bl_suite_eng_output(void)
     if (!s)
         return 1;
     CU_add_test(s, "every file's content on S1", test_contents);
+    CU_add_test(s, "core indices under core allocation", test_core_indices);
     CU_add_test(s, "same run, same bytes", test_same_bytes);
     CU_add_test(s, "unwritable output folder", test_unwritable);
     return 0;

@@ -3,6 +3,7 @@
 #include "bl_test.h"
 #include "eng_metrics.h"
 #include "eng_prep.h"
+#include "pol_registry.h"
 
 #include <stdlib.h>
 #include <string.h>

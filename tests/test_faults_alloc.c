@@ -21,7 +21,7 @@
 #include "bl_test.h"
 #include "cli.h"
 #include "fault_alloc.h"
-#include "pol_policy.h"
+#include "pol_registry.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>

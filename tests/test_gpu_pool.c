@@ -2,7 +2,7 @@
  * machine has (the CPU reference where there is no device): several
  * requests in flight waited for in any order, results equal to the
  * reference's, tickets, bad submissions leaving the pool usable, the
- * environment override, the device-error path (injected) falling back to
+ * backend taken from the configuration only, the device-error path (injected) falling back to
  * the CPU reference, and destruction with requests pending. The same
  * requests on a real device are compared bit for bit in test_gpu_sa_cuda.c. */
 #define _POSIX_C_SOURCE 200809L
@@ -37,29 +37,10 @@ static gpu_sa_params params(uint64_t seed, int32_t chains, int64_t iterations)
     return p;
 }
 
-/* Keeps BATCHLAB_SA_BACKEND out of the way of a test, and restores it. */
-static char *env_saved;
-static void env_clear(void)
-{
-    const char *v = getenv(GPU_SA_BACKEND_ENV);
-    env_saved = v ? strdup(v) : NULL;
-    unsetenv(GPU_SA_BACKEND_ENV);
-}
-static void env_restore(void)
-{
-    if (env_saved)
-        setenv(GPU_SA_BACKEND_ENV, env_saved, 1);
-    else
-        unsetenv(GPU_SA_BACKEND_ENV);
-    free(env_saved);
-    env_saved = NULL;
-}
-
 /* Three models and two parameter sets in flight on two slots, waited for
  * in reverse order: each equals the CPU reference. */
 static void test_in_flight(void)
 {
-    env_clear();
     gpu_sa_model m[3];
     for (int k = 0; k < 3; k++)
         CU_ASSERT_EQUAL_FATAL(gpu_sa_model_generate(1 + k % 2, 8 + 4 * k, 10 + (uint64_t)k, &m[k],
@@ -94,13 +75,11 @@ static void test_in_flight(void)
     gpu_pool_destroy(pool);
     for (int k = 0; k < 3; k++)
         gpu_sa_model_fini(&m[k]);
-    env_restore();
 }
 
 /* The caller's arrays may be freed right after submit. */
 static void test_problem_copied(void)
 {
-    env_clear();
     gpu_pool *pool;
     CU_ASSERT_EQUAL_FATAL(gpu_pool_create(NULL, &pool, err, sizeof err), 0);
     gpu_sa_model m;
@@ -116,14 +95,12 @@ static void test_problem_copied(void)
     gpu_sa_result_fini(&ref);
     gpu_sa_result_fini(&got);
     gpu_pool_destroy(pool);
-    env_restore();
 }
 
 /* Bad submissions fail at once and leave the pool usable; tickets are
  * single-use. */
 static void test_errors(void)
 {
-    env_clear();
     gpu_pool *pool;
     gpu_pool_config cfg;
     gpu_pool_config_default(&cfg);
@@ -163,25 +140,25 @@ static void test_errors(void)
         CU_ASSERT_EQUAL(gpu_pool_create(&cfg, &pool, err, sizeof err), ENG_UNSUPPORTED);
         CU_ASSERT(bl_contains(err, "not available"));
     }
-    env_restore();
 }
 
-/* The environment variable overrides the configured backend. */
-static void test_env_override(void)
+/* The pool runs where its configuration says: the library reads no
+ * environment (the command line reads BATCHLAB_SA_BACKEND and passes it
+ * down), and an unknown backend name is refused. */
+static void test_backend_config(void)
 {
-    env_clear();
+    setenv("BATCHLAB_SA_BACKEND", "quantum", 1);
     gpu_pool_config cfg;
     gpu_pool_config_default(&cfg);
-    cfg.backend = "cuda";
-    setenv(GPU_SA_BACKEND_ENV, "cpu", 1);
+    cfg.backend = "cpu";
     gpu_pool *pool;
     CU_ASSERT_EQUAL_FATAL(gpu_pool_create(&cfg, &pool, err, sizeof err), 0);
     CU_ASSERT_STRING_EQUAL(gpu_pool_backend(pool), "cpu");
     gpu_pool_destroy(pool);
-    setenv(GPU_SA_BACKEND_ENV, "quantum", 1);
+    unsetenv("BATCHLAB_SA_BACKEND");
+    cfg.backend = "quantum";
     CU_ASSERT_EQUAL(gpu_pool_create(&cfg, &pool, err, sizeof err), ENG_INVAL);
-    CU_ASSERT(bl_contains(err, GPU_SA_BACKEND_ENV));
-    env_restore();
+    CU_ASSERT(bl_contains(err, "'quantum'"));
 }
 
 /* A device error (injected after two requests) fails the request it hits
@@ -189,7 +166,6 @@ static void test_env_override(void)
  * the CPU reference, whose results are the same. */
 static void test_device_error_path(void)
 {
-    env_clear();
     gpu_sa_model m;
     CU_ASSERT_EQUAL_FATAL(gpu_sa_model_generate(1, 8, 2, &m, err, sizeof err), 0);
     gpu_pool_config cfg;
@@ -229,13 +205,11 @@ static void test_device_error_path(void)
     gpu_sa_result_fini(&ref);
     gpu_pool_destroy(pool);
     gpu_sa_model_fini(&m);
-    env_restore();
 }
 
 /* Destroying a pool with requests pending frees them (valgrind-checked). */
 static void test_destroy_pending(void)
 {
-    env_clear();
     gpu_sa_model m;
     CU_ASSERT_EQUAL_FATAL(gpu_sa_model_generate(2, 4, 9, &m, err, sizeof err), 0);
     gpu_pool *pool;
@@ -251,7 +225,6 @@ static void test_destroy_pending(void)
     gpu_pool_destroy(pool);
     gpu_pool_destroy(NULL);
     gpu_sa_model_fini(&m);
-    env_restore();
 }
 
 int bl_suite_gpu_pool(void)
@@ -262,7 +235,7 @@ int bl_suite_gpu_pool(void)
     CU_add_test(s, "requests in flight, any order, equal to the reference", test_in_flight);
     CU_add_test(s, "problem copied at submit", test_problem_copied);
     CU_add_test(s, "bad submissions and tickets", test_errors);
-    CU_add_test(s, "environment override", test_env_override);
+    CU_add_test(s, "backend from the configuration only", test_backend_config);
     CU_add_test(s, "device error path falls back to the CPU", test_device_error_path);
     CU_add_test(s, "destroy with requests pending", test_destroy_pending);
     return 0;

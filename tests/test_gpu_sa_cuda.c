@@ -7,6 +7,7 @@
 #include "bl_test.h"
 #include "eng_error.h"
 #include "gpu_pool.h"
+#include "gpu_solve.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,9 +230,6 @@ static void test_pool_streams(void)
 int bl_suite_gpu_sa_cuda(void)
 {
     char why[256];
-    const char *env = getenv(GPU_SA_BACKEND_ENV);
-    if (env && strcmp(env, "cpu") == 0)
-        return bl_skip(GPU_SA_BACKEND_ENV "=cpu forces the CPU backend");
     if (!gpu_sa_cuda_available(why, sizeof why))
         return bl_skip("CUDA backend not available: %s", why);
     CU_pSuite s = CU_add_suite("gpu_sa_cuda", NULL, NULL);

@@ -2,7 +2,7 @@
  * pitfalls of backfill.md §7, and the policy alone on hand-made views. */
 #include "bl_scenarios.h"
 #include "bl_test.h"
-#include "pol_policy.h"
+#include "pol_registry.h"
 
 #include <math.h>
 #include <string.h>

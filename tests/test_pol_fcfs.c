@@ -2,7 +2,7 @@
  * an earlier one. */
 #include "bl_scenarios.h"
 #include "bl_test.h"
-#include "pol_policy.h"
+#include "pol_registry.h"
 
 static void run4(const bl_jobspec *jobs, size_t n, const bl_expect *exp, size_t n_exp,
                  const char *what)

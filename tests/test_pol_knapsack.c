@@ -5,7 +5,7 @@
  * (host choice never changes EASY's schedule on uniform hosts). */
 #include "bl_sched.h"
 #include "bl_test.h"
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

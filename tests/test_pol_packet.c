@@ -5,7 +5,7 @@
 #include "bl_sched.h"
 #include "bl_test.h"
 #include "eng_metrics.h"
-#include "pol_policy.h"
+#include "pol_registry.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

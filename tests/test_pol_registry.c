@@ -5,7 +5,7 @@
  * two pools). A new policy is covered as soon as it is registered. */
 #include "bl_sched.h"
 #include "bl_test.h"
-#include "pol_policy.h"
+#include "pol_registry.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -6,7 +6,7 @@
 #include "bl_test.h"
 #include "eng_error.h"
 #include "gpu_sa.h"
-#include "pol_policy.h"
+#include "eng_policy.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

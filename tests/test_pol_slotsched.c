@@ -7,7 +7,7 @@
 #include "bl_sched.h"
 #include "bl_test.h"
 #include "eng_core.h"
-#include "pol_policy.h"
+#include "pol_registry.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,6 +10,7 @@
  * times the mean wait within 2 %. */
 #include "bl_test.h"
 #include "eng_run.h"
+#include "pol_registry.h"
 
 #include <math.h>
 #include <string.h>

@@ -8,6 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+static FILE *errors; /* NULL: stderr */
+
+FILE *bl_args_set_errors(FILE *f)
+{
+    FILE *old = errors;
+    errors = f;
+    return old;
+}
+
+FILE *bl_args_errors(void)
+{
+    return errors ? errors : stderr;
+}
+
+#define ERR bl_args_errors()
+
 void bl_args_fini(bl_args *a)
 {
     if (!a || !a->arg)
@@ -34,7 +50,7 @@ int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, 
     out->n_opts = n_opts;
     out->arg = calloc(n_opts ? n_opts : 1, sizeof *out->arg);
     if (!out->arg) {
-        fprintf(stderr, "batchlab %s: out of memory\n", cmd);
+        fprintf(ERR, "batchlab %s: out of memory\n", cmd);
         return 1;
     }
     for (int i = first; i < argc; i++) {
@@ -56,13 +72,13 @@ int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, 
                 if (opts[k].short_name == a[1])
                     o = &opts[k];
         } else {
-            fprintf(stderr, "batchlab %s: unexpected argument '%s' (see batchlab %s --help)\n",
+            fprintf(ERR, "batchlab %s: unexpected argument '%s' (see batchlab %s --help)\n",
                     cmd, a, cmd);
             bl_args_fini(out);
             return 2;
         }
         if (!o) {
-            fprintf(stderr, "batchlab %s: unknown option '%s' (see batchlab %s --help)\n", cmd, a,
+            fprintf(ERR, "batchlab %s: unknown option '%s' (see batchlab %s --help)\n", cmd, a,
                     cmd);
             bl_args_fini(out);
             return 2;
@@ -70,7 +86,7 @@ int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, 
         bl_arg *arg = &out->arg[o - opts];
         if (o->kind == BL_FLAG) {
             if (inline_value) {
-                fprintf(stderr, "batchlab %s: --%s takes no value\n", cmd, o->name);
+                fprintf(ERR, "batchlab %s: --%s takes no value\n", cmd, o->name);
                 bl_args_fini(out);
                 return 2;
             }
@@ -80,7 +96,7 @@ int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, 
         const char *value = inline_value;
         if (!value) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "batchlab %s: --%s needs a value (%s)\n", cmd, o->name,
+                fprintf(ERR, "batchlab %s: --%s needs a value (%s)\n", cmd, o->name,
                         o->metavar ? o->metavar : "VALUE");
                 bl_args_fini(out);
                 return 2;
@@ -93,7 +109,7 @@ int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, 
         } else {
             const char **v = realloc(arg->values, (arg->n_values + 1) * sizeof *v);
             if (!v) {
-                fprintf(stderr, "batchlab %s: out of memory\n", cmd);
+                fprintf(ERR, "batchlab %s: out of memory\n", cmd);
                 bl_args_fini(out);
                 return 1;
             }
@@ -161,14 +177,14 @@ int bl_args_choice(const char *cmd, const char *name, const char *value, const c
             break;
         p = bar + 1;
     }
-    fprintf(stderr, "batchlab %s: --%s: expected ", cmd, name);
+    fprintf(ERR, "batchlab %s: --%s: expected ", cmd, name);
     for (const char *p = choices; *p; p++) {
         if (*p == '|')
-            fputs(strchr(p + 1, '|') ? ", " : " or ", stderr);
+            fputs(strchr(p + 1, '|') ? ", " : " or ", ERR);
         else
-            fputc(*p, stderr);
+            fputc(*p, ERR);
     }
-    fprintf(stderr, ", got '%s'\n", value);
+    fprintf(ERR, ", got '%s'\n", value);
     return 2;
 }
 
@@ -178,7 +194,7 @@ int bl_args_u64(const char *cmd, const char *name, const char *value, unsigned l
     char *end;
     unsigned long long v = strtoull(value, &end, 10);
     if (end == value || *end || errno || value[0] == '-') {
-        fprintf(stderr, "batchlab %s: --%s: expected a non-negative integer, got '%s'\n", cmd,
+        fprintf(ERR, "batchlab %s: --%s: expected a non-negative integer, got '%s'\n", cmd,
                 name, value);
         return 2;
     }
@@ -192,7 +208,7 @@ int bl_args_double(const char *cmd, const char *name, const char *value, double 
     char *end;
     double v = strtod(value, &end);
     if (end == value || *end || errno || !isfinite(v)) {
-        fprintf(stderr, "batchlab %s: --%s: expected a number, got '%s'\n", cmd, name, value);
+        fprintf(ERR, "batchlab %s: --%s: expected a number, got '%s'\n", cmd, name, value);
         return 2;
     }
     *out = v;

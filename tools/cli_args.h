@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef enum bl_opt_kind {
     BL_FLAG,  /* --check */
@@ -38,6 +39,12 @@ typedef struct bl_args {
     bl_arg *arg; /* parallel to opts */
     bool help;
 } bl_args;
+
+/* The stream the parsers below print their messages to: stderr, unless
+ * set (a sweep checks its run_args with messages caught in a buffer).
+ * bl_args_set_errors returns the previous stream (NULL: stderr). */
+FILE *bl_args_set_errors(FILE *f);
+FILE *bl_args_errors(void);
 
 /* Parses argv[first..argc). Returns 0, or 2 (1 when memory runs out) after
  * printing "batchlab CMD: ..." to stderr. Free with bl_args_fini. */

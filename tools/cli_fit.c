@@ -8,6 +8,7 @@
  * --job-model` reads. Bad input (no usable job, unreadable log) exits 1
  * and leaves no file; usage errors exit 2.
  */
+#include "cli.h"
 #include "cli_args.h"
 
 #include "eng_fit.h"
@@ -19,8 +20,6 @@
 #include <string.h>
 
 #define CMD "fit"
-
-int bl_cmd_fit(int argc, char **argv);
 
 static const bl_opt opts[] = {
     {"workload", 0, BL_VALUE, "LOG", "the SWF log (plain or gzip)"},

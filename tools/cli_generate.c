@@ -8,6 +8,7 @@
  * written atomically through eng_swf_write. Nothing here draws a random
  * number itself: the engine modules do, from generators seeded by --seed.
  */
+#include "cli.h"
 #include "cli_args.h"
 
 #include "eng_gen_modified.h"
@@ -23,9 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int bl_cmd_generate(int argc, char **argv);
-int bl_cmd_scale(int argc, char **argv);
 
 #define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
 #define SEED_MAX 4294967295ULL /* gsl_rng_mt19937 takes 32-bit seeds */

@@ -15,6 +15,7 @@
  */
 #include "cli.h"
 #include "cli_args.h"
+#include "cli_runopts.h"
 
 #include "eng_error.h"
 #include "eng_ftrace.h"
@@ -23,7 +24,8 @@
 #include "eng_sha256.h"
 #include "eng_swf.h"
 #include "eng_util.h"
-#include "pol_policy.h"
+#include "eng_wstats.h"
+#include "pol_registry.h"
 
 #include <errno.h>
 #include <math.h>
@@ -39,12 +41,6 @@
 #endif
 #include "bl_commit.h" /* BATCHLAB_GIT_COMMIT, generated at build time */
 
-int bl_cmd_generate(int argc, char **argv);
-int bl_cmd_scale(int argc, char **argv);
-int bl_cmd_standin(int argc, char **argv);
-int bl_cmd_sweep(int argc, char **argv);
-int bl_cmd_plot(int argc, char **argv);
-int bl_cmd_fit(int argc, char **argv);
 
 /* ---- policy specs: "easy" or "easy:backfill_order=sjf" ----------------- */
 
@@ -103,6 +99,58 @@ static int option_values_bad(const policy_spec *p, char *err, size_t errlen)
     return 1;
 }
 
+int bl_sa_backend_env(const char *cmd, const char **value)
+{
+    const char *env = getenv(BL_SA_BACKEND_ENV);
+    *value = NULL;
+    if (!env || !*env)
+        return 0;
+    if (strcmp(env, "auto") != 0 && strcmp(env, "cpu") != 0 && strcmp(env, "cuda") != 0) {
+        fprintf(stderr, "batchlab %s: " BL_SA_BACKEND_ENV " '%s': expected auto, cpu or cuda\n",
+                cmd, env);
+        return 2;
+    }
+    *value = env;
+    return 0;
+}
+
+/* BL_SA_BACKEND_ENV, when set, gives the `backend` option of a policy that
+ * declares one (replacing a value from the command line): the environment
+ * is read here and passed down, never inside gpu/ or the policies. The
+ * manifest then records the backend asked for. Returns 0, 2 (bad value)
+ * or 1 (out of memory); p->kv has room for one more pair. */
+static int backend_from_env(const char *cmd, policy_spec *p)
+{
+    bool has = false;
+    for (const pol_option *o = p->type->options; o && o->key; o++)
+        has = has || strcmp(o->key, "backend") == 0;
+    if (!has)
+        return 0;
+    const char *env = NULL;
+    int rc = bl_sa_backend_env(cmd, &env);
+    if (rc || !env)
+        return rc;
+    char *value = strdup(env);
+    if (!value) {
+        fprintf(stderr, "batchlab %s: out of memory\n", cmd);
+        return 1;
+    }
+    for (size_t i = 0; i < p->n_kv; i++)
+        if (strcmp(p->kv[i].key, "backend") == 0) {
+            free((char *)p->kv[i].value);
+            p->kv[i].value = value;
+            return 0;
+        }
+    char *key = strdup("backend");
+    if (!key) {
+        free(value);
+        fprintf(stderr, "batchlab %s: out of memory\n", cmd);
+        return 1;
+    }
+    p->kv[p->n_kv++] = (pol_kv){.key = key, .value = value};
+    return 0;
+}
+
 /* Parses spec plus --policy-opt pairs; prints the problem and returns 2
  * (1 when memory runs out). */
 static int policy_spec_parse(const char *cmd, const char *spec, const char *const *extra,
@@ -110,7 +158,7 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
 {
     memset(out, 0, sizeof *out);
     out->label = spec;
-    size_t max_kv = n_extra + 1;
+    size_t max_kv = n_extra + 2; /* + the backend from the environment */
     for (const char *p = spec; *p; p++)
         max_kv += *p == ':';
     out->kv = calloc(max_kv, sizeof *out->kv);
@@ -145,6 +193,11 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
             return rc;
         }
     }
+    int rc = backend_from_env(cmd, out);
+    if (rc) {
+        policy_spec_fini(out);
+        return rc;
+    }
     char err[512];
     if (pol_check_options(out->type, out->kv, out->n_kv, err, sizeof err) ||
         option_values_bad(out, err, sizeof err)) {
@@ -157,57 +210,15 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
 
 /* ---- options shared by run and compare ------------------------------- */
 
-#define SIM_OPTIONS                                                                                \
-    {"platform", 'p', BL_VALUE, "FILE", "SimGrid platform XML (required)"},                        \
-        {"workload", 'w', BL_VALUE, "FILE", "SWF log, plain or .gz (required)"},                   \
-        {"out", 'o', BL_VALUE, "DIR",                                                              \
-         "write jobs.csv, dropped.csv, schedule.swf, summary.json, timeseries.csv"},               \
-        {"walltime", 0, BL_VALUE, "kill|extend",                                                   \
-         "kill jobs at their requested time (default), or plan and run with max(requested, "      \
-         "actual)"},                                                                               \
-        {"alloc", 0, BL_VALUE, "node|core",                                                        \
-         "whole nodes per job (default), or pack jobs by cores"},                                  \
-        {"procs", 0, BL_VALUE, "alloc|req",                                                        \
-         "processor count from field 5, else 8 (alloc, default), or field 8, else 5 (req)"},       \
-        {"lenient", 0, BL_FLAG, NULL, "skip and count malformed SWF lines instead of stopping"},  \
-        {"check", 0, BL_FLAG, NULL, "run the invariant checker after every scheduling call"},     \
-        {"seed", 0, BL_VALUE, "N", "seed of policies that draw random numbers (default 1)"},      \
-        {"type-field", 0, BL_VALUE, "queue|partition|app",                                         \
-         "SWF field holding the job type: 15 (default), 16 or 14"},                                \
-        {"init-share", 0, BL_VALUE, "X",                                                           \
-         "per-type initialization times giving this share of total run time (0 <= X < 1)"},       \
-        {"init-times", 0, BL_VALUE, "FILE",                                                        \
-         "per-type initialization times from 'TYPE SECONDS' lines ('*' for the others)"},         \
-        {"failures", 0, BL_VALUE, "none|model",                                                    \
-         "host failures drawn from the hosts' occupation_probability (default none)"},            \
-        {"failure-epoch", 0, BL_VALUE, "SECONDS",                                                  \
-         "with --failures model: a host is down for whole epochs of this length (3600)"},         \
-        {"failure-trace", 0, BL_VALUE, "FILE",                                                     \
-         "host failures replayed from 'HOST DOWN_AT UP_AT' lines instead of drawn"},              \
-        {"on-failure", 0, BL_VALUE, "kill|requeue",                                                \
-         "a job whose host fails is killed (default) or queued again from scratch"},              \
-        {"max-requeues", 0, BL_VALUE, "N",                                                         \
-         "with --on-failure requeue: kill a job at its failure after N requeues (5)"},            \
-        {"outputs", 0, BL_VALUE, "LIST",                                                           \
-         "with --out: which files, among jobs, dropped, schedule, summary, timeseries (all)"},     \
-        {"quiet", 'q', BL_FLAG, NULL, "no progress on stderr"}
-
+/* The run configuration (cli_runopts.h: one row per option) and what is
+ * derived from it once: the files its options name, read, and the labels
+ * the manifest records. */
 typedef struct sim_args {
-    const char *platform, *workload, *out;
-    int walltime, alloc, procs, type_field;
-    bool lenient, check, quiet;
-    unsigned long long seed;
-    double init_share; /* NAN: none */
-    const char *init_times_path;
-    eng_init_time *init_times;
+    bl_run_config c;
+    eng_init_time *init_times; /* --init-times, read */
     size_t n_init_times;
     char init_label[600];
-    unsigned outputs;
-    int failures, on_failure;
-    unsigned long long max_requeues;
-    double failure_epoch;
-    const char *failure_trace_path;
-    eng_ftrace failure_trace;
+    eng_ftrace failure_trace; /* --failure-trace, read */
     char failure_label[700];
 } sim_args;
 
@@ -218,112 +229,63 @@ static void sim_args_fini(sim_args *s)
     eng_ftrace_fini(&s->failure_trace);
 }
 
-static const char *const walltime_names[] = {"kill", "extend"};
-static const char *const alloc_names[] = {"node", "core"};
-static const char *const procs_names[] = {"alloc", "req"};
-static const char *const type_names[] = {"queue", "partition", "app"};
 
+/* The table's rows parse and check every value (bl_run_config_parse); the
+ * rules between options and the files they name are here. */
 static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
 {
     memset(s, 0, sizeof *s);
-    s->platform = bl_args_value(a, "platform", NULL);
-    s->workload = bl_args_value(a, "workload", NULL);
-    s->out = bl_args_value(a, "out", NULL);
-    if (!s->platform || !s->workload) {
+    if (!bl_args_value(a, "platform", NULL) || !bl_args_value(a, "workload", NULL)) {
         fprintf(stderr, "batchlab %s: --platform and --workload are required (see batchlab %s "
                         "--help)\n",
                 cmd, cmd);
         return 2;
     }
-    if (bl_args_choice(cmd, "walltime", bl_args_value(a, "walltime", "kill"), "kill|extend",
-                       &s->walltime) ||
-        bl_args_choice(cmd, "alloc", bl_args_value(a, "alloc", "node"), "node|core",
-                       &s->alloc) ||
-        bl_args_choice(cmd, "procs", bl_args_value(a, "procs", "alloc"), "alloc|req",
-                       &s->procs) ||
-        bl_args_choice(cmd, "type-field", bl_args_value(a, "type-field", "queue"),
-                       "queue|partition|app", &s->type_field) ||
-        bl_args_u64(cmd, "seed", bl_args_value(a, "seed", "1"), &s->seed))
+    bl_run_config *c = &s->c;
+    if (bl_run_config_parse(cmd, a, c))
         return 2;
-    s->init_share = NAN;
     snprintf(s->init_label, sizeof s->init_label, "none");
-    const char *share = bl_args_value(a, "init-share", NULL);
-    s->init_times_path = bl_args_value(a, "init-times", NULL);
-    if (share && s->init_times_path) {
+    if (c->init_share_set && c->init_times) {
         fprintf(stderr, "batchlab %s: give --init-share or --init-times, not both\n", cmd);
         return 2;
     }
-    if (share) {
-        if (bl_args_double(cmd, "init-share", share, &s->init_share))
-            return 2;
-        if (!(s->init_share >= 0 && s->init_share < 1)) {
-            fprintf(stderr, "batchlab %s: --init-share: expected a value in [0, 1), got '%s'\n",
-                    cmd, share);
-            return 2;
-        }
-        snprintf(s->init_label, sizeof s->init_label, "share %s", share);
-    }
-    if (s->init_times_path) {
+    if (c->init_share_set)
+        snprintf(s->init_label, sizeof s->init_label, "share %s",
+                 bl_args_value(a, "init-share", ""));
+    if (c->init_times) {
         eng_diag d;
         eng_diag_clear(&d);
-        if (eng_prep_read_init_times(s->init_times_path, &s->init_times, &s->n_init_times, &d)) {
+        if (eng_prep_read_init_times(c->init_times, &s->init_times, &s->n_init_times, &d)) {
             fprintf(stderr, "batchlab %s: %s\n", cmd, d.msg);
             return 1;
         }
-        snprintf(s->init_label, sizeof s->init_label, "table %s", s->init_times_path);
-    }
-    if (bl_args_choice(cmd, "failures", bl_args_value(a, "failures", "none"), "none|model",
-                       &s->failures) ||
-        bl_args_choice(cmd, "on-failure", bl_args_value(a, "on-failure", "kill"), "kill|requeue",
-                       &s->on_failure) ||
-        bl_args_double(cmd, "failure-epoch", bl_args_value(a, "failure-epoch", "3600"),
-                       &s->failure_epoch) ||
-        bl_args_u64(cmd, "max-requeues", bl_args_value(a, "max-requeues", "5"), &s->max_requeues))
-        return 2;
-    if (s->max_requeues > 1000000) {
-        fprintf(stderr, "batchlab %s: --max-requeues: expected at most 1000000\n", cmd);
-        return 2;
+        snprintf(s->init_label, sizeof s->init_label, "table %s", c->init_times);
     }
     char on_failure[64];
     snprintf(on_failure, sizeof on_failure, "%s", "kill");
-    if (s->on_failure)
-        snprintf(on_failure, sizeof on_failure, "requeue up to %llu times", s->max_requeues);
-    if (!(s->failure_epoch > 0)) {
-        fprintf(stderr, "batchlab %s: --failure-epoch: expected a positive duration\n", cmd);
-        return 2;
-    }
+    if (c->on_failure)
+        snprintf(on_failure, sizeof on_failure, "requeue up to %llu times", c->max_requeues);
     snprintf(s->failure_label, sizeof s->failure_label, "none");
-    if (s->failures)
+    if (c->failures)
         snprintf(s->failure_label, sizeof s->failure_label, "model, epoch %g s, %s",
-                 s->failure_epoch, on_failure);
-    s->failure_trace_path = bl_args_value(a, "failure-trace", NULL);
-    if (s->failure_trace_path) {
-        if (s->failures) {
+                 c->failure_epoch, on_failure);
+    if (c->failure_trace) {
+        if (c->failures) {
             fprintf(stderr, "batchlab %s: give --failures model or --failure-trace, not both\n",
                     cmd);
             return 2;
         }
         eng_diag d;
         eng_diag_clear(&d);
-        if (eng_ftrace_read(s->failure_trace_path, &s->failure_trace, &d)) {
+        if (eng_ftrace_read(c->failure_trace, &s->failure_trace, &d)) {
             fprintf(stderr, "batchlab %s: %s\n", cmd, d.msg);
             return 1;
         }
         char sha[65] = "";
-        eng_sha256_file(s->failure_trace_path, sha, NULL);
+        eng_sha256_file(c->failure_trace, sha, NULL);
         snprintf(s->failure_label, sizeof s->failure_label, "trace %s (sha256 %s, %zu outages), %s",
-                 s->failure_trace_path, sha, s->failure_trace.n, on_failure);
+                 c->failure_trace, sha, s->failure_trace.n, on_failure);
     }
-    const char *outputs = bl_args_value(a, "outputs", NULL);
-    if (outputs && !eng_output_parse(outputs, &s->outputs)) {
-        fprintf(stderr, "batchlab %s: --outputs: expected names among jobs, dropped, schedule, "
-                        "summary, timeseries, all, got '%s'\n",
-                cmd, outputs);
-        return 2;
-    }
-    s->lenient = bl_args_flag(a, "lenient");
-    s->check = bl_args_flag(a, "check");
-    s->quiet = bl_args_flag(a, "quiet");
     return 0;
 }
 
@@ -448,56 +410,66 @@ static char *join_command(int argc, char **argv)
     return s;
 }
 
+/* Hands the configuration to the engine: the one place where each option
+ * takes effect. Choice options arrive as indices into their row's list, so
+ * each index is mapped to its engine value by name here, not by order. */
 static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload *w,
                       const policy_spec *ps, const char *command, const char *out_dir)
 {
+    const bl_run_config *c = &s->c;
+    const char *walltime = bl_run_choice_name("walltime", c->walltime);
+    const char *alloc = bl_run_choice_name("alloc", c->alloc);
+    const char *procs = bl_run_choice_name("procs", c->procs);
+    const char *type_field = bl_run_choice_name("type-field", c->type_field);
+    const char *on_failure = bl_run_choice_name("on-failure", c->on_failure);
     memset(spec, 0, sizeof *spec);
-    spec->platform_path = s->platform;
+    spec->platform_path = c->platform;
     spec->workload = w;
     spec->out_dir = out_dir;
     spec->sim.prep = (eng_prep_opts){
-        .procs_field = (eng_procs_field)s->procs,
-        .walltime = (eng_walltime)s->walltime,
-        .alloc = (pol_alloc)s->alloc,
-        .type_field = (eng_type_field)s->type_field,
-        .init_share = s->init_share,
+        .procs_field = strcmp(procs, "req") == 0 ? ENG_PROCS_REQ : ENG_PROCS_ALLOC,
+        .walltime = strcmp(walltime, "extend") == 0 ? ENG_WALLTIME_EXTEND : ENG_WALLTIME_KILL,
+        .alloc = strcmp(alloc, "core") == 0 ? POL_ALLOC_CORE : POL_ALLOC_NODE,
+        .type_field = strcmp(type_field, "partition") == 0 ? ENG_TYPE_PARTITION
+                      : strcmp(type_field, "app") == 0     ? ENG_TYPE_APP
+                                                           : ENG_TYPE_QUEUE,
+        .init_share = c->init_share,
         .init_times = s->init_times,
         .n_init_times = s->n_init_times,
     };
     spec->sim.core = (eng_core_opts){
-        .alloc = (pol_alloc)s->alloc,
         .policy = ps->type,
         .options = ps->kv,
         .n_options = ps->n_kv,
-        .seed = s->seed,
-        .check = s->check,
-        .failures = {.enabled = s->failures == 1 || s->failure_trace_path,
-                     .epoch_s = s->failure_epoch,
-                     .seed = s->seed,
-                     .requeue = s->on_failure == 1,
-                     .max_requeues = (int32_t)s->max_requeues,
+        .seed = c->seed,
+        .check = c->check,
+        .failures = {.enabled = c->failures == 1 || c->failure_trace,
+                     .epoch_s = c->failure_epoch,
+                     .seed = c->seed,
+                     .requeue = strcmp(on_failure, "requeue") == 0,
+                     .max_requeues = (int32_t)c->max_requeues,
                      .trace = s->failure_trace.spans,
                      .n_trace = s->failure_trace.n,
-                     .trace_path = s->failure_trace_path},
+                     .trace_path = c->failure_trace},
     };
-    spec->sim.progress = !s->quiet && isatty(STDERR_FILENO);
+    spec->sim.progress = !c->quiet && isatty(STDERR_FILENO);
     spec->manifest = (eng_manifest){
         .command = command,
         .policy = ps->label,
         .options = ps->kv,
         .n_options = ps->n_kv,
-        .workload_path = s->workload,
-        .platform_path = s->platform,
-        .seed = s->seed,
-        .walltime = walltime_names[s->walltime],
-        .alloc = alloc_names[s->alloc],
-        .procs_field = procs_names[s->procs],
-        .type_field = type_names[s->type_field],
+        .workload_path = c->workload,
+        .platform_path = c->platform,
+        .seed = c->seed,
+        .walltime = walltime,
+        .alloc = alloc,
+        .procs_field = procs,
+        .type_field = type_field,
         .init = s->init_label,
         .failures = s->failure_label,
-        .lenient = s->lenient,
-        .check = s->check,
-        .outputs = s->outputs,
+        .lenient = c->lenient,
+        .check = c->check,
+        .outputs = c->outputs,
     };
 }
 
@@ -620,13 +592,13 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
 /* ---- run --------------------------------------------------------------- */
 
 static const bl_opt run_opts[] = {
-    SIM_OPTIONS,
+    BL_RUN_OPTS
     {"policy", 'P', BL_VALUE, "NAME", "scheduling policy, optionally NAME:key=value:... "
                                       "(see batchlab policies)"},
     {"policy-opt", 0, BL_MULTI, "KEY=VALUE", "option passed to the policy (repeatable)"},
 };
 
-static int cmd_run(int argc, char **argv)
+int bl_cmd_run(int argc, char **argv)
 {
     bl_args a;
     int rc = bl_args_parse("run", run_opts, sizeof run_opts / sizeof run_opts[0], argc, argv, 1,
@@ -654,25 +626,25 @@ static int cmd_run(int argc, char **argv)
     if (rc == 0)
         rc = policy_spec_parse("run", policy, popt->values, popt->n_values, &ps);
     if (rc == 0)
-        rc = check_readable("run", "platform", s.platform);
+        rc = check_readable("run", "platform", s.c.platform);
     if (rc == 0)
-        rc = read_workload("run", s.workload, s.lenient, &w);
+        rc = read_workload("run", s.c.workload, s.c.lenient, &w);
     if (rc == 0)
-        rc = check_has_jobs("run", s.workload, w);
+        rc = check_has_jobs("run", s.c.workload, w);
     if (rc == 0 && !(command = join_command(argc, argv))) {
         fprintf(stderr, "batchlab run: out of memory\n");
         rc = 1;
     }
     if (rc == 0) {
         eng_run_spec spec;
-        fill_spec(&spec, &s, w, &ps, command, s.out);
+        fill_spec(&spec, &s, w, &ps, command, s.c.out);
         spec.summary_only = true;
         eng_run_report rep;
         eng_diag d;
         eng_diag_clear(&d);
         int failed = eng_run_isolated(&spec, &rep, &d);
         if (eng_run_stopped_by()) {
-            rc = stopped("run", NULL, eng_run_stopped_by(), !failed, s.out);
+            rc = stopped("run", NULL, eng_run_stopped_by(), !failed, s.c.out);
             if (!failed)
                 eng_run_report_fini(&rep);
         } else if (failed) {
@@ -693,7 +665,7 @@ static int cmd_run(int argc, char **argv)
 /* ---- compare ------------------------------------------------------------ */
 
 static const bl_opt compare_opts[] = {
-    SIM_OPTIONS,
+    BL_RUN_OPTS
     {"policies", 'P', BL_VALUE, "LIST",
      "comma-separated policies, each NAME or NAME:key=value:... (default fcfs,easy,"
      "conservative)"},
@@ -714,9 +686,9 @@ static char *policy_dir(const char *out, const char *label)
 static void print_compare(const char *const *labels, const eng_run_report *r, size_t n,
                           const sim_args *s)
 {
-    printf("batchlab compare: %s on %s (%zu hosts, %s allocation), walltime %s\n", s->workload,
-           s->platform, r[0].n_platform_hosts, alloc_names[s->alloc],
-           walltime_names[s->walltime]);
+    printf("batchlab compare: %s on %s (%zu hosts, %s allocation), walltime %s\n",
+           s->c.workload, s->c.platform, r[0].n_platform_hosts,
+           bl_run_choice_name("alloc", s->c.alloc), bl_run_choice_name("walltime", s->c.walltime));
     printf("  %zu jobs read, %zu simulated; ", r[0].summary.n_input, r[0].summary.n_simulated);
     print_drops(stdout, &r[0].summary, "dropped ");
     struct {
@@ -763,7 +735,7 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
                                rows[k].off == offsetof(eng_summary, wasted_node_s);
             if ((rows[k].off == offsetof(eng_summary, init_share) && !any_init) ||
                 (rows[k].off == offsetof(eng_summary, cost) && !any_cost) ||
-                (failure_row && !s->failures && !s->failure_trace_path))
+                (failure_row && !s->c.failures && !s->c.failure_trace))
                 continue;
             if (pass == 1)
                 printf("%-26s", rows[k].name);
@@ -850,27 +822,27 @@ static int cmd_compare(int argc, char **argv)
             rc = policy_spec_parse("compare", labels[i], NULL, 0, &specs[i]);
     }
     if (rc == 0)
-        rc = check_readable("compare", "platform", s.platform);
+        rc = check_readable("compare", "platform", s.c.platform);
     if (rc == 0)
-        rc = read_workload("compare", s.workload, s.lenient, &w);
+        rc = read_workload("compare", s.c.workload, s.c.lenient, &w);
     if (rc == 0)
-        rc = check_has_jobs("compare", s.workload, w);
+        rc = check_has_jobs("compare", s.c.workload, w);
     if (rc == 0 && !(command = join_command(argc, argv))) {
         fprintf(stderr, "batchlab compare: out of memory\n");
         rc = 1;
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
-        char *dir = s.out ? policy_dir(s.out, labels[i]) : NULL;
-        if (s.out && !dir) {
+        char *dir = s.c.out ? policy_dir(s.c.out, labels[i]) : NULL;
+        if (s.c.out && !dir) {
             fprintf(stderr, "batchlab compare: out of memory\n");
             rc = 1;
             break;
         }
         eng_run_spec spec;
         fill_spec(&spec, &s, w, &specs[i], command, dir);
-        spec.sim.progress = !s.quiet && isatty(STDERR_FILENO); /* within each policy */
+        spec.sim.progress = !s.c.quiet && isatty(STDERR_FILENO); /* within each policy */
         spec.summary_only = true;
-        if (!s.quiet && isatty(STDERR_FILENO))
+        if (!s.c.quiet && isatty(STDERR_FILENO))
             fprintf(stderr, "batchlab compare: running %s (%zu of %zu)...\n", labels[i], i + 1,
                     n);
         eng_diag d;
@@ -878,10 +850,10 @@ static int cmd_compare(int argc, char **argv)
         int failed = eng_run_isolated(&spec, &reps[i], &d);
         if (eng_run_stopped_by()) {
             rc = stopped("compare", labels[i], eng_run_stopped_by(), !failed, dir);
-            if (i > 0 && s.out)
+            if (i > 0 && s.c.out)
                 fprintf(stderr, "batchlab compare: the %zu policies before %s finished; their "
                                 "folders in %s are complete\n",
-                        i, labels[i], s.out);
+                        i, labels[i], s.c.out);
         } else if (failed) {
             eng_diag_prefix(&d, "%s: ", labels[i]);
             rc = report_failure("compare", &d);
@@ -916,20 +888,6 @@ static const bl_opt info_opts[] = {
                                          "nodes (default 1)"},
     {"lenient", 0, BL_FLAG, NULL, "skip and count malformed SWF lines instead of stopping"},
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, size_t n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static int cmd_info(int argc, char **argv)
 {
@@ -1011,86 +969,31 @@ static int cmd_info(int argc, char **argv)
         eng_workload_destroy(w);
         return 0;
     }
-    double *v = malloc(n * sizeof *v);
-    if (!v) {
+    eng_wstats ws;
+    if (eng_wstats_compute(w, &ws) != ENG_OK) {
         eng_workload_destroy(w);
         fprintf(stderr, "batchlab info: out of memory\n");
         return 1;
     }
-    double first = w->jobs[0].submit_s, last = w->jobs[n - 1].submit_s;
-    printf("  submits            %.0f .. %.0f s (%.1f days)\n", first, last,
-           (last - first) / 86400.0);
-    size_t k = 0, serial = 0, pow2 = 0, no_procs = 0;
-    double max_procs = 0;
-    for (size_t i = 0; i < n; i++) {
-        int64_t p = w->jobs[i].procs_alloc > 0 ? w->jobs[i].procs_alloc : w->jobs[i].procs_req;
-        if (p <= 0) {
-            no_procs++;
-            continue;
-        }
-        v[k++] = (double)p;
-        serial += p == 1;
-        pow2 += (p & (p - 1)) == 0;
-        if (p > max_procs)
-            max_procs = (double)p;
-    }
-    if (k) {
-        double med = median_of(v, k);
+    printf("  submits            %.0f .. %.0f s (%.1f days)\n", ws.first_submit_s,
+           ws.last_submit_s, (ws.last_submit_s - ws.first_submit_s) / 86400.0);
+    if (ws.n_with_procs)
         printf("  processors         median %g, max %g; serial %.1f%%, power of two %.1f%% "
                "(field 5, else 8)\n",
-               med, max_procs, 100.0 * (double)serial / (double)k, 100.0 * (double)pow2 / (double)k);
-    }
-    size_t no_run = 0, over = 0, with_req = 0;
-    k = 0;
-    double run_max = 0;
-    for (size_t i = 0; i < n; i++) {
-        const eng_job *j = &w->jobs[i];
-        if (j->runtime_s < 0) {
-            no_run++;
-            continue;
-        }
-        v[k++] = j->runtime_s;
-        if (j->runtime_s > run_max)
-            run_max = j->runtime_s;
-    }
-    if (k)
-        printf("  run time (s)       median %g, max %g; unknown in %zu jobs\n", median_of(v, k),
-               run_max, no_run);
-    k = 0;
-    for (size_t i = 0; i < n; i++) {
-        const eng_job *j = &w->jobs[i];
-        if (j->time_req_s > 0) {
-            with_req++;
-            if (j->runtime_s > j->time_req_s)
-                over++;
-            if (j->runtime_s >= 0)
-                v[k++] = j->runtime_s / j->time_req_s;
-        }
-    }
+               ws.procs_median, ws.procs_max, 100.0 * (double)ws.n_serial / (double)ws.n_with_procs,
+               100.0 * (double)ws.n_pow2 / (double)ws.n_with_procs);
+    if (ws.n_with_runtime)
+        printf("  run time (s)       median %g, max %g; unknown in %zu jobs\n",
+               ws.runtime_median_s, ws.runtime_max_s, ws.n_no_runtime);
     printf("  requested time     given for %zu jobs; run/request median %.3f; %zu jobs ran past "
            "it\n",
-           with_req, k ? median_of(v, k) : NAN, over);
-    size_t st[8] = {0}, st_other = 0;
-    for (size_t i = 0; i < n; i++) {
-        int s = w->jobs[i].status;
-        if (s >= -1 && s <= 5)
-            st[s + 1]++;
-        else
-            st_other++;
-    }
+           ws.n_with_request, ws.accuracy_median, ws.n_over_request);
     printf("  status             %zu completed, %zu failed, %zu cancelled, %zu unknown (-1)\n",
-           st[2], st[1], st[6], st[0]);
+           ws.n_completed, ws.n_failed, ws.n_cancelled, ws.n_status_unknown);
     printf("  dropped by any replay  %zu without run time, %zu without processor count\n",
-           no_run, no_procs);
-    if (h->max_procs > 0) {
-        size_t larger = 0;
-        for (size_t i = 0; i < n; i++) {
-            int64_t p = w->jobs[i].procs_alloc > 0 ? w->jobs[i].procs_alloc : w->jobs[i].procs_req;
-            larger += p > h->max_procs;
-        }
-        printf("  larger than MaxProcs %zu\n", larger);
-    }
-    free(v);
+           ws.n_no_runtime, ws.n_no_procs);
+    if (h->max_procs > 0)
+        printf("  larger than MaxProcs %zu\n", ws.n_larger_than_header);
     rc = 0;
     if (have_nodes) {
         eng_load load;
@@ -1113,17 +1016,10 @@ static int cmd_info(int argc, char **argv)
             printf("  on %s (%zu hosts, %zu pool%s): %zu jobs simulated; ", platform,
                    plat->n_hosts, plat->n_pools, plat->n_pools == 1 ? "" : "s", prep.n_jobs);
             print_drops(stdout, &s, "dropped ");
-            long double work = 0;
-            double first = INFINITY, last = -INFINITY;
-            for (size_t i = 0; i < prep.n_jobs; i++) {
-                work += (long double)prep.jobs[i].run_s * prep.jobs[i].units;
-                first = fmin(first, prep.jobs[i].submit_s);
-                last = fmax(last, prep.jobs[i].submit_s);
-            }
-            if (prep.n_jobs && last > first)
+            double load = eng_wstats_prepared_load(&prep, plat->n_hosts);
+            if (!isnan(load))
                 printf("  computed load      %.4f on its %zu hosts (whole nodes per job)\n",
-                       (double)(work / ((long double)(last - first) * (double)plat->n_hosts)),
-                       plat->n_hosts);
+                       load, plat->n_hosts);
             eng_prepared_fini(&prep);
         }
         eng_platform_destroy(plat);
@@ -1207,7 +1103,7 @@ static const struct {
     int (*fn)(int, char **);
     const char *summary;
 } commands[] = {
-    {"run", cmd_run, "replay a workload on a platform under one policy"},
+    {"run", bl_cmd_run, "replay a workload on a platform under one policy"},
     {"compare", cmd_compare, "the same replay under several policies, side by side"},
     {"info", cmd_info, "what an SWF log holds"},
     {"policies", cmd_policies, "the registered policies and their options"},

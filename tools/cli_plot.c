@@ -54,7 +54,7 @@
 #include "cli_plot.h"
 
 #include "cli_args.h"
-#include "cli_sweep.h"
+#include "cli_json.h"
 #include "eng_util.h"
 
 #include <errno.h>

@@ -14,10 +14,11 @@
  * iterations; Table 4 (model #1 with the E1 rule) is missing from the
  * text.
  */
+#include "cli.h"
 #include "cli_args.h"
 
 #include "eng_util.h"
-#include "gpu_sa.h"
+#include "gpu_solve.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,7 +52,7 @@ static const bl_opt opts[] = {
     {"full-decode", 0, BL_FLAG, NULL,
      "decode every candidate from scratch instead of re-evaluating only the jobs a move "
      "affects (the same schedule; for the speed ablation)"},
-    {"backend", 0, BL_VALUE, "auto|cpu|cuda", "where to run (default auto; " GPU_SA_BACKEND_ENV
+    {"backend", 0, BL_VALUE, "auto|cpu|cuda", "where to run (default auto; " BL_SA_BACKEND_ENV
                                               " overrides)"},
     {"t0-accept", 0, BL_VALUE, "PERMILLE", "initial acceptance of an average worsening move, "
                                            "1..999 (default 500)"},
@@ -417,6 +418,11 @@ static int parse(const bl_args *a, study *st)
     st->backend_req = bl_args_value(a, "backend", "auto");
     if (bl_args_choice("study sa", "backend", st->backend_req, "auto|cpu|cuda", &b) != 0)
         return 2;
+    const char *env = NULL;
+    if (bl_sa_backend_env("study sa", &env) != 0)
+        return 2;
+    if (env)
+        st->backend_req = env;
     st->k = size_index(st->machines);
     return 0;
 }

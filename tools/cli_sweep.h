@@ -3,7 +3,8 @@
  * line per run, that GNU parallel or a Slurm job array runs unchanged; and
  * the merge of every run's summary.json into one CSV. The grid format and
  * the task line are described at the top of cli_sweep.c and in
- * bench/README.md.
+ * bench/README.md. This header is shared by the sweep's files (one per
+ * subcommand, see cli_sweep.c); the JSON reader is cli_json.h.
  *
  * Ownership: every structure here owns its strings; free with its _fini.
  * Errors: functions return 0 (ENG_OK) or a negative eng_error code and fill
@@ -102,31 +103,30 @@ bool bl_shell_quote(char *buf, size_t len, const char *word);
  * string, or NULL when the line has none. */
 char *bl_task_out_dir(const char *line);
 
-/* ---- the flat JSON reader used by the merge ----------------------------- */
+/* ---- shared by the subcommands (cli_sweep*.c) -------------------------- */
 
-/* Every scalar of a JSON object under its dotted path ("metrics.wait_mean_s",
- * "platform.pools.0.label"), parsed by Jansson: strings unescaped (a
- * "\u0000" inside one is an error, not a silent truncation), integers in
- * decimal, other numbers in the shortest form that reads back the same
- * double (eng_fmt_double: the form batchlab writes them in), true, false
- * and null as words. Duplicate keys, -inf, nan and anything else that is
- * not JSON are errors naming "PATH:LINE:COLUMN". */
-typedef struct bl_json_flat {
-    char **keys;
-    char **values;
-    bool *is_string;
-    size_t n;
-} bl_json_flat;
+#define BL_N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
+/* Seeds are 32-bit (GSL's seeding of the generators takes an unsigned
+ * long, and the task lines must read back the same number everywhere). */
+#define BL_SWEEP_SEED_MAX 4294967295ULL
 
-int bl_json_flat_read(const char *path, bl_json_flat *j, eng_diag *d);
-/* Parses text (named path in messages). */
-int bl_json_flat_parse(const char *path, const char *text, bl_json_flat *j, eng_diag *d);
-const char *bl_json_flat_get(const bl_json_flat *j, const char *key);
-void bl_json_flat_fini(bl_json_flat *j);
+bool bl_sweep_file_exists(const char *path);
+/* The absolute form of a path that may not exist yet (no normalisation);
+ * heap string, NULL when the working folder cannot be read. */
+char *bl_sweep_absolute(const char *path);
+/* A load as run folders name it: its shortest decimal, "log" for 0. */
+void bl_sweep_load_text(char *buf, size_t len, double load);
+/* Reads the lines of a task list (without their newlines); heap array of
+ * heap strings. ENG_IO naming the file, or ENG_NOMEM. */
+int bl_sweep_read_lines(const char *path, char ***lines, size_t *n, eng_diag *d);
 
-/* Writes v as one CSV cell (RFC 4180: quoted when it holds a comma, a quote
- * or a line end, quotes doubled); nothing for NULL. */
-void bl_csv_cell(FILE *f, const char *v);
+/* The subcommands, each given the whole `sweep` argument vector (argv[0]
+ * "sweep", argv[1] the subcommand); they return the exit status. */
+int bl_sweep_expand(int argc, char **argv);
+int bl_sweep_task(int argc, char **argv);
+int bl_sweep_pending(int argc, char **argv);
+int bl_sweep_slurm(int argc, char **argv);
+int bl_sweep_merge(int argc, char **argv);
 
 /* `batchlab sweep ...` (registered in cli_main.c). */
 int bl_cmd_sweep(int argc, char **argv);

@@ -4,7 +4,7 @@
  * bytes (NUL-separated words). */
 #include "cli_args.h"
 #include "eng_prep.h"
-#include "pol_policy.h"
+#include "pol_registry.h"
 
 #include <stdint.h>
 #include <stdio.h>

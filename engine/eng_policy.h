@@ -1,4 +1,4 @@
-/* pol_policy.h — the policy boundary: what a scheduling policy sees and
+/* eng_policy.h — the policy boundary: what a scheduling policy sees and
  * what it may answer.
  *
  * A policy is pure C. It makes no SimGrid call and owns no engine object; it
@@ -30,12 +30,21 @@
  * running job's expected_end_s is an upper bound of its end.
  *
  * Registry: every policy is one `const pol_type` in its own file, listed in
- * pol_registry.c; `--policy NAME` looks it up; options arrive as key=value
- * pairs that the policy validates in init() (unknown keys are errors).
- * The GSL's rng/multimin families are the model for this type/state split.
+ * policies/pol_registry.c (pol_registry.h); `--policy NAME` looks it up;
+ * options arrive as key=value pairs that the policy validates in init()
+ * (unknown keys are errors). The GSL's rng/multimin families are the model
+ * for this type/state split.
+ *
+ * Layering. The engine owns this header and its implementation
+ * (eng_policy.c: the decision buffer, the option-key check, the lookups):
+ * the engine includes and calls nothing in policies/, and policies depend
+ * downward on it, as libuv's core owns the interface its backends
+ * implement. The names keep the pol_ prefix because they are the interface
+ * policies are written against. Only the command line and the tests link
+ * the registry, the table of every policy.
  */
-#ifndef POL_POLICY_H
-#define POL_POLICY_H
+#ifndef ENG_POLICY_H
+#define ENG_POLICY_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -220,28 +229,11 @@ typedef struct pol_type {
  * queue, which is in idx order. O(log queue). */
 const pol_job *pol_queue_find(const pol_view *v, int32_t idx);
 
-/* Looks up a policy by name; NULL if unknown. */
-const pol_type *pol_find(const char *name);
-
-/* All registered policies, in registry order. */
-const pol_type *const *pol_list(size_t *n);
-
-/* "fcfs, easy, conservative": the registered names, for messages. */
-const char *pol_names(void);
-
 /* Validates options against type->options: every key must be listed and
  * appear once. Returns 0, or -4 (ENG_INVAL) with "unknown option 'k' for
  * policy easy (accepted: a, b)" in err. */
 int pol_check_options(const pol_type *type, const pol_kv *options, size_t n, char *err,
                       size_t errlen);
-
-/* Checks option values the way a run would: type's own init on a one-host
- * stand-in pool (1 core, 1e9 flop/s, one job, seed 1) with these options,
- * then fini. Returns what init returned (0, ENG_INVAL with init's message in
- * err, ENG_UNSUPPORTED...), or ENG_NOMEM when the state cannot be
- * allocated. err is "" when init wrote nothing. */
-int pol_try_options(const pol_type *type, const pol_kv *options, size_t n, char *err,
-                    size_t errlen);
 
 /* The value of key in the options, or def when absent. */
 const char *pol_option_get(const pol_setup *setup, const char *key, const char *def);

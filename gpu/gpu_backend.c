@@ -1,0 +1,65 @@
+/* gpu_backend.c — which backend runs the annealing: whether CUDA is built
+ * and a device usable, the device's name and bandwidth, and the resolution
+ * of a request (auto|cpu|cuda) to "cpu" or "cuda".
+ *
+ * Above the CUDA backend (or its stub), below the kernel pool and the
+ * one-shot solve. It reads no environment: the command line reads
+ * BATCHLAB_SA_BACKEND and passes its value down as the request.
+ */
+#include "gpu_sa_impl.h"
+
+#include "eng_error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+bool gpu_sa_cuda_built(void)
+{
+    return GPU_SA_HAVE_CUDA != 0;
+}
+
+int gpu_sa_cuda_available(char *why, size_t len)
+{
+    return gsa_cuda_probe(why, len);
+}
+
+int gpu_sa_cuda_device(char *name, size_t len, double *peak_bytes_per_s)
+{
+    return gsa_cuda_device_info(name, len, peak_bytes_per_s);
+}
+
+int gpu_sa_backend_resolve(const char *request, char name[8], char *err, size_t errlen)
+{
+    const char *want = request && *request ? request : "auto";
+    if (strcmp(want, "cpu") == 0) {
+        snprintf(name, 8, "cpu");
+        return ENG_OK;
+    }
+    if (strcmp(want, "cuda") != 0 && strcmp(want, "auto") != 0)
+        return fail(err, errlen, ENG_INVAL, "backend '%s': expected auto, cpu or cuda", want);
+    char why[256];
+    if (gsa_cuda_probe(why, sizeof why)) {
+        snprintf(name, 8, "cuda");
+        return ENG_OK;
+    }
+    if (strcmp(want, "auto") == 0) {
+        snprintf(name, 8, "cpu");
+        return ENG_OK;
+    }
+    return fail(err, errlen, ENG_UNSUPPORTED, "backend cuda not available: %s", why);
+}

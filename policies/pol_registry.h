@@ -1,0 +1,33 @@
+/* pol_registry.h — the table of every policy: lookup by name, the list,
+ * the names for messages, and the trial of option values.
+ *
+ * Linked by the command line and the tests only; the engine never calls
+ * it (it receives the chosen `const pol_type *`), so linking the engine
+ * does not link every policy and, through `sa`, gpu/. Adding a policy is
+ * one line in the table of pol_registry.c.
+ */
+#ifndef POL_REGISTRY_H
+#define POL_REGISTRY_H
+
+#include "eng_policy.h"
+
+#include <stddef.h>
+
+/* Looks up a policy by name; NULL if unknown. */
+const pol_type *pol_find(const char *name);
+
+/* All registered policies, in registry order. */
+const pol_type *const *pol_list(size_t *n);
+
+/* "fcfs, easy, conservative": the registered names, for messages. */
+const char *pol_names(void);
+
+/* Checks option values the way a run would: type's own init on a one-host
+ * stand-in pool (1 core, 1e9 flop/s, one job, seed 1) with these options,
+ * then fini. Returns what init returned (0, ENG_INVAL with init's message in
+ * err, ENG_UNSUPPORTED...), or ENG_NOMEM when the state cannot be
+ * allocated. err is "" when init wrote nothing. */
+int pol_try_options(const pol_type *type, const pol_kv *options, size_t n, char *err,
+                    size_t errlen);
+
+#endif

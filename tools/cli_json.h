@@ -1,0 +1,42 @@
+/* cli_json.h — what the command line reads back from its own outputs: a
+ * summary.json flattened into dotted keys, and CSV cells. Used by `sweep
+ * merge` and `plot`.
+ *
+ * Ownership: a bl_json_flat owns its strings; free with bl_json_flat_fini.
+ * Errors: 0 (ENG_OK) or a negative eng_error code with "PATH:LINE:COLUMN:
+ * ..." in the eng_diag.
+ */
+#ifndef BL_CLI_JSON_H
+#define BL_CLI_JSON_H
+
+#include "eng_error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Every scalar of a JSON object under its dotted path ("metrics.wait_mean_s",
+ * "platform.pools.0.label"), parsed by Jansson: strings unescaped (a
+ * "\u0000" inside one is an error, not a silent truncation), integers in
+ * decimal, other numbers in the shortest form that reads back the same
+ * double (eng_fmt_double: the form batchlab writes them in), true, false
+ * and null as words. Duplicate keys, -inf, nan and anything else that is
+ * not JSON are errors naming "PATH:LINE:COLUMN". */
+typedef struct bl_json_flat {
+    char **keys;
+    char **values;
+    bool *is_string;
+    size_t n;
+} bl_json_flat;
+
+int bl_json_flat_read(const char *path, bl_json_flat *j, eng_diag *d);
+/* Parses text (named path in messages). */
+int bl_json_flat_parse(const char *path, const char *text, bl_json_flat *j, eng_diag *d);
+const char *bl_json_flat_get(const bl_json_flat *j, const char *key);
+void bl_json_flat_fini(bl_json_flat *j);
+
+/* Writes v as one CSV cell (RFC 4180: quoted when it holds a comma, a quote
+ * or a line end, quotes doubled); nothing for NULL. */
+void bl_csv_cell(FILE *f, const char *v);
+
+#endif

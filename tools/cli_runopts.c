@@ -1,0 +1,228 @@
+/* cli_runopts.c — parsing and checking the run configuration from its one
+ * table (cli_runopts.h): a parser per option type, the rows expanded into
+ * calls of them, and the row descriptions the sweep and the tests read.
+ */
+#include "cli_runopts.h"
+
+#include "eng_output.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int bad(const char *cmd, const char *name, const char *expected, const char *value)
+{
+    fprintf(bl_args_errors(), "batchlab %s: --%s: expected %s, got '%s'\n", cmd, name, expected,
+            value ? value : "");
+    return 2;
+}
+
+/* One parser per option type: value (or the default) into *out; *set
+ * tells whether the option was given. 0, or 2 after the message. */
+static int parse_PATH(const char *cmd, const bl_args *a, const char *name, const char *choices,
+                      const char *def, const char **out, bool *set)
+{
+    (void)cmd;
+    (void)choices;
+    *set = bl_args_get(a, name)->set;
+    *out = bl_args_value(a, name, def);
+    return 0;
+}
+
+static int parse_FLAG(const char *cmd, const bl_args *a, const char *name, const char *choices,
+                      const char *def, bool *out, bool *set)
+{
+    (void)cmd;
+    (void)choices;
+    (void)def;
+    *out = *set = bl_args_flag(a, name);
+    return 0;
+}
+
+static int parse_CHOICE(const char *cmd, const bl_args *a, const char *name, const char *choices,
+                        const char *def, int *out, bool *set)
+{
+    *set = bl_args_get(a, name)->set;
+    return bl_args_choice(cmd, name, bl_args_value(a, name, def), choices, out) ? 2 : 0;
+}
+
+static int parse_U64(const char *cmd, const bl_args *a, const char *name, const char *choices,
+                     const char *def, unsigned long long *out, bool *set)
+{
+    (void)choices;
+    *set = bl_args_get(a, name)->set;
+    const char *v = bl_args_value(a, name, def);
+    *out = 0;
+    return v && bl_args_u64(cmd, name, v, out) ? 2 : 0;
+}
+
+static int parse_DOUBLE(const char *cmd, const bl_args *a, const char *name, const char *choices,
+                        const char *def, double *out, bool *set)
+{
+    (void)choices;
+    *set = bl_args_get(a, name)->set;
+    const char *v = bl_args_value(a, name, def);
+    *out = NAN;
+    return v && bl_args_double(cmd, name, v, out) ? 2 : 0;
+}
+
+static int parse_OUTPUTS(const char *cmd, const bl_args *a, const char *name,
+                         const char *choices, const char *def, unsigned *out, bool *set)
+{
+    (void)choices;
+    *set = bl_args_get(a, name)->set;
+    const char *v = bl_args_value(a, name, def);
+    *out = 0;
+    if (v && !eng_output_parse(v, out))
+        return bad(cmd, name,
+                   "names among jobs, dropped, schedule, summary, timeseries, all", v);
+    return 0;
+}
+
+int bl_run_config_parse(const char *cmd, const bl_args *a, bl_run_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    /* each row: parse, then check the value when there is one */
+#define BL_RUN_PARSE(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)              \
+    if (parse_##type(cmd, a, name, ch, def, &cfg->field, &cfg->field##_set))                       \
+        return 2;                                                                                  \
+    if (cfg->field##_set || def) {                                                                 \
+        BL_RT_##type v = cfg->field;                                                               \
+        (void)v;                                                                                   \
+        if (!(check))                                                                              \
+            return bad(cmd, name, exp, bl_args_value(a, name, def));                               \
+    }
+    BL_RUN_OPTIONS(BL_RUN_PARSE)
+#undef BL_RUN_PARSE
+    return 0;
+}
+
+static const struct {
+    const char *name, *choices;
+} choice_rows[] = {
+#define BL_RUN_CHOICES(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)            \
+    {name, ch},
+    BL_RUN_OPTIONS(BL_RUN_CHOICES)
+#undef BL_RUN_CHOICES
+};
+
+const char *bl_run_choice_name(const char *name, int index)
+{
+    /* the names of every choice option, kept for the life of the program */
+    static char names[sizeof choice_rows / sizeof choice_rows[0]][8][32];
+    for (size_t r = 0; r < sizeof choice_rows / sizeof choice_rows[0]; r++) {
+        if (strcmp(choice_rows[r].name, name) != 0 || !choice_rows[r].choices)
+            continue;
+        const char *p = choice_rows[r].choices;
+        for (int i = 0; i < 8 && *p; i++) {
+            size_t len = strcspn(p, "|");
+            if (i == index) {
+                snprintf(names[r][i], sizeof names[r][i], "%.*s", (int)len, p);
+                return names[r][i];
+            }
+            p += len + (p[len] == '|');
+        }
+    }
+    return NULL;
+}
+
+#define BL_RUN_TAKES_VALUE_PATH true
+#define BL_RUN_TAKES_VALUE_FLAG false
+#define BL_RUN_TAKES_VALUE_CHOICE true
+#define BL_RUN_TAKES_VALUE_U64 true
+#define BL_RUN_TAKES_VALUE_DOUBLE true
+#define BL_RUN_TAKES_VALUE_OUTPUTS true
+
+static const bl_run_option_info info_rows[] = {
+#define BL_RUN_INFO(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)               \
+    {name, sh, BL_RUN_TAKES_VALUE_##type, man, grid == BL_GRID_SETS},
+    BL_RUN_OPTIONS(BL_RUN_INFO)
+#undef BL_RUN_INFO
+};
+
+const bl_run_option_info *bl_run_option_list(size_t *n)
+{
+    *n = sizeof info_rows / sizeof info_rows[0];
+    return info_rows;
+}
+
+static const bl_opt opt_rows[] = {BL_RUN_OPTS};
+
+int bl_run_option_check(const char *const *words, size_t n, size_t *consumed, char *msg,
+                        size_t len)
+{
+    *consumed = 1;
+    msg[0] = '\0';
+    const char *w = words[0];
+    const bl_opt *opt = NULL;
+    const char *value = NULL;
+    size_t n_rows = sizeof opt_rows / sizeof opt_rows[0];
+    for (size_t r = 0; r < n_rows && !opt; r++) {
+        const bl_opt *o = &opt_rows[r];
+        size_t nl = strlen(o->name);
+        if (w[0] == '-' && w[1] == '-' && strncmp(w + 2, o->name, nl) == 0 &&
+            (w[2 + nl] == '\0' || w[2 + nl] == '=')) {
+            opt = o;
+            value = w[2 + nl] == '=' ? w + 3 + nl : NULL;
+        } else if (o->short_name && w[0] == '-' && w[1] == o->short_name && w[2] == '\0') {
+            opt = o;
+        }
+    }
+    if (!opt) {
+        snprintf(msg, len, "expected an option of batchlab run, got '%s'", w);
+        return 2;
+    }
+    if (opt->kind == BL_FLAG) {
+        if (value) {
+            snprintf(msg, len, "--%s takes no value", opt->name);
+            return 2;
+        }
+        return 0;
+    }
+    if (!value) {
+        if (n < 2) {
+            snprintf(msg, len, "--%s expects a value", opt->name);
+            return 2;
+        }
+        value = words[1];
+        *consumed = 2;
+    }
+    /* the value checked by the parser itself, on a one-option command line
+     * whose messages go to a scratch stream */
+    char *argv[3] = {"run", NULL, NULL};
+    char *arg = NULL;
+    size_t arg_len = strlen(opt->name) + strlen(value) + 4;
+    arg = malloc(arg_len);
+    if (!arg) {
+        snprintf(msg, len, "out of memory");
+        return 2;
+    }
+    snprintf(arg, arg_len, "--%s=%s", opt->name, value);
+    argv[1] = arg;
+    char *buf = NULL;
+    size_t buf_len = 0;
+    FILE *mem = open_memstream(&buf, &buf_len);
+    int rc = 2;
+    if (mem) {
+        FILE *saved = bl_args_set_errors(mem);
+        bl_args a;
+        rc = bl_args_parse("run", opt_rows, n_rows, 2, argv, 1, &a);
+        if (rc == 0) {
+            bl_run_config cfg;
+            rc = bl_run_config_parse("run", &a, &cfg);
+            bl_args_fini(&a);
+        }
+        bl_args_set_errors(saved);
+        fclose(mem);
+    }
+    if (rc) {
+        const char *m = buf ? strstr(buf, "--") : NULL;
+        snprintf(msg, len, "%.*s", m ? (int)strcspn(m, "\n") : 0, m ? m : "");
+        if (!msg[0])
+            snprintf(msg, len, "--%s: bad value '%s'", opt->name, value);
+    }
+    free(buf);
+    free(arg);
+    return rc ? 2 : 0;
+}
