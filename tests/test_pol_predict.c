@@ -7,6 +7,7 @@
 #include "pol_predict.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static pol_job job(int32_t idx, int64_t user, double req)
@@ -193,6 +194,39 @@ static void test_schedules(void)
     }
 }
 
+/* Two pools (queues 1 and 2): the report names each pool that has
+ * something to tell, and is empty when the option is not given (outputs
+ * of runs without it unchanged). */
+static void test_report_two_pools(void)
+{
+    eng_host_desc d[4];
+    char names[4][8];
+    for (int i = 0; i < 4; i++) {
+        snprintf(names[i], sizeof names[i], "n%d", i + 1);
+        d[i] = (eng_host_desc){.name = names[i], .speed_flops = 1e9, .sg_cores = 1,
+                               .queues = i < 2 ? "1" : "2"};
+    }
+    static const bl_jobspec jobs[] = {{1, 0, 10, 20, 1, 1}, {2, 0, 10, 20, 1, 2}};
+    for (int given = 0; given < 2; given++) {
+        eng_platform *p = NULL;
+        eng_diag diag;
+        eng_diag_clear(&diag);
+        CU_ASSERT_EQUAL_FATAL(eng_platform_build("two", d, 4, "1Gf", &p, &diag), 0);
+        static const pol_kv o[] = {{"predictor", "requested"}};
+        bl_opts opts = {.options = o, .n_options = given ? 1 : 0};
+        bl_sched s;
+        CU_ASSERT_EQUAL(bl_core_run("easy", jobs, 2, p, &opts, &s), 0);
+        char rep[512];
+        eng_core_policy_report(s.core, rep, sizeof rep);
+        if (given)
+            CU_ASSERT_TRUE(bl_contains(rep, "predictor=requested pred_jobs=1 pred_ratio_mean=2 "
+                                            "pred_under=0 pred_corrections=0; "));
+        if (!given)
+            CU_ASSERT_STRING_EQUAL(rep, "");
+        bl_sched_fini(&s);
+    }
+}
+
 int bl_suite_pol_predict(void)
 {
     CU_pSuite s = CU_add_suite("pol_predict", NULL, NULL);
@@ -202,5 +236,6 @@ int bl_suite_pol_predict(void)
     CU_add_test(s, "user2: a job outliving its prediction", test_corrections);
     CU_add_test(s, "requested: the engine's view, no report", test_requested_is_the_view);
     CU_add_test(s, "easy, conservative, slurm plan with predictions", test_schedules);
+    CU_add_test(s, "report on two pools", test_report_two_pools);
     return 0;
 }
