@@ -51,6 +51,54 @@ static void test_fairshare_light_user_passes(void)
          N_OF(fifo), "weights 0");
 }
 
+/* The same jobs, accounts by group: users 1 and 2 share group 5, so J4's
+ * account has used as much as J3's and the order is the submit order.
+ * With a shares file that lists only user 1, user 2 has no shares and a
+ * fair-share factor of 0 (J3: U = 1, S = 1, 2^-1 = 0.5, priority 500; J4:
+ * 0): J4 does not pass either. */
+static void test_fairshare_by_group_and_unlisted(void)
+{
+    static const int64_t groups[] = {5, 5, 5, 5};
+    static const pol_kv by_group[] = {{"priority_weight_fairshare", "1000"},
+                                      {"priority_decay_halflife", "0"},
+                                      {"bf_resolution", "1"},
+                                      {"fairshare_by", "group"}};
+    static const bl_expect fifo[] = {{1, 0, 100}, {2, 100, 200}, {3, 200, 300}, {4, 300, 400}};
+    bl_sched s;
+    bl_opts o = {.options = by_group, .n_options = N_OF(by_group), .users = heavy_light_users,
+                 .groups = groups};
+    CU_ASSERT_EQUAL(bl_core_run("slurm", heavy_light, N_OF(heavy_light),
+                                bl_uniform_platform(4, 1), &o, &s), 0);
+    bl_check(&s, fifo, N_OF(fifo), "by group");
+    bl_sched_fini(&s);
+
+    const char *path = bl_write_tmp("shares-one.txt", "1 1\n");
+    pol_kv listed[] = {{"priority_weight_fairshare", "1000"},
+                       {"priority_decay_halflife", "0"},
+                       {"bf_resolution", "1"},
+                       {"shares", path}};
+    run4(heavy_light, N_OF(heavy_light), heavy_light_users, listed, N_OF(listed), fifo,
+         N_OF(fifo), "unlisted user");
+}
+
+/* Partition factor: as in test_age_and_size, J1 holds the machine until
+ * 100; J2 (queue 1, 2 hosts) and J3 (queue 2, 4 hosts) wait. With
+ * partition_job_factor=1:1,2:5 and weight 100: J2 100 x 1/5 = 20, J3 100:
+ * J3 first. Without the weight, submit order. */
+static void test_partition_factor(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 4, 1}, {2, 1, 50, 50, 2, 1}, {3, 20, 50, 50, 4, 2}};
+    static const pol_kv part[] = {{"priority_weight_partition", "100"},
+                                  {"partition_job_factor", "1:1,2:5"},
+                                  {"bf_resolution", "1"}};
+    static const bl_expect j3_first[] = {{3, 100, 150}, {2, 150, 200}};
+    run4(jobs, N_OF(jobs), NULL, part, N_OF(part), j3_first, N_OF(j3_first), "partition");
+    static const pol_kv none[] = {{"partition_job_factor", "1:1,2:5"}, {"bf_resolution", "1"}};
+    static const bl_expect j2_first[] = {{2, 100, 150}, {3, 150, 200}};
+    run4(jobs, N_OF(jobs), NULL, none, N_OF(none), j2_first, N_OF(j2_first), "weight 0");
+}
+
 /* Users 1 and 2 run 2 hosts each from 0 (J1 100 s, J2 50 s); J3 (user 1)
  * and J4 (user 2) want the whole machine. No pass between 0 and 1000, so
  * the main scheduler alone picks at t=100: usage (no decay) u1 = 200,
@@ -270,6 +318,9 @@ int bl_suite_pol_slurm(void)
     CU_add_test(s, "fair-share: a light user's job passes a heavy user's queue",
                 test_fairshare_light_user_passes);
     CU_add_test(s, "fair-share: shares file and decay", test_shares_file);
+    CU_add_test(s, "fair-share: by group, user without shares",
+                test_fairshare_by_group_and_unlisted);
+    CU_add_test(s, "partition factor", test_partition_factor);
     CU_add_test(s, "age and job size factors", test_age_and_size);
     CU_add_test(s, "backfill interval and job limit", test_backfill_interval);
     CU_add_test(s, "backfill window", test_backfill_window);
