@@ -54,10 +54,16 @@
  *     with that reservation in it has room. This is what lets --check hold
  *     the policy to its reservations (pol_out_promise); other planned
  *     starts are redone by every pass, as in Slurm;
- *   - a pass runs only when a job was submitted or ended (or hosts changed)
- *     since the previous one: the plan of a pass without such an event
- *     could differ only through the slow drift of the age and fair-share
- *     factors;
+ *   - a pass runs only when a job was submitted or ended (or hosts changed,
+ *     or a prediction grew) since the previous one: the plan of a pass
+ *     without such an event could differ only through the slow drift of
+ *     the age and fair-share factors. Calls at one instant are one pass
+ *     time (a pass at the instant of the previous one is done again);
+ *   - an account missing from a shares file has no shares (fair-share
+ *     factor 0) where Slurm would refuse its jobs; the job size factor
+ *     counts units (nodes, or cores under --alloc core) where Slurm's
+ *     counts nodes or CPUs by its PriorityFlags; the age counts from
+ *     submission (Slurm: from eligibility, the same here);
  *   - no sched_interval full pass, default_queue_depth or
  *     partition_job_depth limits, no bf_continue, bf_max_job_user, QOS,
  *     association limits, nice values, TRES weights or hierarchical
