@@ -1,8 +1,8 @@
 /* pol_slurm.c — Slurm's multifactor priority with its main and backfill
  * schedulers, as slurm.conf(5), the priority/multifactor page and the
  * scheduling configuration guide of the Slurm documentation describe them
- * (SchedMD). Option names are slurm.conf's, written in lower case, and so
- * are the defaults.
+ * (SchedMD; Slurm itself: Yoo, Jette & Grondona 2003). Option names are
+ * slurm.conf's, written in lower case, and so are the defaults.
  *
  * Priority (recomputed at every call; higher first, ties by submit order):
  *
@@ -800,7 +800,8 @@ const pol_type pol_slurm = {
     .name = "slurm",
     .summary = "Slurm's multifactor priority (age, fair-share, size, partition) with its main and "
                "backfill schedulers",
-    .citation = "SchedMD, slurm.conf(5) and the multifactor priority plugin documentation",
+    .citation = "Yoo, Jette & Grondona 2003; SchedMD, slurm.conf(5) and the multifactor "
+                "priority plugin documentation",
     .flags = 0,
     .state_size = sizeof(slurm_state),
     .options = slurm_options,
