@@ -28,6 +28,9 @@
 #   slurm-fs       slurm with fair-share dominant: priority_weight_fairshare
 #                  10000 beside priority_weight_age 1000 (half-life and
 #                  max age at their 7-day defaults)
+#   slurm-fs-replan slurm-fs with keep_reservation=no: Slurm's own
+#                  replanning, no reservation kept (the ablation of our
+#                  one departure that changes schedules most)
 #
 # Prints a table per log (mean wait, mean bounded slowdown with tau = 10 s,
 # utilization, prediction accuracy, and the log-agreement block of
@@ -44,7 +47,7 @@ fh2_jobs=${PS_FH2_JOBS:-20000}
 [ -x "$exe" ] || { echo "production-study: $exe is missing; build first" >&2; exit 1; }
 mkdir -p "$out"
 
-configs="easy easy-sjf easy-user2 easy++ cons-user2 slurm slurm-fs"
+configs="easy easy-sjf easy-user2 easy++ cons-user2 slurm slurm-fs slurm-fs-replan"
 policy_args() {
     case $1 in
         easy) echo "--policy easy" ;;
@@ -55,6 +58,7 @@ policy_args() {
         slurm) echo "--policy slurm" ;;
         slurm-fs) echo "--policy slurm --policy-opt priority_weight_fairshare=10000" \
                        "--policy-opt priority_weight_age=1000" ;;
+        slurm-fs-replan) echo "$(policy_args slurm-fs) --policy-opt keep_reservation=no" ;;
     esac
 }
 
@@ -129,11 +133,11 @@ for l in "${logs[@]}"; do
     name=${l%%:*}
     echo
     echo "== $name"
-    printf "%-11s %11s %9s %7s %11s %8s %9s %12s %9s\n" config "wait (h)" bsld util \
+    printf "%-15s %11s %9s %7s %11s %8s %9s %12s %9s\n" config "wait (h)" bsld util \
         "pred/actual" "under" "agree jobs" "agree MAE h" "spearman"
     awk -F, -v l="$name" '
         function h(x) { return x == "n/a" ? x : sprintf("%.2f", x / 3600) }
-        $1 == l { printf "%-11s %11.2f %9.2f %7.4f %11s %8s %9s %12s %9s\n", $2, $3 / 3600, $4,
+        $1 == l { printf "%-15s %11.2f %9.2f %7.4f %11s %8s %9s %12s %9s\n", $2, $3 / 3600, $4,
                   $5, $6, $7, $8, h($9), $10 }' "$csv"
 done
 

@@ -53,7 +53,9 @@
  *     higher priority submitted later, start a job only where the profile
  *     with that reservation in it has room. This is what lets --check hold
  *     the policy to its reservations (pol_out_promise); other planned
- *     starts are redone by every pass, as in Slurm;
+ *     starts are redone by every pass, as in Slurm. keep_reservation=no
+ *     drops it (Slurm's behaviour, nothing promised): the ablation of this
+ *     choice;
  *   - a pass runs only when a job was submitted or ended (or hosts changed,
  *     or a prediction grew) since the previous one: the plan of a pass
  *     without such an event could differ only through the slow drift of
@@ -118,7 +120,7 @@ typedef struct slurm_state {
     /* options */
     double w_age, w_fs, w_js, w_part;
     double max_age_s, halflife_s;
-    bool favor_small, by_group, shares_file;
+    bool favor_small, by_group, shares_file, keep;
     double bf_interval_s, bf_window_s, bf_res_s;
     int64_t bf_max_job_test;
     slurm_part *parts;
@@ -159,6 +161,8 @@ static const pol_option slurm_options[] = {
     {"bf_window", "minutes > 0 a backfill plan looks ahead (default 1440)"},
     {"bf_resolution", "seconds > 0: time resolution of backfill plans (default 60)"},
     {"bf_max_job_test", "integer >= 1: jobs a backfill pass plans (default 500)"},
+    {"keep_reservation", "yes|no: the top waiting job keeps its planned start, promised (default "
+                         "yes; no = every plan redone each pass as Slurm does, nothing promised)"},
     POL_PREDICT_OPTION,
     {NULL, NULL},
 };
@@ -476,6 +480,12 @@ static int slurm_init(void *state, const pol_setup *setup, char *err, size_t err
         return ENG_INVAL;
     }
     s->by_group = strcmp(v, "group") == 0;
+    v = pol_option_get(setup, "keep_reservation", "yes");
+    if (strcmp(v, "yes") && strcmp(v, "no")) {
+        snprintf(err, errlen, "option keep_reservation: expected yes or no, got '%s'", v);
+        return ENG_INVAL;
+    }
+    s->keep = strcmp(v, "yes") == 0;
     if ((rc = pol_predict_init(&s->pred, setup, err, errlen)))
         goto fail;
     if ((rc = parse_parts(s, setup, err, errlen)))
@@ -700,7 +710,7 @@ static int backfill(slurm_state *s, const pol_view *v, pol_out *out, size_t from
         int rc = plan(s, v, j, until, &at);
         if (rc)
             return rc;
-        if (isfinite(at) && s->pinned < 0) {
+        if (isfinite(at) && s->pinned < 0 && s->keep) {
             s->pinned = j->idx;
             s->pinned_by = at;
             if (!pol_predict_active(&s->pred))

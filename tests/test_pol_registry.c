@@ -126,6 +126,7 @@ static const struct variant {
     {"slurm", {{"priority_weight_fairshare", "1"}, {"fairshare_by", "group"},
                {"bf_max_job_test", "3"}, {"bf_window", "30"}}, 4},
     {"slurm", {{"predictor", "user2"}, {"priority_weight_age", "10"}}, 2},
+    {"slurm", {{"keep_reservation", "no"}, {"priority_weight_fairshare", "100"}}, 2},
     {"easy", {{"predictor", "user2"}, {"backfill_order", "sjf"}}, 2},
     {"conservative", {{"predictor", "user2"}}, 1},
 };

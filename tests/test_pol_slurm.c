@@ -161,6 +161,27 @@ static void test_age_and_size(void)
     run4(jobs, N_OF(jobs), NULL, small, N_OF(small), j2_first, N_OF(j2_first), "favor small");
 }
 
+/* A job of higher priority submitted after the top job's start was
+ * planned: J1 holds the machine until 100; J2 (2 hosts) waits from 1 and
+ * the pass at 30 plans it at 100; J3 (4 hosts, size factor 20 against
+ * J2's 10) comes at 40.
+ *  kept (default): J2 keeps 100-150 (promised), J3 150-200;
+ *  keep_reservation=no (Slurm): at 100 the main scheduler takes J3 first,
+ *  100-150, then J2 150-200. */
+static void test_keep_reservation(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 4, 0}, {2, 1, 50, 50, 2, 0}, {3, 40, 50, 50, 4, 0}};
+    static const pol_kv kept[] = {{"priority_weight_jobsize", "20"}, {"bf_resolution", "1"}};
+    static const bl_expect e_kept[] = {{2, 100, 150}, {3, 150, 200}};
+    run4(jobs, N_OF(jobs), NULL, kept, N_OF(kept), e_kept, N_OF(e_kept), "kept");
+    static const pol_kv replan[] = {{"priority_weight_jobsize", "20"},
+                                    {"bf_resolution", "1"},
+                                    {"keep_reservation", "no"}};
+    static const bl_expect e_replan[] = {{3, 100, 150}, {2, 150, 200}};
+    run4(jobs, N_OF(jobs), NULL, replan, N_OF(replan), e_replan, N_OF(e_replan), "replanned");
+}
+
 /* J1 (2 hosts) runs 0-100; J2 (4 hosts) waits from 1 and stops the main
  * scheduler; J3 (1 host, 20 s) comes at 5. Only a backfill pass can start
  * it (EASY would at 5): passes at 0 and then at bf_interval after it.
@@ -271,6 +292,8 @@ static void test_bad_options(void)
     expect_inval((pol_kv[]){{"bf_window", "-5"}}, 1, "option bf_window: expected a positive");
     expect_inval((pol_kv[]){{"fairshare_by", "account"}}, 1, "expected user or group");
     expect_inval((pol_kv[]){{"priority_favor_small", "1"}}, 1, "expected yes or no");
+    expect_inval((pol_kv[]){{"keep_reservation", "always"}}, 1,
+                 "option keep_reservation: expected yes or no, got 'always'");
     expect_inval((pol_kv[]){{"predictor", "oracle"}}, 1, "expected requested or user2");
     expect_inval((pol_kv[]){{"partition_job_factor", "1:2,x"}}, 1,
                  "expected QUEUE:FACTOR");
@@ -325,6 +348,7 @@ int bl_suite_pol_slurm(void)
     CU_add_test(s, "backfill interval and job limit", test_backfill_interval);
     CU_add_test(s, "backfill window", test_backfill_window);
     CU_add_test(s, "kept reservation promised, none under user2", test_promise);
+    CU_add_test(s, "kept reservation against Slurm's replanning", test_keep_reservation);
     CU_add_test(s, "bad options", test_bad_options);
     CU_add_test(s, "usage errors exit 2", test_cli_usage_errors);
     return 0;
