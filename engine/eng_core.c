@@ -1353,6 +1353,8 @@ void eng_core_policy_report(const eng_core *c, char *buf, size_t len)
         char one[512];
         one[0] = '\0';
         c->policy->report(ps->pstate, one, sizeof one);
+        if (!one[0])
+            continue; /* nothing to tell for this pool */
         int w = c->n_pools > 1 ? snprintf(buf + used, len - used, "%s%s: %s", used ? "; " : "",
                                           ps->pool->label, one)
                                : snprintf(buf + used, len - used, "%s", one);

@@ -180,8 +180,8 @@ double eng_core_wasted_node_s(const eng_core *c);
 double eng_core_policy_wall_s(const eng_core *c);
 
 /* The policy's report (pol_type.report) into buf: one pool's as is,
- * several pools' as "LABEL: report; LABEL: report"; "" when the policy has
- * none. */
+ * several pools' as "LABEL: report; LABEL: report" (pools with an empty
+ * report left out); "" when the policy has none. */
 void eng_core_policy_report(const eng_core *c, char *buf, size_t len);
 double eng_core_wasted_unit_s(const eng_core *c); /* the same in units */
 

@@ -21,6 +21,13 @@
  * Guarantee (checked by the engine): no job starts later than the
  * reservation it received at submission.
  *
+ * predictor=user2 (pol_predict.h, Tsafrir, Etsion & Feitelson 2007): the
+ * profile is planned with predicted run times, the only change being the
+ * predicted view the policy reads. When a running job outlives its
+ * prediction, its longer prediction no longer matches the profile, which
+ * is then rebuilt and every waiting job placed again in queue order (the
+ * step a host failure takes). Nothing is promised then.
+ *
  * Cost: placement O(P), P the profile's breakpoints (about twice the
  * running plus waiting jobs). Compression after an early end skips every
  * job that cannot move — one whose units are never free before its
@@ -39,6 +46,7 @@
  * change.
  */
 #include "eng_policy.h"
+#include "pol_predict.h"
 #include "pol_profile.h"
 
 #include "eng_error.h"
@@ -73,7 +81,13 @@ typedef struct cons_state {
         uint64_t version;
     } fit[64];
     uint64_t version;
+    pol_predictor pred; /* run times to plan with */
 } cons_state;
+
+static const pol_option cons_options[] = {
+    POL_PREDICT_OPTION,
+    {NULL, NULL},
+};
 
 static bool heap_top_valid(const cons_state *s)
 {
@@ -100,7 +114,13 @@ static int cons_init(void *state, const pol_setup *setup, char *err, size_t errl
     for (size_t i = 0; i < s->n_jobs; i++)
         s->res[i] = NAN;
     s->prefmax_dirty = true;
-    return ENG_OK;
+    int rc = pol_predict_init(&s->pred, setup, err, errlen);
+    if (rc) {
+        pol_profile_fini(&s->prof);
+        free(s->res);
+        s->res = NULL;
+    }
+    return rc;
 }
 
 static void cons_fini(void *state)
@@ -112,12 +132,15 @@ static void cons_fini(void *state)
     eng_heap_fini(&s->due_heap);
     free(s->due);
     free(s->prefmax);
+    pol_predict_fini(&s->pred);
 }
 
 static int cons_on_submit(void *state, const pol_view *v, const pol_job *job)
 {
     (void)v;
     cons_state *s = state;
+    if (pol_predict_submit(&s->pred, job))
+        return ENG_NOMEM;
     if (eng_grow(&s->pending, &s->cap_pending, s->n_pending + 1, sizeof *s->pending))
         return ENG_NOMEM;
     s->pending[s->n_pending++] = job->idx;
@@ -127,9 +150,14 @@ static int cons_on_submit(void *state, const pol_view *v, const pol_job *job)
 static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
 {
     cons_state *s = state;
-    if (v->now_s < job->expected_end_s) {
+    double planned_end = job->start_s + pol_predict_of(&s->pred, job);
+    if (!pol_predict_active(&s->pred))
+        planned_end = job->expected_end_s;
+    if (pol_predict_finish(&s->pred, job, v->now_s))
+        return ENG_NOMEM;
+    if (v->now_s < planned_end) {
         pol_profile_advance(&s->prof, v->now_s);
-        int rc = pol_profile_add(&s->prof, v->now_s, job->expected_end_s, job->units);
+        int rc = pol_profile_add(&s->prof, v->now_s, planned_end, job->units);
         if (rc)
             return rc;
         s->compress = true;
@@ -284,9 +312,8 @@ static int heap_rebuild(cons_state *s, const pol_view *v)
  * running jobs and the hosts that are down (taken until further notice),
  * then place every waiting job again in queue order. Guarantees cannot
  * survive a lost host; the checker does not hold policies to them then. */
-static int cons_on_capacity(void *state, const pol_view *v)
+static int cons_rebuild(cons_state *s, const pol_view *v)
 {
-    cons_state *s = state;
     pol_profile_fini(&s->prof);
     if (pol_profile_init(&s->prof, v->total_units, v->now_s))
         return ENG_NOMEM;
@@ -323,10 +350,26 @@ static int cons_on_capacity(void *state, const pol_view *v)
     return rc;
 }
 
-static int cons_schedule(void *state, const pol_view *v, pol_out *out)
+static int cons_on_capacity(void *state, const pol_view *engine_view)
+{
+    cons_state *s = state;
+    pol_view v;
+    if (pol_predict_view(&s->pred, engine_view, &v, NULL))
+        return ENG_NOMEM;
+    return cons_rebuild(s, &v);
+}
+
+static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
 {
     cons_state *s = state;
     int rc;
+    pol_view pv;
+    const pol_view *v = &pv;
+    bool corrected;
+    if (pol_predict_view(&s->pred, engine_view, &pv, &corrected))
+        return ENG_NOMEM;
+    if (corrected && (rc = cons_rebuild(s, v)))
+        return rc; /* a running job outlived its prediction */
     pol_profile_advance(&s->prof, v->now_s);
     s->prefmax_dirty = true;
     if (s->compress) {
@@ -350,7 +393,8 @@ static int cons_schedule(void *state, const pol_view *v, pol_out *out)
         }
         s->res[j->idx] = t;
         s->n_live++;
-        pol_out_promise(out, j, t);
+        if (!pol_predict_active(&s->pred))
+            pol_out_promise(out, j, t);
         rc = heap_push(s, t, j->idx);
         if (rc)
             return rc;
@@ -392,17 +436,24 @@ static int cons_schedule(void *state, const pol_view *v, pol_out *out)
     return ENG_OK;
 }
 
+static void cons_report(void *state, char *buf, size_t len)
+{
+    cons_state *s = state;
+    pol_predict_report(&s->pred, buf, len);
+}
+
 const pol_type pol_conservative = {
     .name = "conservative",
     .summary = "conservative backfilling: every waiting job holds a reservation",
     .citation = "Mu'alem & Feitelson 2001",
     .flags = 0,
     .state_size = sizeof(cons_state),
-    .options = NULL,
+    .options = cons_options,
     .init = cons_init,
     .fini = cons_fini,
     .on_submit = cons_on_submit,
     .on_finish = cons_on_finish,
     .on_capacity = cons_on_capacity,
     .schedule = cons_schedule,
+    .report = cons_report,
 };

@@ -18,16 +18,25 @@
  *      that outlives the shadow time consumes extra units.
  * The scan stops as soon as no unit is free.
  *
+ * predictor=user2 (pol_predict.h) plans steps 2 and 3 with predicted run
+ * times instead of requests: EASY++ of Tsafrir, Etsion & Feitelson 2007
+ * is `predictor=user2 backfill_order=sjf`. A running job that outlives its
+ * prediction gets a larger one, and the policy asks to be woken at the next
+ * predicted end so that the plan is redone then, as in the paper.
+ *
  * Guarantee (checked by the engine): the head starts no later than the
  * shadow time it was promised when it first became the blocked head, since
  * running jobs never outlive their estimates and backfilled jobs either
- * end by the shadow time or use units the head does not need.
+ * end by the shadow time or use units the head does not need. Under
+ * user2 running jobs may outlive their predictions, so nothing is
+ * promised.
  * Flags: HEAD_GREEDY (the head never waits while it fits).
  *
  * Cost per call: O(started + running + scanned queue); with sjf an extra
  * O(q log q) sort of the candidates.
  */
 #include "eng_policy.h"
+#include "pol_predict.h"
 #include "pol_shadow.h"
 
 #include "eng_error.h"
@@ -43,11 +52,13 @@ typedef struct easy_state {
     size_t cap_started;
     const pol_job **cand;
     size_t cap_cand;
+    pol_predictor pred;
 } easy_state;
 
 static const pol_option easy_options[] = {
     {"backfill_order", "queue|sjf: order in which later jobs are tried (default queue; sjf = "
                        "shortest estimate first, Tsafrir et al. 2007)"},
+    POL_PREDICT_OPTION,
     {NULL, NULL},
 };
 
@@ -63,7 +74,7 @@ static int easy_init(void *state, const pol_setup *setup, char *err, size_t errl
         snprintf(err, errlen, "option backfill_order: expected queue or sjf, got '%s'", order);
         return ENG_INVAL;
     }
-    return ENG_OK;
+    return pol_predict_init(&s->pred, setup, err, errlen);
 }
 
 static void easy_fini(void *state)
@@ -71,16 +82,42 @@ static void easy_fini(void *state)
     easy_state *s = state;
     free(s->started);
     free(s->cand);
+    pol_predict_fini(&s->pred);
 }
 
-static int easy_schedule(void *state, const pol_view *v, pol_out *out)
+static int easy_on_submit(void *state, const pol_view *v, const pol_job *job)
+{
+    (void)v;
+    easy_state *s = state;
+    return pol_predict_submit(&s->pred, job);
+}
+
+static int easy_on_finish(void *state, const pol_view *v, const pol_job *job)
 {
     easy_state *s = state;
+    return pol_predict_finish(&s->pred, job, v->now_s);
+}
+
+static void easy_report(void *state, char *buf, size_t len)
+{
+    easy_state *s = state;
+    pol_predict_report(&s->pred, buf, len);
+}
+
+static int easy_schedule(void *state, const pol_view *engine_view, pol_out *out)
+{
+    easy_state *s = state;
+    pol_view pv;
+    const pol_view *v = &pv;
+    if (pol_predict_view(&s->pred, engine_view, &pv, NULL))
+        return ENG_NOMEM;
+    if (pol_predict_active(&s->pred))
+        pol_out_wakeup(out, pol_predict_next_expiry(&s->pred));
     size_t i;
     int32_t free_units, extra;
     double shadow;
     int rc = pol_start_head(v, out, &s->started, &s->cap_started, &i, &free_units, &shadow,
-                            &extra);
+                            &extra, !pol_predict_active(&s->pred));
     if (rc || i == v->n_queue)
         return rc;
     if (free_units == 0)
@@ -119,5 +156,8 @@ const pol_type pol_easy = {
     .options = easy_options,
     .init = easy_init,
     .fini = easy_fini,
+    .on_submit = easy_on_submit,
+    .on_finish = easy_on_finish,
     .schedule = easy_schedule,
+    .report = easy_report,
 };

@@ -36,7 +36,7 @@ static int fcfs_schedule(void *state, const pol_view *v, pol_out *out)
     size_t head;
     int32_t free_units, extra;
     double shadow;
-    return pol_start_head(v, out, &s->started, &s->cap, &head, &free_units, &shadow, &extra);
+    return pol_start_head(v, out, &s->started, &s->cap, &head, &free_units, &shadow, &extra, true);
 }
 
 const pol_type pol_fcfs = {

@@ -25,6 +25,7 @@ extern const pol_type pol_alp;
 extern const pol_type pol_amp;
 extern const pol_type pol_sa;
 extern const pol_type pol_knapsack;
+extern const pol_type pol_slurm;
 
 static const pol_type *const registry[] = {
     &pol_fcfs,
@@ -35,6 +36,7 @@ static const pol_type *const registry[] = {
     &pol_amp,
     &pol_sa,
     &pol_knapsack,
+    &pol_slurm,
 };
 
 const pol_type *pol_find(const char *name)

@@ -54,7 +54,8 @@ int pol_shadow(const pol_view *v, const pol_job **started, size_t n_started, int
 }
 
 int pol_start_head(const pol_view *v, pol_out *out, const pol_job ***started, size_t *cap,
-                   size_t *head, int32_t *free_units, double *shadow, int32_t *extra)
+                   size_t *head, int32_t *free_units, double *shadow, int32_t *extra,
+                   bool promise)
 {
     int32_t free_now = v->free_units;
     size_t i = 0;
@@ -72,7 +73,7 @@ int pol_start_head(const pol_view *v, pol_out *out, const pol_job ***started, si
         return ENG_NOMEM;
     for (size_t k = 0; k < i; k++)
         (*started)[k] = v->queue[k];
-    if (pol_shadow(v, *started, i, free_now, v->queue[i]->units, shadow, extra) == 0)
+    if (pol_shadow(v, *started, i, free_now, v->queue[i]->units, shadow, extra) == 0 && promise)
         pol_out_promise(out, v->queue[i], *shadow);
     return ENG_OK;
 }

@@ -26,12 +26,14 @@ int pol_shadow(const pol_view *v, const pol_job **started, size_t n_started, int
 
 /* The part FCFS and EASY share: start queued jobs from the head while they
  * fit, and, if a job is left waiting, compute its shadow time and extra
- * units (counting the jobs just started) and promise it that time.
+ * units (counting the jobs just started) and, if promise, promise it that
+ * time (a plan on predicted run times cannot promise; pol_predict.h).
  * *head is the blocked head's position in v->queue (v->n_queue when every
  * job started), *free_units what is left free, *shadow INFINITY when no job
  * waits. started/cap is the caller's scratch buffer (grown as needed).
  * Returns 0 or ENG_NOMEM. */
 int pol_start_head(const pol_view *v, pol_out *out, const pol_job ***started, size_t *cap,
-                   size_t *head, int32_t *free_units, double *shadow, int32_t *extra);
+                   size_t *head, int32_t *free_units, double *shadow, int32_t *extra,
+                   bool promise);
 
 #endif

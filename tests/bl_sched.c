@@ -55,6 +55,12 @@ int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfo
         opts = &none;
     out->p = p;
     out->w = bl_make_workload(jobs, n);
+    for (size_t i = 0; out->w && i < n; i++) {
+        if (opts->users)
+            out->w->jobs[i].user = opts->users[i];
+        if (opts->groups)
+            out->w->jobs[i].group = opts->groups[i];
+    }
     eng_prep_opts po = {.procs_field = ENG_PROCS_ALLOC, .walltime = opts->walltime,
                         .alloc = opts->alloc, .init_times = opts->init_times,
                         .n_init_times = opts->n_init_times};

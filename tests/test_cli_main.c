@@ -52,7 +52,7 @@ static void test_usage_errors(void)
     expect(RUN "--workload traces/fixtures/small.swf --policy sjf", 2,
            "unknown policy 'sjf' (valid: fcfs, easy, conservative");
     expect(RUN "--workload traces/fixtures/small.swf --policy easy --policy-opt depth=2", 2,
-           "unknown option 'depth' for policy easy (accepted: backfill_order)");
+           "unknown option 'depth' for policy easy (accepted: backfill_order predictor)");
     expect(RUN "--workload traces/fixtures/small.swf --policy easy --policy-opt depth", 2,
            "expected key=value");
     expect(RUN "--workload traces/fixtures/small.swf --policy easy --walltime never", 2,

@@ -269,7 +269,7 @@ static void test_grid_errors(void)
     /* The registry's check of option keys, at expansion, names the option's
      * line; so does the policy's own check of each value. */
     CASE("policies = easy\n\neasy.depth = 1, 2\n", 5,
-         "unknown option 'depth' for policy easy (accepted: backfill_order)");
+         "unknown option 'depth' for policy easy (accepted: backfill_order predictor)");
     CASE("policies = easy\n\neasy.backfill_order = queue, lifo\n", 5,
          "policy easy: option backfill_order: expected queue or sjf, got 'lifo'");
     CASE("policies = easy, sa\nsa.window = 8\nsa.chains = 4, 0\n", 5,

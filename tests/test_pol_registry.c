@@ -36,7 +36,7 @@ static void test_option_validation(void)
     const pol_kv bad[] = {{"reservations", "2"}};
     CU_ASSERT_EQUAL(pol_check_options(pol_find("easy"), bad, 1, err, sizeof err), -4);
     CU_ASSERT_STRING_EQUAL(err, "unknown option 'reservations' for policy easy (accepted: "
-                                "backfill_order)");
+                                "backfill_order predictor)");
     CU_ASSERT_EQUAL(pol_check_options(pol_find("fcfs"), bad, 1, err, sizeof err), -4);
     CU_ASSERT_STRING_EQUAL(err, "unknown option 'reservations' for policy fcfs (it accepts none)");
     const pol_kv twice[] = {{"backfill_order", "sjf"}, {"backfill_order", "queue"}};
@@ -108,12 +108,36 @@ static eng_platform *random_platform(gsl_rng *r, bool hetero, bool two_pools, in
     return p;
 }
 
+/* Configurations run besides every policy's defaults: the options that
+ * change how a policy plans (priorities, predictions). */
+static const struct variant {
+    const char *policy;
+    pol_kv options[6];
+    size_t n_options;
+} variants[] = {
+    {"slurm",
+     {{"priority_weight_age", "1000"},
+      {"priority_max_age", "30"},
+      {"priority_weight_fairshare", "5000"},
+      {"priority_decay_halflife", "0:30:0"},
+      {"priority_weight_jobsize", "300"},
+      {"bf_resolution", "7"}},
+     6},
+    {"slurm", {{"priority_weight_fairshare", "1"}, {"fairshare_by", "group"},
+               {"bf_max_job_test", "3"}, {"bf_window", "30"}}, 4},
+    {"slurm", {{"predictor", "user2"}, {"priority_weight_age", "10"}}, 2},
+    {"slurm", {{"keep_reservation", "no"}, {"priority_weight_fairshare", "100"}}, 2},
+    {"easy", {{"predictor", "user2"}, {"backfill_order", "sjf"}}, 2},
+    {"conservative", {{"predictor", "user2"}}, 1},
+};
+
 static void test_conformance(void)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 20261125);
-    size_t n_policies;
-    const pol_type *const *list = pol_list(&n_policies);
+    size_t n_registered;
+    const pol_type *const *list = pol_list(&n_registered);
+    size_t n_policies = n_registered + sizeof variants / sizeof variants[0];
     int runs = 0, failures = 0;
     for (int round = 0; round < 96; round++) {
         bool hetero = round % 2, two_pools = (round / 2) % 2;
@@ -127,6 +151,11 @@ static void test_conformance(void)
         eng_platform_destroy(proto);
         size_t n = 200 + gsl_rng_uniform_int(r, 400);
         bl_jobspec *jobs = random_jobs(r, n, max_procs, two_pools ? 2 : 1);
+        int64_t *users = calloc(n, sizeof *users), *groups = calloc(n, sizeof *groups);
+        for (size_t i = 0; i < n; i++) { /* a few heavy and light users, two groups */
+            users[i] = 1 + (int64_t)((i * 7 + i / 13) % 5);
+            groups[i] = 1 + users[i] % 2;
+        }
         unsigned long seed = gsl_rng_get(r);
         for (size_t k = 0; k < n_policies; k++) {
             /* same platform for every policy of the round */
@@ -134,16 +163,23 @@ static void test_conformance(void)
             gsl_rng_set(pr, seed);
             eng_platform *p = random_platform(pr, hetero, two_pools, &cores, failing);
             gsl_rng_free(pr);
+            const struct variant *var = k < n_registered ? NULL : &variants[k - n_registered];
+            const char *name = var ? var->policy : list[k]->name;
             bl_opts o = {.alloc = alloc,
                          .walltime = wt,
                          .failures = {.enabled = failing, .epoch_s = 900, .seed = seed,
-                                      .requeue = requeue, .max_requeues = 20}};
+                                      .requeue = requeue, .max_requeues = 20},
+                         .options = var ? var->options : NULL,
+                         .n_options = var ? var->n_options : 0,
+                         .users = users,
+                         .groups = groups};
             bl_sched s;
-            int rc = bl_core_run(list[k]->name, jobs, n, p, &o, &s);
+            int rc = bl_core_run(name, jobs, n, p, &o, &s);
             runs++;
             if (rc) {
                 failures++;
-                printf("\n  round %d %s: %s", round, list[k]->name, s.diag.msg);
+                printf("\n  round %d %s%s: %s", round, name, var ? " (variant)" : "",
+                       s.diag.msg);
             }
             CU_ASSERT_EQUAL(rc, 0);
             if (rc == 0) {
@@ -166,6 +202,8 @@ static void test_conformance(void)
             bl_sched_fini(&s);
         }
         free(jobs);
+        free(users);
+        free(groups);
     }
     printf("\n  %d runs, %d failures ", runs, failures);
     gsl_rng_free(r);

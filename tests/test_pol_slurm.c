@@ -1,0 +1,356 @@
+/* test_pol_slurm.c — the slurm policy: hand-computed schedules for the
+ * fair-share, age and size factors, the backfill interval, window and job
+ * limit, the shares file, and option errors. Every run has the checker on,
+ * so a kept reservation that a later decision broke fails the run. */
+#include "bl_scenarios.h"
+#include "bl_test.h"
+#include "eng_policy.h"
+#include "pol_registry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void run4(const bl_jobspec *jobs, size_t n, const int64_t *users, const pol_kv *opts,
+                 size_t n_opts, const bl_expect *exp, size_t n_exp, const char *what)
+{
+    bl_sched s;
+    bl_opts o = {.options = opts, .n_options = n_opts, .users = users};
+    int rc = bl_core_run("slurm", jobs, n, bl_uniform_platform(4, 1), &o, &s);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc)
+        printf("\n  %s: %s", what, s.diag.msg);
+    bl_check(&s, exp, n_exp, what);
+    bl_sched_fini(&s);
+}
+
+/* User 1 queues three whole-machine jobs at 0; user 2 one at 10. bf
+ * passes at 0, 30, 100...; resolution 1 s, no decay.
+ *  t=0: J1 starts; the pass plans J2 at 100 (kept: promised) and J3 at 200.
+ *  t=10: usage u1 = 4 x 10 = 40, u2 = 0; shares 1/2 each: fair-share
+ *        2^(-1/0.5) = 0.25 for user 1 (priority 250), 2^0 = 1 for user 2
+ *        (1000). J4 goes ahead of J3 (not of J2, whose start is kept).
+ *  t=100: J2 starts; t=200: J4 (user 1 has used 800, user 2 nothing); 300: J3.
+ * With the weight at its default 0 the order is the submit order. */
+static const bl_jobspec heavy_light[] = {
+    {1, 0, 100, 100, 4, 0}, {2, 0, 100, 100, 4, 0}, {3, 0, 100, 100, 4, 0},
+    {4, 10, 100, 100, 4, 0},
+};
+static const int64_t heavy_light_users[] = {1, 1, 1, 2};
+
+static void test_fairshare_light_user_passes(void)
+{
+    static const pol_kv fs[] = {{"priority_weight_fairshare", "1000"},
+                                {"priority_decay_halflife", "0"},
+                                {"bf_resolution", "1"}};
+    static const bl_expect e[] = {{1, 0, 100}, {2, 100, 200}, {4, 200, 300}, {3, 300, 400}};
+    run4(heavy_light, N_OF(heavy_light), heavy_light_users, fs, N_OF(fs), e, N_OF(e),
+         "fair-share");
+    static const pol_kv none[] = {{"bf_resolution", "1"}};
+    static const bl_expect fifo[] = {{1, 0, 100}, {2, 100, 200}, {3, 200, 300}, {4, 300, 400}};
+    run4(heavy_light, N_OF(heavy_light), heavy_light_users, none, N_OF(none), fifo,
+         N_OF(fifo), "weights 0");
+}
+
+/* The same jobs, accounts by group: users 1 and 2 share group 5, so J4's
+ * account has used as much as J3's and the order is the submit order.
+ * With a shares file that lists only user 1, user 2 has no shares and a
+ * fair-share factor of 0 (J3: U = 1, S = 1, 2^-1 = 0.5, priority 500; J4:
+ * 0): J4 does not pass either. */
+static void test_fairshare_by_group_and_unlisted(void)
+{
+    static const int64_t groups[] = {5, 5, 5, 5};
+    static const pol_kv by_group[] = {{"priority_weight_fairshare", "1000"},
+                                      {"priority_decay_halflife", "0"},
+                                      {"bf_resolution", "1"},
+                                      {"fairshare_by", "group"}};
+    static const bl_expect fifo[] = {{1, 0, 100}, {2, 100, 200}, {3, 200, 300}, {4, 300, 400}};
+    bl_sched s;
+    bl_opts o = {.options = by_group, .n_options = N_OF(by_group), .users = heavy_light_users,
+                 .groups = groups};
+    CU_ASSERT_EQUAL(bl_core_run("slurm", heavy_light, N_OF(heavy_light),
+                                bl_uniform_platform(4, 1), &o, &s), 0);
+    bl_check(&s, fifo, N_OF(fifo), "by group");
+    bl_sched_fini(&s);
+
+    const char *path = bl_write_tmp("shares-one.txt", "1 1\n");
+    pol_kv listed[] = {{"priority_weight_fairshare", "1000"},
+                       {"priority_decay_halflife", "0"},
+                       {"bf_resolution", "1"},
+                       {"shares", path}};
+    run4(heavy_light, N_OF(heavy_light), heavy_light_users, listed, N_OF(listed), fifo,
+         N_OF(fifo), "unlisted user");
+}
+
+/* Partition factor: as in test_age_and_size, J1 holds the machine until
+ * 100; J2 (queue 1, 2 hosts) and J3 (queue 2, 4 hosts) wait. With
+ * partition_job_factor=1:1,2:5 and weight 100: J2 100 x 1/5 = 20, J3 100:
+ * J3 first. Without the weight, submit order. */
+static void test_partition_factor(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 4, 1}, {2, 1, 50, 50, 2, 1}, {3, 20, 50, 50, 4, 2}};
+    static const pol_kv part[] = {{"priority_weight_partition", "100"},
+                                  {"partition_job_factor", "1:1,2:5"},
+                                  {"bf_resolution", "1"}};
+    static const bl_expect j3_first[] = {{3, 100, 150}, {2, 150, 200}};
+    run4(jobs, N_OF(jobs), NULL, part, N_OF(part), j3_first, N_OF(j3_first), "partition");
+    static const pol_kv none[] = {{"partition_job_factor", "1:1,2:5"}, {"bf_resolution", "1"}};
+    static const bl_expect j2_first[] = {{2, 100, 150}, {3, 150, 200}};
+    run4(jobs, N_OF(jobs), NULL, none, N_OF(none), j2_first, N_OF(j2_first), "weight 0");
+}
+
+/* Users 1 and 2 run 2 hosts each from 0 (J1 100 s, J2 50 s); J3 (user 1)
+ * and J4 (user 2) want the whole machine. No pass between 0 and 1000, so
+ * the main scheduler alone picks at t=100: usage (no decay) u1 = 200,
+ * u2 = 100, U1 = 2/3, U2 = 1/3.
+ *  equal shares (1/2): F1 = 2^(-4/3) = 0.397, F2 = 2^(-2/3) = 0.630: J4 first;
+ *  shares 3:1 (3/4, 1/4): F1 = 2^(-8/9) = 0.540, F2 = 2^(-4/3) = 0.397: J3. */
+static void test_shares_file(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 2, 0}, {2, 0, 50, 50, 2, 0}, {3, 1, 100, 100, 4, 0},
+        {4, 2, 100, 100, 4, 0},
+    };
+    static const int64_t users[] = {1, 2, 1, 2};
+    static const pol_kv eq[] = {{"priority_weight_fairshare", "1000"},
+                                {"priority_decay_halflife", "0"},
+                                {"bf_interval", "1000"}};
+    static const bl_expect e_eq[] = {{4, 100, 200}, {3, 200, 300}};
+    run4(jobs, N_OF(jobs), users, eq, N_OF(eq), e_eq, N_OF(e_eq), "equal shares");
+
+    const char *path = bl_write_tmp("shares.txt", "# user shares\n1 3\n\n2 1  # light\n");
+    pol_kv sh[] = {{"priority_weight_fairshare", "1000"},
+                   {"priority_decay_halflife", "0"},
+                   {"bf_interval", "1000"},
+                   {"shares", path}};
+    static const bl_expect e_sh[] = {{3, 100, 200}, {4, 200, 300}};
+    run4(jobs, N_OF(jobs), users, sh, N_OF(sh), e_sh, N_OF(e_sh), "shares 3:1");
+
+    /* Half-life 50 s (H / ln 2 = 72.13): at 100, u1 = 2 x 72.13 x (1 -
+     * 2^-2) = 108.2; u2 = 2 x 72.13 x (1 - 2^-1) = 72.13 at 50, halved
+     * since: 36.07. U1 = 0.75, U2 = 0.25: F1 = 2^-1.5 = 0.354, F2 = 2^-0.5
+     * = 0.707: J4 first again. */
+    static const pol_kv dec[] = {{"priority_weight_fairshare", "1000"},
+                                 {"priority_decay_halflife", "0:50"},
+                                 {"bf_interval", "1000"}};
+    run4(jobs, N_OF(jobs), users, dec, N_OF(dec), e_eq, N_OF(e_eq), "decay");
+}
+
+/* J1 holds the machine until 100. J2 (2 hosts) waits from 1, J3 (4 hosts)
+ * from 20; the pass at 30 orders them (resolution 1 s, max age 1000 s):
+ *  age 1000 + size 20: J2 29 + 10 = 39, J3 10 + 20 = 30: J2 first;
+ *  size 20 alone: J2 10, J3 20: J3 first;
+ *  size 20, favor small: J2 (4 - 2) / 4 x 20 = 10, J3 0: J2 first.
+ * The first runs 100-150, the other 150-200. */
+static void test_age_and_size(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 4, 0}, {2, 1, 50, 50, 2, 0}, {3, 20, 50, 50, 4, 0}};
+    static const bl_expect j2_first[] = {{2, 100, 150}, {3, 150, 200}};
+    static const bl_expect j3_first[] = {{3, 100, 150}, {2, 150, 200}};
+    static const pol_kv age[] = {{"priority_weight_age", "1000"},
+                                 {"priority_max_age", "16:40"},
+                                 {"priority_weight_jobsize", "20"},
+                                 {"bf_resolution", "1"}};
+    run4(jobs, N_OF(jobs), NULL, age, N_OF(age), j2_first, N_OF(j2_first), "age");
+    static const pol_kv size[] = {{"priority_weight_jobsize", "20"}, {"bf_resolution", "1"}};
+    run4(jobs, N_OF(jobs), NULL, size, N_OF(size), j3_first, N_OF(j3_first), "size");
+    static const pol_kv small[] = {{"priority_weight_jobsize", "20"},
+                                   {"priority_favor_small", "yes"},
+                                   {"bf_resolution", "1"}};
+    run4(jobs, N_OF(jobs), NULL, small, N_OF(small), j2_first, N_OF(j2_first), "favor small");
+}
+
+/* A job of higher priority submitted after the top job's start was
+ * planned: J1 holds the machine until 100; J2 (2 hosts) waits from 1 and
+ * the pass at 30 plans it at 100; J3 (4 hosts, size factor 20 against
+ * J2's 10) comes at 40.
+ *  kept (default): J2 keeps 100-150 (promised), J3 150-200;
+ *  keep_reservation=no (Slurm): at 100 the main scheduler takes J3 first,
+ *  100-150, then J2 150-200. */
+static void test_keep_reservation(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 4, 0}, {2, 1, 50, 50, 2, 0}, {3, 40, 50, 50, 4, 0}};
+    static const pol_kv kept[] = {{"priority_weight_jobsize", "20"}, {"bf_resolution", "1"}};
+    static const bl_expect e_kept[] = {{2, 100, 150}, {3, 150, 200}};
+    run4(jobs, N_OF(jobs), NULL, kept, N_OF(kept), e_kept, N_OF(e_kept), "kept");
+    static const pol_kv replan[] = {{"priority_weight_jobsize", "20"},
+                                    {"bf_resolution", "1"},
+                                    {"keep_reservation", "no"}};
+    static const bl_expect e_replan[] = {{3, 100, 150}, {2, 150, 200}};
+    run4(jobs, N_OF(jobs), NULL, replan, N_OF(replan), e_replan, N_OF(e_replan), "replanned");
+}
+
+/* J1 (2 hosts) runs 0-100; J2 (4 hosts) waits from 1 and stops the main
+ * scheduler; J3 (1 host, 20 s) comes at 5. Only a backfill pass can start
+ * it (EASY would at 5): passes at 0 and then at bf_interval after it.
+ *  default (30 s, resolution 60): at 30 J2 is planned at roundup(100) =
+ *  120 and J3 fits in [30, 60): J3 30-50, J2 100-200;
+ *  bf_interval=10: J3 10-30;
+ *  bf_max_job_test=1: the pass tests J2 only; J3 starts when J2 ends. */
+static void test_backfill_interval(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 2, 0}, {2, 1, 100, 100, 4, 0}, {3, 5, 20, 20, 1, 0}};
+    static const bl_expect e30[] = {{1, 0, 100}, {2, 100, 200}, {3, 30, 50}};
+    run4(jobs, N_OF(jobs), NULL, NULL, 0, e30, N_OF(e30), "bf_interval 30");
+    static const pol_kv i10[] = {{"bf_interval", "10"}};
+    static const bl_expect e10[] = {{2, 100, 200}, {3, 10, 30}};
+    run4(jobs, N_OF(jobs), NULL, i10, N_OF(i10), e10, N_OF(e10), "bf_interval 10");
+    static const pol_kv one[] = {{"bf_max_job_test", "1"}};
+    static const bl_expect e1[] = {{2, 100, 200}, {3, 200, 220}};
+    run4(jobs, N_OF(jobs), NULL, one, N_OF(one), e1, N_OF(e1), "bf_max_job_test 1");
+}
+
+/* J1 (3 hosts) runs 0-7200; J2 (4 hosts, 100 s) waits from 1; J3 (1 host,
+ * 10000 s) from 2. The pass at 30:
+ *  window 1440 min: J2 is planned at 7200 and J3, which would overlap it,
+ *  is not started: J2 7200-7300, J3 7300-17300;
+ *  window 60 min: 7200 is past 30 + 3600, J2 is not planned and J3 takes
+ *  the free host at 30 until 10030; J2 waits for it: 10030-10130. */
+static void test_backfill_window(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 7200, 7200, 3, 0}, {2, 1, 100, 100, 4, 0}, {3, 2, 10000, 10000, 1, 0}};
+    static const bl_expect wide[] = {{2, 7200, 7300}, {3, 7300, 17300}};
+    run4(jobs, N_OF(jobs), NULL, NULL, 0, wide, N_OF(wide), "bf_window 1440");
+    static const pol_kv w60[] = {{"bf_window", "60"}};
+    static const bl_expect narrow[] = {{2, 10030, 10130}, {3, 30, 10030}};
+    run4(jobs, N_OF(jobs), NULL, w60, N_OF(w60), narrow, N_OF(narrow), "bf_window 60");
+}
+
+/* The kept reservation is promised (and held by the checker); under
+ * predictor=user2 nothing is. */
+static void test_promise(void)
+{
+    const pol_type *t = pol_find("slurm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    pol_job jobs[3] = {
+        {.idx = 0, .id = 1, .estimate_s = 100, .units = 3, .start_s = 0, .expected_end_s = 100},
+        {.idx = 1, .id = 2, .estimate_s = 10, .units = 4, .start_s = -1},
+        {.idx = 2, .id = 3, .estimate_s = 200, .units = 1, .start_s = -1},
+    };
+    const pol_job *running[] = {&jobs[0]};
+    const pol_job *queue[] = {&jobs[1], &jobs[2]};
+    pol_view v = {.now_s = 5, .total_units = 4, .free_units = 1, .queue = queue, .n_queue = 2,
+                  .running = running, .n_running = 1};
+    for (int pred = 0; pred < 2; pred++) {
+        void *state = calloc(1, t->state_size);
+        pol_kv o[] = {{"predictor", pred ? "user2" : "requested"}};
+        pol_setup setup = {.total_units = 4, .n_jobs = 3, .options = o, .n_options = 1};
+        char err[128];
+        CU_ASSERT_EQUAL_FATAL(t->init(state, &setup, err, sizeof err), 0);
+        pol_view sub = v;
+        sub.now_s = 0;
+        CU_ASSERT_EQUAL(t->on_submit(state, &sub, &jobs[1]), 0);
+        CU_ASSERT_EQUAL(t->on_submit(state, &sub, &jobs[2]), 0);
+        pol_out out;
+        pol_out_init(&out);
+        CU_ASSERT_EQUAL(t->schedule(state, &v, &out), 0);
+        /* J2 blocked until 120 (100 rounded up to 60 s); J3 (200 s) would
+         * take a host J2 needs at 120: not started. */
+        CU_ASSERT_EQUAL(out.n_starts, 0);
+        if (pred == 0) {
+            CU_ASSERT_EQUAL_FATAL(out.n_promises, 1);
+            CU_ASSERT_EQUAL(out.promises[0].job_idx, 1);
+            CU_ASSERT_DOUBLE_EQUAL(out.promises[0].start_by_s, 120, 0);
+        } else
+            CU_ASSERT_EQUAL(out.n_promises, 0);
+        char rep[256] = "";
+        t->report(state, rep, sizeof rep);
+        CU_ASSERT_PTR_NOT_NULL(strstr(rep, "bf_passes=1"));
+        pol_out_fini(&out);
+        t->fini(state);
+        free(state);
+    }
+}
+
+static void expect_inval(const pol_kv *o, size_t n, const char *fragment)
+{
+    char err[512];
+    int rc = pol_try_options(pol_find("slurm"), o, n, err, sizeof err);
+    CU_ASSERT_EQUAL(rc, ENG_INVAL);
+    if (!strstr(err, fragment))
+        printf("\n  got '%s', expected '%s'", err, fragment);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, fragment));
+}
+
+static void test_bad_options(void)
+{
+    char err[512];
+    CU_ASSERT_EQUAL(pol_try_options(pol_find("slurm"), NULL, 0, err, sizeof err), ENG_OK);
+    expect_inval((pol_kv[]){{"priority_weight_age", "-1"}}, 1,
+                 "option priority_weight_age: expected a non-negative integer");
+    expect_inval((pol_kv[]){{"priority_weight_fairshare", "1.5"}}, 1,
+                 "option priority_weight_fairshare: expected a non-negative integer");
+    expect_inval((pol_kv[]){{"priority_max_age", "7days"}}, 1,
+                 "option priority_max_age: expected a non-zero Slurm time");
+    expect_inval((pol_kv[]){{"priority_max_age", "0"}}, 1, "non-zero Slurm time");
+    expect_inval((pol_kv[]){{"bf_max_job_test", "0"}}, 1,
+                 "option bf_max_job_test: expected an integer >= 1, got '0'");
+    expect_inval((pol_kv[]){{"bf_window", "-5"}}, 1, "option bf_window: expected a positive");
+    expect_inval((pol_kv[]){{"fairshare_by", "account"}}, 1, "expected user or group");
+    expect_inval((pol_kv[]){{"priority_favor_small", "1"}}, 1, "expected yes or no");
+    expect_inval((pol_kv[]){{"keep_reservation", "always"}}, 1,
+                 "option keep_reservation: expected yes or no, got 'always'");
+    expect_inval((pol_kv[]){{"predictor", "oracle"}}, 1, "expected requested or user2");
+    expect_inval((pol_kv[]){{"partition_job_factor", "1:2,x"}}, 1,
+                 "expected QUEUE:FACTOR");
+    const char *names = bl_write_tmp("shares-names.txt", "1 10\nalice 10\n");
+    expect_inval((pol_kv[]){{"shares", names}}, 1, "shares-names.txt:2: unknown user");
+    const char *twice = bl_write_tmp("shares-twice.txt", "1 10\n1 5\n");
+    expect_inval((pol_kv[]){{"shares", twice}}, 1, "shares-twice.txt:2: user 1 listed twice");
+    const char *neg = bl_write_tmp("shares-neg.txt", "3 -2\n");
+    expect_inval((pol_kv[]){{"shares", neg}}, 1, "shares-neg.txt:1: expected 'USER SHARES'");
+    expect_inval((pol_kv[]){{"shares", "/nonexistent/shares"}}, 1, "cannot open");
+    /* Slurm's time formats */
+    CU_ASSERT_EQUAL(pol_try_options(pol_find("slurm"),
+                                    (pol_kv[]){{"priority_max_age", "1-12:30:5"},
+                                               {"priority_decay_halflife", "0"}},
+                                    2, err, sizeof err),
+                    ENG_OK);
+}
+
+/* What users see: a usage error exits 2 and names the option. */
+static void test_cli_usage_errors(void)
+{
+    char *out = NULL;
+    int st = bl_run(&out, "run --platform '%s' --workload '%s' --policy slurm "
+                          "--policy-opt priority_weight_age=-3 --out '%s/o'",
+                    bl_src("platforms/test/tiny-4.xml"), bl_src("traces/fixtures/small.swf"),
+                    bl_tmpdir());
+    CU_ASSERT_EQUAL(st, 2);
+    CU_ASSERT_TRUE(bl_contains(out, "priority_weight_age: expected a non-negative integer"));
+    free(out);
+    const char *names = bl_write_tmp("shares-cli.txt", "bob 1\n");
+    st = bl_run(&out, "run --platform '%s' --workload '%s' --policy slurm "
+                      "--policy-opt shares='%s' --out '%s/o'",
+                bl_src("platforms/test/tiny-4.xml"), bl_src("traces/fixtures/small.swf"), names,
+                bl_tmpdir());
+    CU_ASSERT_EQUAL(st, 2);
+    CU_ASSERT_TRUE(bl_contains(out, "shares-cli.txt:1: unknown user 'bob'"));
+    free(out);
+}
+
+int bl_suite_pol_slurm(void)
+{
+    CU_pSuite s = CU_add_suite("pol_slurm", NULL, NULL);
+    if (!s)
+        return 1;
+    CU_add_test(s, "fair-share: a light user's job passes a heavy user's queue",
+                test_fairshare_light_user_passes);
+    CU_add_test(s, "fair-share: shares file and decay", test_shares_file);
+    CU_add_test(s, "fair-share: by group, user without shares",
+                test_fairshare_by_group_and_unlisted);
+    CU_add_test(s, "partition factor", test_partition_factor);
+    CU_add_test(s, "age and job size factors", test_age_and_size);
+    CU_add_test(s, "backfill interval and job limit", test_backfill_interval);
+    CU_add_test(s, "backfill window", test_backfill_window);
+    CU_add_test(s, "kept reservation promised, none under user2", test_promise);
+    CU_add_test(s, "kept reservation against Slurm's replanning", test_keep_reservation);
+    CU_add_test(s, "bad options", test_bad_options);
+    CU_add_test(s, "usage errors exit 2", test_cli_usage_errors);
+    return 0;
+}
