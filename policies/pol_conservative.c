@@ -61,6 +61,7 @@ typedef struct cons_rec {
     double plan_s; /* planned duration (planned_s) */
     int32_t units;
     int32_t idx;
+    uint16_t fit; /* where its shape's scan was last found in fit[] */
 } cons_rec;
 
 /* How far the first-fit scan of one shape (units, planned duration) has
@@ -218,7 +219,7 @@ static int cons_on_submit(void *state, const pol_view *v, const pol_job *job)
     return ENG_OK;
 }
 
-static void rewind_fits(cons_state *s, double now, double old, double dur);
+static void rewind_fits(cons_state *s, double now, double old, double dur, int32_t units);
 
 static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
 {
@@ -229,7 +230,7 @@ static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
         if (rc)
             return rc;
         s->version++;
-        rewind_fits(s, v->now_s, v->now_s, job->expected_end_s - v->now_s);
+        rewind_fits(s, v->now_s, v->now_s, job->expected_end_s - v->now_s, job->units);
         s->compress = true;
     }
     return ENG_OK;
@@ -298,33 +299,50 @@ static cons_fit *fit_slot(cons_state *s, int32_t units, double dur)
     return &s->fit[slot];
 }
 
-/* The earliest slot from now for units x dur in the profile as it is, or
+/* The earliest slot from now for job e's shape in the profile as it is, or
  * INFINITY when none starts before until. The scan of each shape resumes
  * where it stopped, so the jobs of one shape visited in queue order, whose
  * reservations mostly grow later, share one pass over the profile, and the
  * next compression goes on from there. */
-static double first_fit(cons_state *s, int32_t units, double dur, double until)
+static double first_fit(cons_state *s, cons_rec *e, double until)
 {
-    cons_fit *f = fit_slot(s, units, dur);
+    cons_fit *f = &s->fit[e->fit];
+    if (!f->taken || f->units != e->units || f->dur_s != e->plan_s) {
+        f = fit_slot(s, e->units, e->plan_s);
+        e->fit = (uint16_t)(f - s->fit);
+    }
     if (f->scan.start >= until)
         return INFINITY; /* known: none before until */
     if (f->seen != s->version) /* breakpoints moved; t[0] may be later */
         f->scan = pol_profile_cursor_at(&s->prof, f->scan.start);
     f->seen = s->version;
-    return pol_profile_earliest_resume(&s->prof, &f->scan, dur, units, until);
+    return pol_profile_earliest_resume(&s->prof, &f->scan, e->plan_s, e->units, until);
 }
 
-/* Units were given back on [old, old + dur). A fit of a scanned shape that
- * did not exist before overlaps a time of [old, old + dur) where the shape's
- * units are now free, so it starts after old - the shape's duration, and a
- * shape wider than what is free anywhere on [old, old + dur) gains nothing.
- * Fits before that, and before where the shape's scan stood, did not exist
- * before and still do not: the scan goes back only that far. The shapes
- * are kept by units, so the walk stops at the first one too wide. */
-static void rewind_fits(cons_state *s, double now, double old, double dur)
+/* units were given back on [old, old + dur) (and the profile may have
+ * changed elsewhere on it since). A fit of a scanned shape that did not
+ * exist before overlaps a time of [old, old + dur) where the shape's units
+ * were not free before and are now: so it starts after old - the shape's
+ * duration, and a shape wider than what is free anywhere on the span, or
+ * narrow enough to have been free all along it before (at most the least
+ * free now less units), gains nothing. Fits before that, and before where
+ * the shape's scan stood, did not exist before and still do not: the scan
+ * goes back only that far. The shapes are kept by units, so the walk
+ * covers only the widths in between. */
+static void rewind_fits(cons_state *s, double now, double old, double dur, int32_t units)
 {
-    int32_t most = pol_profile_max_over(&s->prof, old, old + dur);
-    for (size_t k = 0; k < s->n_fits; k++) {
+    int32_t least, most;
+    pol_profile_minmax_over(&s->prof, old, old + dur, &least, &most);
+    int32_t had = least - units; /* free all along the span before */
+    size_t lo = 0, hi = s->n_fits;
+    while (lo < hi) { /* first shape wider than had */
+        size_t mid = (lo + hi) / 2;
+        if (s->fit[s->live[mid]].units <= had)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k < s->n_fits; k++) {
         cons_fit *f = &s->fit[s->live[k]];
         if (f->units > most)
             break;
@@ -367,7 +385,7 @@ static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
     if (rc)
         return rc; /* ENG_INVARIANT: t was not free after all */
     s->version++;
-    rewind_fits(s, v->now_s, old, e->plan_s);
+    rewind_fits(s, v->now_s, old, e->plan_s, e->units);
     e->res_s = t;
     s->res[e->idx] = t;
     return heap_push(s, t, e->idx);
@@ -383,12 +401,13 @@ static int compress(cons_state *s, const pol_view *v)
     for (size_t r = 0; r < s->n_rec; r++) {
         if (isnan(s->rec[r].res_s))
             continue;
-        s->rec[w] = s->rec[r];
+        if (w != r)
+            s->rec[w] = s->rec[r];
         cons_rec *e = &s->rec[w++];
         double old = e->res_s;
         if (old <= v->now_s)
             continue;
-        double f = first_fit(s, e->units, e->plan_s, old);
+        double f = first_fit(s, e, old);
         bool free_before = pol_profile_free_before(&s->prof, old) >= e->units;
         if (!free_before && !(f < old))
             continue;

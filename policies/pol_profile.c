@@ -171,13 +171,18 @@ double pol_profile_free_since(const pol_profile *p, double before, int32_t units
     }
 }
 
-int32_t pol_profile_max_over(const pol_profile *p, double a, double b)
+void pol_profile_minmax_over(const pol_profile *p, double a, double b, int32_t *least,
+                             int32_t *most)
 {
-    int32_t m = 0;
-    for (size_t k = seg(p, a); k < p->n && p->t[k] < b; k++)
-        if (p->free[k] > m)
-            m = p->free[k];
-    return m;
+    int32_t lo = INT32_MAX, hi = 0;
+    for (size_t k = seg(p, a); k < p->n && p->t[k] < b; k++) {
+        if (p->free[k] < lo)
+            lo = p->free[k];
+        if (p->free[k] > hi)
+            hi = p->free[k];
+    }
+    *least = lo == INT32_MAX ? 0 : lo;
+    *most = hi;
 }
 
 pol_profile_cursor pol_profile_cursor_start(const pol_profile *p)

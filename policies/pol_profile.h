@@ -69,9 +69,11 @@ pol_profile_cursor pol_profile_cursor_at(const pol_profile *p, double start);
 double pol_profile_earliest_resume(const pol_profile *p, pol_profile_cursor *c, double dur,
                                    int32_t units, double until);
 
-/* The most units free at any time of [a, b) (a < b); 0 if [a, b) ends
- * before t[0]. O(log n + the segments of [a, b)). */
-int32_t pol_profile_max_over(const pol_profile *p, double a, double b);
+/* The least and the most units free at any time of [a, b) (a < b), from
+ * t[0] on; both 0 if [a, b) ends before t[0]. O(log n + the segments of
+ * [a, b)). */
+void pol_profile_minmax_over(const pol_profile *p, double a, double b, int32_t *least,
+                             int32_t *most);
 
 /* The start of the last stretch before `before` with at least `units`
  * free all along: the end of the last segment before it with fewer free

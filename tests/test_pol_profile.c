@@ -144,12 +144,18 @@ static void test_free_before_max_over(void)
     CU_ASSERT_EQUAL(pol_profile_free_before(&p, 12), 0);
     CU_ASSERT_EQUAL(pol_profile_free_before(&p, 1e9), 4);
     CU_ASSERT_EQUAL(pol_profile_free_before(&p, 0), 2);
-    /* the most free over [a, b) */
-    CU_ASSERT_EQUAL(pol_profile_max_over(&p, 10, 15), 0);
-    CU_ASSERT_EQUAL(pol_profile_max_over(&p, 12, 16), 4);
-    CU_ASSERT_EQUAL(pol_profile_max_over(&p, 0, 15), 2);
-    CU_ASSERT_EQUAL(pol_profile_max_over(&p, 20, 25), 1);
-    CU_ASSERT_EQUAL(pol_profile_max_over(&p, 20, 30.5), 4);
+    /* the least and the most free over [a, b) */
+    int32_t lo, hi;
+    pol_profile_minmax_over(&p, 10, 15, &lo, &hi);
+    CU_ASSERT(lo == 0 && hi == 0);
+    pol_profile_minmax_over(&p, 12, 16, &lo, &hi);
+    CU_ASSERT(lo == 0 && hi == 4);
+    pol_profile_minmax_over(&p, 0, 15, &lo, &hi);
+    CU_ASSERT(lo == 0 && hi == 2);
+    pol_profile_minmax_over(&p, 20, 25, &lo, &hi);
+    CU_ASSERT(lo == 1 && hi == 1);
+    pol_profile_minmax_over(&p, 15, 30.5, &lo, &hi);
+    CU_ASSERT(lo == 1 && hi == 4);
     pol_profile_fini(&p);
 }
 
@@ -185,7 +191,7 @@ int bl_suite_pol_profile(void)
     CU_add_test(s, "advance forgets the past", test_advance);
     CU_add_test(s, "earliest slots in steps (cursor)", test_earliest_resume);
     CU_add_test(s, "free stretch before a time", test_free_since);
-    CU_add_test(s, "free just before a time, most free over a span", test_free_before_max_over);
+    CU_add_test(s, "free just before a time, least and most free over a span", test_free_before_max_over);
     CU_add_test(s, "scans from a given time (cursor_at)", test_cursor_at);
     return 0;
 }
