@@ -101,7 +101,9 @@ typedef struct cons_state {
     bool plain;       /* compress=plain: the reference compression */
 } cons_state;
 
-/* The duration a job is planned with: read here and nowhere else. */
+/* The duration a waiting job is planned with: read here and nowhere else.
+ * A running job's planned end is the engine's expected_end_s (its start
+ * plus its estimate), read in cons_on_finish and cons_on_capacity. */
 static double planned_s(const pol_job *j)
 {
     return j->estimate_s;
@@ -118,7 +120,9 @@ static int heap_push(cons_state *s, double t, int32_t job)
     return eng_heap_push(&s->due_heap, (eng_heap_ev){.t = t, .id = job});
 }
 
-/* Position of job idx in rec (n_rec if absent). O(log n_rec). */
+/* Position of job idx's live record in rec (n_rec if none). A job queued
+ * again after a host failure may also have a started record before it.
+ * O(log n_rec). */
 static size_t rec_find(const cons_state *s, int32_t idx)
 {
     size_t lo = 0, hi = s->n_rec;
@@ -129,6 +133,8 @@ static size_t rec_find(const cons_state *s, int32_t idx)
         else
             hi = mid;
     }
+    while (lo < s->n_rec && s->rec[lo].idx == idx && isnan(s->rec[lo].res_s))
+        lo++;
     return lo < s->n_rec && s->rec[lo].idx == idx ? lo : s->n_rec;
 }
 
@@ -162,7 +168,7 @@ static int rec_insert(cons_state *s, const pol_job *j, double t)
 static void rec_drop(cons_state *s, int32_t idx)
 {
     size_t r = rec_find(s, idx);
-    if (r < s->n_rec && !isnan(s->rec[r].res_s)) {
+    if (r < s->n_rec) {
         s->rec[r].res_s = NAN;
         s->n_dead++;
     }
