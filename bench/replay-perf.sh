@@ -4,7 +4,7 @@
 # job sleeping as long as its slowest host takes, no scheduling policy).
 #
 #   bench/replay-perf.sh [BUILD_DIR] [REPETITIONS]
-#   BENCH_CASES="sp2 forhlr2 wide saturated million" bench/replay-perf.sh ...
+#   BENCH_CASES="sp2 forhlr2 wide saturated slots million" bench/replay-perf.sh ...
 #   BENCH_INSTRUCTIONS=1 bench/replay-perf.sh [BUILD_DIR]
 #
 # Cases (BENCH_CASES, all by default):
@@ -17,7 +17,11 @@
 #   saturated  100 000 mostly serial jobs (SerialProb 0.85) with requested
 #              times rounded up to walltime classes, at load 1.5 on 1 024
 #              nodes x 8 cores, whole nodes: the queue never drains. EASY and
-#              conservative only (the floor has no queue to compare with).
+#              conservative (the floor has no queue to compare with), then
+#              once conservative:compress=plain, the reference compression
+#              (release, re-place, reserve every waiting job; the same
+#              schedule), to show what the indexed compression saves.
+#   slots      SDSC-SP2: EASY, alp and amp (ratios to EASY).
 #   million    the ForHLR II stand-in at 125 000, 250 000, 500 000 and
 #              1 000 000 jobs (load 0.9), EASY once each: wall time and
 #              memory per job, to show that the cost grows linearly.
@@ -25,21 +29,22 @@
 # Prints, per log and variant, the median over the repetitions of the
 # simulation's wall time, jobs per second and peak resident memory, the
 # memory per job, and the ratio of wall times to the floor (saturated: to
-# EASY). Wall times on a shared or virtual machine can vary by 50 % from run
+# EASY; slots: to EASY) and, where the base is a batchlab run, the ratio of
+# CPU times (user + system, whole process; "x cpu"). Wall times on a shared or virtual machine can vary by 50 % from run
 # to run; with BENCH_INSTRUCTIONS=1 the script instead counts the
 # instructions of each whole process (parent and simulation child) of the
 # SP2 logs under valgrind's callgrind, which gives the same numbers every
 # time (about 50x slower). Targets (bench/README.md "Replay performance"):
 # EASY and conservative within 2x of the floor on forhlr2 and wide, 1.2x on
-# the SP2 logs, conservative within 3x of EASY on saturated, at most 1 KB per
-# job everywhere. Generated logs go to a temporary folder, removed at exit.
+# the SP2 logs, conservative within 3x of EASY on saturated, alp and amp
+# within 3x of EASY on SDSC-SP2 (slots), at most 1 KB per job everywhere. Generated logs go to a temporary folder, removed at exit.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 build=${1:-$src/build}
 reps=${2:-3}
 traces=${BATCHLAB_TRACES:-$src/../shared/traces}
-cases=${BENCH_CASES:-sp2 forhlr2 wide saturated million}
+cases=${BENCH_CASES:-sp2 forhlr2 wide saturated slots million}
 exe=$build/batchlab
 bare=$build/bench/bare_replay
 for f in "$exe" "$bare"; do
@@ -94,25 +99,42 @@ cluster() { # FILE ID NODES CORES
 EOF
 }
 
-printf '%-24s %-14s %10s %12s %10s %8s %10s\n' log variant "wall s" "jobs/s" "peak MB" "KB/job" "x floor"
+printf '%-24s %-14s %10s %8s %12s %10s %8s %10s %8s\n' log variant "wall s" "cpu s" "jobs/s" \
+    "peak MB" "KB/job" "x floor" "x cpu"
 
-# One batchlab variant, REPS times: prints the median line; sets $last_wall.
+# CPU seconds (user + system) of a command, whole process tree, into $tmp/cpu.
+timed() {
+    if command -v /usr/bin/time > /dev/null; then
+        /usr/bin/time -f '%U %S' -o "$tmp/cpu" "$@"
+    else
+        "$@" && echo "0 0" > "$tmp/cpu"
+    fi
+}
+
+# One batchlab variant, REPS times: prints the median line; sets $last_wall
+# and $last_cpu. With $cpu_base set (the base variant's $last_cpu), also
+# the ratio of CPU times, which a shared machine disturbs less than wall
+# times.
 variant() { # LABEL NAME PLATFORM LOG BASE_WALL JOBS [run options...]
     local label=$1 name=$2 platform=$3 path=$4 base=$5 jobs=$6
     shift 6
-    local walls=() rss=() out sim
+    local walls=() rss=() cpus=() out sim
     for ((i = 0; i < reps; i++)); do
-        out=$("$exe" run --platform "$platform" --workload "$path" -q "$@")
+        out=$(timed "$exe" run --platform "$platform" --workload "$path" -q "$@")
         sim=$(grep '^  simulation' <<< "$out")
         walls+=("$(awk '{print $2}' <<< "$sim")")
         rss+=("$(sed 's/.*peak memory \([0-9.]*\) MB.*/\1/' <<< "$sim")")
+        cpus+=("$(awk '{print $1 + $2}' "$tmp/cpu")")
     done
     last_wall=$(printf '%s\n' "${walls[@]}" | median)
+    last_cpu=$(printf '%s\n' "${cpus[@]}" | median)
     local mb
     mb=$(printf '%s\n' "${rss[@]}" | median)
-    awk -v l="$label" -v p="$name" -v w="$last_wall" -v m="$mb" -v n="$jobs" -v b="$base" 'BEGIN {
-        printf "%-24s %-14s %10.3f %12.0f %10.1f %8.2f %10s\n", l, p, w, n / w, m, m * 1024 / n,
-               (b > 0 ? sprintf("%.2f", w / b) : "-") }'
+    awk -v l="$label" -v p="$name" -v w="$last_wall" -v c="$last_cpu" -v m="$mb" -v n="$jobs" \
+        -v b="$base" -v cb="${cpu_base:-0}" 'BEGIN {
+        printf "%-24s %-14s %10.3f %8.2f %12.0f %10.1f %8.2f %10s %8s\n", l, p, w, c, n / w, m,
+               m * 1024 / n, (b > 0 ? sprintf("%.2f", w / b) : "-"),
+               (cb > 0 ? sprintf("%.2f", c / cb) : "-") }'
 }
 
 # The floor, REPS times: prints its median line; sets $floor_wall, $floor_jobs.
@@ -128,7 +150,8 @@ floor() { # LABEL PLATFORM LOG
     local kb
     kb=$(printf '%s\n' "${rss[@]}" | median)
     awk -v l="$label" -v w="$floor_wall" -v r="$kb" -v n="$floor_jobs" 'BEGIN {
-        printf "%-24s %-14s %10.3f %12.0f %10.1f %8.2f %10s\n", l, "floor", w, n / w, r / 1024, r / n, "1.00" }'
+        printf "%-24s %-14s %10.3f %8s %12.0f %10.1f %8.2f %10s %8s\n", l, "floor", w, "-", n / w,
+               r / 1024, r / n, "1.00", "-" }'
 }
 
 for case in $cases; do
@@ -185,11 +208,36 @@ for case in $cases; do
             -o "$tmp/sat.swf" > /dev/null
         rm -f "$tmp/raw.swf"
         variant "1024x8-100k-load1.5" easy "$tmp/sat.xml" "$tmp/sat.swf" 0 100000 --policy easy
-        easy_wall=$last_wall
-        variant "1024x8-100k-load1.5" conservative "$tmp/sat.xml" "$tmp/sat.swf" 0 100000 \
+        easy_wall=$last_wall cpu_base=$last_cpu
+        variant "1024x8-100k-load1.5" conservative "$tmp/sat.xml" "$tmp/sat.swf" "$easy_wall" 100000 \
             --policy conservative
-        awk -v c="$last_wall" -v e="$easy_wall" 'BEGIN {printf "%-24s conservative / easy: %.2f\n", "", c / e}'
+        cons_wall=$last_wall cons_cpu=$last_cpu
+        saved=$reps reps=1
+        variant "1024x8-100k-load1.5" cons-plain "$tmp/sat.xml" "$tmp/sat.swf" "$easy_wall" 100000 \
+            --policy conservative:compress=plain
+        reps=$saved
+        awk -v c="$cons_wall" -v e="$easy_wall" -v p="$last_wall" -v cc="$cons_cpu" \
+            -v ec="$cpu_base" -v pc="$last_cpu" 'BEGIN {
+            printf "%-24s conservative / easy: %.2f wall, %.2f cpu (target <= 3); plain compression / easy: %.2f wall, %.2f cpu\n",
+                   "", c / e, cc / ec, p / e, pc / ec }'
+        cpu_base=
         rm -f "$tmp/sat.swf"
+        ;;
+    slots)
+        path=$traces/SDSC-SP2-1998-4.2-cln.swf.gz
+        if [ ! -r "$path" ]; then
+            echo "SDSC-SP2-1998-4.2-cln.swf.gz: not in $traces, skipped"
+            continue
+        fi
+        variant "SDSC-SP2" easy "$src/platforms/sdsc-sp2.xml" "$path" 0 54044 --policy easy
+        easy_wall=$last_wall cpu_base=$last_cpu
+        for policy in alp amp; do
+            variant "SDSC-SP2" "$policy" "$src/platforms/sdsc-sp2.xml" "$path" "$easy_wall" 54044 \
+                --policy "$policy"
+            awk -v p="$policy" -v w="$last_wall" -v e="$easy_wall" -v c="$last_cpu" -v ec="$cpu_base" 'BEGIN {
+                printf "%-24s %s / easy: %.2f wall, %.2f cpu (target <= 3)\n", "", p, w / e, c / ec }'
+        done
+        cpu_base=
         ;;
     million)
         for n in 125000 250000 500000 1000000; do
@@ -202,7 +250,7 @@ for case in $cases; do
         done
         ;;
     *)
-        echo "replay-perf: unknown case '$case' (sp2 forhlr2 wide saturated million)" >&2
+        echo "replay-perf: unknown case '$case' (sp2 forhlr2 wide saturated slots million)" >&2
         exit 2
         ;;
     esac

@@ -28,22 +28,25 @@
  * is then rebuilt and every waiting job placed again in queue order (the
  * step a host failure takes). Nothing is promised then.
  *
- * Cost: placement O(P), P the profile's breakpoints (about twice the
- * running plus waiting jobs). Compression after an early end skips every
- * job that cannot move — one whose units are never free before its
- * reservation, a test made in O(log P) against a prefix maximum of the
- * profile — and asks of the others where they would go without touching
- * the profile: the first fit of the job's shape (units, estimate), scanned
- * once per shape and resumed from job to job until the profile changes,
- * and the stretch of free units just before the reservation (a start that
- * overlaps the job's own reservation). Only a job that does move changes
- * the profile, O(P). On the first 30 000 jobs of a saturated log (mostly serial,
- * walltime-class estimates, load 1.5 on 1 024 nodes) 84 % of the queue
- * passes the first test at every early end and 12 % moves: re-placing each
- * of those by release, scan and reserve cost 24x EASY's replay time
- * (bench/README.md "Replay performance"). Same schedule as before, byte
- * for byte. Due reservations come from a heap, O(log) per reservation
- * change.
+ * Cost: placement O(P), P the profile's breakpoints (at most about twice
+ * the running plus waiting jobs; 86-131 on average on the saturated log of
+ * bench/README.md "Replay performance", whose queue averages 554 jobs).
+ * Compression after an early end visits every reserved job in queue order
+ * (a packed array, cons_rec) and moves job j (units u, planned duration d,
+ * reserved at r) iff, with its reservation released, it would start
+ * earlier: iff (a) the first fit of its shape (u, d) starts before r, or
+ * (b) u units are free just before r (then it can slide back into the free
+ * stretch before r, overlapping its own slot). (b) is a binary search,
+ * O(log P); (a) reads a scan kept per shape (cons_fit), which resumes where
+ * it stopped and survives moves and early ends: reservations only take
+ * units away, and where units come back the scans of the shapes narrow
+ * enough to use them go back to where a new fit could start. Only a job
+ * that moves touches the profile, O(P). Measured on the 100 000-job
+ * saturated log: 50 million visits, 3.9 million moves. Same schedule as the
+ * plain algorithm (release, re-place, reserve), byte for byte. Due
+ * reservations come from a heap, O(log) per reservation change.
+ *
+ * The planned duration of a job is read in one place, planned_s().
  */
 #include "eng_policy.h"
 #include "pol_predict.h"
@@ -58,6 +61,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A waiting job that holds a reservation, as compression reads it. The
+ * reserved jobs are kept in idx (= queue) order in one packed array, so that
+ * the pass over the queue at each early end reads memory in sequence. */
+typedef struct cons_rec {
+    double res_s;  /* reservation start; NAN once the job has started */
+    double plan_s; /* planned duration (planned_s) */
+    int32_t units;
+    int32_t idx;
+    uint16_t fit; /* where its shape's scan was last found in fit[] */
+} cons_rec;
+
+/* How far the first-fit scan of one shape (units, planned duration) has
+ * gone: no fit of the shape starts before scan.start in the profile as it
+ * is now. Reservations only take units away, so a scan stays valid through
+ * them; where units are given back (an early end, a move), the scans of the
+ * shapes that could use them go back to where such a fit could start
+ * (rewind_fits). So scans survive from one compression to the next. */
+typedef struct cons_fit {
+    int32_t units;
+    bool taken;
+    double dur_s;
+    pol_profile_cursor scan;
+    uint64_t seen; /* profile version scan.i was computed at */
+} cons_fit;
+
+#define CONS_FITS 1024 /* power of two; a saturated queue holds 20-60 shapes */
+#define CONS_PROBES 8
+
 typedef struct cons_state {
     pol_profile prof;
     double *res; /* reservation start per job; NAN when not waiting/placed */
@@ -69,25 +100,25 @@ typedef struct cons_state {
     size_t n_live; /* jobs with a reservation */
     const pol_job **due;
     size_t cap_due;
-    int32_t *prefmax; /* prefix maximum of prof.free, rebuilt when dirty */
-    size_t cap_prefmax;
-    bool prefmax_dirty;
-    /* Within one compression: the earliest slot from now of each (units,
-     * estimate) asked, while the profile has not changed (version). */
-    struct first_fit {
-        int32_t units;
-        double dur_s;
-        pol_profile_cursor scan; /* how far the scan went */
-        uint64_t version;
-    } fit[64];
-    uint64_t version;
+    cons_rec *rec; /* the reserved jobs, idx order; started ones are NAN */
+    size_t n_rec, cap_rec, n_dead;
+    cons_fit fit[CONS_FITS]; /* open addressing by shape */
+    uint16_t live[CONS_FITS]; /* the taken slots, by units */
+    size_t n_fits;
+    uint64_t version; /* changes of the profile */
+    bool plain;       /* compress=plain: the reference compression */
     pol_predictor pred; /* run times to plan with */
 } cons_state;
 
-static const pol_option cons_options[] = {
-    POL_PREDICT_OPTION,
-    {NULL, NULL},
-};
+/* The duration a waiting job is planned with: read here and nowhere else
+ * (under predictor=user2 the view's estimate is the prediction). A running
+ * job's planned end is its start plus the same duration (the engine's
+ * expected_end_s without a predictor), read in cons_on_finish and
+ * cons_on_capacity. */
+static double planned_s(const pol_job *j)
+{
+    return j->estimate_s;
+}
 
 static bool heap_top_valid(const cons_state *s)
 {
@@ -100,9 +131,78 @@ static int heap_push(cons_state *s, double t, int32_t job)
     return eng_heap_push(&s->due_heap, (eng_heap_ev){.t = t, .id = job});
 }
 
+/* Position of job idx's live record in rec (n_rec if none). A job queued
+ * again after a host failure may also have a started record before it.
+ * O(log n_rec). */
+static size_t rec_find(const cons_state *s, int32_t idx)
+{
+    size_t lo = 0, hi = s->n_rec;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->rec[mid].idx < idx)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo < s->n_rec && s->rec[lo].idx == idx && isnan(s->rec[lo].res_s))
+        lo++;
+    return lo < s->n_rec && s->rec[lo].idx == idx ? lo : s->n_rec;
+}
+
+static void rec_compact(cons_state *s)
+{
+    size_t w = 0;
+    for (size_t r = 0; r < s->n_rec; r++)
+        if (!isnan(s->rec[r].res_s))
+            s->rec[w++] = s->rec[r];
+    s->n_rec = w;
+    s->n_dead = 0;
+}
+
+/* Records job j reserved at t. Jobs are placed in queue order but for a
+ * job queued again after a host failure, which goes to its idx's place. */
+static int rec_insert(cons_state *s, const pol_job *j, double t)
+{
+    if (s->n_dead > 64 && s->n_dead > s->n_rec / 2)
+        rec_compact(s);
+    if (eng_grow(&s->rec, &s->cap_rec, s->n_rec + 1, sizeof *s->rec))
+        return ENG_NOMEM;
+    size_t at = s->n_rec;
+    while (at > 0 && s->rec[at - 1].idx > j->idx)
+        at--;
+    memmove(s->rec + at + 1, s->rec + at, (s->n_rec - at) * sizeof *s->rec);
+    s->rec[at] = (cons_rec){.res_s = t, .plan_s = planned_s(j), .units = j->units, .idx = j->idx};
+    s->n_rec++;
+    return ENG_OK;
+}
+
+static void rec_drop(cons_state *s, int32_t idx)
+{
+    size_t r = rec_find(s, idx);
+    if (r < s->n_rec) {
+        s->rec[r].res_s = NAN;
+        s->n_dead++;
+    }
+}
+
+static const pol_option cons_options[] = {
+    {"compress", "indexed|plain: how a compression finds the jobs that move (default indexed; "
+                 "plain releases, re-places and reserves every waiting job, the same schedule "
+                 "at a higher cost)"},
+    POL_PREDICT_OPTION,
+    {NULL, NULL},
+};
+
 static int cons_init(void *state, const pol_setup *setup, char *err, size_t errlen)
 {
     cons_state *s = state;
+    const char *how = pol_option_get(setup, "compress", "indexed");
+    if (strcmp(how, "plain") == 0)
+        s->plain = true;
+    else if (strcmp(how, "indexed") != 0) {
+        snprintf(err, errlen, "option compress: expected indexed or plain, got '%s'", how);
+        return ENG_INVAL;
+    }
     s->n_jobs = setup->n_jobs;
     s->res = malloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->res);
     if (!s->res || pol_profile_init(&s->prof, setup->total_units, 0)) {
@@ -113,7 +213,6 @@ static int cons_init(void *state, const pol_setup *setup, char *err, size_t errl
     }
     for (size_t i = 0; i < s->n_jobs; i++)
         s->res[i] = NAN;
-    s->prefmax_dirty = true;
     int rc = pol_predict_init(&s->pred, setup, err, errlen);
     if (rc) {
         pol_profile_fini(&s->prof);
@@ -131,7 +230,7 @@ static void cons_fini(void *state)
     free(s->pending);
     eng_heap_fini(&s->due_heap);
     free(s->due);
-    free(s->prefmax);
+    free(s->rec);
     pol_predict_fini(&s->pred);
 }
 
@@ -147,6 +246,8 @@ static int cons_on_submit(void *state, const pol_view *v, const pol_job *job)
     return ENG_OK;
 }
 
+static void rewind_fits(cons_state *s, double now, double old, double dur, int32_t units);
+
 static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
 {
     cons_state *s = state;
@@ -160,8 +261,9 @@ static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
         int rc = pol_profile_add(&s->prof, v->now_s, planned_end, job->units);
         if (rc)
             return rc;
+        s->version++;
+        rewind_fits(s, v->now_s, v->now_s, planned_end - v->now_s, job->units);
         s->compress = true;
-        s->prefmax_dirty = true;
     }
     return ENG_OK;
 }
@@ -171,122 +273,223 @@ static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
  * until further notice. */
 static int place(cons_state *s, const pol_view *v, const pol_job *j, double *at)
 {
-    double t = pol_profile_earliest(&s->prof, v->now_s, j->estimate_s, j->units);
+    double plan = planned_s(j);
+    double t = pol_profile_earliest(&s->prof, v->now_s, plan, j->units);
     *at = t;
     if (!isfinite(t))
         return ENG_OK;
-    int rc = pol_profile_add(&s->prof, t, t + j->estimate_s, -j->units);
+    int rc = pol_profile_add(&s->prof, t, t + plan, -j->units);
     if (rc)
         return rc;
-    s->prefmax_dirty = true;
-    *at = t;
-    return ENG_OK;
+    s->version++;
+    return rec_insert(s, j, t);
 }
 
-static int rebuild_prefmax(cons_state *s)
+/* Forgets every scan (hosts went down or came back). */
+static void fits_clear(cons_state *s)
 {
-    if (eng_grow(&s->prefmax, &s->cap_prefmax, s->prof.n, sizeof *s->prefmax))
-        return ENG_NOMEM;
-    int32_t m = 0;
-    for (size_t k = 0; k < s->prof.n; k++) {
-        if (s->prof.free[k] > m)
-            m = s->prof.free[k];
-        s->prefmax[k] = m;
+    for (size_t k = 0; k < s->n_fits; k++)
+        s->fit[s->live[k]].taken = false;
+    s->n_fits = 0;
+}
+
+/* The scan of shape (units, dur): its slot, found or taken (a new scan
+ * from now). A crowded neighbourhood gives its home slot to the new shape. */
+static cons_fit *fit_slot(cons_state *s, int32_t units, double dur)
+{
+    uint64_t bits;
+    memcpy(&bits, &dur, sizeof bits);
+    uint64_t h = ((uint64_t)units * 0x9E3779B97F4A7C15ull ^ bits) * 0xBF58476D1CE4E5B9ull;
+    size_t home = (size_t)(h >> 40) % CONS_FITS, slot = home;
+    bool empty = false;
+    for (int probe = 0; probe < CONS_PROBES && !empty; probe++) {
+        slot = (home + (size_t)probe) % CONS_FITS;
+        cons_fit *f = &s->fit[slot];
+        if (f->taken && f->units == units && f->dur_s == dur)
+            return f;
+        empty = !f->taken;
     }
-    s->prefmax_dirty = false;
-    return ENG_OK;
+    if (!empty) { /* evict the home slot's shape */
+        slot = home;
+        size_t k = 0;
+        while (s->live[k] != slot)
+            k++;
+        memmove(s->live + k, s->live + k + 1, (s->n_fits - k - 1) * sizeof *s->live);
+        s->n_fits--;
+    }
+    size_t k = s->n_fits;
+    while (k > 0 && s->fit[s->live[k - 1]].units > units)
+        k--;
+    memmove(s->live + k + 1, s->live + k, (s->n_fits - k) * sizeof *s->live);
+    s->live[k] = (uint16_t)slot;
+    s->n_fits++;
+    s->fit[slot] = (cons_fit){.units = units,
+                              .taken = true,
+                              .dur_s = dur,
+                              .scan = pol_profile_cursor_start(&s->prof),
+                              .seen = s->version};
+    return &s->fit[slot];
 }
 
-/* Could job j start anywhere in [now, res)? Only if some segment starting
- * before res has j->units free; a reservation never covers times before
- * its own start, so the profile with j removed is the same there. */
-static bool may_move(cons_state *s, const pol_job *j, double res)
+/* The earliest slot from now for job e's shape in the profile as it is, or
+ * INFINITY when none starts before until. The scan of each shape resumes
+ * where it stopped, so the jobs of one shape visited in queue order, whose
+ * reservations mostly grow later, share one pass over the profile, and the
+ * next compression goes on from there. */
+static double first_fit(cons_state *s, cons_rec *e, double until)
 {
-    size_t k = 0, lo = 0, hi = s->prof.n;
-    while (lo < hi) { /* last segment starting before res */
+    cons_fit *f = &s->fit[e->fit];
+    if (!f->taken || f->units != e->units || f->dur_s != e->plan_s) {
+        f = fit_slot(s, e->units, e->plan_s);
+        e->fit = (uint16_t)(f - s->fit);
+    }
+    if (f->scan.start >= until)
+        return INFINITY; /* known: none before until */
+    if (f->seen != s->version) /* breakpoints moved; t[0] may be later */
+        f->scan = pol_profile_cursor_at(&s->prof, f->scan.start);
+    f->seen = s->version;
+    return pol_profile_earliest_resume(&s->prof, &f->scan, e->plan_s, e->units, until);
+}
+
+/* units were given back on [old, old + dur) (and the profile may have
+ * changed elsewhere on it since). A fit of a scanned shape that did not
+ * exist before overlaps a time of [old, old + dur) where the shape's units
+ * were not free before and are now: so it starts after old - the shape's
+ * duration, and a shape wider than what is free anywhere on the span, or
+ * narrow enough to have been free all along it before (at most the least
+ * free now less units), gains nothing. Fits before that, and before where
+ * the shape's scan stood, did not exist before and still do not: the scan
+ * goes back only that far. The shapes are kept by units, so the walk
+ * covers only the widths in between. */
+static void rewind_fits(cons_state *s, double now, double old, double dur, int32_t units)
+{
+    int32_t least, most;
+    pol_profile_minmax_over(&s->prof, old, old + dur, &least, &most);
+    int32_t had = least - units; /* free all along the span before */
+    size_t lo = 0, hi = s->n_fits;
+    while (lo < hi) { /* first shape wider than had */
         size_t mid = (lo + hi) / 2;
-        if (s->prof.t[mid] < res)
+        if (s->fit[s->live[mid]].units <= had)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo == 0)
-        return false;
-    k = lo - 1;
-    return s->prefmax[k] >= j->units;
+    for (size_t k = lo; k < s->n_fits; k++) {
+        cons_fit *f = &s->fit[s->live[k]];
+        if (f->units > most)
+            break;
+        double x = old - f->dur_s > now ? old - f->dur_s : now;
+        if (x < f->scan.start)
+            f->scan.start = x; /* scan.i is recomputed at the next use */
+    }
 }
 
-/* The earliest slot from now for units x dur in the profile as it is, or
- * INFINITY when none starts before until. The scan of each shape resumes
- * where it stopped until the profile changes (version), so the jobs of one
- * shape visited in queue order, whose reservations mostly grow later, share
- * one pass over the profile. */
-static double first_fit(cons_state *s, int32_t units, double dur, double until)
+/* Where job e, reserved at old, would go with its reservation released,
+ * given f, the first fit of its shape if it starts before old (else
+ * INFINITY), and whether its units are free just before old. A start before
+ * old - plan does not overlap the job's own reservation, so the first such
+ * slot is f. A start s in [old - plan, old) overlaps it: on
+ * [old, s + plan) the job's own units are there, so it fits iff its units
+ * are free all along [s, old), i.e. from the end of the last blocking
+ * segment before old on — never, if the segment just before old blocks. */
+static double moved_start(const cons_state *s, const pol_view *v, const cons_rec *e, double f,
+                          bool free_before)
 {
-    uint64_t bits;
-    memcpy(&bits, &dur, sizeof bits);
-    struct first_fit *f = &s->fit[((uint64_t)units * 0x9E3779B97F4A7C15ull ^ bits) % 64];
-    if (f->version != s->version || f->units != units || f->dur_s != dur)
-        *f = (struct first_fit){.units = units,
-                                .dur_s = dur,
-                                .scan = pol_profile_cursor_start(&s->prof),
-                                .version = s->version};
-    return pol_profile_earliest_resume(&s->prof, &f->scan, dur, units, until);
-}
-
-/* Where job j, reserved at old, would go with its reservation released.
- * A start before old - estimate does not overlap the job's own
- * reservation, so the first such slot is the profile's first fit for the
- * job's shape. A start s in [old - estimate, old) overlaps it: on
- * [old, s + estimate) the job's own units are there, so it fits iff its
- * units are free all along [s, old), i.e. from the end of the last
- * blocking segment before old on. */
-static double moved_start(cons_state *s, const pol_view *v, const pol_job *j, double old)
-{
-    double f = first_fit(s, j->units, j->estimate_s, old);
-    double from = old - j->estimate_s > v->now_s ? old - j->estimate_s : v->now_s;
-    if (f <= from)
-        return f;
-    double since = pol_profile_free_since(&s->prof, old, j->units);
+    double old = e->res_s;
+    double from = old - e->plan_s > v->now_s ? old - e->plan_s : v->now_s;
+    if (f <= from || !free_before)
+        return f < old ? f : old;
+    double since = pol_profile_free_since(&s->prof, old, e->units);
     double t = since > from ? since : from;
     if (t > old)
         t = old;
     return f < t ? f : t;
 }
 
+/* Moves job e from its reservation to t < its reservation. */
+static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
+{
+    double old = e->res_s;
+    int rc = pol_profile_add(&s->prof, old, old + e->plan_s, e->units);
+    if (rc)
+        return rc;
+    rc = pol_profile_add(&s->prof, t, t + e->plan_s, -e->units);
+    if (rc)
+        return rc; /* ENG_INVARIANT: t was not free after all */
+    s->version++;
+    rewind_fits(s, v->now_s, old, e->plan_s, e->units);
+    e->res_s = t;
+    s->res[e->idx] = t;
+    return heap_push(s, t, e->idx);
+}
+
+/* One pass over the reserved jobs in queue order (dropping the started
+ * ones): a job moves iff the first fit of its shape starts before its
+ * reservation or its units are free just before it (moved_start); the two
+ * tests cost O(1) amortized and O(log P), and most jobs fail both. */
 static int compress(cons_state *s, const pol_view *v)
 {
-    s->version++;
-    for (size_t q = 0; q < v->n_queue; q++) {
-        const pol_job *j = v->queue[q];
-        double old = s->res[j->idx];
-        if (isnan(old) || old <= v->now_s)
+    size_t w = 0;
+    for (size_t r = 0; r < s->n_rec; r++) {
+        if (isnan(s->rec[r].res_s))
             continue;
-        if (s->prefmax_dirty && rebuild_prefmax(s))
-            return ENG_NOMEM;
-        if (!may_move(s, j, old))
+        if (w != r)
+            s->rec[w] = s->rec[r];
+        cons_rec *e = &s->rec[w++];
+        double old = e->res_s;
+        if (old <= v->now_s)
             continue;
-        /* Where would it go with its reservation released? Asked without
-         * touching the profile: most jobs stay, and then cost only a scan
-         * up to their reservation. */
-        double t = moved_start(s, v, j, old);
+        double f = first_fit(s, e, old);
+        bool free_before = pol_profile_free_before(&s->prof, old) >= e->units;
+        if (!free_before && !(f < old))
+            continue;
+        double t = moved_start(s, v, e, f, free_before);
         if (t > old)
             return ENG_INVARIANT; /* the old slot was free: cannot happen */
         if (t < old) {
-            int rc = pol_profile_add(&s->prof, old, old + j->estimate_s, j->units);
-            if (rc)
-                return rc;
-            rc = pol_profile_add(&s->prof, t, t + j->estimate_s, -j->units);
-            if (rc)
-                return rc; /* ENG_INVARIANT: t was not free after all */
-            s->prefmax_dirty = true;
-            s->version++;
-            s->res[j->idx] = t;
-            rc = heap_push(s, t, j->idx);
+            int rc = move(s, v, e, t);
             if (rc)
                 return rc;
         }
     }
+    s->n_rec = w;
+    s->n_dead = 0;
+    return ENG_OK;
+}
+
+/* The reference: every reserved job in queue order is released, placed
+ * at its earliest slot and reserved again (three O(P) passes each). */
+static int compress_plain(cons_state *s, const pol_view *v)
+{
+    size_t w = 0;
+    for (size_t r = 0; r < s->n_rec; r++) {
+        if (isnan(s->rec[r].res_s))
+            continue;
+        s->rec[w] = s->rec[r];
+        cons_rec *e = &s->rec[w++];
+        double old = e->res_s;
+        if (old <= v->now_s)
+            continue;
+        int rc = pol_profile_add(&s->prof, old, old + e->plan_s, e->units);
+        if (rc)
+            return rc;
+        double t = pol_profile_earliest(&s->prof, v->now_s, e->plan_s, e->units);
+        if (!(t <= old))
+            return ENG_INVARIANT; /* the old slot was free: cannot happen */
+        rc = pol_profile_add(&s->prof, t, t + e->plan_s, -e->units);
+        if (rc)
+            return rc;
+        s->version++;
+        if (t < old) {
+            e->res_s = t;
+            s->res[e->idx] = t;
+            rc = heap_push(s, t, e->idx);
+            if (rc)
+                return rc;
+        }
+    }
+    s->n_rec = w;
+    s->n_dead = 0;
     return ENG_OK;
 }
 
@@ -328,8 +531,11 @@ static int cons_rebuild(cons_state *s, const pol_view *v)
     }
     s->due_heap.n = 0;
     s->n_live = 0;
+    s->n_rec = 0;
+    s->n_dead = 0;
     s->compress = false;
-    s->prefmax_dirty = true;
+    s->version++;
+    fits_clear(s);
     for (size_t q = 0; rc == ENG_OK && q < v->n_queue; q++) {
         const pol_job *j = v->queue[q];
         if (isnan(s->res[j->idx]))
@@ -371,10 +577,10 @@ static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
     if (corrected && (rc = cons_rebuild(s, v)))
         return rc; /* a running job outlived its prediction */
     pol_profile_advance(&s->prof, v->now_s);
-    s->prefmax_dirty = true;
+    s->version++;
     if (s->compress) {
         s->compress = false;
-        rc = compress(s, v);
+        rc = s->plain ? compress_plain(s, v) : compress(s, v);
         if (rc)
             return rc;
     }
@@ -415,6 +621,7 @@ static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
             s->due[n_due++] = j;
             due_units += j->units;
             s->res[idx] = NAN;
+            rec_drop(s, idx);
             s->n_live--;
         }
         eng_heap_pop(&s->due_heap);

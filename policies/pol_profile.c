@@ -64,6 +64,20 @@ int32_t pol_profile_free_at(const pol_profile *p, double x)
     return p->free[seg(p, x)];
 }
 
+int32_t pol_profile_free_before(const pol_profile *p, double x)
+{
+    /* Branch-free search for the number of breakpoints before x. */
+    const double *base = p->t;
+    size_t len = p->n;
+    while (len > 1) {
+        size_t half = len / 2;
+        base = base[half - 1] < x ? base + half : base;
+        len -= half;
+    }
+    size_t before = (size_t)(base - p->t) + (base[0] < x);
+    return p->free[before ? before - 1 : 0];
+}
+
 /* Makes x a breakpoint (x >= t[0]); returns its index, or -1 on OOM. */
 static ptrdiff_t split(pol_profile *p, double x)
 {
@@ -157,9 +171,30 @@ double pol_profile_free_since(const pol_profile *p, double before, int32_t units
     }
 }
 
+void pol_profile_minmax_over(const pol_profile *p, double a, double b, int32_t *least,
+                             int32_t *most)
+{
+    int32_t lo = INT32_MAX, hi = 0;
+    for (size_t k = seg(p, a); k < p->n && p->t[k] < b; k++) {
+        if (p->free[k] < lo)
+            lo = p->free[k];
+        if (p->free[k] > hi)
+            hi = p->free[k];
+    }
+    *least = lo == INT32_MAX ? 0 : lo;
+    *most = hi;
+}
+
 pol_profile_cursor pol_profile_cursor_start(const pol_profile *p)
 {
     return (pol_profile_cursor){.i = 0, .start = p->t[0]};
+}
+
+pol_profile_cursor pol_profile_cursor_at(const pol_profile *p, double start)
+{
+    if (start < p->t[0])
+        start = p->t[0];
+    return (pol_profile_cursor){.i = isfinite(start) ? seg(p, start) : p->n, .start = start};
 }
 
 double pol_profile_earliest_resume(const pol_profile *p, pol_profile_cursor *c, double dur,

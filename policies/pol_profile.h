@@ -34,6 +34,10 @@ void pol_profile_advance(pol_profile *p, double now);
 /* Units free at time x (x before t[0] reads t[0]). */
 int32_t pol_profile_free_at(const pol_profile *p, double x);
 
+/* Units free just before x: on the last segment starting before x (t[0]'s
+ * value if x <= t[0]). O(log n). */
+int32_t pol_profile_free_before(const pol_profile *p, double x);
+
 /* Adds delta units (negative: reserve, positive: release) on [start, end).
  * Returns 0, ENG_NOMEM, or ENG_INVARIANT if a value would leave [0, total]
  * (the profile is then unchanged). */
@@ -54,12 +58,22 @@ typedef struct pol_profile_cursor {
 /* A cursor for scans from t[0] (the profile's now). */
 pol_profile_cursor pol_profile_cursor_start(const pol_profile *p);
 
+/* A cursor for scans from `start` (>= t[0]): the caller knows that no fit
+ * of the shape it asks for starts before `start`. */
+pol_profile_cursor pol_profile_cursor_at(const pol_profile *p, double start);
+
 /* Moves the scan on until it finds a fit for units x dur, or its candidate
  * start reaches until. Returns the fit's start (as pol_profile_earliest
  * would, possibly >= until) or INFINITY if none is known to start before
  * until yet. */
 double pol_profile_earliest_resume(const pol_profile *p, pol_profile_cursor *c, double dur,
                                    int32_t units, double until);
+
+/* The least and the most units free at any time of [a, b) (a < b), from
+ * t[0] on; both 0 if [a, b) ends before t[0]. O(log n + the segments of
+ * [a, b)). */
+void pol_profile_minmax_over(const pol_profile *p, double a, double b, int32_t *least,
+                             int32_t *most);
 
 /* The start of the last stretch before `before` with at least `units`
  * free all along: the end of the last segment before it with fewer free

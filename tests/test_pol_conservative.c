@@ -2,7 +2,11 @@
  * schedules, in-place compression, guarantees. */
 #include "bl_scenarios.h"
 #include "bl_test.h"
+#include "eng_error.h"
 #include "eng_policy.h"
+
+#include <stdio.h>
+#include <string.h>
 
 static void run4(const bl_jobspec *jobs, size_t n, const bl_expect *exp, size_t n_exp,
                  const char *what)
@@ -105,6 +109,61 @@ static void test_many_early_ends(void)
     bl_sched_fini(&s);
 }
 
+/* The indexed compression (default) against the plain one, which releases,
+ * re-places and reserves every waiting job: the same start for every job on
+ * random queues with many early ends, few shapes (requested times from four
+ * classes) and widths from 1 to all hosts, so that jobs move through both
+ * tests (a fit of their shape earlier, or free units just before their
+ * reservation) and through scans kept across compressions. */
+static void test_indexed_equals_plain(void)
+{
+    enum { N = 400, HOSTS = 16 };
+    static const double classes[] = {60, 300, 900, 3600};
+    static const pol_kv plain[] = {{"compress", "plain"}};
+    for (unsigned seed = 1; seed <= 6; seed++) {
+        bl_jobspec jobs[N];
+        uint64_t x = seed * 0x9E3779B97F4A7C15ull;
+        double submit = 0;
+        for (int i = 0; i < N; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            double req = classes[x % 4];
+            double run = 1 + (double)((x >> 8) % (uint64_t)req);
+            int procs = (x >> 20) % 3 == 0 ? 1 + (int)((x >> 24) % HOSTS) : 1 + (int)((x >> 24) % 3);
+            submit += (double)((x >> 32) % 40);
+            jobs[i] = (bl_jobspec){i + 1, submit, run, req, procs, 0};
+        }
+        bl_sched a, b;
+        bl_core_run("conservative", jobs, N, bl_uniform_platform(HOSTS, 1), NULL, &a);
+        bl_opts o = {.options = plain, .n_options = 1};
+        bl_core_run("conservative", jobs, N, bl_uniform_platform(HOSTS, 1), &o, &b);
+        CU_ASSERT_EQUAL(a.rc, 0);
+        CU_ASSERT_EQUAL(b.rc, 0);
+        int differ = 0;
+        for (int i = 0; i < N; i++) {
+            double sa = bl_start(&a, i + 1), sb = bl_start(&b, i + 1);
+            differ += sa != sb;
+        }
+        if (differ)
+            printf("\nseed %u: %d of %d starts differ\n", seed, differ, N);
+        CU_ASSERT_EQUAL(differ, 0);
+        bl_sched_fini(&a);
+        bl_sched_fini(&b);
+    }
+}
+
+/* An option value that is neither indexed nor plain is refused. */
+static void test_bad_option(void)
+{
+    static const pol_kv bad[] = {{"compress", "fast"}};
+    static const bl_jobspec one[] = {{1, 0, 10, 10, 1, 0}};
+    bl_opts o = {.options = bad, .n_options = 1};
+    bl_sched s;
+    bl_core_run("conservative", one, 1, bl_uniform_platform(4, 1), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_INVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "expected indexed or plain"));
+    bl_sched_fini(&s);
+}
+
 int bl_suite_pol_conservative(void)
 {
     CU_pSuite s = CU_add_suite("pol_conservative", NULL, NULL);
@@ -119,5 +178,7 @@ int bl_suite_pol_conservative(void)
     CU_add_test(s, "guarantees hold through compression", test_guarantees_hold);
     CU_add_test(s, "S5 walltime kill", test_walltime);
     CU_add_test(s, "many early ends under the checker", test_many_early_ends);
+    CU_add_test(s, "indexed compression = plain compression", test_indexed_equals_plain);
+    CU_add_test(s, "compress option checked", test_bad_option);
     return 0;
 }

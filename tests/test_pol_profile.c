@@ -131,6 +131,56 @@ static void test_free_since(void)
     pol_profile_fini(&p);
 }
 
+static void test_free_before_max_over(void)
+{
+    pol_profile p;
+    make_steps(&p); /* 2 on [0,10), 0 on [10,15), 4 on [15,20), 1 on [20,30), 4 */
+    /* just before a breakpoint: the segment that ends there */
+    CU_ASSERT_EQUAL(pol_profile_free_before(&p, 10), 2);
+    CU_ASSERT_EQUAL(pol_profile_free_before(&p, 15), 0);
+    CU_ASSERT_EQUAL(pol_profile_free_before(&p, 20), 4);
+    CU_ASSERT_EQUAL(pol_profile_free_before(&p, 30), 1);
+    /* inside a segment: that segment; at or before the origin: t[0]'s */
+    CU_ASSERT_EQUAL(pol_profile_free_before(&p, 12), 0);
+    CU_ASSERT_EQUAL(pol_profile_free_before(&p, 1e9), 4);
+    CU_ASSERT_EQUAL(pol_profile_free_before(&p, 0), 2);
+    /* the least and the most free over [a, b) */
+    int32_t lo, hi;
+    pol_profile_minmax_over(&p, 10, 15, &lo, &hi);
+    CU_ASSERT(lo == 0 && hi == 0);
+    pol_profile_minmax_over(&p, 12, 16, &lo, &hi);
+    CU_ASSERT(lo == 0 && hi == 4);
+    pol_profile_minmax_over(&p, 0, 15, &lo, &hi);
+    CU_ASSERT(lo == 0 && hi == 2);
+    pol_profile_minmax_over(&p, 20, 25, &lo, &hi);
+    CU_ASSERT(lo == 1 && hi == 1);
+    pol_profile_minmax_over(&p, 15, 30.5, &lo, &hi);
+    CU_ASSERT(lo == 1 && hi == 4);
+    pol_profile_fini(&p);
+}
+
+static void test_cursor_at(void)
+{
+    pol_profile p;
+    make_steps(&p);
+    /* 2 units for 4 s, scanned from 12 (inside the 0-free segment): the next
+     * candidate is 15, [15,19) fits */
+    pol_profile_cursor c = pol_profile_cursor_at(&p, 12);
+    CU_ASSERT_EQUAL(c.i, 1);
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_earliest_resume(&p, &c, 4, 2, 100), 15, 0);
+    /* from 16: [16,20) fits at once */
+    c = pol_profile_cursor_at(&p, 16);
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_earliest_resume(&p, &c, 4, 2, 100), 16, 0);
+    /* from 17 for 5 s: blocked by [20,30), the next fit is 30 */
+    c = pol_profile_cursor_at(&p, 17);
+    CU_ASSERT_DOUBLE_EQUAL(pol_profile_earliest_resume(&p, &c, 5, 2, 100), 30, 0);
+    /* before the origin reads the origin */
+    c = pol_profile_cursor_at(&p, -5);
+    CU_ASSERT_EQUAL(c.i, 0);
+    CU_ASSERT_DOUBLE_EQUAL(c.start, 0, 0);
+    pol_profile_fini(&p);
+}
+
 int bl_suite_pol_profile(void)
 {
     CU_pSuite s = CU_add_suite("pol_profile", NULL, NULL);
@@ -141,5 +191,7 @@ int bl_suite_pol_profile(void)
     CU_add_test(s, "advance forgets the past", test_advance);
     CU_add_test(s, "earliest slots in steps (cursor)", test_earliest_resume);
     CU_add_test(s, "free stretch before a time", test_free_since);
+    CU_add_test(s, "free just before a time, least and most free over a span", test_free_before_max_over);
+    CU_add_test(s, "scans from a given time (cursor_at)", test_cursor_at);
     return 0;
 }
