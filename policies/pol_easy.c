@@ -18,6 +18,14 @@
  *      that outlives the shadow time consumes extra units.
  * The scan stops as soon as no unit is free.
  *
+ * Islands (pol_policy.h): "fits" is "pol_island_pick() places it" all
+ * along, the shadow time is the first expected end at which an island can
+ * host the head (pol_shadow_isl), and the extra units are what a later job
+ * may hold past it wherever the engine places it: the most free beyond the
+ * head's need in any island that can host the head. Safe, not tight: a
+ * long job placed in another island than the head's would not have needed
+ * them.
+ *
  * Guarantee (checked by the engine): the head starts no later than the
  * shadow time it was promised when it first became the blocked head, since
  * running jobs never outlive their estimates and backfilled jobs either
@@ -43,6 +51,7 @@ typedef struct easy_state {
     size_t cap_started;
     const pol_job **cand;
     size_t cap_cand;
+    pol_isl_plan isl; /* with islands */
 } easy_state;
 
 static const pol_option easy_options[] = {
@@ -71,6 +80,7 @@ static void easy_fini(void *state)
     easy_state *s = state;
     free(s->started);
     free(s->cand);
+    pol_isl_plan_fini(&s->isl);
 }
 
 static int easy_schedule(void *state, const pol_view *v, pol_out *out)
@@ -79,8 +89,10 @@ static int easy_schedule(void *state, const pol_view *v, pol_out *out)
     size_t i;
     int32_t free_units, extra;
     double shadow;
-    int rc = pol_start_head(v, out, &s->started, &s->cap_started, &i, &free_units, &shadow,
-                            &extra);
+    bool isl = v->n_islands > 0;
+    int rc = isl ? pol_start_head_isl(v, out, &s->isl, &i, &free_units, &shadow, &extra)
+                 : pol_start_head(v, out, &s->started, &s->cap_started, &i, &free_units, &shadow,
+                                  &extra);
     if (rc || i == v->n_queue)
         return rc;
     if (free_units == 0)
@@ -99,9 +111,14 @@ static int easy_schedule(void *state, const pol_view *v, pol_out *out)
         const pol_job *j = cand[k];
         if (j->units > free_units)
             continue;
+        if (isl && pol_island_pick(v->n_islands, v->island_units, s->isl.free, j->units) ==
+                       POL_ISLAND_NONE)
+            continue;
         bool ends_by_shadow = v->now_s + j->estimate_s <= shadow;
         if (!ends_by_shadow && j->units > extra)
             continue;
+        if (isl && pol_isl_plan_start(v, &s->isl, j))
+            return ENG_NOMEM;
         pol_out_start(out, j);
         free_units -= j->units;
         if (!ends_by_shadow)
@@ -114,7 +131,7 @@ const pol_type pol_easy = {
     .name = "easy",
     .summary = "EASY backfilling: a reservation for the queue head, later jobs backfill",
     .citation = "Lifka 1995; Mu'alem & Feitelson 2001",
-    .flags = POL_FLAG_HEAD_GREEDY,
+    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS,
     .state_size = sizeof(easy_state),
     .options = easy_options,
     .init = easy_init,

@@ -30,6 +30,10 @@ eng_workload *bl_make_workload(const bl_jobspec *jobs, size_t n);
 /* A platform of n identical hosts named h1..hn (speed 1 Gf). */
 eng_platform *bl_uniform_platform(int n_hosts, int cores);
 
+/* Identical hosts (speed 1 Gf) in n_islands islands named "a", "b", ...:
+ * island a holds hosts a1..a<sizes[0]>, and so on. */
+eng_platform *bl_island_platform(const int *sizes, int n_islands, int cores);
+
 typedef struct bl_opts {
     pol_alloc alloc;
     eng_walltime walltime;
@@ -38,6 +42,8 @@ typedef struct bl_opts {
     const eng_init_time *init_times; /* per-type initialization (queue = type) */
     size_t n_init_times;
     eng_failures failures;
+    bool ignore_islands;          /* --islands ignore */
+    const pol_type *policy_type;  /* a test's own policy instead of the name */
 } bl_opts;
 
 /* A finished run through the core alone. */

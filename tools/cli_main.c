@@ -167,6 +167,8 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
          "actual)"},                                                                               \
         {"alloc", 0, BL_VALUE, "node|core",                                                        \
          "whole nodes per job (default), or pack jobs by cores"},                                  \
+        {"islands", 0, BL_VALUE, "strict|ignore",                                                  \
+         "where hosts name islands, a job that fits in one runs within one (strict, default)"},   \
         {"procs", 0, BL_VALUE, "alloc|req",                                                        \
          "processor count from field 5, else 8 (alloc, default), or field 8, else 5 (req)"},       \
         {"lenient", 0, BL_FLAG, NULL, "skip and count malformed SWF lines instead of stopping"},  \
@@ -194,7 +196,7 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
 
 typedef struct sim_args {
     const char *platform, *workload, *out;
-    int walltime, alloc, procs, type_field;
+    int walltime, alloc, procs, type_field, islands;
     bool lenient, check, quiet;
     unsigned long long seed;
     double init_share; /* NAN: none */
@@ -220,6 +222,7 @@ static void sim_args_fini(sim_args *s)
 
 static const char *const walltime_names[] = {"kill", "extend"};
 static const char *const alloc_names[] = {"node", "core"};
+static const char *const islands_names[] = {"strict", "ignore"};
 static const char *const procs_names[] = {"alloc", "req"};
 static const char *const type_names[] = {"queue", "partition", "app"};
 
@@ -239,6 +242,8 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
                        &s->walltime) ||
         bl_args_choice(cmd, "alloc", bl_args_value(a, "alloc", "node"), "node|core",
                        &s->alloc) ||
+        bl_args_choice(cmd, "islands", bl_args_value(a, "islands", "strict"), "strict|ignore",
+                       &s->islands) ||
         bl_args_choice(cmd, "procs", bl_args_value(a, "procs", "alloc"), "alloc|req",
                        &s->procs) ||
         bl_args_choice(cmd, "type-field", bl_args_value(a, "type-field", "queue"),
@@ -328,15 +333,18 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
 }
 
 /* Prints a failure (out of memory with the memory limits) and returns its
- * exit status: 3 for a violated invariant, else 1. */
+ * exit status: 3 for a violated invariant, 2 for options that do not go
+ * together on this input (a policy that does not plan with islands on a
+ * platform that has them), else 1. */
 static int report_failure(const char *cmd, const eng_diag *d)
 {
     char limits[512] = "";
     if (d->code == ENG_NOMEM && !strstr(d->msg, "ulimit -") && !strstr(d->msg, "memory.max"))
         eng_run_memory_limits(limits, sizeof limits);
     fprintf(stderr, "batchlab %s: %s%s\n", cmd, d->msg, limits);
-    return d->code == ENG_INVARIANT ? 3 : 1;
+    return d->code == ENG_INVARIANT ? 3 : d->code == ENG_USAGE ? 2 : 1;
 }
+
 
 /* ---- stop signals (see the top of this file) ---------------------------- */
 
@@ -466,6 +474,7 @@ static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload 
     };
     spec->sim.core = (eng_core_opts){
         .alloc = (pol_alloc)s->alloc,
+        .ignore_islands = s->islands == 1,
         .policy = ps->type,
         .options = ps->kv,
         .n_options = ps->n_kv,
@@ -491,6 +500,7 @@ static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload 
         .seed = s->seed,
         .walltime = walltime_names[s->walltime],
         .alloc = alloc_names[s->alloc],
+        .islands = islands_names[s->islands],
         .procs_field = procs_names[s->procs],
         .type_field = type_names[s->type_field],
         .init = s->init_label,
@@ -579,6 +589,16 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
         printf("  utilization        %.4f over %s s\n", s->utilization,
                fmt_grouped(a, sizeof a, s->makespan_s, 0));
         printf("  queue length       mean %.2f, max %.0f\n", s->queue_mean, s->queue_max);
+    }
+    if (s->log.jobs > 0) {
+        char rho[32] = "n/a";
+        if (isfinite(s->log.wait_spearman))
+            snprintf(rho, sizeof rho, "%.3f", s->log.wait_spearman);
+        printf("  log agreement      %zu jobs with a logged wait: mean wait %s s logged, %s s "
+               "simulated; mean |difference| %s s; Spearman %s\n",
+               s->log.jobs, fmt_grouped(a, sizeof a, s->log.wait_mean_log_s, 1),
+               fmt_grouped(b, sizeof b, s->log.wait_mean_sim_s, 1),
+               fmt_grouped(c, sizeof c, s->log.wait_mae_s, 1), rho);
     }
     if (spec->sim.core.failures.enabled)
         printf("  host failures      %s: %zu jobs failed, %zu requeued, %s node-seconds wasted\n",
@@ -742,11 +762,18 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
         {"failed jobs", 0, offsetof(eng_summary, n_failed), true},
         {"requeued after failures", 0, offsetof(eng_summary, n_requeues), true},
         {"wasted node-seconds", 0, offsetof(eng_summary, wasted_node_s), false},
+        /* agreement with the log's own schedule (eng_log_agreement) */
+        {"log: jobs compared", 0, offsetof(eng_summary, log.jobs), true},
+        {"log: mean wait logged (s)", 1, offsetof(eng_summary, log.wait_mean_log_s), false},
+        {"log: mean wait sim. (s)", 1, offsetof(eng_summary, log.wait_mean_sim_s), false},
+        {"log: mean |wait diff| (s)", 1, offsetof(eng_summary, log.wait_mae_s), false},
+        {"log: wait Spearman", 3, offsetof(eng_summary, log.wait_spearman), false},
     };
-    bool any_init = false, any_cost = false;
+    bool any_init = false, any_cost = false, any_log = false;
     for (size_t i = 0; i < n; i++) {
         any_init = any_init || r[i].summary.init_total_s > 0;
         any_cost = any_cost || r[i].summary.cost > 0;
+        any_log = any_log || r[i].summary.log.jobs > 0;
     }
     /* columns as wide as the widest label or value, two spaces apart */
     int width = 14;
@@ -763,7 +790,9 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
                                rows[k].off == offsetof(eng_summary, wasted_node_s);
             if ((rows[k].off == offsetof(eng_summary, init_share) && !any_init) ||
                 (rows[k].off == offsetof(eng_summary, cost) && !any_cost) ||
-                (failure_row && !s->failures && !s->failure_trace_path))
+                (failure_row && !s->failures && !s->failure_trace_path) ||
+                (rows[k].off >= offsetof(eng_summary, log) &&
+                 rows[k].off < offsetof(eng_summary, log) + sizeof(eng_log_agreement) && !any_log))
                 continue;
             if (pass == 1)
                 printf("%-26s", rows[k].name);
@@ -772,7 +801,10 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
                 double v = rows[k].count ? (double)*(const size_t *)(base + rows[k].off)
                                          : *(const double *)(base + rows[k].off);
                 char buf[64];
-                fmt_grouped(buf, sizeof buf, v, rows[k].decimals);
+                if (isfinite(v))
+                    fmt_grouped(buf, sizeof buf, v, rows[k].decimals);
+                else
+                    snprintf(buf, sizeof buf, "n/a");
                 if (pass == 0 && (int)strlen(buf) + 2 > width)
                     width = (int)strlen(buf) + 2;
                 if (pass == 0 && (int)strlen(labels[i]) + 2 > width)
@@ -1152,6 +1184,8 @@ static int cmd_policies(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         printf("%-14s %s\n%-14s (%s)\n", list[i]->name, list[i]->summary, "",
                list[i]->citation);
+        if (list[i]->flags & POL_FLAG_ISLANDS)
+            printf("%-14s   plans with islands (--islands strict)\n", "");
         for (const pol_option *o = list[i]->options; o && o->key; o++)
             printf("%-14s   option %s: %s\n", "", o->key, o->help);
     }
