@@ -203,7 +203,7 @@ enum {
 
 /* Island placement, shared by the engine and the policies. */
 enum {
-    POL_ISLAND_SPAN = -1, /* larger than every island: takes free units anywhere */
+    POL_ISLAND_SPAN = -1, /* larger than every island: free units island by island */
     POL_ISLAND_NONE = -2, /* cannot be placed now */
 };
 

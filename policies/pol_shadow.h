@@ -30,7 +30,8 @@ int pol_shadow(const pol_view *v, const pol_job **started, size_t n_started, int
  * *head is the blocked head's position in v->queue (v->n_queue when every
  * job started), *free_units what is left free, *shadow INFINITY when no job
  * waits. started/cap is the caller's scratch buffer (grown as needed).
- * Returns 0 or ENG_NOMEM. */
+ * With islands (v->n_islands > 0) it does what pol_start_head_isl does,
+ * on a scratch plan of its own. Returns 0 or ENG_NOMEM. */
 int pol_start_head(const pol_view *v, pol_out *out, const pol_job ***started, size_t *cap,
                    size_t *head, int32_t *free_units, double *shadow, int32_t *extra);
 
