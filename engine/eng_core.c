@@ -52,6 +52,9 @@ typedef struct pool_state {
     double wakeup_s;
     bool capacity_changed; /* a host went down or came up at this instant */
     int32_t down_units;    /* units of its hosts that are down */
+    int32_t n_islands;     /* 0: no island constraint */
+    int32_t *isl_units;    /* per island: capacity and free units */
+    int32_t *isl_free;
 } pool_state;
 
 struct eng_core {
@@ -203,7 +206,18 @@ static pol_view make_view(const eng_core *c, const pool_state *ps)
         .ref_speed_flops = c->plat->ref_speed_flops,
         .alloc_pos = c->live_pos,
         .alloc_cores = c->live_cores,
+        .n_islands = ps->n_islands,
+        .island_units = ps->isl_units,
+        .island_free = ps->isl_free,
     };
+}
+
+/* Units a host counts for in its island's free units. */
+static void island_add(const eng_core *c, pool_state *ps, int32_t pos, int32_t cores, int sign)
+{
+    if (ps->n_islands)
+        ps->isl_free[ps->hosts[pos].island] +=
+            sign * (c->prep->alloc == POL_ALLOC_NODE ? 1 : cores);
 }
 
 static const char *policy_name(const eng_core *c)
@@ -431,6 +445,7 @@ static int apply_changes(eng_core *c)
                 return ENG_INVARIANT;
             f->down = true;
             ph->up = false;
+            island_add(c, ps, pos, ph->cores, -1);
             ph->free_cores = 0;
             bit_set(ps->freemap, pos, false);
             ps->free_units -= units;
@@ -440,6 +455,7 @@ static int apply_changes(eng_core *c)
             f->next++;
             ph->up = true;
             ph->free_cores = ph->cores;
+            island_add(c, ps, pos, ph->cores, +1);
             bit_set(ps->freemap, pos, true);
             ps->free_units += units;
             ps->down_units -= units;
@@ -468,6 +484,8 @@ void eng_core_destroy(eng_core *c)
         free(ps->queue);
         free(ps->running);
         free(ps->freemap);
+        free(ps->isl_units);
+        free(ps->isl_free);
         pol_out_fini(&ps->out);
     }
     free(c->pools);
@@ -522,6 +540,7 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
             .price_per_s = h->price_per_s,
             .occupation_prob = h->occupation_prob,
             .up = true,
+            .island = -1,
         };
         c->pool_pos[pool->hosts[k]] = (int32_t)k;
         bit_set(ps->freemap, (int32_t)k, true);
@@ -531,6 +550,25 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
         return eng_diag_set(d, ENG_PLATFORM, "%s: pool %s has more than 2^31 units", p->path,
                             pool->label);
     ps->total_units = ps->free_units = (int32_t)units;
+    if (!c->opts.ignore_islands && pool->n_islands > 1) {
+        if (!(c->policy->flags & POL_FLAG_ISLANDS))
+            return eng_diag_set(d, ENG_USAGE,
+                                "policy %s does not plan with islands, and the hosts of pool "
+                                "%s in %s name %d islands: run it with --islands ignore "
+                                "(`batchlab policies` names the policies that do)",
+                                policy_name(c), pool->label, p->path, pool->n_islands);
+        ps->n_islands = pool->n_islands;
+        ps->isl_units = malloc((size_t)ps->n_islands * sizeof *ps->isl_units);
+        ps->isl_free = malloc((size_t)ps->n_islands * sizeof *ps->isl_free);
+        if (!ps->isl_units || !ps->isl_free)
+            return eng_diag_set(d, ENG_NOMEM, "out of memory");
+        for (int32_t k = 0; k < ps->n_islands; k++)
+            ps->isl_units[k] = ps->isl_free[k] =
+                (int32_t)(c->prep->alloc == POL_ALLOC_NODE ? pool->island_hosts[k]
+                                                          : pool->island_cores[k]);
+        for (int32_t k = 0; k < ps->n_hosts; k++)
+            ps->hosts[k].island = p->hosts[pool->hosts[k]].island;
+    }
 
     ps->pstate = calloc(1, c->policy->state_size ? c->policy->state_size : 1);
     if (!ps->pstate)
@@ -545,6 +583,8 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
         .seed = c->opts.seed,
         .options = c->opts.options,
         .n_options = c->opts.n_options,
+        .n_islands = ps->n_islands,
+        .island_units = ps->isl_units,
     };
     if (c->policy->init) {
         char err[512] = "";
@@ -715,12 +755,36 @@ static int take_host(eng_core *c, pool_state *ps, int32_t pos, int32_t cores)
         c->busy_nodes++;
     h->free_cores -= cores;
     c->busy_cores += cores;
+    island_add(c, ps, pos, cores, -1);
     if (!host_has_capacity(ps, c->prep->alloc, pos))
         bit_set(ps->freemap, pos, false);
     return push_alloc(c, h->index, cores);
 }
 
-/* Allocates job j in pool ps, on the policy's hosts or first fit. */
+/* The next host with free capacity after position `after` in island isl
+ * (-1: any island), or -1. */
+static int32_t next_free(const pool_state *ps, int32_t after, int32_t isl)
+{
+    int32_t pos = bit_next(ps->freemap, ps->n_words, after + 1);
+    while (pos >= 0 && isl >= 0 && ps->hosts[pos].island != isl)
+        pos = bit_next(ps->freemap, ps->n_words, pos + 1);
+    return pos;
+}
+
+/* The next host for an engine-placed start in island *isl (-1: any), or
+ * when spanning (span) in the islands after it in turn, as
+ * pol_island_take() counts. */
+static int32_t next_placed(const pool_state *ps, int32_t after, int32_t *isl, bool span)
+{
+    int32_t pos = next_free(ps, after, *isl);
+    while (pos < 0 && span && *isl + 1 < ps->n_islands)
+        pos = next_free(ps, -1, ++*isl);
+    return pos;
+}
+
+/* Allocates job j in pool ps, on the policy's hosts or first fit: with
+ * islands, within the island pol_island_pick() chooses (start_job checked
+ * that it exists), or island by island for a job larger than every island. */
 static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_start *st,
                     eng_diag *d)
 {
@@ -738,6 +802,11 @@ static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_sta
         return eng_diag_set(d, rc, "out of memory");
     c->pj[j->idx].alloc_off = c->n_live;
     int32_t held = j->units;
+    int32_t pick = ps->n_islands && !named && st->packet < 0
+                       ? pol_island_pick(ps->n_islands, ps->isl_units, ps->isl_free, need)
+                       : -1;
+    bool span = pick == POL_ISLAND_SPAN && ps->n_islands;
+    int32_t isl = span ? 0 : pick >= 0 ? pick : -1;
     if (st->packet >= 0) {
         /* A packet member holds its packet's hosts whole. */
         if (!named)
@@ -770,7 +839,7 @@ static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_sta
                                         "%d, which is not a free host of the pool",
                                         c->now, policy_name(c), (long long)j->id, pos);
             } else {
-                pos = bit_next(ps->freemap, ps->n_words, pos + 1);
+                pos = next_placed(ps, pos, &isl, span);
                 if (pos < 0)
                     return eng_diag_set(d, ENG_POLICY, "internal: free host count mismatch");
             }
@@ -794,7 +863,7 @@ static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_sta
                 if (ps->hosts[pos].free_cores == 0)
                     continue;
             } else {
-                pos = bit_next(ps->freemap, ps->n_words, pos + 1);
+                pos = next_placed(ps, pos, &isl, span);
                 if (pos < 0)
                     return eng_diag_set(d, ENG_POLICY, "internal: free core count mismatch");
             }
@@ -824,6 +893,7 @@ static void release(eng_core *c, pool_state *ps, int32_t job)
             pol_host *h = &ps->hosts[pos];
             h->free_cores += cores;
             c->busy_cores -= cores;
+            island_add(c, ps, pos, cores, +1);
             if (h->free_cores == h->cores)
                 c->busy_nodes--;
             if (host_has_capacity(ps, c->prep->alloc, pos))
@@ -879,6 +949,52 @@ static int check_packet_start(eng_core *c, pool_state *ps, const pol_job *j, con
     return ENG_OK;
 }
 
+static int32_t largest_island(const pool_state *ps)
+{
+    int32_t m = 0;
+    for (int32_t k = 0; k < ps->n_islands; k++)
+        if (ps->isl_units[k] > m)
+            m = ps->isl_units[k];
+    return m;
+}
+
+/* With islands: an engine-placed start needs an island that hosts it now
+ * (or, larger than every island, enough free units across them); named
+ * hosts of a job that fits in one island must all be in one. */
+static int check_island_start(eng_core *c, pool_state *ps, const pol_job *j, const pol_start *st,
+                              eng_diag *d)
+{
+    if (st->n_hosts == 0) {
+        if (pol_island_pick(ps->n_islands, ps->isl_units, ps->isl_free, j->units) !=
+            POL_ISLAND_NONE)
+            return ENG_OK;
+        int32_t best = 0;
+        for (int32_t k = 1; k < ps->n_islands; k++)
+            if (ps->isl_free[k] > ps->isl_free[best])
+                best = k;
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s started job %lld needing %d units, which no "
+                            "island can host now (most free: %d of island %s's %d)",
+                            c->now, policy_name(c), (long long)j->id, j->units, ps->isl_free[best],
+                            ps->pool->island_names[best], ps->isl_units[best]);
+    }
+    if (j->units > largest_island(ps))
+        return ENG_OK;
+    const int32_t *named = ps->out.hosts + st->hosts_off;
+    for (int32_t k = 1; k < st->n_hosts; k++) {
+        int32_t a = named[0], b = named[k];
+        if (a < 0 || a >= ps->n_hosts || b < 0 || b >= ps->n_hosts)
+            return ENG_OK; /* allocate() reports hosts outside the pool */
+        if (ps->hosts[a].island != ps->hosts[b].island)
+            return eng_diag_set(d, ENG_POLICY,
+                                "t=%.17g: policy %s started job %lld (%d units, fits in one "
+                                "island) on hosts %s and %s of different islands",
+                                c->now, policy_name(c), (long long)j->id, j->units,
+                                ps->hosts[a].name, ps->hosts[b].name);
+    }
+    return ENG_OK;
+}
+
 static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag *d)
 {
     int32_t idx = st->job_idx;
@@ -901,6 +1017,11 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
                             "t=%.17g: policy %s started job %lld needing %d units with only %d "
                             "free",
                             c->now, policy_name(c), (long long)j->id, j->units, ps->free_units);
+    if (ps->n_islands && st->packet < 0) {
+        int rc = check_island_start(c, ps, j, st, d);
+        if (rc)
+            return rc;
+    }
     if (c->promise_s && !c->fail && c->now > c->promise_s[idx] &&
         c->now - c->promise_s[idx] > 1e-9 * fmax(1.0, fabs(c->now)))
         return eng_diag_set(d, ENG_INVARIANT,
@@ -1035,6 +1156,20 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
         free_units +=
             c->prep->alloc == POL_ALLOC_NODE ? (h->free_cores == h->cores) : h->free_cores;
     }
+    for (int32_t i = 0; i < ps->n_islands; i++) {
+        int64_t f = 0;
+        for (int32_t k = 0; k < ps->n_hosts; k++) {
+            const pol_host *h = &ps->hosts[k];
+            if (h->island == i)
+                f += c->prep->alloc == POL_ALLOC_NODE ? (h->free_cores == h->cores) : h->free_cores;
+        }
+        if (f != ps->isl_free[i])
+            return eng_diag_set(d, ENG_INVARIANT,
+                                "t=%.17g: pool %s counts %d free units in island %s, its hosts "
+                                "have %lld",
+                                c->now, ps->pool->label, ps->isl_free[i],
+                                ps->pool->island_names[i], (long long)f);
+    }
     if (free_units != ps->free_units)
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: pool %s counts %d free units, its hosts have %lld", c->now,
@@ -1068,7 +1203,9 @@ static int check_decisions(eng_core *c, pool_state *ps, const int32_t *queue_bef
                                     (long long)c->pj[out->starts[i].job_idx].id);
     }
     if ((c->policy->flags & POL_FLAG_HEAD_GREEDY) && ps->n_queue > 0 &&
-        ps->queue[0]->units <= ps->free_units)
+        ps->queue[0]->units <= ps->free_units &&
+        (!ps->n_islands || pol_island_pick(ps->n_islands, ps->isl_units, ps->isl_free,
+                                           ps->queue[0]->units) != POL_ISLAND_NONE))
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: policy %s left job %lld waiting at the head of the queue "
                             "although its %d units were free",

@@ -24,11 +24,13 @@
  * does. Its expected end (what policies plan with) is start + estimate_s.
  *
  * Checks always made (a violation is ENG_POLICY): a decision names a job
- * queued in this pool, not started before; enough free units; named hosts
- * belong to the pool and are free. Checks made with opts.check (and in every
- * test): ORDERED and HEAD_GREEDY policy flags, every job starts no later
- * than the first promise its policy made for it, and a full audit of the
- * pool's free capacity after every call. A violation is ENG_INVARIANT with
+ * queued in this pool, not started before; enough free units, and with
+ * islands an island that can host it (pol_island_pick), or named hosts in
+ * one island; named hosts belong to the pool and are free. Checks made
+ * with opts.check (and in every test): ORDERED and HEAD_GREEDY policy
+ * flags (with islands, "fits" as pol_island_pick says), every job starts
+ * no later than the first promise its policy made for it, and a full
+ * audit of the pool's free capacity (per island too) after every call. A violation is ENG_INVARIANT with
  * the time, job and rule.
  *
  * Cost per step: O(events + decisions * log(queue)) plus the policy's own;
@@ -101,6 +103,11 @@ typedef struct eng_core_opts {
     uint64_t seed;
     bool check;
     eng_failures failures;
+    /* --islands ignore: every pool is one block even where its hosts name
+     * islands. Otherwise (strict) a pool with two islands or more places a
+     * job that fits in one island within one (pol_island_pick), and the
+     * policy must carry POL_FLAG_ISLANDS (else ENG_USAGE at create). */
+    bool ignore_islands;
 } eng_core_opts;
 
 /* The fate of one simulated job (indexed like eng_prepared.jobs). */

@@ -8,7 +8,9 @@
  * only our own broken invariants are assertions.
  *
  * The table is one X-macro so the code, its name and its text cannot drift
- * apart (the libuv habit).
+ * apart (the libuv habit). ENG_USAGE is a choice of options that the input
+ * rules out (a policy that does not plan with islands on a platform with
+ * islands): the command line exits 2 for it, as for any usage error.
  */
 #ifndef ENG_ERROR_H
 #define ENG_ERROR_H
@@ -26,7 +28,8 @@
     X(INVARIANT, -7, "scheduling invariant violated")                                              \
     X(CHILD, -8, "simulation process failed")                                                      \
     X(POLICY, -9, "policy error")                                                                  \
-    X(UNSUPPORTED, -10, "not supported")
+    X(UNSUPPORTED, -10, "not supported")                                                          \
+    X(USAGE, -11, "options that do not go together")
 
 enum {
 #define ENG_ERR_ENUM(name, code, text) ENG_##name = (code),

@@ -1,6 +1,8 @@
 /* eng_metrics.c — see eng_metrics.h. O(n log n) for the wait quantiles. */
 #include "eng_metrics.h"
 
+#include <gsl/gsl_statistics_double.h>
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -192,4 +194,46 @@ void eng_metrics_failures(const eng_prepared *prep, const eng_job_result *result
     s->n_simulated = s->n_completed + s->n_killed + s->n_failed;
     if (s->makespan_s > 0 && s->total_units > 0)
         s->utilization += wasted_unit_s / ((double)s->total_units * s->makespan_s);
+}
+
+int eng_metrics_log_agreement(const eng_workload *w, const eng_prepared *prep,
+                              const eng_job_result *results, eng_summary *s)
+{
+    eng_log_agreement *la = &s->log;
+    *la = (eng_log_agreement){.wait_spearman = NAN};
+    size_t n = prep->n_jobs;
+    /* logged waits, then simulated waits, then gsl_stats_spearman's 2n */
+    double *v = malloc((n ? 4 * n : 1) * sizeof *v);
+    if (!v)
+        return ENG_NOMEM;
+    double *log_w = v, *sim_w = v + n, *work = v + 2 * n;
+    size_t m = 0;
+    long double sum_log = 0, sum_sim = 0, sum_abs = 0;
+    for (size_t i = 0; i < n; i++) {
+        const eng_job_result *r = &results[i];
+        if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED)
+            continue;
+        double logged = w->jobs[prep->jobs[i].src].wait_s;
+        if (!(logged >= 0))
+            continue;
+        double sim = r->start_s - prep->jobs[i].submit_s;
+        log_w[m] = logged;
+        sim_w[m] = sim;
+        sum_log += logged;
+        sum_sim += sim;
+        sum_abs += fabsl((long double)sim - logged);
+        m++;
+    }
+    la->jobs = m;
+    if (m > 0) {
+        la->wait_mean_log_s = (double)(sum_log / m);
+        la->wait_mean_sim_s = (double)(sum_sim / m);
+        la->wait_mae_s = (double)(sum_abs / m);
+    }
+    if (m >= 2) {
+        double rho = gsl_stats_spearman(log_w, 1, sim_w, 1, m, work);
+        la->wait_spearman = isfinite(rho) ? rho : NAN;
+    }
+    free(v);
+    return ENG_OK;
 }

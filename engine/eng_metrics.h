@@ -29,11 +29,36 @@
 
 #include "eng_core.h"
 #include "eng_prep.h"
+#include "eng_swf.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 #define ENG_BSLD_TAU_S 10.0
+
+/* Agreement of the simulated schedule with the log's own (SWF field 3, the
+ * wait the job had on the real machine). Measured over the jobs both have:
+ * the jobs that ran to their end in the replay (completed or killed at
+ * their requested time: the jobs of the wait metrics) whose logged wait is
+ * >= 0 (-1 is SWF's "unknown"). Dropped jobs, jobs cut by a host failure
+ * and jobs without a logged wait are left out.
+ *   wait_mean_log_s  mean logged wait of those jobs
+ *   wait_mean_sim_s  mean simulated wait (start - submit) of the same jobs
+ *   wait_mae_s       mean of |simulated wait - logged wait|
+ *   wait_spearman    Spearman's rank correlation of the two waits
+ *                    (gsl_stats_spearman: ties get their mean rank); NAN
+ *                    (null in summary.json) for fewer than 2 jobs or when
+ *                    either side is constant
+ * jobs == 0 means the log has no wait time for any simulated job (a
+ * generated workload, or a log whose field 3 is -1 throughout): the run
+ * then reports no agreement. */
+typedef struct eng_log_agreement {
+    size_t jobs;
+    double wait_mean_log_s;
+    double wait_mean_sim_s;
+    double wait_mae_s;
+    double wait_spearman;
+} eng_log_agreement;
 
 typedef struct eng_summary {
     size_t n_input;     /* jobs read from the workload */
@@ -70,12 +95,18 @@ typedef struct eng_summary {
     size_t n_packets; /* packets of two or more members */
     size_t n_pseudo;  /* their members after the first */
     double pk_wait_mean_s, pk_wait_median_s, pk_queue_mean;
+    eng_log_agreement log; /* eng_metrics_log_agreement() */
 } eng_summary;
 
 /* Fills s from a finished schedule. results/ts as returned by the core. */
 int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
                         const eng_ts_row *ts, size_t n_ts, int64_t total_units,
                         eng_summary *s);
+
+/* Fills s->log from the workload's logged waits (w->jobs[prep->jobs[i].src]
+ * .wait_s) and the simulated starts. Returns 0, or ENG_NOMEM. */
+int eng_metrics_log_agreement(const eng_workload *w, const eng_prepared *prep,
+                              const eng_job_result *results, eng_summary *s);
 
 /* Adds what host failures cost (failures on): wasted node-seconds, and the
  * busy unit-seconds of failed runs, to the summary's utilization. */

@@ -301,6 +301,14 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
         json_kv_num(f, I3, "queue_length_mean", s->pk_queue_mean, true);
         fprintf(f, "%s}\n", I2);
     }
+    if (s->log.jobs > 0) { /* the log has wait times (SWF field 3) */
+        fputs("  },\n  \"log_agreement\": {\n", f);
+        json_kv_num(f, I2, "jobs", (double)s->log.jobs, false);
+        json_kv_num(f, I2, "wait_mean_log", s->log.wait_mean_log_s, false);
+        json_kv_num(f, I2, "wait_mean_sim", s->log.wait_mean_sim_s, false);
+        json_kv_num(f, I2, "wait_mae_s", s->log.wait_mae_s, false);
+        json_kv_num(f, I2, "wait_spearman", s->log.wait_spearman, true);
+    }
     fputs("  },\n  \"platform\": {\n", f);
     const eng_platform *p = r->platform;
     json_kv_str(f, I2, "path", m->platform_path, false);
@@ -313,9 +321,18 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
         const eng_pool *pl = &p->pools[i];
         fprintf(f, "%s{\"label\": ", I3);
         json_str(f, pl->label);
-        fprintf(f, ", \"hosts\": %zu, \"cores\": %lld, \"cores_per_node\": %d}%s\n",
-                pl->n_hosts, (long long)pl->total_cores, pl->cores_per_node,
-                i + 1 < p->n_pools ? "," : "");
+        fprintf(f, ", \"hosts\": %zu, \"cores\": %lld, \"cores_per_node\": %d", pl->n_hosts,
+                (long long)pl->total_cores, pl->cores_per_node);
+        if (pl->n_islands > 0) { /* named by their hosts' island property */
+            fputs(", \"islands\": [", f);
+            for (int32_t k = 0; k < pl->n_islands; k++) {
+                fprintf(f, "%s{\"name\": ", k ? ", " : "");
+                json_str(f, pl->island_names[k]);
+                fprintf(f, ", \"hosts\": %d}", pl->island_hosts[k]);
+            }
+            fputs("]", f);
+        }
+        fprintf(f, "}%s\n", i + 1 < p->n_pools ? "," : "");
     }
     fprintf(f, "%s]\n", I2);
     fputs("  },\n  \"manifest\": {\n", f);
@@ -337,6 +354,7 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     json_kv_str(f, I2, "policy_report", report, false);
     json_kv_str(f, I2, "walltime", m->walltime, false);
     json_kv_str(f, I2, "alloc", m->alloc, false);
+    json_kv_str(f, I2, "islands", m->islands ? m->islands : "strict", false);
     json_kv_str(f, I2, "procs_field", m->procs_field, false);
     json_kv_str(f, I2, "type_field", m->type_field ? m->type_field : "queue", false);
     json_kv_str(f, I2, "initialization", m->init ? m->init : "none", false);

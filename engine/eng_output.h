@@ -17,7 +17,10 @@
  *   schedule.swf    the simulated jobs as SWF 2.2 with simulated wait (3),
  *                   run time (4), allocated processors (5) and status (11:
  *                   1 completed, 0 killed); other fields as in the input.
- *   summary.json    counts, metrics (eng_metrics.h), platform and manifest.
+ *   summary.json    counts, metrics (eng_metrics.h), log_agreement (only
+ *                   when the log has wait times: eng_log_agreement, keys
+ *                   jobs, wait_mean_log, wait_mean_sim, wait_mae_s,
+ *                   wait_spearman), platform and manifest.
  *   timeseries.csv  after each event instant: waiting and running jobs,
  *                   busy nodes and cores, utilization of the units.
  *
@@ -67,6 +70,7 @@ typedef struct eng_manifest {
     uint64_t seed;
     const char *walltime;      /* "kill" | "extend" */
     const char *alloc;         /* "node" | "core" */
+    const char *islands;       /* "strict" | "ignore"; NULL reads "strict" */
     const char *procs_field;   /* "alloc" | "req" */
     const char *type_field;    /* "queue" | "partition" | "app" */
     const char *init;          /* "none", "share X" or "table FILE" */

@@ -108,6 +108,75 @@ static int parse_queues(const char *path, const char *host, const char *text, in
     return ENG_OK;
 }
 
+/* An island name: 1 to 63 letters, digits, '-', '_' or '.'. */
+static bool island_name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 63)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '-' || ch == '_' || ch == '.'))
+            return false;
+    }
+    return true;
+}
+
+/* Numbers the islands of pool pi from its hosts' names (isl[k]: host k's
+ * island property or NULL), in order of their first host. */
+static int build_islands(eng_platform *p, size_t pi, const char *const *isl, eng_diag *d)
+{
+    eng_pool *pool = &p->pools[pi];
+    const char *first_named = NULL, *first_unnamed = NULL;
+    for (size_t i = 0; i < pool->n_hosts; i++) {
+        int32_t k = pool->hosts[i];
+        if (isl[k] && !first_named)
+            first_named = p->hosts[k].name;
+        if (!isl[k] && !first_unnamed)
+            first_unnamed = p->hosts[k].name;
+    }
+    for (size_t i = 0; i < pool->n_hosts; i++)
+        p->hosts[pool->hosts[i]].island = -1;
+    if (!first_named)
+        return ENG_OK;
+    if (first_unnamed)
+        return eng_diag_set(d, ENG_PLATFORM,
+                            "%s: host %s: property island: expected an island name, as host %s "
+                            "of the same pool (%s) has; give every host of a pool its island "
+                            "or none",
+                            p->path, first_unnamed, first_named, pool->label);
+    pool->island_names = calloc(pool->n_hosts, sizeof *pool->island_names);
+    pool->island_hosts = calloc(pool->n_hosts, sizeof *pool->island_hosts);
+    pool->island_cores = calloc(pool->n_hosts, sizeof *pool->island_cores);
+    if (!pool->island_names || !pool->island_hosts || !pool->island_cores)
+        return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", p->path);
+    for (size_t i = 0; i < pool->n_hosts; i++) {
+        int32_t k = pool->hosts[i];
+        int32_t x = 0;
+        while (x < pool->n_islands && strcmp(pool->island_names[x], isl[k]) != 0)
+            x++;
+        if (x == pool->n_islands) {
+            pool->island_names[x] = eng_strdup(isl[k]);
+            if (!pool->island_names[x])
+                return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", p->path);
+            pool->n_islands++;
+        }
+        p->hosts[k].island = x;
+        pool->island_hosts[x]++;
+        pool->island_cores[x] += p->hosts[k].cores;
+    }
+    return ENG_OK;
+}
+
+bool eng_platform_has_islands(const eng_platform *p)
+{
+    for (size_t i = 0; i < p->n_pools; i++)
+        if (p->pools[i].n_islands > 1)
+            return true;
+    return false;
+}
+
 static bool same_queues(const int64_t *a, size_t na, const int64_t *b, size_t nb)
 {
     return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
@@ -123,6 +192,11 @@ void eng_platform_destroy(eng_platform *p)
         free(p->pools[i].label);
         free(p->pools[i].queues);
         free(p->pools[i].hosts);
+        for (int32_t k = 0; k < p->pools[i].n_islands; k++)
+            free(p->pools[i].island_names[k]);
+        free(p->pools[i].island_names);
+        free(p->pools[i].island_hosts);
+        free(p->pools[i].island_cores);
     }
     free(p->hosts);
     free(p->pools);
@@ -157,8 +231,9 @@ int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
     size_t *order = malloc(n * sizeof *order);
     int64_t **hq = calloc(n, sizeof *hq); /* queues per host */
     size_t *hnq = calloc(n, sizeof *hnq);
+    const char **hisl = calloc(n, sizeof *hisl); /* island per host, borrowed */
     int rc = ENG_OK;
-    if (!p || !order || !hq || !hnq) {
+    if (!p || !order || !hq || !hnq || !hisl) {
         rc = eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
         goto done;
     }
@@ -236,6 +311,14 @@ int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
             }
             e->occupation_prob = v;
         }
+        if (h->island && !island_name_ok(h->island)) {
+            rc = eng_diag_set(d, ENG_PLATFORM,
+                              "%s: host %s: property island: expected a name of 1 to 63 "
+                              "letters, digits, '-', '_' or '.', got '%s'",
+                              path, h->name, h->island);
+            goto done;
+        }
+        hisl[k] = h->island;
         if (h->queues) {
             rc = parse_queues(path, h->name, h->queues, &hq[k], &hnq[k], d);
             if (rc)
@@ -306,7 +389,13 @@ int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
                                           p->pools[a].label, p->pools[b].label);
                         goto done;
                     }
+    for (size_t pi = 0; pi < p->n_pools; pi++) {
+        rc = build_islands(p, pi, hisl, d);
+        if (rc)
+            goto done;
+    }
 done:
+    free(hisl);
     if (hq)
         for (size_t k = 0; k < n; k++)
             free(hq[k]);
@@ -338,7 +427,8 @@ static bool put_str(FILE *f, const char *s)
     return fwrite(&n, sizeof n, 1, f) == 1 && (n == 0 || fwrite(s, 1, n, f) == n);
 }
 
-static char *get_str(FILE *f, bool *ok)
+/* Sets *ok false on a short read, and *nomem too when memory ran out. */
+static char *get_str(FILE *f, bool *ok, bool *nomem)
 {
     uint32_t n;
     if (fread(&n, sizeof n, 1, f) != 1 || n > (1u << 20)) {
@@ -348,6 +438,8 @@ static char *get_str(FILE *f, bool *ok)
     if (n == 0)
         return NULL;
     char *s = malloc(n);
+    if (!s)
+        *nomem = true;
     if (!s || fread(s, 1, n, f) != n || s[n - 1] != '\0') {
         free(s);
         *ok = false;
@@ -376,7 +468,8 @@ int eng_platform_save(FILE *f, const eng_platform *p)
                                     (long long)pool->queues[q]);
         ok = put_str(f, h->name) && fwrite(&h->speed_flops, sizeof h->speed_flops, 1, f) == 1 &&
              fwrite(&h->sg_cores, sizeof h->sg_cores, 1, f) == 1 && put_str(f, cores) &&
-             put_str(f, price) && put_str(f, pool->n_queues ? queues : NULL) && put_str(f, occ);
+             put_str(f, price) && put_str(f, pool->n_queues ? queues : NULL) && put_str(f, occ) &&
+             put_str(f, h->island >= 0 ? pool->island_names[h->island] : NULL);
     }
     return ok ? ENG_OK : ENG_IO;
 }
@@ -385,31 +478,37 @@ int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag
 {
     *out = NULL;
     uint64_t n;
+    bool nomem = false;
     bool ok = fread(&n, sizeof n, 1, f) == 1 && n < (1u << 26);
-    char *ref = ok ? get_str(f, &ok) : NULL;
+    char *ref = ok ? get_str(f, &ok, &nomem) : NULL;
     eng_host_desc *desc = ok ? calloc(n ? n : 1, sizeof *desc) : NULL;
+    nomem = nomem || (ok && !desc);
     ok = ok && desc;
     for (uint64_t i = 0; ok && i < n; i++) {
-        desc[i].name = get_str(f, &ok);
+        desc[i].name = get_str(f, &ok, &nomem);
         ok = ok && fread(&desc[i].speed_flops, sizeof desc[i].speed_flops, 1, f) == 1 &&
              fread(&desc[i].sg_cores, sizeof desc[i].sg_cores, 1, f) == 1;
         if (ok)
-            desc[i].cores = get_str(f, &ok);
+            desc[i].cores = get_str(f, &ok, &nomem);
         if (ok)
-            desc[i].price_per_s = get_str(f, &ok);
+            desc[i].price_per_s = get_str(f, &ok, &nomem);
         if (ok)
-            desc[i].queues = get_str(f, &ok);
+            desc[i].queues = get_str(f, &ok, &nomem);
         if (ok)
-            desc[i].occupation = get_str(f, &ok);
+            desc[i].occupation = get_str(f, &ok, &nomem);
+        if (ok)
+            desc[i].island = get_str(f, &ok, &nomem);
     }
-    int rc = ok ? eng_platform_build(path, desc, (size_t)n, ref, out, d)
-                : eng_diag_set(d, ENG_IO, "%s: the platform description is truncated", path);
+    int rc = ok      ? eng_platform_build(path, desc, (size_t)n, ref, out, d)
+             : nomem ? eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path)
+                     : eng_diag_set(d, ENG_IO, "%s: the platform description is truncated", path);
     for (uint64_t i = 0; desc && i < n; i++) {
         free((char *)desc[i].name);
         free((char *)desc[i].cores);
         free((char *)desc[i].price_per_s);
         free((char *)desc[i].queues);
         free((char *)desc[i].occupation);
+        free((char *)desc[i].island);
     }
     free(desc);
     free(ref);

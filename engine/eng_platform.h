@@ -14,6 +14,12 @@
  *     occupation_probability  probability in [0, 1) that the host is taken
  *                  by events outside the simulated jobs at any moment (the
  *                  "global load" of the availability studies); default 0
+ *     island       name of the island (a part of the interconnect, e.g. one
+ *                  InfiniBand fabric) the host belongs to: 1 to 63 letters,
+ *                  digits, '-', '_' or '.'. Within a pool, either every
+ *                  host names its island or none does. With --islands
+ *                  strict (the default) a job that fits in one island of
+ *                  its pool runs within one; a larger job may span islands.
  *   on the platform's root zone:
  *     ref_speed    speed (flop/s per core, SimGrid units accepted: "2.6Gf")
  *                  at which the log's run times were measured; default: the
@@ -24,6 +30,9 @@
  * to the catch-all pool, else it is dropped ("no-pool"). A queue number
  * listed by two different pools is a platform error. Each pool is scheduled
  * by its own policy instance.
+ *
+ * Islands are numbered per pool in the order of their first host (name
+ * order); a pool whose hosts name no island has none (n_islands 0).
  *
  * Host order is natural name order (eng_name_cmp: "n2" before "n10"), never
  * SimGrid's listing order, so every index below is deterministic.
@@ -47,6 +56,7 @@ typedef struct eng_host_desc {
     const char *price_per_s;
     const char *queues;
     const char *occupation;
+    const char *island;
 } eng_host_desc;
 
 typedef struct eng_host {
@@ -57,6 +67,7 @@ typedef struct eng_host {
     double price_per_s;
     double occupation_prob;
     int32_t pool;
+    int32_t island; /* index among its pool's islands, or -1 (none) */
 } eng_host;
 
 typedef struct eng_pool {
@@ -68,6 +79,10 @@ typedef struct eng_pool {
     int32_t cores_per_node; /* smallest `cores` of its hosts */
     int64_t total_cores;
     double min_speed_flops;
+    char **island_names;    /* n_islands names, numbered by first host */
+    int32_t *island_hosts;  /* hosts per island */
+    int64_t *island_cores;  /* cores per island */
+    int32_t n_islands;      /* 0: its hosts name no island */
 } eng_pool;
 
 typedef struct eng_platform {
@@ -90,6 +105,9 @@ int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
                        const char *ref_speed, eng_platform **out, eng_diag *d);
 
 void eng_platform_destroy(eng_platform *p);
+
+/* Does any pool have two islands or more? */
+bool eng_platform_has_islands(const eng_platform *p);
 
 /* The pool serving SWF queue q, or -1. */
 int32_t eng_platform_route(const eng_platform *p, int64_t queue);

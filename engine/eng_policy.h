@@ -23,6 +23,17 @@
  * whatever the hosts, so FCFS and the backfilling family plan on counts and
  * let the engine pick hosts (lowest names first).
  *
+ * Islands (--islands strict, the default, on a pool whose hosts name two
+ * islands or more; see eng_platform.h): a job needing at most the largest
+ * island's units must run within one island; a larger one may span them.
+ * Then "fits now" means "pol_island_pick() finds a place", not "units <=
+ * free_units". The view gives the islands' capacities and free units, and
+ * each host its island; the engine places a start the policy leaves to it
+ * exactly as pol_island_pick() says, so a policy can follow its own starts
+ * with pol_island_take(). A policy that does so carries POL_FLAG_ISLANDS;
+ * the engine refuses to run one that does not on a pool with islands
+ * (ENG_USAGE, unless --islands ignore). With n_islands == 0 nothing changes.
+ *
  * Times are simulated seconds (double). Planning uses estimate_s, never the
  * real run time, which policies cannot see. The engine guarantees that a
  * job never runs longer than its estimate (it is killed at its requested
@@ -81,6 +92,7 @@ typedef struct pol_host {
     double price_per_s;  /* 0 when the platform gives no price */
     double occupation_prob; /* platform property occupation_probability (0: none) */
     bool up;             /* false while the host is down (failures on): free_cores is 0 */
+    int32_t island;      /* its island, 0..n_islands-1; -1 when the view has none */
 } pol_host;
 
 typedef enum pol_alloc { POL_ALLOC_NODE = 0, POL_ALLOC_CORE = 1 } pol_alloc;
@@ -99,6 +111,9 @@ typedef struct pol_view {
     double ref_speed_flops;        /* speed at which the log's run times hold */
     const int32_t *alloc_pos;      /* hosts of running jobs: positions in hosts[] */
     const int32_t *alloc_cores;    /* cores each of them takes */
+    int32_t n_islands;             /* 0: no island constraint (the pool is one block) */
+    const int32_t *island_units;   /* capacity of each island, in units */
+    const int32_t *island_free;    /* free units of each island now (down hosts: none) */
 } pol_view;
 
 /* A start decision. hosts_off/n_hosts index pol_out.hosts; n_hosts == 0
@@ -180,6 +195,8 @@ typedef struct pol_setup {
     uint64_t seed;          /* for policies that draw random numbers (GSL) */
     const pol_kv *options;  /* --policy-opt pairs */
     size_t n_options;
+    int32_t n_islands;            /* as in pol_view */
+    const int32_t *island_units;
 } pol_setup;
 
 /* Policy properties the invariant checker verifies after every call. */
@@ -188,7 +205,34 @@ enum {
     POL_FLAG_ORDERED = 1u << 0,
     /* Never leaves the queue head waiting while it fits in the free units. */
     POL_FLAG_HEAD_GREEDY = 1u << 1,
+    /* Plans with the view's islands: starts only what pol_island_pick()
+     * can place (see "Islands" above). */
+    POL_FLAG_ISLANDS = 1u << 2,
 };
+
+/* Island placement, shared by the engine and the policies. */
+enum {
+    POL_ISLAND_SPAN = -1, /* larger than every island: free units island by island */
+    POL_ISLAND_NONE = -2, /* cannot be placed now */
+};
+
+/* Where a start needing `units` goes, given each island's capacity and
+ * free units: a job no larger than the largest island goes to the island
+ * with the fewest free units that suffice (best fit; ties: the lowest
+ * island), or POL_ISLAND_NONE when none has enough free; a larger job
+ * spans (POL_ISLAND_SPAN) when the islands' free units add up to `units`,
+ * else POL_ISLAND_NONE. O(n_islands). */
+int32_t pol_island_pick(int32_t n_islands, const int32_t *island_units,
+                        const int32_t *island_free, int32_t units);
+
+/* Takes `units` from island_free as the engine does for `pick` (an island
+ * from pol_island_pick, or POL_ISLAND_SPAN: islands in order, each as far
+ * as its free units go). */
+void pol_island_take(int32_t n_islands, int32_t *island_free, int32_t pick, int32_t units);
+
+/* Adds the units a running job holds in each island to per_island (n_islands
+ * entries), from its hosts in view->alloc_pos / alloc_cores. */
+void pol_island_held(const pol_view *v, const pol_job *job, int32_t *per_island);
 
 /* Describes one accepted option for --help and validation. */
 typedef struct pol_option {

@@ -186,7 +186,8 @@ int eng_run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
     size_t n_ts;
     const eng_ts_row *ts = eng_core_timeseries(r.core, &n_ts);
     eng_summary s;
-    if (eng_metrics_compute(&r.prep, eng_core_results(r.core), ts, n_ts, units, &s)) {
+    if (eng_metrics_compute(&r.prep, eng_core_results(r.core), ts, n_ts, units, &s) ||
+        eng_metrics_log_agreement(spec->workload, &r.prep, eng_core_results(r.core), &s)) {
         eng_sim_result_fini(&r);
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     }

@@ -59,7 +59,7 @@
 /* ---- platform loading ------------------------------------------------- */
 
 typedef struct zone_props {
-    const char *cores, *price_per_s, *queues, *occupation;
+    const char *cores, *price_per_s, *queues, *occupation, *island;
 } zone_props;
 
 static void walk_zone(sg_netzone_t z, zone_props inherited, zone_props *per_host, size_t n)
@@ -74,6 +74,8 @@ static void walk_zone(sg_netzone_t z, zone_props inherited, zone_props *per_host
         mine.queues = v;
     if ((v = sg_zone_get_property_value(z, "occupation_probability")))
         mine.occupation = v;
+    if ((v = sg_zone_get_property_value(z, "island")))
+        mine.island = v;
     xbt_dynar_t hosts = xbt_dynar_new(sizeof(sg_host_t), NULL);
     sg_zone_get_hosts(z, hosts);
     unsigned it;
@@ -140,6 +142,7 @@ int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
             .occupation = (v = sg_host_get_property_value(list[i], "occupation_probability"))
                               ? v
                               : zp[i].occupation,
+            .island = (v = sg_host_get_property_value(list[i], "island")) ? v : zp[i].island,
         };
         sg_host_set_data(list[i], NULL);
     }

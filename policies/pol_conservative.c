@@ -47,6 +47,23 @@
  * reservations come from a heap, O(log) per reservation change.
  *
  * The planned duration of a job is read in one place, planned_s().
+ *
+ * Islands (eng_policy.h; whole-node allocation): one profile per island.
+ * A job that fits in an island is reserved in the island where its slot
+ * starts earliest (ties: the lowest island); a larger one at the earliest
+ * time at which the islands together hold it for its whole estimate,
+ * taking from each island in turn as many nodes as stay free there all
+ * along. Each reservation keeps its units per island, and a due job is
+ * started on free hosts of exactly those islands (pol_out_start_on), so
+ * the profiles always match what the engine holds, island by island.
+ * After an early end every waiting job, in queue order, is taken out and
+ * placed again at its earliest slot, which is never later than its old one
+ * (still free). The indexed compression above is left out here: O(islands x P) per
+ * placement (O(B x islands x P) for a job larger than every island, B the
+ * profiles' breakpoints) and O(queue x islands x P) per early end. Under
+ * --alloc core, where a start can share hosts, a reservation cannot name
+ * its cores in advance: conservative then refuses islands (run it with
+ * --islands ignore).
  */
 #include "eng_policy.h"
 #include "pol_predict.h"
@@ -108,6 +125,24 @@ typedef struct cons_state {
     uint64_t version; /* changes of the profile */
     bool plain;       /* compress=plain: the reference compression */
     pol_predictor pred; /* run times to plan with */
+    /* Islands (n_isl > 0): a profile per island and, per job, the units
+     * its reservation (then its run) holds in each island. */
+    int32_t n_isl;
+    int32_t *isl_units;
+    int32_t largest;
+    pol_profile *ip;
+    int32_t *row; /* n_jobs x n_isl */
+    uint32_t *used; /* per host: the call that named it last */
+    uint32_t call;
+    size_t n_hosts;
+    int32_t *named;
+    size_t cap_named;
+    double *cand;
+    size_t cap_cand;
+    int32_t *oldrow; /* n_isl: a reservation's row before it is placed again */
+    int32_t **ipm; /* per island: prefix maximum of its profile's free units */
+    size_t *cap_ipm;
+    bool ipm_dirty;
 } cons_state;
 
 /* The duration a waiting job is planned with: read here and nowhere else
@@ -129,6 +164,287 @@ static bool heap_top_valid(const cons_state *s)
 static int heap_push(cons_state *s, double t, int32_t job)
 {
     return eng_heap_push(&s->due_heap, (eng_heap_ev){.t = t, .id = job});
+}
+
+static void cons_fini(void *state);
+
+/* ---- islands ----------------------------------------------------------- */
+
+static int isl_init(cons_state *s, const pol_setup *setup, char *err, size_t errlen)
+{
+    if (setup->alloc != POL_ALLOC_NODE) {
+        snprintf(err, errlen, "conservative plans with islands under whole-node allocation "
+                              "only; with --alloc core run it with --islands ignore");
+        cons_fini(s);
+        return ENG_USAGE;
+    }
+    s->n_isl = setup->n_islands;
+    s->n_hosts = setup->n_hosts;
+    s->isl_units = malloc((size_t)s->n_isl * sizeof *s->isl_units);
+    s->ip = calloc((size_t)s->n_isl, sizeof *s->ip);
+    s->row = calloc((s->n_jobs ? s->n_jobs : 1) * (size_t)s->n_isl, sizeof *s->row);
+    s->used = calloc(s->n_hosts ? s->n_hosts : 1, sizeof *s->used);
+    s->ipm = calloc((size_t)s->n_isl, sizeof *s->ipm);
+    s->cap_ipm = calloc((size_t)s->n_isl, sizeof *s->cap_ipm);
+    s->ipm_dirty = true;
+    s->oldrow = malloc((size_t)s->n_isl * sizeof *s->oldrow);
+    bool ok = s->isl_units && s->ip && s->row && s->used && s->ipm && s->cap_ipm && s->oldrow;
+    for (int32_t k = 0; ok && k < s->n_isl; k++) {
+        s->isl_units[k] = setup->island_units[k];
+        if (s->isl_units[k] > s->largest)
+            s->largest = s->isl_units[k];
+        ok = pol_profile_init(&s->ip[k], s->isl_units[k], 0) == ENG_OK;
+    }
+    if (!ok) {
+        cons_fini(s);
+        snprintf(err, errlen, "out of memory");
+        return ENG_NOMEM;
+    }
+    return ENG_OK;
+}
+
+static int32_t *row_of(cons_state *s, int32_t idx)
+{
+    return s->row + (size_t)idx * (size_t)s->n_isl;
+}
+
+/* Adds sign x the job's units per island on [a, b) to the profiles. */
+static int isl_add(cons_state *s, int32_t idx, double a, double b, int sign)
+{
+    const int32_t *r = row_of(s, idx);
+    s->ipm_dirty = true;
+    for (int32_t k = 0; k < s->n_isl; k++)
+        if (r[k]) {
+            int rc = pol_profile_add(&s->ip[k], a, b, sign * r[k]);
+            if (rc)
+                return rc;
+        }
+    return ENG_OK;
+}
+
+/* The fewest units free in profile p over [a, b). */
+static int32_t min_free(const pol_profile *p, double a, double b)
+{
+    size_t lo = 0, hi = p->n;
+    while (hi - lo > 1) { /* the segment holding a */
+        size_t mid = (lo + hi) / 2;
+        if (p->t[mid] <= a)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    int32_t m = p->free[lo];
+    for (size_t i = lo + 1; i < p->n && p->t[i] < b; i++)
+        if (p->free[i] < m)
+            m = p->free[i];
+    return m;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The earliest slot of a job larger than every island: at now or at a
+ * breakpoint of some island's profile, where the islands' nodes free all
+ * along add up to its units; taken from the islands in turn. Fills its
+ * row; INFINITY when no such time is known (hosts down). */
+static int isl_earliest_span(cons_state *s, const pol_view *v, const pol_job *j, double *at)
+{
+    size_t n = 1;
+    for (int32_t k = 0; k < s->n_isl; k++)
+        n += s->ip[k].n;
+    if (eng_grow(&s->cand, &s->cap_cand, n, sizeof *s->cand))
+        return ENG_NOMEM;
+    n = 0;
+    s->cand[n++] = v->now_s;
+    for (int32_t k = 0; k < s->n_isl; k++)
+        for (size_t i = 0; i < s->ip[k].n; i++)
+            if (s->ip[k].t[i] > v->now_s)
+                s->cand[n++] = s->ip[k].t[i];
+    qsort(s->cand, n, sizeof *s->cand, cmp_double);
+    int32_t *r = row_of(s, j->idx);
+    *at = INFINITY;
+    for (size_t c = 0; c < n; c++) {
+        if (c > 0 && s->cand[c] == s->cand[c - 1])
+            continue;
+        double t = s->cand[c];
+        int64_t sum = 0;
+        for (int32_t k = 0; k < s->n_isl; k++)
+            sum += min_free(&s->ip[k], t, t + planned_s(j));
+        if (sum < j->units)
+            continue;
+        int32_t left = j->units;
+        for (int32_t k = 0; k < s->n_isl; k++) {
+            int32_t m = min_free(&s->ip[k], t, t + planned_s(j));
+            r[k] = m < left ? m : left;
+            left -= r[k];
+        }
+        *at = t;
+        return ENG_OK;
+    }
+    return ENG_OK;
+}
+
+/* Reserves job j at its earliest slot from now (*at INFINITY: none known,
+ * nothing reserved). */
+static int isl_place(cons_state *s, const pol_view *v, const pol_job *j, double *at)
+{
+    int32_t *r = row_of(s, j->idx);
+    for (int32_t k = 0; k < s->n_isl; k++)
+        r[k] = 0;
+    *at = INFINITY;
+    if (j->units <= s->largest) {
+        int32_t best = -1;
+        for (int32_t k = 0; k < s->n_isl; k++) {
+            if (s->isl_units[k] < j->units)
+                continue;
+            double t = pol_profile_earliest(&s->ip[k], v->now_s, planned_s(j), j->units);
+            if (t < *at) {
+                *at = t;
+                best = k;
+            }
+        }
+        if (best < 0 || !isfinite(*at)) {
+            *at = INFINITY;
+            return ENG_OK;
+        }
+        r[best] = j->units;
+    } else {
+        int rc = isl_earliest_span(s, v, j, at);
+        if (rc || !isfinite(*at))
+            return rc;
+    }
+    return isl_add(s, j->idx, *at, *at + planned_s(j), -1);
+}
+
+static int isl_rebuild_prefmax(cons_state *s)
+{
+    for (int32_t k = 0; k < s->n_isl; k++) {
+        const pol_profile *p = &s->ip[k];
+        if (eng_grow(&s->ipm[k], &s->cap_ipm[k], p->n, sizeof *s->ipm[k]))
+            return ENG_NOMEM;
+        int32_t m = 0;
+        for (size_t i = 0; i < p->n; i++) {
+            if (p->free[i] > m)
+                m = p->free[i];
+            s->ipm[k][i] = m;
+        }
+    }
+    s->ipm_dirty = false;
+    return ENG_OK;
+}
+
+/* Could job j, reserved at old, start earlier? Only if before old some
+ * island that can hold it has its units free (or, for a job larger than
+ * every island, the islands' most free before old add up to its units):
+ * its own reservation does not reach before old, so taking it out changes
+ * nothing there. A necessary condition, O(islands log P). */
+static bool isl_may_move(const cons_state *s, const pol_job *j, double old)
+{
+    int64_t sum = 0;
+    for (int32_t k = 0; k < s->n_isl; k++) {
+        const pol_profile *p = &s->ip[k];
+        size_t lo = 0, hi = p->n;
+        while (lo < hi) { /* segments starting before old */
+            size_t mid = (lo + hi) / 2;
+            if (p->t[mid] < old)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        int32_t m = lo ? s->ipm[k][lo - 1] : 0;
+        if (j->units <= s->largest && s->isl_units[k] >= j->units && m >= j->units)
+            return true;
+        sum += m;
+    }
+    return j->units > s->largest && sum >= j->units;
+}
+
+/* After an early end: every waiting job that may move, in queue order,
+ * taken out and placed again at its earliest slot (never later: its old
+ * slot is free). */
+static int isl_compress(cons_state *s, const pol_view *v)
+{
+    for (size_t q = 0; q < v->n_queue; q++) {
+        const pol_job *j = v->queue[q];
+        double old = s->res[j->idx];
+        if (isnan(old) || old <= v->now_s)
+            continue;
+        if (s->ipm_dirty && isl_rebuild_prefmax(s))
+            return ENG_NOMEM;
+        if (!isl_may_move(s, j, old))
+            continue;
+        memcpy(s->oldrow, row_of(s, j->idx), (size_t)s->n_isl * sizeof *s->oldrow);
+        int rc = isl_add(s, j->idx, old, old + planned_s(j), +1);
+        double t;
+        if (rc == ENG_OK)
+            rc = isl_place(s, v, j, &t);
+        if (rc)
+            return rc;
+        if (!(t <= old))
+            return ENG_INVARIANT; /* the old slot was free: cannot happen */
+        if (t == old && memcmp(s->oldrow, row_of(s, j->idx),
+                               (size_t)s->n_isl * sizeof *s->oldrow) == 0)
+            s->ipm_dirty = false; /* taken out and put back: the same profile */
+        if (t < old) {
+            s->res[j->idx] = t;
+            rc = heap_push(s, t, j->idx);
+            if (rc)
+                return rc;
+        }
+    }
+    return ENG_OK;
+}
+
+/* Hosts went down or came back: the profiles rebuilt from the running
+ * jobs' hosts and the hosts that are down, then every reserved job placed
+ * again in queue order (see cons_on_capacity). */
+static int isl_rebuild(cons_state *s, const pol_view *v)
+{
+    int rc = ENG_OK;
+    for (int32_t k = 0; k < s->n_isl && rc == ENG_OK; k++) {
+        pol_profile_fini(&s->ip[k]);
+        rc = pol_profile_init(&s->ip[k], s->isl_units[k], v->now_s);
+    }
+    for (size_t h = 0; h < v->n_hosts && rc == ENG_OK; h++)
+        if (!v->hosts[h].up)
+            rc = pol_profile_add(&s->ip[v->hosts[h].island], v->now_s, INFINITY, -1);
+    for (size_t r = 0; r < v->n_running && rc == ENG_OK; r++) {
+        const pol_job *j = v->running[r];
+        int32_t *row = row_of(s, j->idx);
+        for (int32_t k = 0; k < s->n_isl; k++)
+            row[k] = 0;
+        pol_island_held(v, j, row);
+        rc = isl_add(s, j->idx, v->now_s, j->expected_end_s, -1);
+    }
+    return rc;
+}
+
+/* Starts due job j on free hosts of the islands its reservation holds. */
+static int isl_start(cons_state *s, const pol_view *v, pol_out *out, const pol_job *j)
+{
+    if (eng_grow(&s->named, &s->cap_named, (size_t)j->units, sizeof *s->named))
+        return ENG_NOMEM;
+    const int32_t *r = row_of(s, j->idx);
+    size_t n = 0;
+    for (int32_t k = 0; k < s->n_isl; k++) {
+        int32_t want = r[k];
+        for (size_t h = 0; h < v->n_hosts && want > 0; h++) {
+            const pol_host *ph = &v->hosts[h];
+            if (ph->island != k || !ph->up || ph->free_cores != ph->cores ||
+                s->used[h] == s->call)
+                continue;
+            s->used[h] = s->call;
+            s->named[n++] = (int32_t)h;
+            want--;
+        }
+        if (want > 0)
+            return ENG_INVARIANT; /* the profile promised these nodes */
+    }
+    pol_out_start_on(out, j, s->named, n);
+    return ENG_OK;
 }
 
 /* Position of job idx's live record in rec (n_rec if none). A job queued
@@ -218,13 +534,29 @@ static int cons_init(void *state, const pol_setup *setup, char *err, size_t errl
         pol_profile_fini(&s->prof);
         free(s->res);
         s->res = NULL;
+        return rc;
     }
-    return rc;
+    if (setup->n_islands > 0)
+        return isl_init(s, setup, err, errlen);
+    return ENG_OK;
 }
 
 static void cons_fini(void *state)
 {
     cons_state *s = state;
+    for (int32_t k = 0; s->ip && k < s->n_isl; k++)
+        pol_profile_fini(&s->ip[k]);
+    free(s->ip);
+    free(s->isl_units);
+    free(s->row);
+    free(s->used);
+    free(s->named);
+    free(s->cand);
+    free(s->oldrow);
+    for (int32_t k = 0; s->ipm && k < s->n_isl; k++)
+        free(s->ipm[k]);
+    free(s->ipm);
+    free(s->cap_ipm);
     pol_profile_fini(&s->prof);
     free(s->res);
     free(s->pending);
@@ -256,6 +588,15 @@ static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
         planned_end = job->expected_end_s;
     if (pol_predict_finish(&s->pred, job, v->now_s))
         return ENG_NOMEM;
+    if (s->n_isl && v->now_s < planned_end) {
+        for (int32_t k = 0; k < s->n_isl; k++)
+            pol_profile_advance(&s->ip[k], v->now_s);
+        int rc = isl_add(s, job->idx, v->now_s, planned_end, +1);
+        if (rc)
+            return rc;
+        s->compress = true;
+        return ENG_OK;
+    }
     if (v->now_s < planned_end) {
         pol_profile_advance(&s->prof, v->now_s);
         int rc = pol_profile_add(&s->prof, v->now_s, planned_end, job->units);
@@ -273,6 +614,8 @@ static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
  * until further notice. */
 static int place(cons_state *s, const pol_view *v, const pol_job *j, double *at)
 {
+    if (s->n_isl)
+        return isl_place(s, v, j, at);
     double plan = planned_s(j);
     double t = pol_profile_earliest(&s->prof, v->now_s, plan, j->units);
     *at = t;
@@ -529,6 +872,8 @@ static int cons_rebuild(cons_state *s, const pol_view *v)
         const pol_job *j = v->running[r];
         rc = pol_profile_add(&s->prof, v->now_s, j->expected_end_s, -j->units);
     }
+    if (rc == ENG_OK && s->n_isl)
+        rc = isl_rebuild(s, v);
     s->due_heap.n = 0;
     s->n_live = 0;
     s->n_rec = 0;
@@ -577,10 +922,12 @@ static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
     if (corrected && (rc = cons_rebuild(s, v)))
         return rc; /* a running job outlived its prediction */
     pol_profile_advance(&s->prof, v->now_s);
+    for (int32_t k = 0; k < s->n_isl; k++)
+        pol_profile_advance(&s->ip[k], v->now_s);
     s->version++;
     if (s->compress) {
         s->compress = false;
-        rc = s->plain ? compress_plain(s, v) : compress(s, v);
+        rc = s->n_isl ? isl_compress(s, v) : s->plain ? compress_plain(s, v) : compress(s, v);
         if (rc)
             return rc;
     }
@@ -628,11 +975,29 @@ static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
     }
     if (n_due > 1)
         qsort(s->due, n_due, sizeof *s->due, by_idx);
-    for (size_t k = 0; k < n_due; k++)
-        pol_out_start(out, s->due[k]);
-    /* The profile and the engine must agree on what is free now. */
-    if (pol_profile_free_at(&s->prof, v->now_s) != v->free_units - due_units)
-        return ENG_INVARIANT;
+    if (s->n_isl) {
+        s->call++;
+        for (size_t k = 0; k < n_due; k++) {
+            rc = isl_start(s, v, out, s->due[k]);
+            if (rc)
+                return rc;
+        }
+        /* The profiles and the engine must agree on what each island has
+         * free now. */
+        for (int32_t k = 0; k < s->n_isl; k++) {
+            int32_t due_k = 0;
+            for (size_t q = 0; q < n_due; q++)
+                due_k += row_of(s, s->due[q]->idx)[k];
+            if (pol_profile_free_at(&s->ip[k], v->now_s) != v->island_free[k] - due_k)
+                return ENG_INVARIANT;
+        }
+    } else {
+        for (size_t k = 0; k < n_due; k++)
+            pol_out_start(out, s->due[k]);
+        /* The profile and the engine must agree on what is free now. */
+        if (pol_profile_free_at(&s->prof, v->now_s) != v->free_units - due_units)
+            return ENG_INVARIANT;
+    }
 
     while (s->due_heap.n && !heap_top_valid(s))
         eng_heap_pop(&s->due_heap);
@@ -653,7 +1018,7 @@ const pol_type pol_conservative = {
     .name = "conservative",
     .summary = "conservative backfilling: every waiting job holds a reservation",
     .citation = "Mu'alem & Feitelson 2001",
-    .flags = 0,
+    .flags = POL_FLAG_ISLANDS,
     .state_size = sizeof(cons_state),
     .options = cons_options,
     .init = cons_init,

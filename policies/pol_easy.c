@@ -24,6 +24,14 @@
  * prediction gets a larger one, and the policy asks to be woken at the next
  * predicted end so that the plan is redone then, as in the paper.
  *
+ * Islands (eng_policy.h): "fits" is "pol_island_pick() places it" all
+ * along, the shadow time is the first expected end at which an island can
+ * host the head (pol_shadow_isl), and the extra units are what a later job
+ * may hold past it wherever the engine places it: the most free beyond the
+ * head's need in any island that can host the head. Safe, not tight: a
+ * long job placed in another island than the head's would not have needed
+ * them.
+ *
  * Guarantee (checked by the engine): the head starts no later than the
  * shadow time it was promised when it first became the blocked head, since
  * running jobs never outlive their estimates and backfilled jobs either
@@ -53,6 +61,7 @@ typedef struct easy_state {
     const pol_job **cand;
     size_t cap_cand;
     pol_predictor pred;
+    pol_isl_plan isl; /* with islands */
 } easy_state;
 
 static const pol_option easy_options[] = {
@@ -83,6 +92,7 @@ static void easy_fini(void *state)
     free(s->started);
     free(s->cand);
     pol_predict_fini(&s->pred);
+    pol_isl_plan_fini(&s->isl);
 }
 
 static int easy_on_submit(void *state, const pol_view *v, const pol_job *job)
@@ -116,8 +126,10 @@ static int easy_schedule(void *state, const pol_view *engine_view, pol_out *out)
     size_t i;
     int32_t free_units, extra;
     double shadow;
-    int rc = pol_start_head(v, out, &s->started, &s->cap_started, &i, &free_units, &shadow,
-                            &extra, !pol_predict_active(&s->pred));
+    bool isl = v->n_islands > 0, promise = !pol_predict_active(&s->pred);
+    int rc = isl ? pol_start_head_isl(v, out, &s->isl, &i, &free_units, &shadow, &extra, promise)
+                 : pol_start_head(v, out, &s->started, &s->cap_started, &i, &free_units, &shadow,
+                                  &extra, promise);
     if (rc || i == v->n_queue)
         return rc;
     if (free_units == 0)
@@ -136,9 +148,14 @@ static int easy_schedule(void *state, const pol_view *engine_view, pol_out *out)
         const pol_job *j = cand[k];
         if (j->units > free_units)
             continue;
+        if (isl && pol_island_pick(v->n_islands, v->island_units, s->isl.free, j->units) ==
+                       POL_ISLAND_NONE)
+            continue;
         bool ends_by_shadow = v->now_s + j->estimate_s <= shadow;
         if (!ends_by_shadow && j->units > extra)
             continue;
+        if (isl && pol_isl_plan_start(v, &s->isl, j))
+            return ENG_NOMEM;
         pol_out_start(out, j);
         free_units -= j->units;
         if (!ends_by_shadow)
@@ -151,7 +168,7 @@ const pol_type pol_easy = {
     .name = "easy",
     .summary = "EASY backfilling: a reservation for the queue head, later jobs backfill",
     .citation = "Lifka 1995; Mu'alem & Feitelson 2001",
-    .flags = POL_FLAG_HEAD_GREEDY,
+    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS,
     .state_size = sizeof(easy_state),
     .options = easy_options,
     .init = easy_init,

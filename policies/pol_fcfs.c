@@ -11,6 +11,9 @@
  * (POL_FLAG_ORDERED) and the head never waits while it fits
  * (POL_FLAG_HEAD_GREEDY). The blocked head is promised its shadow time:
  * with no backfilling nothing can take the units it is waiting for.
+ * With islands (eng_policy.h) the head fits when pol_island_pick() places
+ * it, and its shadow time is the first expected end at which an island
+ * can host it (pol_start_head_isl).
  *
  * Cost: O(started + running) per call; the only state is a scratch array.
  */
@@ -22,12 +25,14 @@
 typedef struct fcfs_state {
     const pol_job **started;
     size_t cap;
+    pol_isl_plan isl; /* with islands */
 } fcfs_state;
 
 static void fcfs_fini(void *state)
 {
     fcfs_state *s = state;
     free(s->started);
+    pol_isl_plan_fini(&s->isl);
 }
 
 static int fcfs_schedule(void *state, const pol_view *v, pol_out *out)
@@ -36,6 +41,8 @@ static int fcfs_schedule(void *state, const pol_view *v, pol_out *out)
     size_t head;
     int32_t free_units, extra;
     double shadow;
+    if (v->n_islands > 0)
+        return pol_start_head_isl(v, out, &s->isl, &head, &free_units, &shadow, &extra, true);
     return pol_start_head(v, out, &s->started, &s->cap, &head, &free_units, &shadow, &extra, true);
 }
 
@@ -43,7 +50,7 @@ const pol_type pol_fcfs = {
     .name = "fcfs",
     .summary = "first come, first served; no backfilling",
     .citation = "Feitelson, Rudolph, Schwiegelshohn, Sevcik & Wong 1997",
-    .flags = POL_FLAG_ORDERED | POL_FLAG_HEAD_GREEDY,
+    .flags = POL_FLAG_ORDERED | POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS,
     .state_size = sizeof(fcfs_state),
     .options = NULL,
     .fini = fcfs_fini,

@@ -74,6 +74,20 @@ static const bl_jobspec S10[] = {
     {2, 1, 10, 10, 1, 0},
 };
 
+/* S11 — islands a (a1..a4) and b (b1, b2), whole nodes. J1 takes 3 nodes
+ * of a. J2 needs 3: at 1 three nodes are free (a4, b1, b2) but no island
+ * has three, so it waits for J1's end at 10 (its shadow time; the extra
+ * units then: island a's 4 free beyond 3 = 1). J3 (1 node, 4 s) and the
+ * long J4 and J5 (1 node, 20 s) may backfill. */
+static const int S11_ISLANDS[] = {4, 2};
+static const bl_jobspec S11[] = {
+    {1, 0, 10, 10, 3, 0},
+    {2, 1, 5, 5, 3, 0},
+    {3, 2, 4, 4, 1, 0},
+    {4, 3, 20, 20, 1, 0},
+    {5, 3, 20, 20, 1, 0},
+};
+
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

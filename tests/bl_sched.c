@@ -46,6 +46,30 @@ eng_platform *bl_uniform_platform(int n_hosts, int cores)
     return p;
 }
 
+eng_platform *bl_island_platform(const int *sizes, int n_islands, int cores)
+{
+    int n = 0;
+    for (int k = 0; k < n_islands; k++)
+        n += sizes[k];
+    eng_host_desc *d = calloc((size_t)n, sizeof *d);
+    char (*names)[16] = calloc((size_t)n, sizeof *names);
+    static const char *const isl[] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    int i = 0;
+    for (int k = 0; k < n_islands && k < 8; k++)
+        for (int h = 0; h < sizes[k]; h++, i++) {
+            snprintf(names[i], sizeof names[i], "%s%d", isl[k], h + 1);
+            d[i] = (eng_host_desc){
+                .name = names[i], .speed_flops = 1e9, .sg_cores = cores, .island = isl[k]};
+        }
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_diag_clear(&diag);
+    eng_platform_build("islands", d, (size_t)i, NULL, &p, &diag);
+    free(d);
+    free(names);
+    return p;
+}
+
 int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platform *p,
                 const bl_opts *opts, bl_sched *out)
 {
@@ -67,12 +91,13 @@ int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfo
     out->rc = eng_prep(out->w, p, &po, &out->prep, &out->diag);
     if (out->rc)
         return out->rc;
-    eng_core_opts co = {.policy = pol_find(policy),
+    eng_core_opts co = {.policy = opts->policy_type ? opts->policy_type : pol_find(policy),
                         .options = opts->options,
                         .n_options = opts->n_options,
                         .seed = 1,
                         .check = true,
-                        .failures = opts->failures};
+                        .failures = opts->failures,
+                        .ignore_islands = opts->ignore_islands};
     out->rc = eng_core_create(p, &out->prep, &co, &out->core, &out->diag);
     if (out->rc)
         return out->rc;
@@ -137,7 +162,8 @@ int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char 
                          .n_options = opts->n_options,
                          .seed = 1,
                          .check = true,
-                         .failures = opts->failures},
+                         .failures = opts->failures,
+                         .ignore_islands = opts->ignore_islands},
             },
         .manifest = {.command = "test", .policy = policy, .walltime = "kill",
                      .alloc = "node", .procs_field = "alloc"},

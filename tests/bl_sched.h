@@ -30,6 +30,10 @@ eng_workload *bl_make_workload(const bl_jobspec *jobs, size_t n);
 /* A platform of n identical hosts named h1..hn (speed 1 Gf). */
 eng_platform *bl_uniform_platform(int n_hosts, int cores);
 
+/* Identical hosts (speed 1 Gf) in n_islands islands named "a", "b", ...:
+ * island a holds hosts a1..a<sizes[0]>, and so on. */
+eng_platform *bl_island_platform(const int *sizes, int n_islands, int cores);
+
 typedef struct bl_opts {
     pol_alloc alloc;
     eng_walltime walltime;
@@ -40,6 +44,8 @@ typedef struct bl_opts {
     eng_failures failures;
     const int64_t *users; /* SWF user (field 12) of each job, in table order; NULL: -1 */
     const int64_t *groups; /* SWF group (field 13) likewise */
+    bool ignore_islands;          /* --islands ignore */
+    const pol_type *policy_type;  /* a test's own policy instead of the name */
 } bl_opts;
 
 /* A finished run through the core alone. */

@@ -356,6 +356,99 @@ static void test_failures(void)
            0, "host failures      model, epoch 600 s, kill:");
 }
 
+/* Islands: the platform's island property read through SimGrid's loader
+ * (on a zone and on hosts), placement within one island, --islands, a
+ * policy that does not plan with islands, a malformed property. */
+static void test_islands(void)
+{
+    const char *w = bl_write_tmp("isl.swf", "1 0 -1 10 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                            "2 0 -1 10 3 -1 -1 3 10 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                            "3 1 -1 10 3 -1 -1 3 10 -1 1 1 1 -1 1 -1 -1 -1\n");
+    const char *dir = bl_tmpdir();
+    char args[2048], path[1024];
+    /* J1 (2 nodes) best fits island b, J2 (3) island a; J3 (3) waits for
+     * an island with 3 free nodes: a, at 10 */
+    snprintf(args, sizeof args,
+             "run --platform platforms/test/islands-3-2.xml --workload %s --policy easy -q "
+             "--out %s/isl",
+             w, dir);
+    expect(args, 0, "wait (s)           mean 3.0");
+    snprintf(path, sizeof path, "%s/isl/jobs.csv", dir);
+    char *jobs = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
+    CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\n1,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",3-4,"));  /* J1 on b1-b2 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",0-2,"));  /* J2, then J3, on a1-a3 */
+    free(jobs);
+    snprintf(path, sizeof path, "%s/isl/summary.json", dir);
+    char *sum = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"islands\": [{\"name\": \"a\", \"hosts\": 3}, "
+                                       "{\"name\": \"b\", \"hosts\": 2}]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"islands\": \"strict\""));
+    CU_ASSERT_PTR_NULL(strstr(sum, "log_agreement")); /* field 3 is -1 */
+    free(sum);
+    /* a policy that does not plan with islands: a usage error, unless
+     * islands are ignored; `policies` says which do */
+    expect("policies", 0, "conservative   conservative backfilling: every waiting job holds a "
+                          "reservation\n               (Mu'alem & Feitelson 2001)\n"
+                          "                 plans with islands (--islands strict)\n");
+    snprintf(args, sizeof args,
+             "run --platform platforms/test/islands-3-2.xml --workload %s --policy knapsack -q", w);
+    expect(args, 2, "policy knapsack does not plan with islands, and the hosts of pool all "
+                    "queues in platforms/test/islands-3-2.xml name 2 islands: run it with "
+                    "--islands ignore");
+    snprintf(args, sizeof args,
+             "compare --platform platforms/test/islands-3-2.xml --workload %s -q "
+             "--policies easy,knapsack",
+             w);
+    expect(args, 2, "policy knapsack does not plan with islands");
+    snprintf(args, sizeof args,
+             "run --platform platforms/test/islands-3-2.xml --workload %s --policy knapsack -q "
+             "--islands ignore",
+             w);
+    expect(args, 0, "batchlab run: knapsack");
+    snprintf(args, sizeof args,
+             "run --platform platforms/test/islands-3-2.xml --workload %s --policy easy -q "
+             "--islands sideways",
+             w);
+    expect(args, 2, "--islands: expected strict or ignore, got 'sideways'");
+    /* a malformed island property: bad input, nothing written */
+    const char *bad = bl_write_tmp("bad-island.xml",
+                                   "<?xml version='1.0'?>\n"
+                                   "<!DOCTYPE platform SYSTEM "
+                                   "\"https://simgrid.org/simgrid.dtd\">\n"
+                                   "<platform version=\"4.1\">\n"
+                                   "  <zone id=\"z\" routing=\"Full\">\n"
+                                   "    <host id=\"n1\" speed=\"1Gf\">\n"
+                                   "      <prop id=\"island\" value=\"east wing\"/>\n"
+                                   "    </host>\n"
+                                   "  </zone>\n"
+                                   "</platform>\n");
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "%s: host n1: property island: expected a name of 1 to 63 letters, digits, '-', "
+             "'_' or '.', got 'east wing'",
+             bad);
+    snprintf(args, sizeof args, "run --platform %s --workload %s --policy easy -q --out %s/bad",
+             bad, w, dir);
+    expect(args, 1, msg);
+    snprintf(path, sizeof path, "%s/bad", dir);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);
+}
+
+/* Agreement with the log's own waits (field 3 of the fixture): printed by
+ * run, a row block of compare. Known answers in test_eng_metrics.c. */
+static void test_log_agreement(void)
+{
+    expect("run --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
+           "--policy easy -q",
+           0, "log agreement      13 jobs with a logged wait: mean wait 5,209.5 s logged, "
+              "1,703.2 s simulated; mean |difference| 3,506.3 s; Spearman 0.835");
+    expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf -q",
+           0, "log: wait Spearman");
+}
+
 int bl_suite_cli_main(void)
 {
     CU_pSuite s = CU_add_suite("cli_main", NULL, NULL);
@@ -371,5 +464,7 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "machines for info and scale; initialization", test_machines_and_initialization);
     CU_add_test(s, "the bad-input catalogue", test_bad_input_catalogue);
     CU_add_test(s, "host failures from a trace or the model", test_failures);
+    CU_add_test(s, "islands: placement, --islands, malformed property", test_islands);
+    CU_add_test(s, "agreement with the log in run and compare", test_log_agreement);
     return 0;
 }

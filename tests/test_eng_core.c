@@ -604,6 +604,131 @@ static void test_failure_in_simgrid(void)
     eng_run_report_fini(&rep);
 }
 
+/* ---- islands ---------------------------------------------------------- */
+
+/* Islands a (a1..a4, hosts 0-3) and b (b1, b2, hosts 4-5), whole nodes. */
+static const int ISL_A4_B2[] = {4, 2};
+
+static void expect_hosts(const bl_sched *s, int64_t id, const int32_t *want, int32_t n)
+{
+    const eng_job_result *r = eng_core_results(s->core);
+    const int32_t *hosts = eng_core_alloc_hosts(s->core);
+    long i = -1;
+    for (size_t k = 0; k < s->prep.n_jobs; k++)
+        if (s->prep.jobs[k].id == id)
+            i = (long)k;
+    CU_ASSERT_FATAL(i >= 0);
+    CU_ASSERT_EQUAL(r[i].n_hosts, n);
+    for (int32_t k = 0; k < n && k < r[i].n_hosts; k++)
+        CU_ASSERT_EQUAL(hosts[r[i].hosts_off + (size_t)k], want[k]);
+}
+
+/* FCFS on islands of 4 and 2 nodes:
+ *   J1 (1 node) goes where the fewest free nodes suffice: island b (2
+ *      free, against 4), b1;
+ *   J2 (3 nodes) fits island a only: a1-a3;
+ *   J3 (2 nodes) finds 2 nodes free (a4, b2) but in two islands: it waits
+ *      for the ends at 10, then takes b1-b2 (b: 2 free, a: 4);
+ *   J4 (5 nodes) is larger than every island: at 20 it spans, island a
+ *      first (a1-a4), then b1.
+ * With --islands ignore the pool is one block: J1 a1, J2 a2-a4, J3 b1-b2
+ * at 0, and J4 at 10. */
+static void test_island_placement(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 0},
+                                      {2, 0, 10, 10, 3, 0},
+                                      {3, 0, 10, 10, 2, 0},
+                                      {4, 0, 10, 10, 5, 0}};
+    bl_sched s;
+    bl_core_run("fcfs", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 1), NULL, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect e[] = {{1, 0, 10}, {2, 0, 10}, {3, 10, 20}, {4, 20, 30}};
+    bl_check(&s, e, N_OF(e), "islands strict");
+    expect_hosts(&s, 1, (const int32_t[]){4}, 1);
+    expect_hosts(&s, 2, (const int32_t[]){0, 1, 2}, 3);
+    expect_hosts(&s, 3, (const int32_t[]){4, 5}, 2);
+    expect_hosts(&s, 4, (const int32_t[]){0, 1, 2, 3, 4}, 5);
+    bl_sched_fini(&s);
+
+    bl_opts o = {.ignore_islands = true};
+    bl_core_run("fcfs", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect ei[] = {{1, 0, 10}, {2, 0, 10}, {3, 0, 10}, {4, 10, 20}};
+    bl_check(&s, ei, N_OF(ei), "islands ignored");
+    expect_hosts(&s, 1, (const int32_t[]){0}, 1);
+    expect_hosts(&s, 3, (const int32_t[]){4, 5}, 2);
+    bl_sched_fini(&s);
+}
+
+/* Under core allocation an island's units are its cores: islands a (2
+ * hosts x 2 cores) and b (1 host x 2 cores). J1 (2 cores) best fits b;
+ * J2 (3 cores) fits a only; J3 (2 cores) finds 1 core free in a and none
+ * in b: it waits for J1's end at 10 and takes b1. */
+static void test_island_cores(void)
+{
+    static const int sizes[] = {2, 1};
+    static const bl_jobspec jobs[] = {
+        {1, 0, 10, 10, 2, 0}, {2, 0, 20, 20, 3, 0}, {3, 0, 10, 10, 2, 0}};
+    bl_sched s;
+    bl_opts o = {.alloc = POL_ALLOC_CORE};
+    bl_core_run("easy", jobs, N_OF(jobs), bl_island_platform(sizes, 2, 2), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect e[] = {{1, 0, 10}, {2, 0, 20}, {3, 10, 20}};
+    bl_check(&s, e, N_OF(e), "islands, cores");
+    expect_hosts(&s, 1, (const int32_t[]){2}, 1);
+    expect_hosts(&s, 2, (const int32_t[]){0, 1}, 2);
+    expect_hosts(&s, 3, (const int32_t[]){2}, 1);
+    bl_sched_fini(&s);
+}
+
+/* A policy that counts units only and starts whatever fits in the count. */
+static int counting_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    (void)st;
+    int32_t free_units = v->free_units;
+    for (size_t i = 0; i < v->n_queue; i++)
+        if (v->queue[i]->units <= free_units) {
+            pol_out_start(out, v->queue[i]);
+            free_units -= v->queue[i]->units;
+        }
+    return 0;
+}
+
+/* The engine never starts a job no island can host: J1 takes a1-a3, and J2
+ * (3 nodes) finds 3 free (a4, b1, b2) but no island with 3. Before islands
+ * a start beyond the free units was refused the same way ("units with
+ * only"). A policy that does not plan with islands is refused up front. */
+static void test_island_blocked_start(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 3, 0}, {2, 0, 10, 10, 3, 0}};
+    const pol_type counting = {
+        .name = "counting", .flags = POL_FLAG_ISLANDS, .schedule = counting_schedule};
+    bl_sched s;
+    bl_opts o = {.policy_type = &counting};
+    bl_core_run("counting", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 1), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_POLICY);
+    CU_ASSERT_STRING_EQUAL(s.diag.msg, "t=0: policy counting started job 2 needing 3 units, "
+                                       "which no island can host now (most free: 2 of island "
+                                       "b's 2)");
+    bl_sched_fini(&s);
+
+    const pol_type unaware = {.name = "unaware", .schedule = counting_schedule};
+    o.policy_type = &unaware;
+    bl_core_run("unaware", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 1), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_USAGE);
+    CU_ASSERT_STRING_EQUAL(s.diag.msg, "policy unaware does not plan with islands, and the "
+                                       "hosts of pool all queues in islands name 2 islands: "
+                                       "run it with --islands ignore (`batchlab policies` "
+                                       "names the policies that do)");
+    bl_sched_fini(&s);
+    /* ignoring islands, the count is all there is: both start at 0 */
+    o.ignore_islands = true;
+    bl_core_run("unaware", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 1), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, 0);
+    CU_ASSERT_DOUBLE_EQUAL(bl_start(&s, 2), 0, 0);
+    bl_sched_fini(&s);
+}
+
 int bl_suite_eng_core(void)
 {
     CU_pSuite s = CU_add_suite("eng_core", NULL, NULL);
@@ -626,5 +751,8 @@ int bl_suite_eng_core(void)
     CU_add_test(s, "failure trace errors name the line", test_failure_trace_errors);
     CU_add_test(s, "drawn failures: epochs, requeue, seeds", test_failures_drawn);
     CU_add_test(s, "failures through SimGrid", test_failure_in_simgrid);
+    CU_add_test(s, "islands: placement, spanning, ignore", test_island_placement);
+    CU_add_test(s, "islands under core allocation", test_island_cores);
+    CU_add_test(s, "islands: a start no island can host", test_island_blocked_start);
     return 0;
 }

@@ -11,6 +11,7 @@ static void test_table(void)
     CU_ASSERT_STRING_EQUAL(eng_errname(ENG_NOMEM), "ENG_NOMEM");
     CU_ASSERT_STRING_EQUAL(eng_strerror(12345), "unknown error");
     CU_ASSERT_STRING_EQUAL(eng_errname(-999), "ENG_UNKNOWN");
+    CU_ASSERT_STRING_EQUAL(eng_errname(ENG_USAGE), "ENG_USAGE");
 }
 
 static void test_first_failure_wins(void)

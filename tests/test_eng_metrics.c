@@ -5,6 +5,8 @@
 #include "bl_test.h"
 #include "eng_metrics.h"
 
+#include <math.h>
+
 static void test_known_answers(void)
 {
     bl_sched s;
@@ -94,6 +96,98 @@ static void test_cost(void)
     bl_sched_fini(&s);
 }
 
+/* Sets the logged wait (SWF field 3) of job id in the run's workload. */
+static void set_logged_wait(bl_sched *s, int64_t id, double wait_s)
+{
+    for (size_t i = 0; i < s->w->n_jobs; i++)
+        if (s->w->jobs[i].id == id)
+            s->w->jobs[i].wait_s = wait_s;
+}
+
+/* Agreement with the log on S1 under EASY, whose simulated waits are
+ * J1 0, J2 9, J3 0. */
+static void test_log_agreement(void)
+{
+    bl_sched s;
+    bl_core_run("easy", S1, N_OF(S1), bl_uniform_platform(4, 1), NULL, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    const eng_job_result *r = eng_core_results(s.core);
+    eng_summary m = {0};
+
+    /* No logged wait (field 3 is -1 throughout): nothing to compare. */
+    CU_ASSERT_EQUAL(eng_metrics_log_agreement(s.w, &s.prep, r, &m), 0);
+    CU_ASSERT_EQUAL(m.log.jobs, 0);
+
+    /* Logged 4, 1, 9. Means 14/3 logged and 3 simulated; absolute
+     * differences 4, 8, 9: mean 7. Ranks: logged (2, 1, 3); simulated
+     * (1.5, 3, 1.5), the tie at 0 sharing ranks 1 and 2. Centred: (0, -1, 1)
+     * and (-0.5, 1, -0.5); covariance -1.5, squares 2 and 1.5, so
+     * rho = -1.5 / sqrt(3) = -sqrt(3) / 2. */
+    set_logged_wait(&s, 1, 4);
+    set_logged_wait(&s, 2, 1);
+    set_logged_wait(&s, 3, 9);
+    CU_ASSERT_EQUAL(eng_metrics_log_agreement(s.w, &s.prep, r, &m), 0);
+    CU_ASSERT_EQUAL(m.log.jobs, 3);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mean_log_s, 14.0 / 3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mean_sim_s, 3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mae_s, 7, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_spearman, -sqrt(3) / 2, 1e-12);
+
+    /* J3's wait unknown: J1 and J2 only. Logged 5, 3; simulated 0, 9:
+     * means 4 and 4.5, differences 5 and 6, ranks reversed: rho = -1. */
+    set_logged_wait(&s, 1, 5);
+    set_logged_wait(&s, 2, 3);
+    set_logged_wait(&s, 3, -1);
+    CU_ASSERT_EQUAL(eng_metrics_log_agreement(s.w, &s.prep, r, &m), 0);
+    CU_ASSERT_EQUAL(m.log.jobs, 2);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mean_log_s, 4, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mean_sim_s, 4.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mae_s, 5.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_spearman, -1, 1e-12);
+
+    /* Logged waits all equal: no rank correlation (NAN, null in JSON). */
+    set_logged_wait(&s, 1, 7);
+    set_logged_wait(&s, 2, 7);
+    CU_ASSERT_EQUAL(eng_metrics_log_agreement(s.w, &s.prep, r, &m), 0);
+    CU_ASSERT_EQUAL(m.log.jobs, 2);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mae_s, (7 + 2) / 2.0, 1e-12);
+    CU_ASSERT_TRUE(isnan(m.log.wait_spearman));
+
+    /* One job: means and difference, no correlation. */
+    set_logged_wait(&s, 2, -1);
+    CU_ASSERT_EQUAL(eng_metrics_log_agreement(s.w, &s.prep, r, &m), 0);
+    CU_ASSERT_EQUAL(m.log.jobs, 1);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mae_s, 7, 1e-12);
+    CU_ASSERT_TRUE(isnan(m.log.wait_spearman));
+    bl_sched_fini(&s);
+}
+
+/* Jobs that never ran to their end are not compared: J1 is killed at its
+ * requested time (it counts), J2 asks for more hosts than exist (dropped). */
+static void test_log_agreement_job_set(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 50, 30, 2, 0}, /* killed at 30: wait 0 */
+        {2, 0, 10, 10, 8, 0}, /* dropped: 8 hosts on 4 */
+        {3, 5, 10, 10, 4, 0}, /* waits 25 */
+    };
+    bl_sched s;
+    bl_core_run("fcfs", jobs, N_OF(jobs), bl_uniform_platform(4, 1), NULL, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    set_logged_wait(&s, 1, 10);
+    set_logged_wait(&s, 2, 100);
+    set_logged_wait(&s, 3, 5);
+    eng_summary m = {0};
+    CU_ASSERT_EQUAL(eng_metrics_log_agreement(s.w, &s.prep, eng_core_results(s.core), &m), 0);
+    CU_ASSERT_EQUAL(m.log.jobs, 2);
+    /* logged 10, 5; simulated 0, 25 */
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mean_log_s, 7.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mean_sim_s, 12.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mae_s, 15, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_spearman, -1, 1e-12);
+    bl_sched_fini(&s);
+}
+
 int bl_suite_eng_metrics(void)
 {
     CU_pSuite s = CU_add_suite("eng_metrics", NULL, NULL);
@@ -102,5 +196,7 @@ int bl_suite_eng_metrics(void)
     CU_add_test(s, "known answers on S1 under EASY", test_known_answers);
     CU_add_test(s, "kills and zero run times", test_kills_and_zero_runs);
     CU_add_test(s, "cost of allocations", test_cost);
+    CU_add_test(s, "agreement with the log's waits", test_log_agreement);
+    CU_add_test(s, "agreement: which jobs are compared", test_log_agreement_job_set);
     return 0;
 }

@@ -98,6 +98,80 @@ static void test_errors(void)
     CU_ASSERT_STRING_EQUAL(diag.msg, "p.xml: the platform has no host");
 }
 
+/* Islands: numbered per pool by their first host; hosts of other pools
+ * (here the visualisation queue) may name none. */
+static void test_islands(void)
+{
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_host_desc d[] = {
+        {.name = "n3", .speed_flops = 1e9, .sg_cores = 2, .queues = "1", .island = "west"},
+        {.name = "n1", .speed_flops = 1e9, .sg_cores = 2, .queues = "1", .island = "east"},
+        {.name = "n2", .speed_flops = 1e9, .sg_cores = 2, .queues = "1", .island = "west"},
+        {.name = "n10", .speed_flops = 1e9, .sg_cores = 4, .queues = "1", .island = "east"},
+        {.name = "v1", .speed_flops = 1e9, .sg_cores = 8, .queues = "2"},
+    };
+    CU_ASSERT_EQUAL_FATAL(build(d, 5, NULL, &p, &diag), ENG_OK);
+    /* name order n1 n2 n3 n10 v1: east (n1 first), then west */
+    const eng_pool *pool = &p->pools[0];
+    CU_ASSERT_EQUAL_FATAL(pool->n_islands, 2);
+    CU_ASSERT_STRING_EQUAL(pool->island_names[0], "east");
+    CU_ASSERT_STRING_EQUAL(pool->island_names[1], "west");
+    CU_ASSERT_EQUAL(pool->island_hosts[0], 2);
+    CU_ASSERT_EQUAL(pool->island_hosts[1], 2);
+    CU_ASSERT_EQUAL(pool->island_cores[0], 6);
+    CU_ASSERT_EQUAL(pool->island_cores[1], 4);
+    CU_ASSERT_EQUAL(p->hosts[0].island, 0); /* n1 */
+    CU_ASSERT_EQUAL(p->hosts[1].island, 1); /* n2 */
+    CU_ASSERT_EQUAL(p->hosts[2].island, 1); /* n3 */
+    CU_ASSERT_EQUAL(p->hosts[3].island, 0); /* n10 */
+    CU_ASSERT_EQUAL(p->hosts[4].island, -1);
+    CU_ASSERT_EQUAL(p->pools[1].n_islands, 0);
+    CU_ASSERT_TRUE(eng_platform_has_islands(p));
+
+    /* a child hands the platform to its parent: islands survive */
+    FILE *f = tmpfile();
+    CU_ASSERT_EQUAL_FATAL(eng_platform_save(f, p), ENG_OK);
+    rewind(f);
+    eng_platform *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_platform_restore(f, "p.xml", &q, &diag), ENG_OK);
+    fclose(f);
+    CU_ASSERT_EQUAL(q->pools[0].n_islands, 2);
+    CU_ASSERT_STRING_EQUAL(q->pools[0].island_names[1], "west");
+    CU_ASSERT_EQUAL(q->hosts[3].island, 0);
+    eng_platform_destroy(q);
+    eng_platform_destroy(p);
+
+    /* one island only: no constraint to speak of */
+    eng_host_desc one[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1, .island = "i"}};
+    CU_ASSERT_EQUAL_FATAL(build(one, 1, NULL, &p, &diag), ENG_OK);
+    CU_ASSERT_EQUAL(p->pools[0].n_islands, 1);
+    CU_ASSERT_FALSE(eng_platform_has_islands(p));
+    eng_platform_destroy(p);
+}
+
+static void test_island_errors(void)
+{
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_host_desc bad[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1, .island = "a b"}};
+    CU_ASSERT_EQUAL(build(bad, 1, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_STRING_EQUAL(diag.msg, "p.xml: host x: property island: expected a name of 1 to "
+                                     "63 letters, digits, '-', '_' or '.', got 'a b'");
+    CU_ASSERT_PTR_NULL(p);
+    eng_host_desc empty[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1, .island = ""}};
+    CU_ASSERT_EQUAL(build(empty, 1, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "property island: expected a name"));
+    /* every host of a pool names its island, or none does */
+    eng_host_desc mixed[] = {{.name = "x1", .speed_flops = 1e9, .sg_cores = 1, .island = "a"},
+                             {.name = "x2", .speed_flops = 1e9, .sg_cores = 1}};
+    CU_ASSERT_EQUAL(build(mixed, 2, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_STRING_EQUAL(diag.msg, "p.xml: host x2: property island: expected an island "
+                                     "name, as host x1 of the same pool (all queues) has; give "
+                                     "every host of a pool its island or none");
+    CU_ASSERT_PTR_NULL(p);
+}
+
 static void test_speed_units(void)
 {
     double f;
@@ -123,5 +197,7 @@ int bl_suite_eng_platform(void)
     CU_add_test(s, "pools and queue routing", test_pools_and_routing);
     CU_add_test(s, "errors name the file and host", test_errors);
     CU_add_test(s, "speed units", test_speed_units);
+    CU_add_test(s, "islands", test_islands);
+    CU_add_test(s, "malformed island properties", test_island_errors);
     return 0;
 }

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <string.h>
+
 static void run4(const bl_jobspec *jobs, size_t n, const bl_expect *exp, size_t n_exp,
                  const char *what)
 {
@@ -161,6 +163,77 @@ static void test_bad_option(void)
     bl_core_run("conservative", one, 1, bl_uniform_platform(4, 1), &o, &s);
     CU_ASSERT_EQUAL(s.rc, ENG_INVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "expected indexed or plain"));
+}
+
+/* S11 under conservative backfilling with islands (each job reserved at
+ * submission in the island where its slot starts earliest; ties: the
+ * lowest island):
+ *   0  J1 (3 nodes) fits island a only: a at 0.
+ *   1  J2 (3 nodes): island a has 1 node free until 10: reserved there at
+ *      10 (island b has 2 nodes only).
+ *   2  J3 (1 node, 4 s): a and b both at 2; a (a4).
+ *   3  J4 and J5 (1 node, 20 s): island a only from 6 (a4 ends then), b at
+ *      once: b1 and b2.
+ *  10  J2 starts on a1-a3 as reserved.
+ * With --islands ignore (one block of 6 nodes) J2 starts at 1 and holds
+ * the rest back to 6. */
+static void test_islands(void)
+{
+    bl_sched s;
+    bl_core_run("conservative", S11, N_OF(S11), bl_island_platform(S11_ISLANDS, 2, 1), NULL,
+                &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect e[] = {{1, 0, 10}, {2, 10, 15}, {3, 2, 6}, {4, 3, 23}, {5, 3, 23}};
+    bl_check(&s, e, N_OF(e), "S11 conservative, islands");
+    bl_sched_fini(&s);
+
+    bl_opts o = {.ignore_islands = true};
+    bl_core_run("conservative", S11, N_OF(S11), bl_island_platform(S11_ISLANDS, 2, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect ei[] = {{1, 0, 10}, {2, 1, 6}, {3, 6, 10}, {4, 6, 26}, {5, 6, 26}};
+    bl_check(&s, ei, N_OF(ei), "S11 conservative, islands ignored");
+    bl_sched_fini(&s);
+}
+
+/* A job larger than every island, and an early end (islands a: 4 nodes,
+ * b: 2):
+ *   0  K1 (2 nodes, asks 10, runs 5): a1-a2 at 0.
+ *      K2 (5 nodes, 10 s): at 0 the islands hold 2 + 2 free nodes all
+ *      along; at 10 (K1's expected end) 4 + 2: reserved at 10, 4 nodes
+ *      of a and 1 of b.
+ *   1  K3 (2 nodes, 5 s): a at 1 (a3-a4; ties go to a).
+ *      K4 (1 node, 30 s): a is full from 10 to 20 (K2), b keeps 1 node
+ *      free all along: b1 at 1.
+ *   5  K1 ends early; K2 is placed again: at 5 island a has 2 free until
+ *      K3 ends, b 1; at 6 a has 4 and b 1: K2 moves to 6.
+ *   6  K3 ends; K2 starts on a1-a4 and b2 (b1 runs K4). */
+static void test_islands_span(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 5, 10, 2, 0},
+                                      {2, 0, 10, 10, 5, 0},
+                                      {3, 1, 5, 5, 2, 0},
+                                      {4, 1, 30, 30, 1, 0}};
+    bl_sched s;
+    bl_core_run("conservative", jobs, N_OF(jobs), bl_island_platform(S11_ISLANDS, 2, 1), NULL,
+                &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect e[] = {{1, 0, 5}, {2, 6, 16}, {3, 1, 6}, {4, 1, 31}};
+    bl_check(&s, e, N_OF(e), "conservative, spanning job");
+    const eng_job_result *r = eng_core_results(s.core);
+    const int32_t *hosts = eng_core_alloc_hosts(s.core);
+    /* K2 is the second job: a1-a4 (0-3) and b2 (5) */
+    CU_ASSERT_EQUAL_FATAL(r[1].n_hosts, 5);
+    static const int32_t want[] = {0, 1, 2, 3, 5};
+    for (int k = 0; k < 5; k++)
+        CU_ASSERT_EQUAL(hosts[r[1].hosts_off + (size_t)k], want[k]);
+    bl_sched_fini(&s);
+
+    /* under core allocation conservative cannot name a reservation's cores */
+    bl_opts o = {.alloc = POL_ALLOC_CORE};
+    bl_core_run("conservative", jobs, N_OF(jobs), bl_island_platform(S11_ISLANDS, 2, 1), &o,
+                &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_USAGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "--islands ignore"));
     bl_sched_fini(&s);
 }
 
@@ -180,5 +253,7 @@ int bl_suite_pol_conservative(void)
     CU_add_test(s, "many early ends under the checker", test_many_early_ends);
     CU_add_test(s, "indexed compression = plain compression", test_indexed_equals_plain);
     CU_add_test(s, "compress option checked", test_bad_option);
+    CU_add_test(s, "S11 islands: reservations per island", test_islands);
+    CU_add_test(s, "islands: a job larger than every island", test_islands_span);
     return 0;
 }

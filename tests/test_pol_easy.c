@@ -5,6 +5,7 @@
 #include "pol_registry.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 static void run4(const bl_jobspec *jobs, size_t n, const bl_expect *exp, size_t n_exp,
@@ -163,7 +164,7 @@ static void test_view_decisions(void)
     const pol_job *queue[] = {&jobs[1], &jobs[2], &jobs[3]};
     pol_view v = {.now_s = 5, .total_units = 4, .free_units = 1, .queue = queue, .n_queue = 3,
                   .running = running, .n_running = 1};
-    char state[256] = {0};
+    _Alignas(max_align_t) char state[1024] = {0};
     CU_ASSERT_FATAL(t->state_size <= sizeof state);
     pol_setup setup = {.total_units = 4, .n_jobs = 4};
     char err[128];
@@ -184,6 +185,33 @@ static void test_view_decisions(void)
     t->fini(state);
 }
 
+/* S11 under EASY with islands:
+ *   0  J1 on a1-a3 (island a: the only one with 3 nodes).
+ *   1  J2 blocked: no island has 3 free; shadow 10 (J1's end), extra 1.
+ *   2  J3 (1 node, ends 6 <= 10) backfills on a4 (a: 1 free, the best fit).
+ *   3  J4 (ends 23, past the shadow) uses the extra node: on b1 (a has
+ *      none free). J5 does not: no extra left.
+ *   6  J3 ends: island a has 1 free, b 1; J2's shadow is still 10 with one
+ *      extra node in a; J5 takes it (a and b tie: the lowest, a4).
+ *  10  J1 ends: a1-a3 are free, J2 starts there as promised.
+ * With --islands ignore J2 starts at 1 on a4, b1, b2 and the rest at 6. */
+static void test_islands(void)
+{
+    bl_sched s;
+    bl_core_run("easy", S11, N_OF(S11), bl_island_platform(S11_ISLANDS, 2, 1), NULL, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect e[] = {{1, 0, 10}, {2, 10, 15}, {3, 2, 6}, {4, 3, 23}, {5, 6, 26}};
+    bl_check(&s, e, N_OF(e), "S11 easy, islands");
+    bl_sched_fini(&s);
+
+    bl_opts o = {.ignore_islands = true};
+    bl_core_run("easy", S11, N_OF(S11), bl_island_platform(S11_ISLANDS, 2, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect ei[] = {{1, 0, 10}, {2, 1, 6}, {3, 6, 10}, {4, 6, 26}, {5, 6, 26}};
+    bl_check(&s, ei, N_OF(ei), "S11 easy, islands ignored");
+    bl_sched_fini(&s);
+}
+
 int bl_suite_pol_easy(void)
 {
     CU_pSuite s = CU_add_suite("pol_easy", NULL, NULL);
@@ -201,5 +229,6 @@ int bl_suite_pol_easy(void)
     CU_add_test(s, "deterministic ties", test_deterministic_ties);
     CU_add_test(s, "backfill_order=sjf", test_sjf_order);
     CU_add_test(s, "decisions on a hand-made view", test_view_decisions);
+    CU_add_test(s, "S11 islands: a blocked head, backfilling", test_islands);
     return 0;
 }

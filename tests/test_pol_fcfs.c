@@ -78,6 +78,28 @@ static void test_view_decisions(void)
         t->fini(state);
 }
 
+/* S11 under FCFS with islands: J2 waits for an island with 3 free nodes
+ * (a, at J1's end at 10), and everyone waits behind it; at 10 J3 best fits
+ * a4 (a: 1 free), J4 and J5 take b1 and b2. With --islands ignore J2
+ * starts at 1 on a4, b1, b2. */
+static void test_islands(void)
+{
+    bl_sched s;
+    bl_core_run("fcfs", S11, N_OF(S11), bl_island_platform(S11_ISLANDS, 2, 1), NULL, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect e[] = {
+        {1, 0, 10}, {2, 10, 15}, {3, 10, 14}, {4, 10, 30}, {5, 10, 30}};
+    bl_check(&s, e, N_OF(e), "S11 fcfs, islands");
+    bl_sched_fini(&s);
+
+    bl_opts o = {.ignore_islands = true};
+    bl_core_run("fcfs", S11, N_OF(S11), bl_island_platform(S11_ISLANDS, 2, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect ei[] = {{1, 0, 10}, {2, 1, 6}, {3, 6, 10}, {4, 6, 26}, {5, 6, 26}};
+    bl_check(&s, ei, N_OF(ei), "S11 fcfs, islands ignored");
+    bl_sched_fini(&s);
+}
+
 int bl_suite_pol_fcfs(void)
 {
     CU_pSuite s = CU_add_suite("pol_fcfs", NULL, NULL);
@@ -89,5 +111,6 @@ int bl_suite_pol_fcfs(void)
     CU_add_test(s, "S7 same-instant end and start", test_same_instant);
     CU_add_test(s, "S9 a blocked head blocks everyone", test_head_blocks);
     CU_add_test(s, "decisions on a hand-made view", test_view_decisions);
+    CU_add_test(s, "S11 islands: a blocked head", test_islands);
     return 0;
 }

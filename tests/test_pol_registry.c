@@ -209,6 +209,102 @@ static void test_conformance(void)
     gsl_rng_free(r);
 }
 
+/* 12 hosts in islands of 5, 4 and 3 (or 7 and 5) hosts, named so that
+ * the islands interleave in name order. */
+static eng_platform *island_platform(gsl_rng *r, bool three, int *cores, bool failing)
+{
+    enum { N = 12 };
+    eng_host_desc d[N];
+    char names[N][8], occ[N][16];
+    *cores = 1 + (int)gsl_rng_uniform_int(r, 4);
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "n%d", i + 1);
+        snprintf(occ[i], sizeof occ[i], "%.3f", 0.02 + 0.2 * gsl_rng_uniform(r));
+        const char *isl = three ? (i % 4 == 3 ? "z" : i < 7 ? "x" : "y") : (i % 2 ? "x" : "y");
+        d[i] = (eng_host_desc){.name = names[i], .speed_flops = 1e9, .sg_cores = *cores,
+                               .island = isl, .occupation = failing ? occ[i] : NULL};
+    }
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_diag_clear(&diag);
+    eng_platform_build("islands", d, N, "1Gf", &p, &diag);
+    return p;
+}
+
+/* Every policy that plans with islands, on random workloads over islands,
+ * checker on (its promises included): no start is refused, and every job
+ * that fits in one island ran within one. The others are refused. */
+static void test_conformance_islands(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 20261126);
+    size_t n_policies;
+    const pol_type *const *list = pol_list(&n_policies);
+    int runs = 0, failures = 0;
+    for (int round = 0; round < 24; round++) {
+        bool three = round % 2;
+        pol_alloc alloc = (round / 2) % 3 == 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE;
+        eng_walltime wt = (round / 6) % 2 ? ENG_WALLTIME_EXTEND : ENG_WALLTIME_KILL;
+        bool failing = round >= 16, requeue = failing && (round / 2) % 2;
+        int cores;
+        unsigned long seed = gsl_rng_get(r);
+        gsl_rng *pr = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_set(pr, seed);
+        eng_platform *proto = island_platform(pr, three, &cores, failing);
+        eng_platform_destroy(proto);
+        size_t n = 200 + gsl_rng_uniform_int(r, 300);
+        bl_jobspec *jobs = random_jobs(r, n, 12 * cores, 1);
+        for (size_t k = 0; k < n_policies; k++) {
+            gsl_rng_set(pr, seed);
+            eng_platform *p = island_platform(pr, three, &cores, failing);
+            const eng_pool *pool = &p->pools[0];
+            int64_t largest = 0;
+            for (int32_t i = 0; i < pool->n_islands; i++) {
+                int64_t u = alloc == POL_ALLOC_NODE ? pool->island_hosts[i] : pool->island_cores[i];
+                largest = u > largest ? u : largest;
+            }
+            bl_opts o = {.alloc = alloc,
+                         .walltime = wt,
+                         .failures = {.enabled = failing, .epoch_s = 900, .seed = seed,
+                                      .requeue = requeue, .max_requeues = 20}};
+            bl_sched s;
+            int rc = bl_core_run(list[k]->name, jobs, n, p, &o, &s);
+            bool plans = list[k]->flags & POL_FLAG_ISLANDS;
+            bool refused = !plans || (alloc == POL_ALLOC_CORE &&
+                                      strcmp(list[k]->name, "conservative") == 0);
+            runs++;
+            if (refused) {
+                CU_ASSERT_EQUAL(rc, ENG_USAGE);
+                bl_sched_fini(&s);
+                continue;
+            }
+            if (rc) {
+                failures++;
+                printf("\n  islands round %d %s: %s", round, list[k]->name, s.diag.msg);
+            }
+            CU_ASSERT_EQUAL(rc, 0);
+            if (rc == 0) {
+                const eng_job_result *res = eng_core_results(s.core);
+                const int32_t *hosts = eng_core_alloc_hosts(s.core);
+                CU_ASSERT_EQUAL(eng_core_jobs_left(s.core), 0);
+                for (size_t i = 0; i < s.prep.n_jobs; i++) {
+                    if (s.prep.jobs[i].units > largest || res[i].n_hosts == 0)
+                        continue;
+                    int32_t isl = s.p->hosts[hosts[res[i].hosts_off]].island;
+                    for (int32_t h = 1; h < res[i].n_hosts; h++)
+                        CU_ASSERT_EQUAL(s.p->hosts[hosts[res[i].hosts_off + (size_t)h]].island,
+                                        isl);
+                }
+            }
+            bl_sched_fini(&s);
+        }
+        gsl_rng_free(pr);
+        free(jobs);
+    }
+    printf("\n  %d runs, %d failures ", runs, failures);
+    gsl_rng_free(r);
+}
+
 int bl_suite_pol_registry(void)
 {
     CU_pSuite s = CU_add_suite("pol_registry", NULL, NULL);
@@ -218,5 +314,7 @@ int bl_suite_pol_registry(void)
     CU_add_test(s, "option validation", test_option_validation);
     CU_add_test(s, "conformance: every policy, random workloads, checker on",
                 test_conformance);
+    CU_add_test(s, "conformance with islands: placement and promises, checker on",
+                test_conformance_islands);
     return 0;
 }

@@ -290,15 +290,18 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
 }
 
 /* Prints a failure (out of memory with the memory limits) and returns its
- * exit status: 3 for a violated invariant, else 1. */
+ * exit status: 3 for a violated invariant, 2 for options that do not go
+ * together on this input (a policy that does not plan with islands on a
+ * platform that has them), else 1. */
 static int report_failure(const char *cmd, const eng_diag *d)
 {
     char limits[512] = "";
     if (d->code == ENG_NOMEM && !strstr(d->msg, "ulimit -") && !strstr(d->msg, "memory.max"))
         eng_run_memory_limits(limits, sizeof limits);
     fprintf(stderr, "batchlab %s: %s%s\n", cmd, d->msg, limits);
-    return d->code == ENG_INVARIANT ? 3 : 1;
+    return d->code == ENG_INVARIANT ? 3 : d->code == ENG_USAGE ? 2 : 1;
 }
+
 
 /* ---- stop signals (see the top of this file) ---------------------------- */
 
@@ -443,6 +446,7 @@ static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload 
         .n_options = ps->n_kv,
         .seed = c->seed,
         .check = c->check,
+        .ignore_islands = strcmp(bl_run_choice_name("islands", c->islands), "ignore") == 0,
         .failures = {.enabled = c->failures == 1 || c->failure_trace,
                      .epoch_s = c->failure_epoch,
                      .seed = c->seed,
@@ -463,6 +467,7 @@ static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload 
         .seed = c->seed,
         .walltime = walltime,
         .alloc = alloc,
+        .islands = bl_run_choice_name("islands", c->islands),
         .procs_field = procs,
         .type_field = type_field,
         .init = s->init_label,
@@ -551,6 +556,16 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
         printf("  utilization        %.4f over %s s\n", s->utilization,
                fmt_grouped(a, sizeof a, s->makespan_s, 0));
         printf("  queue length       mean %.2f, max %.0f\n", s->queue_mean, s->queue_max);
+    }
+    if (s->log.jobs > 0) {
+        char rho[32] = "n/a";
+        if (isfinite(s->log.wait_spearman))
+            snprintf(rho, sizeof rho, "%.3f", s->log.wait_spearman);
+        printf("  log agreement      %zu jobs with a logged wait: mean wait %s s logged, %s s "
+               "simulated; mean |difference| %s s; Spearman %s\n",
+               s->log.jobs, fmt_grouped(a, sizeof a, s->log.wait_mean_log_s, 1),
+               fmt_grouped(b, sizeof b, s->log.wait_mean_sim_s, 1),
+               fmt_grouped(c, sizeof c, s->log.wait_mae_s, 1), rho);
     }
     if (spec->sim.core.failures.enabled)
         printf("  host failures      %s: %zu jobs failed, %zu requeued, %s node-seconds wasted\n",
@@ -714,11 +729,18 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
         {"failed jobs", 0, offsetof(eng_summary, n_failed), true},
         {"requeued after failures", 0, offsetof(eng_summary, n_requeues), true},
         {"wasted node-seconds", 0, offsetof(eng_summary, wasted_node_s), false},
+        /* agreement with the log's own schedule (eng_log_agreement) */
+        {"log: jobs compared", 0, offsetof(eng_summary, log.jobs), true},
+        {"log: mean wait logged (s)", 1, offsetof(eng_summary, log.wait_mean_log_s), false},
+        {"log: mean wait sim. (s)", 1, offsetof(eng_summary, log.wait_mean_sim_s), false},
+        {"log: mean |wait diff| (s)", 1, offsetof(eng_summary, log.wait_mae_s), false},
+        {"log: wait Spearman", 3, offsetof(eng_summary, log.wait_spearman), false},
     };
-    bool any_init = false, any_cost = false;
+    bool any_init = false, any_cost = false, any_log = false;
     for (size_t i = 0; i < n; i++) {
         any_init = any_init || r[i].summary.init_total_s > 0;
         any_cost = any_cost || r[i].summary.cost > 0;
+        any_log = any_log || r[i].summary.log.jobs > 0;
     }
     /* columns as wide as the widest label or value, two spaces apart */
     int width = 14;
@@ -735,7 +757,9 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
                                rows[k].off == offsetof(eng_summary, wasted_node_s);
             if ((rows[k].off == offsetof(eng_summary, init_share) && !any_init) ||
                 (rows[k].off == offsetof(eng_summary, cost) && !any_cost) ||
-                (failure_row && !s->c.failures && !s->c.failure_trace))
+                (failure_row && !s->c.failures && !s->c.failure_trace) ||
+                (rows[k].off >= offsetof(eng_summary, log) &&
+                 rows[k].off < offsetof(eng_summary, log) + sizeof(eng_log_agreement) && !any_log))
                 continue;
             if (pass == 1)
                 printf("%-26s", rows[k].name);
@@ -744,7 +768,10 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
                 double v = rows[k].count ? (double)*(const size_t *)(base + rows[k].off)
                                          : *(const double *)(base + rows[k].off);
                 char buf[64];
-                fmt_grouped(buf, sizeof buf, v, rows[k].decimals);
+                if (isfinite(v))
+                    fmt_grouped(buf, sizeof buf, v, rows[k].decimals);
+                else
+                    snprintf(buf, sizeof buf, "n/a");
                 if (pass == 0 && (int)strlen(buf) + 2 > width)
                     width = (int)strlen(buf) + 2;
                 if (pass == 0 && (int)strlen(labels[i]) + 2 > width)
@@ -1048,6 +1075,8 @@ static int cmd_policies(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         printf("%-14s %s\n%-14s (%s)\n", list[i]->name, list[i]->summary, "",
                list[i]->citation);
+        if (list[i]->flags & POL_FLAG_ISLANDS)
+            printf("%-14s   plans with islands (--islands strict)\n", "");
         for (const pol_option *o = list[i]->options; o && o->key; o++)
             printf("%-14s   option %s: %s\n", "", o->key, o->help);
     }

@@ -66,6 +66,9 @@
     X(alloc, "alloc", 0, CHOICE, "node|core", "node",                                              \
       1, "", "node|core", M_STR("alloc"), BL_GRID_FREE,                                            \
       "whole nodes per job (default), or pack jobs by cores")                                      \
+    X(islands, "islands", 0, CHOICE, "strict|ignore", "strict",                                    \
+      1, "", "strict|ignore", M_STR("islands"), BL_GRID_FREE,                                      \
+      "where hosts name islands, a job that fits in one runs within one (strict, default)")        \
     X(procs, "procs", 0, CHOICE, "alloc|req", "alloc",                                             \
       1, "", "alloc|req", M_STR("procs_field"), BL_GRID_FREE,                                      \
       "processor count from field 5, else 8 (alloc, default), or field 8, else 5 (req)")           \
