@@ -37,8 +37,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "bare_replay: %s\n", d.msg);
         return 1;
     }
-    eng_prep_opts opts = {.procs_field = ENG_PROCS_ALLOC, .walltime = ENG_WALLTIME_KILL,
-                          .alloc = POL_ALLOC_NODE};
+    eng_prep_opts opts = {
+        .procs_field = ENG_PROCS_ALLOC, .walltime = ENG_WALLTIME_KILL, .alloc = POL_ALLOC_NODE};
     eng_replay_stats st;
     if (eng_sim_replay_log(argv[1], w, &opts, &st, &d)) {
         fprintf(stderr, "bare_replay: %s\n", d.msg);

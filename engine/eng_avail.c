@@ -20,7 +20,8 @@ void eng_avail_res_init(eng_avail_res *r, double global_po)
 
 void eng_avail_res_fini(eng_avail_res *r)
 {
-    if (!r) return;
+    if (!r)
+        return;
     free(r->jobs);
     memset(r, 0, sizeof *r);
 }
@@ -53,9 +54,11 @@ int eng_avail_add_job(eng_avail_res *r, const eng_avail_job *j, eng_diag *d)
 /* P(allocation has happened by t): the normal law, a step when sd = 0. */
 static double alloc_cdf(const eng_avail_job *j, double t)
 {
-    if (j->alloc_sd_s <= 0) return t >= j->alloc_mean_s ? 1.0 : 0.0;
+    if (j->alloc_sd_s <= 0)
+        return t >= j->alloc_mean_s ? 1.0 : 0.0;
     double z = (t - j->alloc_mean_s) / j->alloc_sd_s;
-    if (z < -40) return 0.0; /* what the GSL returns there too (Phi underflows), without the call */
+    if (z < -40)
+        return 0.0; /* what the GSL returns there too (Phi underflows), without the call */
     return gsl_cdf_ugaussian_P(z);
 }
 
@@ -63,7 +66,8 @@ static double alloc_cdf(const eng_avail_job *j, double t)
 static double release_tail(const eng_avail_job *j, double t)
 {
     double x = t - j->occ_end_s, med = j->release_median_s - j->occ_end_s;
-    if (med <= 0 || j->release_sigma <= 0) return x < med ? 1.0 : (x == med ? 0.5 : 0.0);
+    if (med <= 0 || j->release_sigma <= 0)
+        return x < med ? 1.0 : (x == med ? 0.5 : 0.0);
     return gsl_cdf_lognormal_Q(x, log(med), j->release_sigma);
 }
 
@@ -85,16 +89,20 @@ double eng_avail_event_po_max(const eng_avail_job *j, eng_avail_event ev, double
     switch (ev) {
     case ENG_AVAIL_ALLOCATION:
         /* rising: the maximum is at the right end of the part before occ_start */
-        if (t0 >= j->occ_start_s) return 0.0;
-        if (t1 < j->occ_start_s) return alloc_cdf(j, t1);
+        if (t0 >= j->occ_start_s)
+            return 0.0;
+        if (t1 < j->occ_start_s)
+            return alloc_cdf(j, t1);
         /* sup over [t0, occ_start): the limit, at most Phi at occ_start */
         return alloc_cdf(j, j->occ_start_s);
     case ENG_AVAIL_OCCUPATION:
         return t1 >= j->occ_start_s && t0 <= j->occ_end_s ? 1.0 : 0.0;
     case ENG_AVAIL_RELEASE:
         /* falling: the maximum is at the left end of the part after occ_end */
-        if (t1 <= j->occ_end_s) return 0.0;
-        if (t0 > j->occ_end_s) return release_tail(j, t0);
+        if (t1 <= j->occ_end_s)
+            return 0.0;
+        if (t0 > j->occ_end_s)
+            return release_tail(j, t0);
         return 1.0; /* the limit at occ_end from the right */
     }
     return 0.0;
@@ -102,16 +110,20 @@ double eng_avail_event_po_max(const eng_avail_job *j, eng_avail_event ev, double
 
 double eng_avail_job_po(const eng_avail_job *j, double t)
 {
-    if (t < j->occ_start_s) return alloc_cdf(j, t);
-    if (t <= j->occ_end_s) return 1.0;
+    if (t < j->occ_start_s)
+        return alloc_cdf(j, t);
+    if (t <= j->occ_end_s)
+        return 1.0;
     return release_tail(j, t);
 }
 
 double eng_avail_job_po_max(const eng_avail_job *j, double t0, double t1)
 {
     /* The chain is unimodal: rising, a plateau at 1, falling. */
-    if (t1 >= j->occ_start_s && t0 <= j->occ_end_s) return 1.0;
-    if (t1 < j->occ_start_s) return alloc_cdf(j, t1);
+    if (t1 >= j->occ_start_s && t0 <= j->occ_end_s)
+        return 1.0;
+    if (t1 < j->occ_start_s)
+        return alloc_cdf(j, t1);
     return release_tail(j, t0);
 }
 
@@ -138,7 +150,8 @@ double eng_avail_group_window(const int32_t *group_of, const double *group_p, co
         bool seen = false;
         for (size_t j = 0; j < i && !seen; j++)
             seen = group_of[sel[j]] == g;
-        if (!seen) scratch[k++] = group_p[g];
+        if (!seen)
+            scratch[k++] = group_p[g];
     }
     qsort(scratch, k, sizeof *scratch, cmp_double_desc);
     double p = 1.0;
@@ -151,7 +164,8 @@ double eng_avail_group_window(const int32_t *group_of, const double *group_p, co
 
 double eng_avail_gen_global(gsl_rng *rng, double global_load, double max_po)
 {
-    if (global_load <= 0) return 0.0;
+    if (global_load <= 0)
+        return 0.0;
     double po = fabs(gsl_ran_gaussian(rng, global_load));
     return po < max_po ? po : max_po;
 }
@@ -183,9 +197,12 @@ eng_avail_job_params eng_avail_job_defaults(void)
 
 double eng_avail_gen_node_load(gsl_rng *rng, double job_load, double concentration)
 {
-    if (job_load <= 0) return 0.0;
-    if (job_load >= 1) return 1.0;
-    if (!(concentration > 0)) return job_load;
+    if (job_load <= 0)
+        return 0.0;
+    if (job_load >= 1)
+        return 1.0;
+    if (!(concentration > 0))
+        return job_load;
     return gsl_ran_beta(rng, concentration * job_load, concentration * (1 - job_load));
 }
 
@@ -226,7 +243,8 @@ int eng_avail_gen_busy(gsl_rng *rng, const eng_avail_job_params *p, double t0, d
                             "job load: inconsistent job parameters "
                             "(3 alloc_sd_hi + rel_hi must be below 1)");
     double span = t1 - t0;
-    if (busy <= 0) return ENG_OK;
+    if (busy <= 0)
+        return ENG_OK;
     double *len = NULL, *cut = NULL;
     size_t n = 0, cap = 0;
     double sum = 0;
@@ -250,7 +268,8 @@ int eng_avail_gen_busy(gsl_rng *rng, const eng_avail_job_params *p, double t0, d
     }
     for (size_t k = 0; k < n; k++)
         cut[k] = idle * gsl_rng_uniform(rng);
-    if (n > 1) qsort(cut, n, sizeof *cut, cmp_double_asc);
+    if (n > 1)
+        qsort(cut, n, sizeof *cut, cmp_double_asc);
     double t = t0, prev_cut = 0;
     for (size_t k = 0; k < n; k++) {
         t += cut[k] - prev_cut;
@@ -266,13 +285,15 @@ int eng_avail_gen_busy(gsl_rng *rng, const eng_avail_job_params *p, double t0, d
             .release_median_s = a + D,
             .release_sigma = uniform_in(rng, p->rel_sigma_lo, p->rel_sigma_hi),
         };
-        if ((rc = eng_avail_add_job(r, &j, d)) != ENG_OK) goto out;
+        if ((rc = eng_avail_add_job(r, &j, d)) != ENG_OK)
+            goto out;
         t += D;
     }
 out:
     free(len);
     free(cut);
-    if (rc == ENG_NOMEM) eng_diag_set(d, rc, "out of memory");
+    if (rc == ENG_NOMEM)
+        eng_diag_set(d, rc, "out of memory");
     return rc;
 }
 
@@ -295,7 +316,8 @@ int eng_avail_gen_groups(gsl_rng *rng, size_t n_res, size_t n_groups, int32_t *g
         return eng_diag_set(d, ENG_INVAL, "groups: expected 1..%zu groups, got %zu", n_res,
                             n_groups);
     size_t *count = calloc(n_groups, sizeof *count);
-    if (!count) return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    if (!count)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
     for (;;) {
         memset(count, 0, n_groups * sizeof *count);
         for (size_t i = 0; i < n_res; i++) {
@@ -305,7 +327,8 @@ int eng_avail_gen_groups(gsl_rng *rng, size_t n_res, size_t n_groups, int32_t *g
         size_t g = 0;
         while (g < n_groups && count[g])
             g++;
-        if (g == n_groups) break;
+        if (g == n_groups)
+            break;
     }
     free(count);
     return ENG_OK;
@@ -316,7 +339,8 @@ int eng_avail_gen_groups(gsl_rng *rng, size_t n_res, size_t n_groups, int32_t *g
 static int cmp_span(const void *a, const void *b)
 {
     const eng_avail_span *x = a, *y = b;
-    if (x->start_s != y->start_s) return x->start_s < y->start_s ? -1 : 1;
+    if (x->start_s != y->start_s)
+        return x->start_s < y->start_s ? -1 : 1;
     return (x->end_s > y->end_s) - (x->end_s < y->end_s);
 }
 
@@ -339,25 +363,32 @@ int eng_avail_draw(const eng_avail_res *r, double t0, double t1, double epoch_s,
     /* the global event: one Bernoulli draw per epoch */
     for (double e0 = t0; e0 < t1;) {
         double e1 = isinf(epoch_s) ? t1 : e0 + epoch_s;
-        if (e1 > t1) e1 = t1;
-        if (gsl_rng_uniform(rng) < r->global_po) PUSH(e0, e1);
-        if (isinf(epoch_s)) break;
+        if (e1 > t1)
+            e1 = t1;
+        if (gsl_rng_uniform(rng) < r->global_po)
+            PUSH(e0, e1);
+        if (isinf(epoch_s))
+            break;
         e0 = e1;
     }
     /* job chains: taken from the drawn allocation to the drawn release */
     for (size_t i = 0; i < r->n_jobs; i++) {
         const eng_avail_job *j = &r->jobs[i];
         double a = j->alloc_mean_s;
-        if (j->alloc_sd_s > 0) a += gsl_ran_gaussian(rng, j->alloc_sd_s);
-        if (a > j->occ_start_s) a = j->occ_start_s;
+        if (j->alloc_sd_s > 0)
+            a += gsl_ran_gaussian(rng, j->alloc_sd_s);
+        if (a > j->occ_start_s)
+            a = j->occ_start_s;
         double med = j->release_median_s - j->occ_end_s;
         double rel = j->occ_end_s + med;
         if (med > 0 && j->release_sigma > 0)
             rel = j->occ_end_s + gsl_ran_lognormal(rng, log(med), j->release_sigma);
-        if (a < t1 && rel > t0) PUSH(a > t0 ? a : t0, rel < t1 ? rel : t1);
+        if (a < t1 && rel > t0)
+            PUSH(a > t0 ? a : t0, rel < t1 ? rel : t1);
     }
 #undef PUSH
-    if (k > 1) qsort(*spans, k, sizeof **spans, cmp_span);
+    if (k > 1)
+        qsort(*spans, k, sizeof **spans, cmp_span);
     size_t m = 0;
     for (size_t i = 0; i < k; i++) {
         if (m && (*spans)[i].start_s <= (*spans)[m - 1].end_s) {

@@ -80,9 +80,9 @@ struct eng_core {
 
     int32_t *started;
     struct started_work {
-        int32_t host;  /* slowest allocated host */
-        double dur_s;  /* how long it runs */
-    } *work;           /* parallel to started */
+        int32_t host; /* slowest allocated host */
+        double dur_s; /* how long it runs */
+    } * work;         /* parallel to started */
     size_t n_started, cap_started, cap_work;
 
     /* Allocations, kept for the outputs as runs of consecutive hosts
@@ -118,7 +118,7 @@ struct eng_core {
         int32_t n_hosts;
         int32_t members;
         double last_end_s; /* end of the last member, -1 while one runs */
-    } *packets;
+    } * packets;
 
     int32_t queued, running, busy_nodes;
     int64_t busy_cores, busy_units;
@@ -216,8 +216,8 @@ static pol_view make_view(const eng_core *c, const pool_state *ps)
 static void island_add(const eng_core *c, pool_state *ps, int32_t pos, int32_t cores, int sign)
 {
     if (ps->n_islands)
-        ps->isl_free[ps->hosts[pos].island] +=
-            sign * (c->prep->alloc == POL_ALLOC_NODE ? 1 : cores);
+        ps->isl_free[ps->hosts[pos].island] += sign *
+                                               (c->prep->alloc == POL_ALLOC_NODE ? 1 : cores);
 }
 
 static const char *policy_name(const eng_core *c)
@@ -368,7 +368,8 @@ static int load_fail_trace(eng_core *c, eng_diag *d)
                                 s->line, s->start_s, s->end_s);
         }
     }
-    if (fo->n_trace > 1) qsort(v, fo->n_trace, sizeof *v, cmp_fail_ix);
+    if (fo->n_trace > 1)
+        qsort(v, fo->n_trace, sizeof *v, cmp_fail_ix);
     for (size_t i = 0; i < fo->n_trace; i++) {
         host_fail *f = &c->fail[v[i].host];
         f->active = true;
@@ -563,9 +564,9 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
         if (!ps->isl_units || !ps->isl_free)
             return eng_diag_set(d, ENG_NOMEM, "out of memory");
         for (int32_t k = 0; k < ps->n_islands; k++)
-            ps->isl_units[k] = ps->isl_free[k] =
-                (int32_t)(c->prep->alloc == POL_ALLOC_NODE ? pool->island_hosts[k]
-                                                          : pool->island_cores[k]);
+            ps->isl_units[k] = ps->isl_free[k] = (int32_t)(c->prep->alloc == POL_ALLOC_NODE
+                                                               ? pool->island_hosts[k]
+                                                               : pool->island_cores[k]);
         for (int32_t k = 0; k < ps->n_hosts; k++)
             ps->hosts[k].island = p->hosts[pool->hosts[k]].island;
     }
@@ -626,8 +627,7 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
     c->pools = calloc(platform->n_pools, sizeof *c->pools);
     if (opts->check)
         c->promise_s = malloc(n1 * sizeof *c->promise_s);
-    if (!c->pj || !c->res || !c->pool_pos || !c->pools ||
-        (opts->check && !c->promise_s)) {
+    if (!c->pj || !c->res || !c->pool_pos || !c->pools || (opts->check && !c->promise_s)) {
         eng_core_destroy(c);
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     }
@@ -785,8 +785,7 @@ static int32_t next_placed(const pool_state *ps, int32_t after, int32_t *isl, bo
 /* Allocates job j in pool ps, on the policy's hosts or first fit: with
  * islands, within the island pol_island_pick() chooses (start_job checked
  * that it exists), or island by island for a job larger than every island. */
-static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_start *st,
-                    eng_diag *d)
+static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_start *st, eng_diag *d)
 {
     eng_job_result *r = &c->res[j->idx];
     r->hosts_off = c->n_alloc;
@@ -1009,8 +1008,9 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
                             "pool (state %d)",
                             c->now, policy_name(c), (long long)j->id, r->state);
     if (c->now < j->submit_s)
-        return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: job %lld would start before its "
-                                              "submission at %.17g",
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: job %lld would start before its "
+                            "submission at %.17g",
                             c->now, (long long)j->id, j->submit_s);
     if (st->packet < 0 && j->units > ps->free_units)
         return eng_diag_set(d, ENG_POLICY,
@@ -1059,9 +1059,11 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
         kill = isfinite(s->kill_s) ? (s->kill_s - s->init_s) * scale + init : INFINITY;
         estimate = (j->estimate_s - s->init_s) * scale + init;
         if (st->packet == idx) {
-            c->packets[idx] = (struct packet_state){
-                .runs_off = r->runs_off, .n_runs = r->n_runs, .n_hosts = r->n_hosts, .members = 1,
-                .last_end_s = -1};
+            c->packets[idx] = (struct packet_state){.runs_off = r->runs_off,
+                                                    .n_runs = r->n_runs,
+                                                    .n_hosts = r->n_hosts,
+                                                    .members = 1,
+                                                    .last_end_s = -1};
         } else {
             c->packets[st->packet].members++;
             c->packets[st->packet].last_end_s = -1;
@@ -1153,8 +1155,8 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
             return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: free-host map wrong for %s", c->now,
                                 h->name);
         free_cores += h->free_cores;
-        free_units +=
-            c->prep->alloc == POL_ALLOC_NODE ? (h->free_cores == h->cores) : h->free_cores;
+        free_units += c->prep->alloc == POL_ALLOC_NODE ? (h->free_cores == h->cores)
+                                                       : h->free_cores;
     }
     for (int32_t i = 0; i < ps->n_islands; i++) {
         int64_t f = 0;
@@ -1167,8 +1169,8 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
             return eng_diag_set(d, ENG_INVARIANT,
                                 "t=%.17g: pool %s counts %d free units in island %s, its hosts "
                                 "have %lld",
-                                c->now, ps->pool->label, ps->isl_free[i],
-                                ps->pool->island_names[i], (long long)f);
+                                c->now, ps->pool->label, ps->isl_free[i], ps->pool->island_names[i],
+                                (long long)f);
     }
     if (free_units != ps->free_units)
         return eng_diag_set(d, ENG_INVARIANT,
@@ -1404,8 +1406,7 @@ int eng_core_step(eng_core *c, eng_diag *d)
 
     /* 1b. Hosts failing or coming back now. */
     if (c->fail && (rc = apply_changes(c)))
-        return eng_diag_set(d, rc == ENG_INVARIANT ? rc : ENG_NOMEM,
-                            "t=%.17g: %s", c->now,
+        return eng_diag_set(d, rc == ENG_INVARIANT ? rc : ENG_NOMEM, "t=%.17g: %s", c->now,
                             rc == ENG_INVARIANT ? "a host failed under a running job"
                                                 : "out of memory");
 
@@ -1425,8 +1426,9 @@ int eng_core_step(eng_core *c, eng_diag *d)
             rc = c->policy->on_submit(ps->pstate, &v, &c->pj[idx]);
             c->policy_s += mono_s() - t0;
             if (rc)
-                return eng_diag_set(d, rc, "t=%.17g: policy %s failed on the submission of "
-                                           "job %lld: %s",
+                return eng_diag_set(d, rc,
+                                    "t=%.17g: policy %s failed on the submission of "
+                                    "job %lld: %s",
                                     c->now, policy_name(c), (long long)c->pj[idx].id,
                                     eng_strerror(rc));
         }

@@ -112,17 +112,17 @@ typedef struct eng_core_opts {
 
 /* The fate of one simulated job (indexed like eng_prepared.jobs). */
 typedef struct eng_job_result {
-    double start_s; /* -1 until started */
-    double end_s;   /* -1 until ended */
-    int32_t state;  /* eng_job_state */
-    bool killed;    /* reaches (or reached) its kill limit */
-    bool failed;    /* one of its hosts fails before its end (failures on) */
-    int32_t units;  /* units it holds (a packet member: all its packet's) */
-    int32_t packet; /* -1, or the index of its packet's first member */
-    double init_s;  /* initialization paid (0 for later packet members) */
+    double start_s;   /* -1 until started */
+    double end_s;     /* -1 until ended */
+    int32_t state;    /* eng_job_state */
+    bool killed;      /* reaches (or reached) its kill limit */
+    bool failed;      /* one of its hosts fails before its end (failures on) */
+    int32_t units;    /* units it holds (a packet member: all its packet's) */
+    int32_t packet;   /* -1, or the index of its packet's first member */
+    double init_s;    /* initialization paid (0 for later packet members) */
     int32_t requeues; /* times a host failure sent it back to the queue */
     int32_t n_hosts;
-    int32_t n_runs;   /* its hosts as runs: eng_core_alloc_runs() + runs_off */
+    int32_t n_runs; /* its hosts as runs: eng_core_alloc_runs() + runs_off */
     size_t runs_off;
     size_t hosts_off; /* into eng_core_alloc_hosts()/cores() */
 } eng_job_result;

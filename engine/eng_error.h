@@ -28,7 +28,7 @@
     X(INVARIANT, -7, "scheduling invariant violated")                                              \
     X(CHILD, -8, "simulation process failed")                                                      \
     X(POLICY, -9, "policy error")                                                                  \
-    X(UNSUPPORTED, -10, "not supported")                                                          \
+    X(UNSUPPORTED, -10, "not supported")                                                           \
     X(USAGE, -11, "options that do not go together")
 
 enum {
@@ -53,8 +53,7 @@ void eng_diag_clear(eng_diag *d);
 /* Records code and a printf-style message unless one is already recorded
  * (the first failure is the one worth reporting). Returns code, so that
  * `return eng_diag_set(d, ENG_PARSE, "...")` reads naturally. d may be NULL. */
-int eng_diag_set(eng_diag *d, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+int eng_diag_set(eng_diag *d, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Prefixes the recorded message with a printf-style context ("run fcfs: ").
  * Returns the recorded code. */

@@ -21,20 +21,23 @@ enum { HG_MAX_ITER = 500, NEWTON_MAX = 100 };
 
 static int check_sample(const double *x, size_t n, eng_diag *d)
 {
-    if (n < 2) return eng_diag_set(d, ENG_INVAL, "fit: expected at least 2 values, got %zu", n);
+    if (n < 2)
+        return eng_diag_set(d, ENG_INVAL, "fit: expected at least 2 values, got %zu", n);
     for (size_t i = 0; i < n; i++)
         if (!(x[i] > 0) || !isfinite(x[i]))
-            return eng_diag_set(d, ENG_INVAL, "fit: expected positive values, got %g at %zu",
-                                x[i], i);
+            return eng_diag_set(d, ENG_INVAL, "fit: expected positive values, got %g at %zu", x[i],
+                                i);
     return ENG_OK;
 }
 
 int eng_fit_lognormal_mle(const double *x, size_t n, eng_fit_lognormal *out, eng_diag *d)
 {
     int rc = check_sample(x, n, d);
-    if (rc) return rc;
+    if (rc)
+        return rc;
     double *lx = malloc(n * sizeof *lx);
-    if (!lx) return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    if (!lx)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++)
         lx[i] = log(x[i]);
     out->mu = gsl_stats_mean(lx, 1, n);
@@ -51,12 +54,14 @@ int eng_fit_lognormal_mle(const double *x, size_t n, eng_fit_lognormal *out, eng
 static int gamma_from_moments(double m, double l, eng_fit_gamma *out)
 {
     double s = log(m) - l;
-    if (!(s > 0) || !isfinite(s)) return ENG_INVAL;
+    if (!(s > 0) || !isfinite(s))
+        return ENG_INVAL;
     double k = (3 - s + sqrt((s - 3) * (s - 3) + 24 * s)) / (12 * s);
     for (int it = 0; it < NEWTON_MAX; it++) {
         double f = log(k) - gsl_sf_psi(k) - s, fp = 1 / k - gsl_sf_psi_1(k);
         double next = k - f / fp;
-        if (!(next > 0)) next = k / 2;
+        if (!(next > 0))
+            next = k / 2;
         if (fabs(next - k) <= 1e-12 * k) {
             k = next;
             break;
@@ -71,7 +76,8 @@ static int gamma_from_moments(double m, double l, eng_fit_gamma *out)
 int eng_fit_gamma_mle(const double *x, size_t n, eng_fit_gamma *out, eng_diag *d)
 {
     int rc = check_sample(x, n, d);
-    if (rc) return rc;
+    if (rc)
+        return rc;
     double m = gsl_stats_mean(x, 1, n), l = 0;
     for (size_t i = 0; i < n; i++)
         l += log(x[i]);
@@ -89,8 +95,10 @@ static double gamma_pdf(const eng_fit_gamma *g, double x)
 int eng_fit_hgamma_em(const double *x, size_t n, eng_fit_hgamma *out, eng_diag *d)
 {
     int rc = check_sample(x, n, d);
-    if (rc) return rc;
-    if (n < 4) return eng_diag_set(d, ENG_INVAL, "hyper-gamma fit: expected at least 4 values");
+    if (rc)
+        return rc;
+    if (n < 4)
+        return eng_diag_set(d, ENG_INVAL, "hyper-gamma fit: expected at least 4 values");
     double *s = malloc(n * sizeof *s), *w = malloc(n * sizeof *w);
     if (!s || !w) {
         free(s);
@@ -134,7 +142,8 @@ int eng_fit_hgamma_em(const double *x, size_t n, eng_fit_hgamma *out, eng_diag *
             sl2 += (1 - w[i]) * lx;
         }
         double w2 = (double)n - sw;
-        if (!(sw > 1e-9 && w2 > 1e-9)) break; /* one component took everything */
+        if (!(sw > 1e-9 && w2 > 1e-9))
+            break; /* one component took everything */
         eng_fit_hgamma next = f;
         next.p = sw / (double)n;
         if (gamma_from_moments(sx1 / sw, sl1 / sw, &next.g1) ||
@@ -142,7 +151,8 @@ int eng_fit_hgamma_em(const double *x, size_t n, eng_fit_hgamma *out, eng_diag *
             break;
         f = next;
         f.loglik = ll;
-        if (fabs(ll - ll_prev) <= 1e-10 * fabs(ll)) break;
+        if (fabs(ll - ll_prev) <= 1e-10 * fabs(ll))
+            break;
         ll_prev = ll;
     }
     f.iterations = it;
@@ -183,8 +193,10 @@ double eng_fit_ks(double *x, size_t n, double (*cdf)(const void *ctx, double x),
         /* F_n just below x_(i) is at most i/n and at x_(i) at least (i+1)/n
          * (ties: the extremes of a run are its first and last index) */
         double lo = F - (double)i / (double)n, hi = (double)(i + 1) / (double)n - F;
-        if (lo > D) D = lo;
-        if (hi > D) D = hi;
+        if (lo > D)
+            D = lo;
+        if (hi > D)
+            D = hi;
     }
     return D;
 }
@@ -217,15 +229,19 @@ static int fit_quantity(double *x, size_t n, bool hgamma_of_log, eng_fit_quantit
     }
     q->ks_lognormal = eng_fit_ks(x, n, cdf_lognormal, &q->lognormal);
     q->ks_gamma = eng_fit_ks(x, n, cdf_gamma, &q->gamma);
-    if (!hgamma_of_log) return ENG_OK;
+    if (!hgamma_of_log)
+        return ENG_OK;
     /* ln x over x > 1 (x sorted by the KS above) */
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (x[i] > 1) x[k++] = log(x[i]);
-    if (k < 4) return ENG_OK;
+        if (x[i] > 1)
+            x[k++] = log(x[i]);
+    if (k < 4)
+        return ENG_OK;
     eng_diag dd;
     eng_diag_clear(&dd);
-    if (eng_fit_hgamma_em(x, k, &q->hgamma, &dd) != ENG_OK) return ENG_OK; /* not applicable */
+    if (eng_fit_hgamma_em(x, k, &q->hgamma, &dd) != ENG_OK)
+        return ENG_OK; /* not applicable */
     q->has_hgamma = true;
     q->n_hgamma = k;
     q->ks_hgamma = eng_fit_ks(x, k, cdf_hgamma, &q->hgamma);
@@ -267,9 +283,12 @@ int eng_fit_workload(const eng_workload *w, eng_fit_log *out, eng_diag *d)
                           "%zu with no positive size)",
                           w->path ? w->path : "workload", n, w->n_jobs, out->bad_runtime,
                           out->bad_size);
-    if (!rc) rc = fit_quantity(rt, n, true, &out->runtime, "run time: ", d);
-    if (!rc) rc = fit_quantity(sz, n, false, &out->size, "size: ", d);
-    if (rc && rc != ENG_NOMEM && n >= 2) eng_diag_prefix(d, "%s: ", w->path ? w->path : "workload");
+    if (!rc)
+        rc = fit_quantity(rt, n, true, &out->runtime, "run time: ", d);
+    if (!rc)
+        rc = fit_quantity(sz, n, false, &out->size, "size: ", d);
+    if (rc && rc != ENG_NOMEM && n >= 2)
+        eng_diag_prefix(d, "%s: ", w->path ? w->path : "workload");
     free(rt);
     free(sz);
     return rc;

@@ -43,10 +43,10 @@ typedef struct eng_fit_gamma {
 } eng_fit_gamma;
 
 typedef struct eng_fit_hgamma {
-    double p;              /* weight of the first component */
-    eng_fit_gamma g1, g2;  /* g1 has the smaller mean */
-    int iterations;        /* EM iterations run */
-    double loglik;         /* log-likelihood at the end */
+    double p;             /* weight of the first component */
+    eng_fit_gamma g1, g2; /* g1 has the smaller mean */
+    int iterations;       /* EM iterations run */
+    double loglik;        /* log-likelihood at the end */
 } eng_fit_hgamma;
 
 int eng_fit_lognormal_mle(const double *x, size_t n, eng_fit_lognormal *out, eng_diag *d);

@@ -31,8 +31,7 @@ static bool parse_time(const char *s, double *v)
     return end != s && *end == '\0' && errno == 0 && isfinite(*v);
 }
 
-static int add_span(eng_ftrace *t, size_t *cap, const char *host, double down, double up,
-                    long line)
+static int add_span(eng_ftrace *t, size_t *cap, const char *host, double down, double up, long line)
 {
     size_t old = *cap;
     if (eng_grow(&t->spans, cap, t->n + 1, sizeof *t->spans))

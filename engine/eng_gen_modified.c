@@ -39,8 +39,9 @@ int eng_gen_modified_check(const eng_gen_modified_opts *o, eng_diag *d)
         return eng_diag_set(d, ENG_RANGE, "lambda = %g: expected a positive rate (jobs/s)",
                             o->lambda_per_s);
     if (!(o->shape > 0.0 && o->scale > 0.0 && isfinite(o->shape) && isfinite(o->scale)))
-        return eng_diag_set(d, ENG_RANGE, "run-time gamma (%g, %g): expected positive shape "
-                                          "and scale",
+        return eng_diag_set(d, ENG_RANGE,
+                            "run-time gamma (%g, %g): expected positive shape "
+                            "and scale",
                             o->shape, o->scale);
     if (!(o->log_lo >= 0.0 && o->log_lo < o->log_hi && o->log_hi < 700.0))
         return eng_diag_set(d, ENG_RANGE,
@@ -56,8 +57,8 @@ int eng_gen_modified_check(const eng_gen_modified_opts *o, eng_diag *d)
     if (o->types < 1)
         return eng_diag_set(d, ENG_RANGE, "types: expected K >= 1");
     const eng_lublin_class *c = &o->size;
-    if (!(c->serial_prob >= 0.0 && c->pow2_prob >= 0.0 && c->u_prob >= 0.0 &&
-          c->u_prob <= 1.0 && c->serial_prob + c->pow2_prob <= 1.0 + 1e-12))
+    if (!(c->serial_prob >= 0.0 && c->pow2_prob >= 0.0 && c->u_prob >= 0.0 && c->u_prob <= 1.0 &&
+          c->serial_prob + c->pow2_prob <= 1.0 + 1e-12))
         return eng_diag_set(d, ENG_RANGE, "size model: probabilities out of range");
     if (!(c->u_low <= c->u_med && c->u_med <= c->u_hi))
         return eng_diag_set(d, ENG_RANGE, "size model: expected ULow <= UMed <= UHi");
@@ -95,12 +96,12 @@ static int write_header(eng_workload *w, const eng_gen_modified_opts *o, bool ow
     char n[8][32], est[1024];
     int rc = eng_synthetic_header(w, o->nodes, (int64_t)eng_lublin_runtime_s(o->log_hi));
     if (rc == ENG_OK)
-        rc = note(w, "model: modified generator of Baranov & Lyakhovets 2022 on Lublin & "
-                     "Feitelson 2003, %zu jobs on %lld nodes",
+        rc = note(w,
+                  "model: modified generator of Baranov & Lyakhovets 2022 on Lublin & "
+                  "Feitelson 2003, %zu jobs on %lld nodes",
                   o->n_jobs, (long long)o->nodes);
     if (rc == ENG_OK)
-        rc = note(w, "generator: batchlab eng_gen_modified version %d",
-                  ENG_GEN_MODIFIED_VERSION);
+        rc = note(w, "generator: batchlab eng_gen_modified version %d", ENG_GEN_MODIFIED_VERSION);
     if (rc == ENG_OK)
         rc = own_rng ? note(w, "seed: %lu (gsl_rng_mt19937)", o->seed)
                      : note(w, "seed: %lu (caller's %s generator)", o->seed, gsl_rng_name(rng));
@@ -108,15 +109,17 @@ static int write_header(eng_workload *w, const eng_gen_modified_opts *o, bool ow
         rc = note(w, "arrivals: Poisson, lambda=%s jobs/s; submit times rounded to whole seconds",
                   eng_fmt_double(n[0], sizeof n[0], o->lambda_per_s));
     if (rc == ENG_OK)
-        rc = note(w, "run times: ln(run time) ~ Gamma(shape=%s, scale=%s) redrawn outside "
-                     "[%s, %s]; run time = floor(e^g)",
+        rc = note(w,
+                  "run times: ln(run time) ~ Gamma(shape=%s, scale=%s) redrawn outside "
+                  "[%s, %s]; run time = floor(e^g)",
                   eng_fmt_double(n[0], sizeof n[0], o->shape),
                   eng_fmt_double(n[1], sizeof n[1], o->scale),
                   eng_fmt_double(n[2], sizeof n[2], o->log_lo),
                   eng_fmt_double(n[3], sizeof n[3], o->log_hi));
     if (rc == ENG_OK)
-        rc = note(w, "sizes: Lublin-Feitelson typeless size model SerialProb=%s Pow2Prob=%s "
-                     "ULow=%s UMed=%s UHi=%s UProb=%s, clamped to %lld nodes",
+        rc = note(w,
+                  "sizes: Lublin-Feitelson typeless size model SerialProb=%s Pow2Prob=%s "
+                  "ULow=%s UMed=%s UHi=%s UProb=%s, clamped to %lld nodes",
                   eng_fmt_double(n[0], sizeof n[0], o->size.serial_prob),
                   eng_fmt_double(n[1], sizeof n[1], o->size.pow2_prob),
                   eng_fmt_double(n[2], sizeof n[2], o->size.u_low),

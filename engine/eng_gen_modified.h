@@ -37,13 +37,13 @@
 #define ENG_GEN_MODIFIED_VERSION 1
 
 typedef struct eng_gen_modified_opts {
-    int64_t nodes;       /* P (>= 1) */
+    int64_t nodes; /* P (>= 1) */
     size_t n_jobs;
-    unsigned long seed;  /* recorded; used when no rng is given */
-    double lambda_per_s; /* Poisson rate, > 0 */
-    double shape, scale; /* ln(run time) gamma, 4.2 and 0.94 */
+    unsigned long seed;    /* recorded; used when no rng is given */
+    double lambda_per_s;   /* Poisson rate, > 0 */
+    double shape, scale;   /* ln(run time) gamma, 4.2 and 0.94 */
     double log_lo, log_hi; /* rejection window on ln(run time), 5 and 8 */
-    unsigned types;      /* K >= 1 */
+    unsigned types;        /* K >= 1 */
     eng_lublin_class size; /* only the size parameters are used */
     eng_estimates est;
 } eng_gen_modified_opts;

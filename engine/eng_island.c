@@ -4,8 +4,8 @@
  * both always agree on where a job goes. Pure C, O(n_islands) per call. */
 #include "eng_policy.h"
 
-int32_t pol_island_pick(int32_t n_islands, const int32_t *island_units,
-                        const int32_t *island_free, int32_t units)
+int32_t pol_island_pick(int32_t n_islands, const int32_t *island_units, const int32_t *island_free,
+                        int32_t units)
 {
     int32_t largest = 0, best = POL_ISLAND_NONE;
     int64_t free_total = 0;
@@ -40,7 +40,8 @@ void pol_island_held(const pol_view *v, const pol_job *job, int32_t *per_island)
         int32_t pos = v->alloc_pos[job->alloc_off + (size_t)k];
         int32_t isl = v->hosts[pos].island;
         if (isl >= 0)
-            per_island[isl] +=
-                v->alloc == POL_ALLOC_NODE ? 1 : v->alloc_cores[job->alloc_off + (size_t)k];
+            per_island[isl] += v->alloc == POL_ALLOC_NODE
+                                   ? 1
+                                   : v->alloc_cores[job->alloc_off + (size_t)k];
     }
 }

@@ -23,24 +23,57 @@ void eng_lublin_class_reference(int which, eng_lublin_class *c)
 {
     /* §3.2, the constants of lublin99.c. */
     static const eng_lublin_class ref[ENG_LUBLIN_N_CLASSES] = {
-        [ENG_LUBLIN_INTERACTIVE] = {.serial_prob = 0.1541, .pow2_prob = 0.625,
-                                    .u_low = 1.0, .u_med = 3.0, .u_hi = 5.5, .u_prob = 0.705,
-                                    .a1 = 3.8351, .b1 = 0.6605, .a2 = 7.073, .b2 = 0.6856,
-                                    .pa = -0.0118, .pb = 0.9156,
-                                    .aarr = 6.5510, .barr = 0.6621, .arar = 0.9797,
-                                    .anum = 8.9186, .bnum = 3.6680},
-        [ENG_LUBLIN_BATCH] = {.serial_prob = 0.2927, .pow2_prob = 0.6686,
-                              .u_low = 1.2, .u_med = 5.0, .u_hi = 7.0, .u_prob = 0.875,
-                              .a1 = 6.57, .b1 = 0.823, .a2 = 639.1, .b2 = 0.0156,
-                              .pa = -0.003, .pb = 0.6986,
-                              .aarr = 6.0415, .barr = 0.8531, .arar = 1.0519,
-                              .anum = 6.1271, .bnum = 5.2740},
-        [ENG_LUBLIN_WHOLE] = {.serial_prob = 0.244, .pow2_prob = 0.576,
-                              .u_low = 0.8, .u_med = 4.5, .u_hi = 7.0, .u_prob = 0.86,
-                              .a1 = 4.2, .b1 = 0.94, .a2 = 312.0, .b2 = 0.03,
-                              .pa = -0.0054, .pb = 0.78,
-                              .aarr = 10.2303, .barr = 0.4871, .arar = 1.0225,
-                              .anum = 8.1737, .bnum = 3.9631},
+        [ENG_LUBLIN_INTERACTIVE] = {.serial_prob = 0.1541,
+                                    .pow2_prob = 0.625,
+                                    .u_low = 1.0,
+                                    .u_med = 3.0,
+                                    .u_hi = 5.5,
+                                    .u_prob = 0.705,
+                                    .a1 = 3.8351,
+                                    .b1 = 0.6605,
+                                    .a2 = 7.073,
+                                    .b2 = 0.6856,
+                                    .pa = -0.0118,
+                                    .pb = 0.9156,
+                                    .aarr = 6.5510,
+                                    .barr = 0.6621,
+                                    .arar = 0.9797,
+                                    .anum = 8.9186,
+                                    .bnum = 3.6680},
+        [ENG_LUBLIN_BATCH] = {.serial_prob = 0.2927,
+                              .pow2_prob = 0.6686,
+                              .u_low = 1.2,
+                              .u_med = 5.0,
+                              .u_hi = 7.0,
+                              .u_prob = 0.875,
+                              .a1 = 6.57,
+                              .b1 = 0.823,
+                              .a2 = 639.1,
+                              .b2 = 0.0156,
+                              .pa = -0.003,
+                              .pb = 0.6986,
+                              .aarr = 6.0415,
+                              .barr = 0.8531,
+                              .arar = 1.0519,
+                              .anum = 6.1271,
+                              .bnum = 5.2740},
+        [ENG_LUBLIN_WHOLE] = {.serial_prob = 0.244,
+                              .pow2_prob = 0.576,
+                              .u_low = 0.8,
+                              .u_med = 4.5,
+                              .u_hi = 7.0,
+                              .u_prob = 0.86,
+                              .a1 = 4.2,
+                              .b1 = 0.94,
+                              .a2 = 312.0,
+                              .b2 = 0.03,
+                              .pa = -0.0054,
+                              .pb = 0.78,
+                              .aarr = 10.2303,
+                              .barr = 0.4871,
+                              .arar = 1.0225,
+                              .anum = 8.1737,
+                              .bnum = 3.9631},
     };
     if (which < 0 || which >= ENG_LUBLIN_N_CLASSES)
         which = ENG_LUBLIN_WHOLE;
@@ -87,17 +120,31 @@ static const char *const class_names[ENG_LUBLIN_N_CLASSES] = {
     [ENG_LUBLIN_WHOLE] = "whole",
 };
 
-#define PARAM(name, field) {name, offsetof(eng_lublin_class, field)}
+#define PARAM(name, field)                                                                         \
+    {                                                                                              \
+        name, offsetof(eng_lublin_class, field)                                                    \
+    }
 static const struct {
     const char *name;
     size_t offset;
 } params[] = {
-    PARAM("SerialProb", serial_prob), PARAM("Pow2Prob", pow2_prob), PARAM("ULow", u_low),
-    PARAM("UMed", u_med),             PARAM("UHi", u_hi),           PARAM("UProb", u_prob),
-    PARAM("a1", a1),                  PARAM("b1", b1),              PARAM("a2", a2),
-    PARAM("b2", b2),                  PARAM("pa", pa),              PARAM("pb", pb),
-    PARAM("AARR", aarr),              PARAM("BARR", barr),          PARAM("ARAR", arar),
-    PARAM("ANUM", anum),              PARAM("BNUM", bnum),
+    PARAM("SerialProb", serial_prob),
+    PARAM("Pow2Prob", pow2_prob),
+    PARAM("ULow", u_low),
+    PARAM("UMed", u_med),
+    PARAM("UHi", u_hi),
+    PARAM("UProb", u_prob),
+    PARAM("a1", a1),
+    PARAM("b1", b1),
+    PARAM("a2", a2),
+    PARAM("b2", b2),
+    PARAM("pa", pa),
+    PARAM("pb", pb),
+    PARAM("AARR", aarr),
+    PARAM("BARR", barr),
+    PARAM("ARAR", arar),
+    PARAM("ANUM", anum),
+    PARAM("BNUM", bnum),
 };
 #undef PARAM
 #define N_PARAMS (sizeof params / sizeof params[0])
@@ -143,8 +190,8 @@ void eng_lublin_weights(const eng_lublin_class *c, double w[ENG_LUBLIN_BUCKETS])
     /* §6.1: bucket (i − 1) mod 48 gets the Gamma(ANUM, BNUM) mass of
      * [i − 0.5, i + 0.5] for i = 11..58, measured in buckets (§10.1). */
     double sum = 0.0;
-    for (int i = ENG_LUBLIN_CYCLIC_DAY_START;
-         i < ENG_LUBLIN_CYCLIC_DAY_START + ENG_LUBLIN_BUCKETS; i++) {
+    for (int i = ENG_LUBLIN_CYCLIC_DAY_START; i < ENG_LUBLIN_CYCLIC_DAY_START + ENG_LUBLIN_BUCKETS;
+         i++) {
         int k = (i - 1) % ENG_LUBLIN_BUCKETS;
         w[k] = gsl_cdf_gamma_P(i + 0.5, c->anum, c->bnum) -
                gsl_cdf_gamma_P(i - 0.5, c->anum, c->bnum);
@@ -187,8 +234,8 @@ double eng_lublin_mix_prob(const eng_lublin_class *c, int64_t n)
     return p < 0.0 ? 0.0 : p > 1.0 ? 1.0 : p;
 }
 
-double eng_lublin_draw_log_runtime(const eng_lublin_class *c, int64_t n, double max_log,
-                                   gsl_rng *r, int *component)
+double eng_lublin_draw_log_runtime(const eng_lublin_class *c, int64_t n, double max_log, gsl_rng *r,
+                                   int *component)
 {
     double p = eng_lublin_mix_prob(c, n);
     for (;;) {
@@ -265,8 +312,9 @@ const char *eng_estimates_describe(const eng_estimates *e, char *buf, size_t len
     char num[32];
     switch (e->model) {
     case ENG_EST_FMODEL:
-        snprintf(buf, len, "f-model, f=%s (requested time = ceil(run time x U[1, f+1)); "
-                           "Mu'alem & Feitelson 2001)",
+        snprintf(buf, len,
+                 "f-model, f=%s (requested time = ceil(run time x U[1, f+1)); "
+                 "Mu'alem & Feitelson 2001)",
                  eng_fmt_double(num, sizeof num, e->f));
         break;
     case ENG_EST_WALLTIMES: {
@@ -314,32 +362,29 @@ static int check_class(const eng_lublin_class *c, const char *cname, eng_diag *d
     struct {
         const char *name;
         double v;
-    } prob[] = {{"SerialProb", c->serial_prob}, {"Pow2Prob", c->pow2_prob},
-                {"UProb", c->u_prob}};
+    } prob[] = {{"SerialProb", c->serial_prob}, {"Pow2Prob", c->pow2_prob}, {"UProb", c->u_prob}};
     for (size_t i = 0; i < sizeof prob / sizeof prob[0]; i++)
         if (!(prob[i].v >= 0.0 && prob[i].v <= 1.0))
-            return eng_diag_set(d, ENG_RANGE, "%s.%s = %g: expected a probability in [0, 1]",
-                                cname, prob[i].name, prob[i].v);
+            return eng_diag_set(d, ENG_RANGE, "%s.%s = %g: expected a probability in [0, 1]", cname,
+                                prob[i].name, prob[i].v);
     if (c->serial_prob + c->pow2_prob > 1.0 + 1e-12)
         return eng_diag_set(d, ENG_RANGE, "%s: SerialProb + Pow2Prob = %g exceeds 1", cname,
                             c->serial_prob + c->pow2_prob);
     struct {
         const char *name;
         double v;
-    } pos[] = {{"a1", c->a1},     {"b1", c->b1},     {"a2", c->a2},   {"b2", c->b2},
-               {"AARR", c->aarr}, {"BARR", c->barr}, {"ARAR", c->arar}, {"ANUM", c->anum},
-               {"BNUM", c->bnum}};
+    } pos[] = {{"a1", c->a1},     {"b1", c->b1},     {"a2", c->a2},
+               {"b2", c->b2},     {"AARR", c->aarr}, {"BARR", c->barr},
+               {"ARAR", c->arar}, {"ANUM", c->anum}, {"BNUM", c->bnum}};
     for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++)
         if (!(pos[i].v > 0.0 && isfinite(pos[i].v)))
             return eng_diag_set(d, ENG_RANGE, "%s.%s = %g: expected a positive number", cname,
                                 pos[i].name, pos[i].v);
     if (!isfinite(c->pa) || !isfinite(c->pb))
         return eng_diag_set(d, ENG_RANGE, "%s: pa and pb must be finite", cname);
-    if (!(c->u_low <= c->u_med && c->u_med <= c->u_hi) || !isfinite(c->u_low) ||
-        !isfinite(c->u_hi))
-        return eng_diag_set(d, ENG_RANGE,
-                            "%s: expected ULow <= UMed <= UHi, got %g, %g, %g", cname, c->u_low,
-                            c->u_med, c->u_hi);
+    if (!(c->u_low <= c->u_med && c->u_med <= c->u_hi) || !isfinite(c->u_low) || !isfinite(c->u_hi))
+        return eng_diag_set(d, ENG_RANGE, "%s: expected ULow <= UMed <= UHi, got %g, %g, %g", cname,
+                            c->u_low, c->u_med, c->u_hi);
     double w[ENG_LUBLIN_BUCKETS];
     eng_lublin_weights(c, w);
     for (int k = 0; k < ENG_LUBLIN_BUCKETS; k++)
@@ -363,8 +408,7 @@ static int check_estimates(const eng_estimates *e, eng_diag *d)
                 return eng_diag_set(d, ENG_INVAL,
                                     "walltimes: expected positive, strictly ascending values");
     }
-    if (e->model != ENG_EST_EXACT && e->model != ENG_EST_FMODEL &&
-        e->model != ENG_EST_WALLTIMES)
+    if (e->model != ENG_EST_EXACT && e->model != ENG_EST_FMODEL && e->model != ENG_EST_WALLTIMES)
         return eng_diag_set(d, ENG_INVAL, "unknown estimate model %d", (int)e->model);
     return ENG_OK;
 }
@@ -465,15 +509,15 @@ static int note_class(eng_workload *w, const eng_lublin_class *c, const char *cn
     return eng_workload_set_header(w, "Note", line);
 }
 
-static int write_header(eng_workload *w, const eng_lublin_opts *o, bool own_rng,
-                        const gsl_rng *rng)
+static int write_header(eng_workload *w, const eng_lublin_opts *o, bool own_rng, const gsl_rng *rng)
 {
     int64_t max_rt = (int64_t)eng_lublin_runtime_s(o->max_log_runtime_s);
     int rc = eng_synthetic_header(w, o->nodes, max_rt);
     char est[1024], num[2][32];
     if (rc == ENG_OK)
-        rc = note(w, "model: Lublin & Feitelson 2003 (lublin99), %s mode, %zu jobs on %lld "
-                     "nodes",
+        rc = note(w,
+                  "model: Lublin & Feitelson 2003 (lublin99), %s mode, %zu jobs on %lld "
+                  "nodes",
                   o->typeless ? "typeless" : "typed", o->n_jobs, (long long)o->nodes);
     if (rc == ENG_OK)
         rc = note(w, "generator: batchlab eng_lublin version %d", ENG_LUBLIN_GEN_VERSION);
@@ -489,13 +533,13 @@ static int write_header(eng_workload *w, const eng_lublin_opts *o, bool own_rng,
                   eng_fmt_double(num[1], sizeof num[1], o->max_log_gap_s));
     if (rc == ENG_OK)
         rc = note(w, "clock: %s; time 0 is %02d:00 (start hour %d)",
-                  o->whole_seconds
-                      ? "truncated to whole seconds after every gap, as lublin99.c"
-                      : "double precision, submit times rounded to whole seconds",
+                  o->whole_seconds ? "truncated to whole seconds after every gap, as lublin99.c"
+                                   : "double precision, submit times rounded to whole seconds",
                   o->start_hour, o->start_hour);
     if (rc == ENG_OK)
-        rc = note(w, "sizes: clamped to %lld nodes (oversized power-of-two draws become "
-                     "whole-machine jobs)",
+        rc = note(w,
+                  "sizes: clamped to %lld nodes (oversized power-of-two draws become "
+                  "whole-machine jobs)",
                   (long long)o->nodes);
     if (rc == ENG_OK)
         rc = note(w, "estimates: %s", eng_estimates_describe(&o->est, est, sizeof est));
@@ -508,8 +552,7 @@ static int write_header(eng_workload *w, const eng_lublin_opts *o, bool own_rng,
 /* ------------------------------------------------------------------ */
 /* Generator                                                           */
 
-int eng_lublin_generate(const eng_lublin_opts *o, gsl_rng *rng, eng_workload **out,
-                        eng_diag *d)
+int eng_lublin_generate(const eng_lublin_opts *o, gsl_rng *rng, eng_workload **out, eng_diag *d)
 {
     *out = NULL;
     int rc = eng_lublin_check(o, d);
@@ -541,8 +584,7 @@ int eng_lublin_generate(const eng_lublin_opts *o, gsl_rng *rng, eng_workload **o
         stream_init(&st[0], &o->cls[ENG_LUBLIN_WHOLE], o->start_hour);
         stream_next(&st[0], o, rng);
     } else {
-        stream_init(&st[ENG_LUBLIN_INTERACTIVE], &o->cls[ENG_LUBLIN_INTERACTIVE],
-                    o->start_hour);
+        stream_init(&st[ENG_LUBLIN_INTERACTIVE], &o->cls[ENG_LUBLIN_INTERACTIVE], o->start_hour);
         stream_init(&st[ENG_LUBLIN_BATCH], &o->cls[ENG_LUBLIN_BATCH], o->start_hour);
         stream_next(&st[ENG_LUBLIN_BATCH], o, rng);
         stream_next(&st[ENG_LUBLIN_INTERACTIVE], o, rng);

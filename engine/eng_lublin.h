@@ -116,12 +116,12 @@ enum {
 /* One class's parameters, named as in lublin99.c (§3.2). Sizes on the log2
  * scale, run times and gaps on the natural-log scale. */
 typedef struct eng_lublin_class {
-    double serial_prob, pow2_prob;    /* SerialProb, Pow2Prob */
+    double serial_prob, pow2_prob;     /* SerialProb, Pow2Prob */
     double u_low, u_med, u_hi, u_prob; /* ULow, UMed, UHi, UProb */
-    double a1, b1, a2, b2;            /* hyper-gamma shapes and scales */
-    double pa, pb;                    /* p(n) = pa·n + pb */
-    double aarr, barr, arar;          /* gap gamma: shape AARR·ARAR, scale BARR */
-    double anum, bnum;                /* daily-cycle gamma: shape, scale (buckets) */
+    double a1, b1, a2, b2;             /* hyper-gamma shapes and scales */
+    double pa, pb;                     /* p(n) = pa·n + pb */
+    double aarr, barr, arar;           /* gap gamma: shape AARR·ARAR, scale BARR */
+    double anum, bnum;                 /* daily-cycle gamma: shape, scale (buckets) */
 } eng_lublin_class;
 
 /* Requested-time (estimate) models. */
@@ -136,18 +136,18 @@ typedef enum eng_est_model {
 
 typedef struct eng_estimates {
     eng_est_model model;
-    double f;                                    /* f-model factor, >= 0 */
-    double walltimes_s[ENG_EST_MAX_WALLTIMES];   /* strictly ascending, > 0 */
+    double f;                                  /* f-model factor, >= 0 */
+    double walltimes_s[ENG_EST_MAX_WALLTIMES]; /* strictly ascending, > 0 */
     size_t n_walltimes;
 } eng_estimates;
 
 typedef struct eng_lublin_opts {
-    int64_t nodes;       /* P, machine size in nodes (>= 1) */
-    size_t n_jobs;       /* jobs to generate */
-    unsigned long seed;  /* recorded in the header; used when no rng is given */
-    bool typeless;       /* one stream with cls[ENG_LUBLIN_WHOLE] */
-    int start_hour;      /* 0..23: time 0 is this hour; first bucket 2·hour */
-    bool whole_seconds;  /* truncate the clock every gap, as lublin99.c */
+    int64_t nodes;            /* P, machine size in nodes (>= 1) */
+    size_t n_jobs;            /* jobs to generate */
+    unsigned long seed;       /* recorded in the header; used when no rng is given */
+    bool typeless;            /* one stream with cls[ENG_LUBLIN_WHOLE] */
+    int start_hour;           /* 0..23: time 0 is this hour; first bucket 2·hour */
+    bool whole_seconds;       /* truncate the clock every gap, as lublin99.c */
     double max_log_runtime_s; /* TOO_MUCH_TIME, 12 */
     double max_log_gap_s;     /* TOO_MUCH_ARRIVE_TIME, 13 */
     eng_lublin_class cls[ENG_LUBLIN_N_CLASSES];
@@ -182,8 +182,7 @@ int eng_lublin_check(const eng_lublin_opts *o, eng_diag *d);
  * a gsl_rng_mt19937 seeded with o->seed" (and free it). On success *out is a
  * new workload the caller destroys; on failure *out is NULL and d says why
  * (ENG_INVAL/ENG_RANGE for bad options, ENG_NOMEM). */
-int eng_lublin_generate(const eng_lublin_opts *o, gsl_rng *rng, eng_workload **out,
-                        eng_diag *d);
+int eng_lublin_generate(const eng_lublin_opts *o, gsl_rng *rng, eng_workload **out, eng_diag *d);
 
 /* ---- The model's pieces, for the modified generator and for tests ---- */
 
@@ -200,8 +199,8 @@ double eng_lublin_mix_prob(const eng_lublin_class *c, int64_t n);
 
 /* One ln(run time) for a job of n nodes (§5), <= max_log; *component (may
  * be NULL) receives 1 or 2, the gamma the accepted value came from. */
-double eng_lublin_draw_log_runtime(const eng_lublin_class *c, int64_t n, double max_log,
-                                   gsl_rng *r, int *component);
+double eng_lublin_draw_log_runtime(const eng_lublin_class *c, int64_t n, double max_log, gsl_rng *r,
+                                   int *component);
 
 /* Run time in whole seconds from ln(run time): floor(e^g), at least 1. */
 double eng_lublin_runtime_s(double log_runtime);

@@ -67,8 +67,7 @@ static void packet_accounting(const eng_prepared *prep, const eng_job_result *re
 }
 
 int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
-                        const eng_ts_row *ts, size_t n_ts, int64_t total_units,
-                        eng_summary *s)
+                        const eng_ts_row *ts, size_t n_ts, int64_t total_units, eng_summary *s)
 {
     memset(s, 0, sizeof *s);
     s->n_input = prep->n_src;

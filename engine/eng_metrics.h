@@ -100,8 +100,7 @@ typedef struct eng_summary {
 
 /* Fills s from a finished schedule. results/ts as returned by the core. */
 int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
-                        const eng_ts_row *ts, size_t n_ts, int64_t total_units,
-                        eng_summary *s);
+                        const eng_ts_row *ts, size_t n_ts, int64_t total_units, eng_summary *s);
 
 /* Fills s->log from the workload's logged waits (w->jobs[prep->jobs[i].src]
  * .wait_s) and the simulated starts. Returns 0, or ENG_NOMEM. */

@@ -185,8 +185,7 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
         fputs(",-1,,", f);
         double b = turn / fmax(exec, ENG_BSLD_TAU_S);
         put_num(f, b > 1 ? b : 1);
-        fprintf(f, ",%d,%lld,%d,%lld,", j->procs, (long long)j->queue, j->pool,
-                (long long)j->user);
+        fprintf(f, ",%d,%lld,%d,%lld,", j->procs, (long long)j->queue, j->pool, (long long)j->user);
         put_num(f, j->estimate_s);
         fprintf(f, j->est_from_runtime ? ",run_time,%lld," : ",requested_time,%lld,",
                 (long long)j->type);
@@ -445,9 +444,12 @@ bool eng_output_parse(const char *list, unsigned *mask)
     static const struct {
         const char *name;
         unsigned bit;
-    } names[] = {{"jobs", ENG_OUT_JOBS},       {"dropped", ENG_OUT_DROPPED},
-                 {"schedule", ENG_OUT_SCHEDULE}, {"summary", ENG_OUT_SUMMARY},
-                 {"timeseries", ENG_OUT_TIMESERIES}, {"all", ENG_OUT_ALL}};
+    } names[] = {{"jobs", ENG_OUT_JOBS},
+                 {"dropped", ENG_OUT_DROPPED},
+                 {"schedule", ENG_OUT_SCHEDULE},
+                 {"summary", ENG_OUT_SUMMARY},
+                 {"timeseries", ENG_OUT_TIMESERIES},
+                 {"all", ENG_OUT_ALL}};
     *mask = 0;
     for (const char *p = list;;) {
         size_t len = strcspn(p, ",");

@@ -59,7 +59,7 @@ enum {
 bool eng_output_parse(const char *list, unsigned *mask);
 
 typedef struct eng_manifest {
-    const char *command;       /* the command line, as typed */
+    const char *command; /* the command line, as typed */
     const char *policy;
     const pol_kv *options;
     size_t n_options;
@@ -68,13 +68,13 @@ typedef struct eng_manifest {
     char workload_sha256[65];
     char platform_sha256[65];
     uint64_t seed;
-    const char *walltime;      /* "kill" | "extend" */
-    const char *alloc;         /* "node" | "core" */
-    const char *islands;       /* "strict" | "ignore"; NULL reads "strict" */
-    const char *procs_field;   /* "alloc" | "req" */
-    const char *type_field;    /* "queue" | "partition" | "app" */
-    const char *init;          /* "none", "share X" or "table FILE" */
-    const char *failures;      /* "none" or "model, epoch E s, kill|requeue" */
+    const char *walltime;    /* "kill" | "extend" */
+    const char *alloc;       /* "node" | "core" */
+    const char *islands;     /* "strict" | "ignore"; NULL reads "strict" */
+    const char *procs_field; /* "alloc" | "req" */
+    const char *type_field;  /* "queue" | "partition" | "app" */
+    const char *init;        /* "none", "share X" or "table FILE" */
+    const char *failures;    /* "none" or "model, epoch E s, kill|requeue" */
     bool lenient;
     bool check;
     double wall_time_s;

@@ -33,10 +33,9 @@ bool eng_parse_speed(const char *text, double *flops)
     static const struct {
         const char *unit;
         double factor;
-    } units[] = {{"", 1},        {"f", 1},         {"kf", 1e3},  {"Mf", 1e6},
-                 {"Gf", 1e9},    {"Tf", 1e12},     {"Pf", 1e15}, {"Ef", 1e18},
-                 {"Kf", 1e3},    {"flops", 1},     {"kflops", 1e3}, {"Mflops", 1e6},
-                 {"Gflops", 1e9}, {"Tflops", 1e12}};
+    } units[] = {{"", 1},         {"f", 1},        {"kf", 1e3},     {"Mf", 1e6},     {"Gf", 1e9},
+                 {"Tf", 1e12},    {"Pf", 1e15},    {"Ef", 1e18},    {"Kf", 1e3},     {"flops", 1},
+                 {"kflops", 1e3}, {"Mflops", 1e6}, {"Gflops", 1e9}, {"Tflops", 1e12}};
     while (*end == ' ')
         end++;
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
@@ -385,8 +384,8 @@ int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
                         rc = eng_diag_set(d, ENG_PLATFORM,
                                           "%s: queue %lld is served by two different host "
                                           "sets (%s and %s); each queue must map to one pool",
-                                          path, (long long)p->pools[a].queues[i],
-                                          p->pools[a].label, p->pools[b].label);
+                                          path, (long long)p->pools[a].queues[i], p->pools[a].label,
+                                          p->pools[b].label);
                         goto done;
                     }
     for (size_t pi = 0; pi < p->n_pools; pi++) {

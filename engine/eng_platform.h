@@ -50,9 +50,9 @@
 /* A host as a loader describes it (strings borrowed for the call). */
 typedef struct eng_host_desc {
     const char *name;
-    double speed_flops;     /* per core, > 0 */
-    int32_t sg_cores;       /* SimGrid's core count, >= 1 */
-    const char *cores;      /* property values or NULL */
+    double speed_flops; /* per core, > 0 */
+    int32_t sg_cores;   /* SimGrid's core count, >= 1 */
+    const char *cores;  /* property values or NULL */
     const char *price_per_s;
     const char *queues;
     const char *occupation;
@@ -71,18 +71,18 @@ typedef struct eng_host {
 } eng_host;
 
 typedef struct eng_pool {
-    char *label;       /* "queues 1,3" or "all queues" */
-    int64_t *queues;   /* routed SWF queue numbers, ascending; none: catch-all */
+    char *label;     /* "queues 1,3" or "all queues" */
+    int64_t *queues; /* routed SWF queue numbers, ascending; none: catch-all */
     size_t n_queues;
-    int32_t *hosts;    /* platform host indices, ascending (name order) */
+    int32_t *hosts; /* platform host indices, ascending (name order) */
     size_t n_hosts;
     int32_t cores_per_node; /* smallest `cores` of its hosts */
     int64_t total_cores;
     double min_speed_flops;
-    char **island_names;    /* n_islands names, numbered by first host */
-    int32_t *island_hosts;  /* hosts per island */
-    int64_t *island_cores;  /* cores per island */
-    int32_t n_islands;      /* 0: its hosts name no island */
+    char **island_names;   /* n_islands names, numbered by first host */
+    int32_t *island_hosts; /* hosts per island */
+    int64_t *island_cores; /* cores per island */
+    int32_t n_islands;     /* 0: its hosts name no island */
 } eng_pool;
 
 typedef struct eng_platform {

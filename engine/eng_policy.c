@@ -41,8 +41,7 @@ int pol_check_options(const pol_type *type, const pol_kv *options, size_t n, cha
             if (strcmp(o->key, options[i].key) == 0)
                 known = true;
         if (!known) {
-            snprintf(err, errlen, "unknown option '%s' for policy %s", options[i].key,
-                     type->name);
+            snprintf(err, errlen, "unknown option '%s' for policy %s", options[i].key, type->name);
             append_accepted(type, err, errlen);
             return ENG_INVAL;
         }
@@ -128,13 +127,11 @@ void pol_out_start_packet(pol_out *out, const pol_job *job, int32_t packet, cons
 
 void pol_out_promise(pol_out *out, const pol_job *job, double start_by_s)
 {
-    if (eng_grow(&out->promises, &out->cap_promises, out->n_promises + 1,
-                 sizeof *out->promises)) {
+    if (eng_grow(&out->promises, &out->cap_promises, out->n_promises + 1, sizeof *out->promises)) {
         out->oom = 1;
         return;
     }
-    out->promises[out->n_promises++] = (pol_promise){.job_idx = job->idx,
-                                                      .start_by_s = start_by_s};
+    out->promises[out->n_promises++] = (pol_promise){.job_idx = job->idx, .start_by_s = start_by_s};
 }
 
 void pol_out_wakeup(pol_out *out, double at_s)

@@ -63,13 +63,13 @@
 
 /* A job as a policy sees it. Owned by the engine; valid for the whole run. */
 typedef struct pol_job {
-    int32_t idx;           /* engine index, 0..n-1 in (submit time, file order) */
-    int64_t id;            /* SWF job number */
-    double submit_s;       /* submit time */
-    double estimate_s;     /* duration to plan with (>= 0) */
-    int32_t units;         /* units needed (>= 1, <= the pool's total) */
-    int32_t procs;         /* processors the log gives */
-    int64_t queue;         /* SWF queue, partition, user, group, executable */
+    int32_t idx;       /* engine index, 0..n-1 in (submit time, file order) */
+    int64_t id;        /* SWF job number */
+    double submit_s;   /* submit time */
+    double estimate_s; /* duration to plan with (>= 0) */
+    int32_t units;     /* units needed (>= 1, <= the pool's total) */
+    int32_t procs;     /* processors the log gives */
+    int64_t queue;     /* SWF queue, partition, user, group, executable */
     int64_t partition;
     int64_t user;
     int64_t group;
@@ -85,14 +85,14 @@ typedef struct pol_job {
 /* A host of the pool: static attributes plus its current free cores. */
 typedef struct pol_host {
     const char *name;
-    int32_t index;       /* host index in the platform (name order) */
-    double speed_flops;  /* per core */
-    int32_t cores;       /* cores as the scheduler counts them */
-    int32_t free_cores;  /* cores not allocated now */
-    double price_per_s;  /* 0 when the platform gives no price */
+    int32_t index;          /* host index in the platform (name order) */
+    double speed_flops;     /* per core */
+    int32_t cores;          /* cores as the scheduler counts them */
+    int32_t free_cores;     /* cores not allocated now */
+    double price_per_s;     /* 0 when the platform gives no price */
     double occupation_prob; /* platform property occupation_probability (0: none) */
-    bool up;             /* false while the host is down (failures on): free_cores is 0 */
-    int32_t island;      /* its island, 0..n_islands-1; -1 when the view has none */
+    bool up;                /* false while the host is down (failures on): free_cores is 0 */
+    int32_t island;         /* its island, 0..n_islands-1; -1 when the view has none */
 } pol_host;
 
 typedef enum pol_alloc { POL_ALLOC_NODE = 0, POL_ALLOC_CORE = 1 } pol_alloc;
@@ -100,20 +100,20 @@ typedef enum pol_alloc { POL_ALLOC_NODE = 0, POL_ALLOC_CORE = 1 } pol_alloc;
 typedef struct pol_view {
     double now_s;
     pol_alloc alloc;
-    int32_t total_units;           /* capacity of the pool */
-    int32_t free_units;            /* free now */
-    const pol_job *const *queue;   /* waiting jobs in idx (= submit) order */
+    int32_t total_units;         /* capacity of the pool */
+    int32_t free_units;          /* free now */
+    const pol_job *const *queue; /* waiting jobs in idx (= submit) order */
     size_t n_queue;
     const pol_job *const *running; /* running jobs by (expected_end_s, idx) */
     size_t n_running;
-    const pol_host *hosts;         /* the pool's hosts in name order */
+    const pol_host *hosts; /* the pool's hosts in name order */
     size_t n_hosts;
-    double ref_speed_flops;        /* speed at which the log's run times hold */
-    const int32_t *alloc_pos;      /* hosts of running jobs: positions in hosts[] */
-    const int32_t *alloc_cores;    /* cores each of them takes */
-    int32_t n_islands;             /* 0: no island constraint (the pool is one block) */
-    const int32_t *island_units;   /* capacity of each island, in units */
-    const int32_t *island_free;    /* free units of each island now (down hosts: none) */
+    double ref_speed_flops;      /* speed at which the log's run times hold */
+    const int32_t *alloc_pos;    /* hosts of running jobs: positions in hosts[] */
+    const int32_t *alloc_cores;  /* cores each of them takes */
+    int32_t n_islands;           /* 0: no island constraint (the pool is one block) */
+    const int32_t *island_units; /* capacity of each island, in units */
+    const int32_t *island_free;  /* free units of each island now (down hosts: none) */
 } pol_view;
 
 /* A start decision. hosts_off/n_hosts index pol_out.hosts; n_hosts == 0
@@ -191,11 +191,11 @@ typedef struct pol_setup {
     const pol_host *hosts; /* static attributes (free_cores = cores) */
     size_t n_hosts;
     double ref_speed_flops;
-    size_t n_jobs;          /* every pol_job.idx is below this */
-    uint64_t seed;          /* for policies that draw random numbers (GSL) */
-    const pol_kv *options;  /* --policy-opt pairs */
+    size_t n_jobs;         /* every pol_job.idx is below this */
+    uint64_t seed;         /* for policies that draw random numbers (GSL) */
+    const pol_kv *options; /* --policy-opt pairs */
     size_t n_options;
-    int32_t n_islands;            /* as in pol_view */
+    int32_t n_islands; /* as in pol_view */
     const int32_t *island_units;
 } pol_setup;
 
@@ -222,8 +222,8 @@ enum {
  * island), or POL_ISLAND_NONE when none has enough free; a larger job
  * spans (POL_ISLAND_SPAN) when the islands' free units add up to `units`,
  * else POL_ISLAND_NONE. O(n_islands). */
-int32_t pol_island_pick(int32_t n_islands, const int32_t *island_units,
-                        const int32_t *island_free, int32_t units);
+int32_t pol_island_pick(int32_t n_islands, const int32_t *island_units, const int32_t *island_free,
+                        int32_t units);
 
 /* Takes `units` from island_free as the engine does for `pick` (an island
  * from pol_island_pick, or POL_ISLAND_SPAN: islands in order, each as far
@@ -244,8 +244,8 @@ typedef struct pol_option {
  * err (errlen bytes). */
 typedef struct pol_type {
     const char *name;
-    const char *summary;   /* one line for `batchlab --help` */
-    const char *citation;  /* "Lifka 1995; Mu'alem & Feitelson 2001" */
+    const char *summary;  /* one line for `batchlab --help` */
+    const char *citation; /* "Lifka 1995; Mu'alem & Feitelson 2001" */
     unsigned flags;
     size_t state_size;
     const pol_option *options; /* terminated by {NULL, NULL}; NULL for none */

@@ -202,8 +202,8 @@ int eng_prep_read_init_times(const char *path, eng_init_time **out, size_t *n, e
             (*out)[(*n)++] = e;
     }
     if (rc == ENG_OK && ferror(f))
-        rc = eng_diag_set(d, errno == ENOMEM ? ENG_NOMEM : ENG_IO, "%s:%ld: cannot read: %s",
-                          path, lineno + 1, strerror(errno));
+        rc = eng_diag_set(d, errno == ENOMEM ? ENG_NOMEM : ENG_IO, "%s:%ld: cannot read: %s", path,
+                          lineno + 1, strerror(errno));
     free(line);
     fclose(f);
     if (rc == ENG_OK && *n == 0)

@@ -53,7 +53,7 @@ typedef enum eng_walltime { ENG_WALLTIME_KILL = 0, ENG_WALLTIME_EXTEND = 1 } eng
     X(NO_RUNTIME, "no-runtime", "run time unknown (field 4 is -1)")                                \
     X(NO_PROCS, "no-procs", "no processor count (fields 5 and 8)")                                 \
     X(NO_POOL, "no-pool", "no host serves the job's queue")                                        \
-    X(TOO_LARGE, "too-large", "needs more resources than its pool has")                             \
+    X(TOO_LARGE, "too-large", "needs more resources than its pool has")                            \
     X(NO_SUBMIT, "no-submit", "submit time unknown (field 2 is -1)")
 
 typedef enum eng_drop {
@@ -84,7 +84,7 @@ typedef struct eng_prep_opts {
     eng_walltime walltime;
     pol_alloc alloc;
     eng_type_field type_field;
-    double init_share; /* target initialization share in [0, 1); NAN: none */
+    double init_share;               /* target initialization share in [0, 1); NAN: none */
     const eng_init_time *init_times; /* or an explicit table (n > 0) */
     size_t n_init_times;
 } eng_prep_opts;
@@ -99,8 +99,8 @@ int eng_prep_read_init_times(const char *path, eng_init_time **out, size_t *n, e
 
 /* A job the engine simulates. */
 typedef struct eng_sim_job {
-    int32_t src;       /* index in the workload's job array */
-    int64_t id;        /* SWF job number */
+    int32_t src; /* index in the workload's job array */
+    int64_t id;  /* SWF job number */
     double submit_s;
     double run_s;      /* run time at the reference speed */
     double estimate_s; /* planning duration, >= 1 */
@@ -111,14 +111,14 @@ typedef struct eng_sim_job {
     int32_t pool;
     bool est_from_runtime;
     int64_t queue, partition, user, group, app; /* copied from the log */
-    int64_t type; /* from the type field */
+    int64_t type;                               /* from the type field */
 } eng_sim_job;
 
 typedef struct eng_prepared {
     pol_alloc alloc;   /* what the units count (options' alloc): the core's allocation */
     eng_sim_job *jobs; /* in workload order: (submit, file order) */
     size_t n_jobs;
-    int8_t *drop;      /* per workload job: -1 kept, else eng_drop */
+    int8_t *drop; /* per workload job: -1 kept, else eng_drop */
     size_t n_src;
     size_t n_dropped[ENG_DROP_COUNT];
     size_t n_dropped_total;

@@ -109,8 +109,8 @@ static int fill_report(const eng_sim_result *r, const eng_summary *s, bool summa
  * the child so that the file-size limit (ulimit -f) fails the write with
  * EFBIG, which the writers report, instead of killing the child silently. */
 
-static volatile sig_atomic_t live_child;  /* pid of the running child, or 0 */
-static volatile sig_atomic_t forwarded;   /* the first signal passed on, or 0 */
+static volatile sig_atomic_t live_child; /* pid of the running child, or 0 */
+static volatile sig_atomic_t forwarded;  /* the first signal passed on, or 0 */
 static bool in_child;
 
 bool eng_run_forward_signal(int sig)
@@ -508,8 +508,7 @@ const char *eng_run_memory_limits(char *buf, size_t len)
 static bool simgrid_out_of_memory(const char *text)
 {
     static const char *const signs[] = {"Failed to allocate stack", "bad_alloc",
-                                        "Cannot allocate memory", "out of memory",
-                                        "Out of memory"};
+                                        "Cannot allocate memory", "out of memory", "Out of memory"};
     for (size_t i = 0; i < sizeof signs / sizeof signs[0]; i++)
         if (strstr(text, signs[i]))
             return true;
@@ -526,25 +525,27 @@ static int child_failure(const child *c, const char *platform_path, eng_diag *d)
             n--;
         if (simgrid_out_of_memory(c->cap.text))
             return eng_diag_set(d, ENG_NOMEM, "out of memory%s: SimGrid stopped: %.*s",
-                                eng_run_memory_limits(limits, sizeof limits), (int)n,
-                                c->cap.text);
+                                eng_run_memory_limits(limits, sizeof limits), (int)n, c->cap.text);
         return eng_diag_set(d, ENG_CHILD, "%s: SimGrid stopped: %.*s", platform_path, (int)n,
                             c->cap.text);
     }
     if (WIFSIGNALED(c->status) && WTERMSIG(c->status) == SIGKILL &&
         eng_run_memory_limits(limits, sizeof limits)[0])
-        return eng_diag_set(d, ENG_CHILD, "the simulation process was killed by signal %d (%s); "
-                                          "the kernel does this when memory runs out%s",
+        return eng_diag_set(d, ENG_CHILD,
+                            "the simulation process was killed by signal %d (%s); "
+                            "the kernel does this when memory runs out%s",
                             SIGKILL, strsignal(SIGKILL), limits);
     if (WIFSIGNALED(c->status))
         return eng_diag_set(d, ENG_CHILD, "the simulation process was killed by signal %d (%s)",
                             WTERMSIG(c->status), strsignal(WTERMSIG(c->status)));
     if (WIFEXITED(c->status) && WEXITSTATUS(c->status) == 3)
-        return eng_diag_set(d, ENG_CHILD, "the simulation process could not write its report "
-                                          "to the temporary folder (full, or over the "
-                                          "file-size limit)");
-    return eng_diag_set(d, ENG_CHILD, "the simulation process exited with status %d without "
-                                      "a report",
+        return eng_diag_set(d, ENG_CHILD,
+                            "the simulation process could not write its report "
+                            "to the temporary folder (full, or over the "
+                            "file-size limit)");
+    return eng_diag_set(d, ENG_CHILD,
+                        "the simulation process exited with status %d without "
+                        "a report",
                         WEXITSTATUS(c->status));
 }
 

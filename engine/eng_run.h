@@ -24,27 +24,27 @@ typedef struct eng_run_spec {
     const char *platform_path;
     const eng_workload *workload; /* read by the parent */
     eng_sim_opts sim;
-    const char *out_dir;  /* NULL: no files */
+    const char *out_dir;   /* NULL: no files */
     eng_manifest manifest; /* filled by the caller except wall time and hashes */
-    bool summary_only; /* the report without its per-job arrays (n_jobs 0): the
+    bool summary_only;     /* the report without its per-job arrays (n_jobs 0): the
                         * parent then allocates nothing once the child has
                         * written the outputs */
 } eng_run_spec;
 
 typedef struct eng_run_report {
     eng_summary summary;
-    double wall_s;     /* simulation wall time in the child */
-    double policy_wall_s; /* of which in the policy's calls */
+    double wall_s;            /* simulation wall time in the child */
+    double policy_wall_s;     /* of which in the policy's calls */
     char policy_report[1024]; /* pol_type.report's text, or "" */
-    size_t n_jobs;     /* simulated jobs (prepared order) */
+    size_t n_jobs;            /* simulated jobs (prepared order) */
     int64_t *job_id;
     double *submit_s;
     double *start_s;
     double *end_s;
     int32_t *state;
     int32_t *n_hosts;
-    int32_t *n_runs;   /* per job: its hosts as runs (eng_host_run) */
-    size_t *runs_off;  /*   at runs[runs_off[i]], in allocation order */
+    int32_t *n_runs;  /* per job: its hosts as runs (eng_host_run) */
+    size_t *runs_off; /*   at runs[runs_off[i]], in allocation order */
     eng_host_run *runs;
     size_t n_runs_total;
     size_t n_platform_hosts;

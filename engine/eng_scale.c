@@ -16,8 +16,8 @@ int64_t eng_scale_job_nodes(const eng_job *j, int64_t cores_per_node)
     return (procs + cores_per_node - 1) / cores_per_node;
 }
 
-int eng_scale_load(const eng_workload *w, int64_t nodes, int64_t cores_per_node,
-                   eng_load *out, eng_diag *d)
+int eng_scale_load(const eng_workload *w, int64_t nodes, int64_t cores_per_node, eng_load *out,
+                   eng_diag *d)
 {
     *out = (eng_load){.first_submit_s = -1.0, .last_submit_s = -1.0, .load = NAN};
     if (nodes < 1)

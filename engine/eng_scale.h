@@ -65,8 +65,8 @@ typedef struct eng_load {
 /* Computes the load of w on `nodes` nodes of `cores_per_node` cores.
  * ENG_RANGE when nodes or cores_per_node is < 1; otherwise ENG_OK, with
  * load NAN when D is 0. */
-int eng_scale_load(const eng_workload *w, int64_t nodes, int64_t cores_per_node,
-                   eng_load *out, eng_diag *d);
+int eng_scale_load(const eng_workload *w, int64_t nodes, int64_t cores_per_node, eng_load *out,
+                   eng_diag *d);
 
 /* Rescales submit times so that the computed load is `target` (> 0).
  * *factor (may be NULL) receives c. ENG_RANGE with a message when the

@@ -80,7 +80,8 @@ static void walk_zone(sg_netzone_t z, zone_props inherited, zone_props *per_host
     sg_zone_get_hosts(z, hosts);
     unsigned it;
     sg_host_t h;
-    xbt_dynar_foreach (hosts, it, h) {
+    xbt_dynar_foreach(hosts, it, h)
+    {
         uintptr_t slot = (uintptr_t)sg_host_get_data(h);
         if (slot >= 1 && slot <= n)
             per_host[slot - 1] = mine;
@@ -91,8 +92,7 @@ static void walk_zone(sg_netzone_t z, zone_props inherited, zone_props *per_host
     xbt_dict_cursor_t cursor = NULL;
     char *key;
     sg_netzone_t son;
-    xbt_dict_foreach (sons, cursor, key, son)
-        walk_zone(son, mine, per_host, n);
+    xbt_dict_foreach(sons, cursor, key, son) walk_zone(son, mine, per_host, n);
     xbt_dict_free(&sons);
 }
 
@@ -192,8 +192,8 @@ struct sim {
 struct executor {
     sim *s;
     sg_sem_t go;
-    int32_t job;     /* -1: none */
-    sg_host_t host;  /* NULL: a job on no host (nothing to execute) */
+    int32_t job;    /* -1: none */
+    sg_host_t host; /* NULL: a job on no host (nothing to execute) */
     double flops;
     executor *next_free;
 };
@@ -456,10 +456,10 @@ typedef struct log_replay {
     const double *start;  /* logged start per job */
     int32_t **free_hosts; /* per pool: stack of free host indices */
     size_t *n_free;
-    int32_t *hosts;       /* per job: its hosts, at hosts_off[job] */
-    double *sleep_s;      /* per job: its slowest host's time */
+    int32_t *hosts;  /* per job: its hosts, at hosts_off[job] */
+    double *sleep_s; /* per job: its slowest host's time */
     size_t *hosts_off;
-    size_t n_delayed;     /* jobs that waited for hosts */
+    size_t n_delayed; /* jobs that waited for hosts */
 } log_replay;
 
 static log_replay the_replay;
@@ -541,8 +541,8 @@ static int by_logged_start(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int eng_sim_replay_log(const char *platform_path, const eng_workload *w,
-                       const eng_prep_opts *opts, eng_replay_stats *st, eng_diag *d)
+int eng_sim_replay_log(const char *platform_path, const eng_workload *w, const eng_prep_opts *opts,
+                       eng_replay_stats *st, eng_diag *d)
 {
     memset(st, 0, sizeof *st);
     eng_platform *p = NULL;
@@ -570,8 +570,8 @@ int eng_sim_replay_log(const char *platform_path, const eng_workload *w,
     lr->hosts_off = malloc(n1 * sizeof *lr->hosts_off);
     lr->free_hosts = calloc(p->n_pools, sizeof *lr->free_hosts);
     lr->n_free = calloc(p->n_pools, sizeof *lr->n_free);
-    bool ok = order && start && lr->sleep_s && lr->hosts && lr->hosts_off &&
-              lr->free_hosts && lr->n_free;
+    bool ok = order && start && lr->sleep_s && lr->hosts && lr->hosts_off && lr->free_hosts &&
+              lr->n_free;
     for (size_t i = 0; ok && i < p->n_pools; i++) {
         const eng_pool *pool = &p->pools[i];
         lr->free_hosts[i] = malloc(pool->n_hosts * sizeof **lr->free_hosts);

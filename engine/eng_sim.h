@@ -41,8 +41,8 @@ typedef struct eng_sim_result {
     eng_platform *platform;
     eng_prepared prep;
     eng_core *core;
-    double sim_end_s;  /* SimGrid's clock at the end */
-    double wall_s;     /* wall-clock seconds of the simulation */
+    double sim_end_s; /* SimGrid's clock at the end */
+    double wall_s;    /* wall-clock seconds of the simulation */
 } eng_sim_result;
 
 /* Loads the platform, prepares the workload and simulates it. */
@@ -54,8 +54,8 @@ void eng_sim_result_fini(eng_sim_result *r);
 /* What eng_sim_replay_log measured. */
 typedef struct eng_replay_stats {
     size_t n_jobs;
-    size_t n_host_runs;  /* hosts of all jobs (one actor per job sleeps) */
-    size_t n_delayed;    /* jobs that waited for hosts (the log does not fit) */
+    size_t n_host_runs; /* hosts of all jobs (one actor per job sleeps) */
+    size_t n_delayed;   /* jobs that waited for hosts (the log does not fit) */
     double wall_s;
     double sim_end_s;
 } eng_replay_stats;
@@ -69,8 +69,8 @@ typedef struct eng_replay_stats {
  * not fit the platform, a job waits for enough hosts to be free rather
  * than share them (n_delayed counts those jobs). Once per process, like
  * eng_sim_run. */
-int eng_sim_replay_log(const char *platform_path, const eng_workload *w,
-                       const eng_prep_opts *opts, eng_replay_stats *st, eng_diag *d);
+int eng_sim_replay_log(const char *platform_path, const eng_workload *w, const eng_prep_opts *opts,
+                       eng_replay_stats *st, eng_diag *d);
 
 /* "3.32.0" */
 const char *eng_sim_simgrid_version(void);

@@ -389,8 +389,8 @@ static int parse_field(swf_reader *r, int f, const char *tok, eng_job *job)
         dv = (double)iv; /* exact; the common case, and faster than strtod */
     } else {
         if (!is_decimal(tok))
-            return malformed(r, "field %d (%s): expected a number, got '%s'", f,
-                             swf_fields[f].name, show(shown, sizeof shown, tok));
+            return malformed(r, "field %d (%s): expected a number, got '%s'", f, swf_fields[f].name,
+                             show(shown, sizeof shown, tok));
         dv = strtod(tok, NULL);
         if (!isfinite(dv))
             return malformed(r, "field %d (%s): expected a finite number, got '%s'", f,
@@ -414,24 +414,60 @@ static int parse_field(swf_reader *r, int f, const char *tok, eng_job *job)
                          swf_fields[f].name, INT32_MAX, show(shown, sizeof shown, tok));
 
     switch (f) {
-    case 1: job->id = iv; break;
-    case 2: job->submit_s = dv; break;
-    case 3: job->wait_s = dv; break;
-    case 4: job->runtime_s = dv; break;
-    case 5: job->procs_alloc = iv; break;
-    case 6: job->cpu_avg_s = dv; break;
-    case 7: job->mem_used_kb = dv; break;
-    case 8: job->procs_req = iv; break;
-    case 9: job->time_req_s = dv; break;
-    case 10: job->mem_req_kb = dv; break;
-    case 11: job->status = (int32_t)iv; break;
-    case 12: job->user = iv; break;
-    case 13: job->group = iv; break;
-    case 14: job->app = iv; break;
-    case 15: job->queue = iv; break;
-    case 16: job->partition = iv; break;
-    case 17: job->prev_job = iv; break;
-    case 18: job->think_s = dv; break;
+    case 1:
+        job->id = iv;
+        break;
+    case 2:
+        job->submit_s = dv;
+        break;
+    case 3:
+        job->wait_s = dv;
+        break;
+    case 4:
+        job->runtime_s = dv;
+        break;
+    case 5:
+        job->procs_alloc = iv;
+        break;
+    case 6:
+        job->cpu_avg_s = dv;
+        break;
+    case 7:
+        job->mem_used_kb = dv;
+        break;
+    case 8:
+        job->procs_req = iv;
+        break;
+    case 9:
+        job->time_req_s = dv;
+        break;
+    case 10:
+        job->mem_req_kb = dv;
+        break;
+    case 11:
+        job->status = (int32_t)iv;
+        break;
+    case 12:
+        job->user = iv;
+        break;
+    case 13:
+        job->group = iv;
+        break;
+    case 14:
+        job->app = iv;
+        break;
+    case 15:
+        job->queue = iv;
+        break;
+    case 16:
+        job->partition = iv;
+        break;
+    case 17:
+        job->prev_job = iv;
+        break;
+    case 18:
+        job->think_s = dv;
+        break;
     }
     return ENG_OK;
 }
@@ -469,8 +505,7 @@ static int data_line(swf_reader *r, char *s)
     eng_workload *w = r->w;
     if (w->n_jobs == w->cap_jobs &&
         eng_grow(&w->jobs, &w->cap_jobs, w->n_jobs + 1, sizeof *w->jobs) != ENG_OK)
-        return eng_diag_set(r->d, ENG_NOMEM, "%s:%lld: out of memory", r->path,
-                            (long long)r->line);
+        return eng_diag_set(r->d, ENG_NOMEM, "%s:%lld: out of memory", r->path, (long long)r->line);
     w->jobs[w->n_jobs++] = job;
     return ENG_OK;
 }
@@ -513,8 +548,7 @@ static int comment_line(swf_reader *r, char *p)
         while ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') ||
                *q == '_')
             q++;
-        if (*q == ':' &&
-            (q[1] == '\0' || is_blank(q[1]) || is_spec_key(p, (size_t)(q - p)))) {
+        if (*q == ':' && (q[1] == '\0' || is_blank(q[1]) || is_spec_key(p, (size_t)(q - p)))) {
             char *v = q + 1;
             while (is_blank(*v))
                 v++;
@@ -615,7 +649,7 @@ static int read_lines(swf_reader *r)
     gzbuffer(gz, 1u << 16);
 
     size_t cap = (1u << 16) - 64, start = 0, end = 0; /* below allocators' mmap threshold */
-    char *buf = malloc(cap + 1); /* +1: room for the last line's terminator */
+    char *buf = malloc(cap + 1);                      /* +1: room for the last line's terminator */
     int rc = buf ? ENG_OK : eng_diag_set(r->d, ENG_NOMEM, "%s: out of memory", r->path);
     bool eof = false;
     while (rc == ENG_OK) {
@@ -689,7 +723,7 @@ typedef struct id_map {
     struct id_slot {
         int64_t id;
         size_t val;
-    } *slots;
+    } * slots;
     size_t mask;
 } id_map;
 
@@ -863,8 +897,7 @@ static void trim_jobs(eng_workload *w)
     }
 }
 
-int eng_swf_read(const char *path, const eng_swf_read_opts *opts, eng_workload **out,
-                 eng_diag *d)
+int eng_swf_read(const char *path, const eng_swf_read_opts *opts, eng_workload **out, eng_diag *d)
 {
     *out = NULL;
     eng_workload *w = eng_workload_create(path);

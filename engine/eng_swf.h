@@ -101,12 +101,12 @@ typedef struct eng_workload {
     eng_job *jobs; /* sorted by (submit_s, file order) */
     size_t n_jobs;
     size_t cap_jobs;
-    size_t n_data_lines;  /* job lines read, including skipped ones */
-    size_t n_malformed;   /* skipped by --lenient */
-    size_t n_reordered;   /* jobs found after a later-submitted job */
-    size_t n_part_lines;  /* partial-execution lines merged or skipped */
-    size_t n_dup_ids;     /* job numbers seen more than once (not parts) */
-    size_t n_ignored[19]; /* per field: out-of-range values read as -1 (lax fields) */
+    size_t n_data_lines;       /* job lines read, including skipped ones */
+    size_t n_malformed;        /* skipped by --lenient */
+    size_t n_reordered;        /* jobs found after a later-submitted job */
+    size_t n_part_lines;       /* partial-execution lines merged or skipped */
+    size_t n_dup_ids;          /* job numbers seen more than once (not parts) */
+    size_t n_ignored[19];      /* per field: out-of-range values read as -1 (lax fields) */
     char first_malformed[512]; /* first skipped line's message, lenient only */
 } eng_workload;
 
@@ -118,8 +118,7 @@ typedef struct eng_swf_read_opts {
  * new workload the caller destroys. On failure *out is NULL and d holds
  * "PATH:LINE: ..." (or "PATH: ..." for I/O errors, empty file is not an
  * error: it gives zero jobs). opts may be NULL (strict). */
-int eng_swf_read(const char *path, const eng_swf_read_opts *opts, eng_workload **out,
-                 eng_diag *d);
+int eng_swf_read(const char *path, const eng_swf_read_opts *opts, eng_workload **out, eng_diag *d);
 
 /* An empty workload labelled `label` (for generators). NULL on OOM. */
 eng_workload *eng_workload_create(const char *label);

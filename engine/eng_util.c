@@ -160,8 +160,7 @@ int eng_afile_fail(eng_afile *a, int e, eng_diag *d)
 {
     if (e == 0)
         e = errno ? errno : EIO;
-    return eng_diag_set(d, ENG_IO, "%s: cannot write: %s", a->path ? a->path : "?",
-                        strerror(e));
+    return eng_diag_set(d, ENG_IO, "%s: cannot write: %s", a->path ? a->path : "?", strerror(e));
 }
 
 int eng_afile_close(eng_afile *a, eng_diag *d)

@@ -89,11 +89,21 @@ static void status_stats(const eng_workload *w, eng_wstats *s)
 {
     for (size_t i = 0; i < w->n_jobs; i++)
         switch (w->jobs[i].status) {
-        case -1: s->n_status_unknown++; break;
-        case 0: s->n_failed++; break;
-        case 1: s->n_completed++; break;
-        case 5: s->n_cancelled++; break;
-        default: s->n_status_other++; break;
+        case -1:
+            s->n_status_unknown++;
+            break;
+        case 0:
+            s->n_failed++;
+            break;
+        case 1:
+            s->n_completed++;
+            break;
+        case 5:
+            s->n_cancelled++;
+            break;
+        default:
+            s->n_status_other++;
+            break;
         }
 }
 

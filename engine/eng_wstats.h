@@ -27,8 +27,8 @@ typedef struct eng_wstats {
     size_t n_with_runtime, n_no_runtime;
     double runtime_median_s, runtime_max_s;
     /* requested time (field 9 > 0) */
-    size_t n_with_request; /* jobs giving one */
-    size_t n_over_request; /* of them, jobs whose run time exceeds it */
+    size_t n_with_request;  /* jobs giving one */
+    size_t n_over_request;  /* of them, jobs whose run time exceeds it */
     double accuracy_median; /* run time / requested time, jobs with both */
     /* status (field 11) */
     size_t n_completed, n_failed, n_cancelled, n_status_unknown, n_status_other;

@@ -79,11 +79,11 @@ GPU_PHILOX_FN gpu_philox_block gpu_philox4x32_10(gpu_philox_block ctr, uint32_t 
  * philox(ctr = {b_lo, b_hi, s0, s1}, k). Caller's storage; copy it freely
  * (it is plain data). */
 typedef struct gpu_philox_stream {
-    uint32_t k0, k1;  /* key: the seed */
-    uint32_t s0, s1;  /* stream name */
-    uint64_t block;   /* next block to compute */
-    uint32_t buf[4];  /* words of the last block */
-    uint32_t avail;   /* words of buf not yet used (taken from index 4 - avail) */
+    uint32_t k0, k1; /* key: the seed */
+    uint32_t s0, s1; /* stream name */
+    uint64_t block;  /* next block to compute */
+    uint32_t buf[4]; /* words of the last block */
+    uint32_t avail;  /* words of buf not yet used (taken from index 4 - avail) */
 } gpu_philox_stream;
 
 GPU_PHILOX_FN void gpu_philox_stream_init(gpu_philox_stream *s, uint64_t seed, uint32_t s0,

@@ -18,13 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum req_state {
-    REQ_FREE = 0,
-    REQ_QUEUED,
-    REQ_RUNNING,
-    REQ_DONE,
-    REQ_FAILED
-} req_state;
+typedef enum req_state { REQ_FREE = 0, REQ_QUEUED, REQ_RUNNING, REQ_DONE, REQ_FAILED } req_state;
 
 typedef struct req {
     int64_t ticket;
@@ -174,8 +168,8 @@ static void finish_cuda(gpu_pool *pool, req *r)
     int rc = gsa_cuda_collect(pool->cuda, r->slot, &best, msg, sizeof msg);
     pool->slot_ticket[r->slot] = 0;
     if (!rc)
-        rc = gsa_result_build(&r->pk, &r->run, &best, "cuda", gsa_now() - r->t_submit, &r->res,
-                              msg, sizeof msg);
+        rc = gsa_result_build(&r->pk, &r->run, &best, "cuda", gsa_now() - r->t_submit, &r->res, msg,
+                              sizeof msg);
     gsa_best_fini(&best);
     if (rc) {
         req_fail(r, rc, msg);

@@ -91,8 +91,8 @@ int gpu_sa_params_check(const gpu_sa_params *p, char *err, size_t errlen)
         return fail(err, errlen, ENG_INVAL, "initial acceptance: expected 1..999 permille, got %d",
                     p->t0_accept_permille);
     if (p->t_end_ppm < 1 || p->t_end_ppm > 1000000)
-        return fail(err, errlen, ENG_INVAL, "final temperature: expected 1..1000000 ppm of T0, got %d",
-                    p->t_end_ppm);
+        return fail(err, errlen, ENG_INVAL,
+                    "final temperature: expected 1..1000000 ppm of T0, got %d", p->t_end_ppm);
     if (p->cooling_iterations < 0)
         return fail(err, errlen, ENG_INVAL, "cooling iterations: expected >= 0");
     if (p->parallel != GPU_SA_PARALLEL_CHAINS && p->parallel != GPU_SA_PARALLEL_MACHINES)
@@ -181,8 +181,7 @@ static int pack_alloc(const pack_plan *plan, gsa_header *h, gsa_packed *out)
 #define W32(pk, id) ((int32_t *)(void *)((pk)->blob + ((gsa_header *)(void *)(pk)->blob)->off[id]))
 #define W64(pk, id) ((int64_t *)(void *)((pk)->blob + ((gsa_header *)(void *)(pk)->blob)->off[id]))
 
-static int check_csr(const int32_t *off, int32_t rows, const char *what, char *err,
-                     size_t errlen)
+static int check_csr(const int32_t *off, int32_t rows, const char *what, char *err, size_t errlen)
 {
     if (!off)
         return fail(err, errlen, ENG_INVAL, "%s: offsets missing", what);
@@ -212,8 +211,8 @@ typedef struct grid_facts {
 
 /* The derived lists, in scratch arrays until the block is laid out. */
 typedef struct grid_scratch {
-    int32_t *mark;    /* [max(F, J)] last job that touched an entry */
-    int32_t *readers; /* [F] jobs reading each file */
+    int32_t *mark;            /* [max(F, J)] last job that touched an entry */
+    int32_t *readers;         /* [F] jobs reading each file */
     int32_t *pred_off, *pred; /* predecessors: dependencies, then producers */
     int32_t *succ_off, *succ; /* the same edges the other way */
     int32_t *prod_off;        /* [J + 1] files each job produces */
@@ -353,8 +352,8 @@ static void grid_unmark(const grid_facts *x, grid_scratch *s)
  * readers per file, jobs with several inputs, and the bounds on times,
  * transfers and volume (each run at the slowest speed, each input moved at
  * the worst latency and bandwidth). */
-static int grid_scan_inputs(const gpu_sa_grid *g, const grid_facts *x, grid_scratch *s,
-                            char *err, size_t errlen)
+static int grid_scan_inputs(const gpu_sa_grid *g, const grid_facts *x, grid_scratch *s, char *err,
+                            size_t errlen)
 {
     grid_unmark(x, s);
     s->ub_time = x->max_ready;
@@ -366,8 +365,8 @@ static int grid_scan_inputs(const gpu_sa_grid *g, const grid_facts *x, grid_scra
         for (int32_t i = a; i < b; i++) {
             int32_t f = g->input_file[i];
             if (f < 0 || f >= x->F)
-                return fail(err, errlen, ENG_INVAL, "grid: job %d: input file %d out of range",
-                            j, f);
+                return fail(err, errlen, ENG_INVAL, "grid: job %d: input file %d out of range", j,
+                            f);
             if (s->mark[f] == j)
                 return fail(err, errlen, ENG_INVAL, "grid: job %d: file %d listed twice", j, f);
             s->mark[f] = j;
@@ -388,8 +387,8 @@ static int grid_scan_inputs(const gpu_sa_grid *g, const grid_facts *x, grid_scra
 
 /* Predecessors of each job: its dependencies, then the producers of its
  * inputs, without repeats. */
-static int grid_predecessors(const gpu_sa_grid *g, const grid_facts *x, grid_scratch *s,
-                             char *err, size_t errlen)
+static int grid_predecessors(const gpu_sa_grid *g, const grid_facts *x, grid_scratch *s, char *err,
+                             size_t errlen)
 {
     grid_unmark(x, s);
     for (int32_t j = 0; j < x->J; j++) {
@@ -407,9 +406,8 @@ static int grid_predecessors(const gpu_sa_grid *g, const grid_facts *x, grid_scr
         for (int32_t i = g->input_off[j]; i < g->input_off[j + 1]; i++) {
             int32_t q = g->producer[g->input_file[i]];
             if (q == j)
-                return fail(err, errlen, ENG_INVAL,
-                            "grid: job %d reads file %d, which it produces", j,
-                            g->input_file[i]);
+                return fail(err, errlen, ENG_INVAL, "grid: job %d reads file %d, which it produces",
+                            j, g->input_file[i]);
             if (q >= 0 && s->mark[q] != j) {
                 s->mark[q] = j;
                 s->pred[s->n_pred++] = q;
@@ -613,8 +611,7 @@ static void grid_fill_derived(const gpu_sa_grid *g, const grid_facts *x, grid_sc
  * end; per input its slot, size, copy row and count, and per copy looked
  * at (about its mirrors plus one) the copy's machine and time and the
  * latency and bandwidth entries; per file and machine the resets. */
-static double grid_bytes_per_eval(const gpu_sa_grid *g, const grid_facts *x,
-                                  const grid_scratch *s)
+static double grid_bytes_per_eval(const gpu_sa_grid *g, const grid_facts *x, const grid_scratch *s)
 {
     double scanned = 0;
     for (int32_t j = 0; j < x->J; j++)
@@ -817,7 +814,7 @@ int gsa_run_make(const gsa_packed *pk, const gpu_sa_params *par, gsa_run *run, c
     run->chains = par->chains;
     run->parallel = par->parallel == GPU_SA_PARALLEL_MACHINES;
     run->acceptance = par->acceptance == GPU_SA_ACCEPT_PAPER ? GSA_ACCEPT_PAPER
-                                                              : GSA_ACCEPT_METROPOLIS;
+                                                             : GSA_ACCEPT_METROPOLIS;
     run->full_decode = par->full_decode;
     int64_t k = par->cooling_iterations > 0 ? par->cooling_iterations : par->iterations;
     double q = 0;
@@ -888,8 +885,9 @@ int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *b
     out->seconds = seconds;
     out->bytes_per_eval = pk->bytes_per_eval;
     out->rounds = best->out.rounds;
-    out->rounds_per_decoding =
-        best->out.evaluations > 0 ? (double)best->out.rounds / (double)best->out.evaluations : 0;
+    out->rounds_per_decoding = best->out.evaluations > 0
+                                   ? (double)best->out.rounds / (double)best->out.evaluations
+                                   : 0;
     snprintf(out->backend, sizeof out->backend, "%s", backend);
     if (e.energy != best->out.best_energy) {
         long long got = (long long)best->out.best_energy;
@@ -902,8 +900,8 @@ int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *b
 }
 
 int gpu_sa_decode(const gpu_sa_problem *prob, const gpu_sa_params *par, const int32_t *order,
-                  const int32_t *machine, const int32_t *input_order, gpu_sa_result *out,
-                  char *err, size_t errlen)
+                  const int32_t *machine, const int32_t *input_order, gpu_sa_result *out, char *err,
+                  size_t errlen)
 {
     memset(out, 0, sizeof *out);
     gsa_packed pk;

@@ -91,18 +91,18 @@ typedef enum gpu_sa_kind { GPU_SA_GRID = 0, GPU_SA_QUEUE = 1 } gpu_sa_kind;
  *  gsa_energies, says why). */
 typedef struct gpu_sa_grid {
     int32_t n_machines, n_jobs, n_files;
-    const int64_t *speed;       /* [M] operations per time unit, > 0 */
-    const int32_t *latency;     /* [M*M] row = source machine, >= 0 */
-    const int32_t *bandwidth;   /* [M*M] size units per time unit, > 0 off the diagonal */
-    const int64_t *ops;         /* [J] job length in operations, >= 0 */
-    const int64_t *file_size;   /* [F] >= 0 */
-    const int32_t *mirror_off;  /* [F+1] initial copies of each file ... */
+    const int64_t *speed;          /* [M] operations per time unit, > 0 */
+    const int32_t *latency;        /* [M*M] row = source machine, >= 0 */
+    const int32_t *bandwidth;      /* [M*M] size units per time unit, > 0 off the diagonal */
+    const int64_t *ops;            /* [J] job length in operations, >= 0 */
+    const int64_t *file_size;      /* [F] >= 0 */
+    const int32_t *mirror_off;     /* [F+1] initial copies of each file ... */
     const int32_t *mirror_machine; /* ... on these machines */
     const int64_t *mirror_ready;   /* ... existing from these times (>= 0) */
-    const int32_t *producer;    /* [F] job producing the file, or -1 */
-    const int32_t *input_off;   /* [J+1] input files of each job (distinct) */
+    const int32_t *producer;       /* [F] job producing the file, or -1 */
+    const int32_t *input_off;      /* [J+1] input files of each job (distinct) */
     const int32_t *input_file;
-    const int32_t *dep_off;     /* [J+1] predecessor jobs of each job */
+    const int32_t *dep_off; /* [J+1] predecessor jobs of each job */
     const int32_t *dep_job;
 } gpu_sa_grid;
 
@@ -116,9 +116,9 @@ typedef struct gpu_sa_grid {
 typedef struct gpu_sa_queue {
     int32_t n_jobs;
     int32_t total_units;
-    const int32_t *units;      /* [J] 1..total_units */
-    const int64_t *duration;   /* [J] >= 1 */
-    const int64_t *waited;     /* [J] >= 0, or NULL for zeros */
+    const int32_t *units;    /* [J] 1..total_units */
+    const int64_t *duration; /* [J] >= 1 */
+    const int64_t *waited;   /* [J] >= 0, or NULL for zeros */
     int32_t n_busy;
     const int32_t *busy_units; /* [n_busy] >= 1, sum <= total_units */
     const int64_t *busy_end;   /* [n_busy] >= 1 */
@@ -161,12 +161,12 @@ typedef enum gpu_sa_acceptance {
 /* Annealing parameters. gpu_sa_params_default() fills the paper's values. */
 typedef struct gpu_sa_params {
     uint64_t seed;
-    int32_t chains;        /* independent chains, best-of (>= 1) */
-    int64_t iterations;    /* per chain; with stop_e1 the upper bound (>= 0) */
-    bool stop_e1;          /* stop a chain when its best E1 did not improve
+    int32_t chains;            /* independent chains, best-of (>= 1) */
+    int64_t iterations;        /* per chain; with stop_e1 the upper bound (>= 0) */
+    bool stop_e1;              /* stop a chain when its best E1 did not improve
                               for GPU_SA_STALL_ITERATIONS iterations */
-    gpu_sa_energy energy;  /* what the annealing minimises */
-    int32_t a1, a2, a3;    /* E2 weights in thousandths (350, 350, 300) */
+    gpu_sa_energy energy;      /* what the annealing minimises */
+    int32_t a1, a2, a3;        /* E2 weights in thousandths (350, 350, 300) */
     int32_t transfer_cost_pct; /* TC's price of a size unit moved, percent of
                                   n (0..1000) */
     /* Temperature. Before its first iteration a chain tries
@@ -199,30 +199,30 @@ void gpu_sa_params_default(gpu_sa_params *p);
 typedef struct gpu_sa_result {
     gpu_sa_kind kind;
     int32_t n_jobs;
-    int32_t *order;        /* [J] decoding order (a topological order) */
-    int32_t *machine;      /* [J] grid: machine per job; queue: NULL */
-    int32_t *input_order;  /* grid: [inputs] each job's files in download order
+    int32_t *order;       /* [J] decoding order (a topological order) */
+    int32_t *machine;     /* [J] grid: machine per job; queue: NULL */
+    int32_t *input_order; /* grid: [inputs] each job's files in download order
                               (same CSR rows as input_off); queue: NULL */
-    int64_t *start;        /* [J] start time of each job */
-    int64_t *end;          /* [J] completion */
+    int64_t *start;       /* [J] start time of each job */
+    int64_t *end;         /* [J] completion */
     int64_t cmax, flowtime;
-    int64_t transfer_time; /* grid: sum of download durations */
+    int64_t transfer_time;   /* grid: sum of download durations */
     int64_t transfer_volume; /* grid: sum of the sizes of the files downloaded
                                 (moved between machines) */
-    int64_t e1;            /* n Cmax + F */
-    int64_t e2_fixed;      /* E2 x 1e5 (exact); 0 when E2 could overflow */
-    double e2;             /* e2_fixed / 1e5; NAN when E2 could overflow 64 bits
+    int64_t e1;              /* n Cmax + F */
+    int64_t e2_fixed;        /* E2 x 1e5 (exact); 0 when E2 could overflow */
+    double e2;               /* e2_fixed / 1e5; NAN when E2 could overflow 64 bits
                               (E1 runs on huge problems) */
-    int64_t energy;        /* the minimised energy (e1 or e2_fixed) */
-    int64_t initial_energy;/* best chain's initial energy */
+    int64_t energy;          /* the minimised energy (e1 or e2_fixed) */
+    int64_t initial_energy;  /* best chain's initial energy */
     int32_t best_chain;
-    int64_t iterations;    /* iterations the best chain ran */
-    int64_t evaluations;   /* decodings over all chains */
-    double seconds;        /* wall time of the refinement */
-    double bytes_per_eval; /* estimated memory traffic of one decoding (for
+    int64_t iterations;         /* iterations the best chain ran */
+    int64_t evaluations;        /* decodings over all chains */
+    double seconds;             /* wall time of the refinement */
+    double bytes_per_eval;      /* estimated memory traffic of one decoding (for
                               the share of peak bandwidth a device uses) */
-    char backend[8];       /* "cpu" or "cuda" */
-    int64_t rounds;        /* GPU_SA_PARALLEL_MACHINES: the rounds of the
+    char backend[8];            /* "cpu" or "cuda" */
+    int64_t rounds;             /* GPU_SA_PARALLEL_MACHINES: the rounds of the
                               decoding (gpu_sa_decode) or of all the best
                               chain's decodings (solve); otherwise 0 */
     double rounds_per_decoding; /* solve: rounds / the best chain's decodings */
@@ -243,8 +243,8 @@ int gpu_sa_params_check(const gpu_sa_params *p, char *err, size_t errlen);
  * machine and input_order: grid only (input_order NULL = as given). Fills
  * out (arrays allocated). ENG_INVAL if the candidate is not valid. */
 int gpu_sa_decode(const gpu_sa_problem *p, const gpu_sa_params *par, const int32_t *order,
-                  const int32_t *machine, const int32_t *input_order, gpu_sa_result *out,
-                  char *err, size_t errlen);
+                  const int32_t *machine, const int32_t *input_order, gpu_sa_result *out, char *err,
+                  size_t errlen);
 
 /* A lower bound on the Cmax of every schedule of a grid problem: the larger
  * of the load bound (total length over total speed) and the longest chain
@@ -294,8 +294,8 @@ typedef struct gpu_sa_model {
  * `machines` machines, drawn from Philox with the seed. The paper does not
  * publish its generator; the distributions are stated in gpu_sa_model.c.
  * 0, ENG_INVAL (model not 1 or 2, machines < 1) or ENG_NOMEM. */
-int gpu_sa_model_generate(int model, int32_t machines, uint64_t seed, gpu_sa_model *out,
-                          char *err, size_t errlen);
+int gpu_sa_model_generate(int model, int32_t machines, uint64_t seed, gpu_sa_model *out, char *err,
+                          size_t errlen);
 void gpu_sa_model_fini(gpu_sa_model *m);
 
 #endif

@@ -117,11 +117,11 @@ typedef struct gsa_run {
     int64_t stall_limit; /* 0: none */
     int32_t energy;      /* 1: E1, 2: E2 */
     int32_t a1, a2, a3, pct;
-    uint32_t t0_q16;     /* T0 = mean sampled worsening x t0_q16 / 2^16 */
-    uint32_t cool_q32;   /* T <- T x cool_q32 / 2^32 each iteration */
+    uint32_t t0_q16;   /* T0 = mean sampled worsening x t0_q16 / 2^16 */
+    uint32_t cool_q32; /* T <- T x cool_q32 / 2^32 each iteration */
     int32_t keep_first;
     int32_t chains;
-    int32_t e2_ok; /* E2 provably fits in 64 bits with these weights */
+    int32_t e2_ok;       /* E2 provably fits in 64 bits with these weights */
     int32_t full_decode; /* grid: decode every candidate from scratch */
     int32_t parallel;    /* grid: 0 = one decoder pass (chains), 1 = machine by
                             machine (gsa_decode_grid_machines) */
@@ -599,8 +599,7 @@ GSA_FN int32_t gsa_pick_copy(const gsa_prob *p, const int32_t *mach, const int32
 
 /* Each machine's jobs in the order (sequential counting sort; the CUDA
  * backend builds the same lists in parallel). */
-GSA_FN void gsa_mdec_lists(const gsa_prob *p, const int32_t *order, const int32_t *mach,
-                           gsa_ws *w)
+GSA_FN void gsa_mdec_lists(const gsa_prob *p, const int32_t *order, const int32_t *mach, gsa_ws *w)
 {
     for (int32_t m = 0; m <= p->M; m++)
         w->moff[m] = 0;
@@ -697,9 +696,9 @@ GSA_FN void gsa_mdec_finish(const gsa_prob *p, const int32_t *fperm, int32_t g, 
 
 /* The CPU's machine-by-machine decoding: the same decomposition as the
  * CUDA kernel, the machines taken one after another within a round. */
-GSA_FN void gsa_decode_grid_machines(const gsa_prob *p, const int32_t *order,
-                                     const int32_t *mach, const int32_t *fperm,
-                                     const int32_t *pos, gsa_ws *w, gsa_eval *e)
+GSA_FN void gsa_decode_grid_machines(const gsa_prob *p, const int32_t *order, const int32_t *mach,
+                                     const int32_t *fperm, const int32_t *pos, gsa_ws *w,
+                                     gsa_eval *e)
 {
     gsa_mdec_lists(p, order, mach, w);
     gsa_mdec_start(p, w, 0, 1);
@@ -874,9 +873,8 @@ GSA_FN void gsa_ev_touch(gsa_ws *w, int32_t j)
     w->npend++;
 }
 
-GSA_FN void gsa_decode_grid_events(const gsa_prob *p, const int32_t *order,
-                                   const int32_t *mach, const int32_t *fperm, gsa_ws *w,
-                                   gsa_eval *e)
+GSA_FN void gsa_decode_grid_events(const gsa_prob *p, const int32_t *order, const int32_t *mach,
+                                   const int32_t *fperm, gsa_ws *w, gsa_eval *e)
 {
     w->eserial++;
     w->en = 0;
@@ -1016,15 +1014,18 @@ GSA_FN void gsa_decode(const gsa_prob *p, const gsa_run *r, const int32_t *order
 
 /* floor(2^32 e^-k), k = 0..22 (k = 0 clamped to 2^32 - 1). */
 #define GSA_EXP_INT                                                                                \
-    {4294967295u, 1580030168u, 581260615u, 213833830u, 78665070u, 28939262u, 10646159u,           \
-     3916503u,    1440801u,    530041u,    194991u,    71733u,    26389u,    9708u,               \
-     3571u,       1313u,       483u,       177u,       65u,       24u,       8u,                  \
-     3u,          1u}
+    {                                                                                              \
+        4294967295u, 1580030168u, 581260615u, 213833830u, 78665070u, 28939262u, 10646159u,         \
+            3916503u, 1440801u, 530041u, 194991u, 71733u, 26389u, 9708u, 3571u, 1313u, 483u, 177u, \
+            65u, 24u, 8u, 3u, 1u                                                                   \
+    }
 /* floor(2^32 e^(-2^-i)), i = 1..16. */
 #define GSA_EXP_FRAC                                                                               \
-    {2605029347u, 3344923893u, 3790295335u, 4034748382u, 4162825044u, 4228379999u,                \
-     4261543595u, 4278222805u, 4286586874u, 4290775039u, 4292870655u, 4293918847u,                \
-     4294443039u, 4294705159u, 4294836225u, 4294901760u}
+    {                                                                                              \
+        2605029347u, 3344923893u, 3790295335u, 4034748382u, 4162825044u, 4228379999u, 4261543595u, \
+            4278222805u, 4286586874u, 4290775039u, 4292870655u, 4293918847u, 4294443039u,          \
+            4294705159u, 4294836225u, 4294901760u                                                  \
+    }
 
 /* 2^32 e^(-delta / T) for delta > 0, T > 0, in integers only: both are
  * scaled down until T < 2^31, x = delta / T is split into an integer part

@@ -44,8 +44,7 @@ static int copy_best(const gsa_prob *p, const gsa_ws *w, gsa_best *best)
     return ENG_OK;
 }
 
-int gsa_cpu_run(const gsa_packed *pk, const gsa_run *run, gsa_best *best, char *err,
-                size_t errlen)
+int gsa_cpu_run(const gsa_packed *pk, const gsa_run *run, gsa_best *best, char *err, size_t errlen)
 {
     const gsa_prob *p = &pk->view;
     memset(best, 0, sizeof *best);

@@ -148,8 +148,8 @@ __device__ void gsa_block_lists(const gsa_prob *p, gsa_ws *w)
 }
 
 /* One block per chain; blockDim.x a power of two, 32..1024. */
-__global__ void gsa_kernel_machines(const unsigned char *blob, unsigned char *ws,
-                                    int64_t ws_bytes, gsa_run run, gsa_chain_out *out)
+__global__ void gsa_kernel_machines(const unsigned char *blob, unsigned char *ws, int64_t ws_bytes,
+                                    gsa_run run, gsa_chain_out *out)
 {
     __shared__ int32_t s_from, s_changed;
     __shared__ gsa_chain_out s_out;
@@ -299,7 +299,8 @@ extern "C" int gsa_cuda_probe(char *why, size_t len)
         int n = 0;
         cudaError_t e = cudaGetDeviceCount(&n);
         if (e != cudaSuccess)
-            snprintf(reason, sizeof probe_reason, "no usable CUDA device: %s", cudaGetErrorString(e));
+            snprintf(reason, sizeof probe_reason, "no usable CUDA device: %s",
+                     cudaGetErrorString(e));
         else if (n == 0)
             snprintf(reason, sizeof probe_reason, "no CUDA device");
         else
@@ -472,8 +473,8 @@ extern "C" int gsa_cuda_launch(gsa_cuda *c, int slot, const gsa_packed *pk, cons
             s->d_blob, s->d_ws, ws_bytes, *run, s->d_out);
     } else {
         unsigned blocks = (unsigned)((run->chains + GSA_THREADS - 1) / GSA_THREADS);
-        gsa_kernel_chains<<<blocks, GSA_THREADS, 0, s->stream>>>(s->d_blob, s->d_ws, ws_bytes,
-                                                                 *run, s->d_out);
+        gsa_kernel_chains<<<blocks, GSA_THREADS, 0, s->stream>>>(s->d_blob, s->d_ws, ws_bytes, *run,
+                                                                 s->d_out);
     }
     CK(cudaGetLastError());
     gsa_kernel_best<<<1, 256, 0, s->stream>>>(s->d_blob, s->d_ws, ws_bytes, s->d_out, run->chains,

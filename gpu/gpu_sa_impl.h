@@ -21,9 +21,9 @@ typedef struct gsa_packed {
     unsigned char *blob; /* 8-byte aligned, `bytes` long; owned */
     size_t bytes;
     gsa_prob view;
-    double ub_time;   /* no decoded time exceeds this */
-    double ub_xfer;   /* nor the sum of download durations */
-    double ub_vol;    /* nor the volume downloaded */
+    double ub_time; /* no decoded time exceeds this */
+    double ub_xfer; /* nor the sum of download durations */
+    double ub_vol;  /* nor the volume downloaded */
     double sum_waited;
     double bytes_per_eval; /* estimated memory traffic of one decoding */
 } gsa_packed;
@@ -48,8 +48,7 @@ typedef struct gsa_best {
 void gsa_best_fini(gsa_best *b);
 
 /* Runs every chain on the CPU, one after another. */
-int gsa_cpu_run(const gsa_packed *pk, const gsa_run *run, gsa_best *best, char *err,
-                size_t errlen);
+int gsa_cpu_run(const gsa_packed *pk, const gsa_run *run, gsa_best *best, char *err, size_t errlen);
 
 /* Decodes the best candidate with the reference decoder into a result
  * (arrays allocated); ENG_INVARIANT when the energy differs from the one

@@ -49,8 +49,8 @@ void gpu_sa_model_fini(gpu_sa_model *m)
     memset(m, 0, sizeof *m);
 }
 
-int gpu_sa_model_generate(int model, int32_t machines, uint64_t seed, gpu_sa_model *out,
-                          char *err, size_t errlen)
+int gpu_sa_model_generate(int model, int32_t machines, uint64_t seed, gpu_sa_model *out, char *err,
+                          size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (model != 1 && model != 2) {
@@ -64,8 +64,8 @@ int gpu_sa_model_generate(int model, int32_t machines, uint64_t seed, gpu_sa_mod
     const int64_t M = machines, J = (model == 1 ? 4 : 16) * M, F = (model == 1 ? 16 : 32) * M;
     const int64_t max_in = 4 * J, max_mir = 3 * F, max_dep = J;
     size_t bytes = sizeof(int64_t) * (size_t)(M + J + F + max_mir) +
-                   sizeof(int32_t) * (size_t)(2 * M * M + (F + 1) + max_mir + F + (J + 1) +
-                                              max_in + (J + 1) + max_dep) +
+                   sizeof(int32_t) * (size_t)(2 * M * M + (F + 1) + max_mir + F + (J + 1) + max_in +
+                                              (J + 1) + max_dep) +
                    64;
     char *mem = calloc(1, bytes);
     if (!mem) {

@@ -114,16 +114,16 @@ typedef struct cons_state {
     size_t n_pending, cap_pending;
     bool compress;
     eng_heap due_heap; /* (reservation start, job), stale entries skipped */
-    size_t n_live; /* jobs with a reservation */
+    size_t n_live;     /* jobs with a reservation */
     const pol_job **due;
     size_t cap_due;
     cons_rec *rec; /* the reserved jobs, idx order; started ones are NAN */
     size_t n_rec, cap_rec, n_dead;
-    cons_fit fit[CONS_FITS]; /* open addressing by shape */
+    cons_fit fit[CONS_FITS];  /* open addressing by shape */
     uint16_t live[CONS_FITS]; /* the taken slots, by units */
     size_t n_fits;
-    uint64_t version; /* changes of the profile */
-    bool plain;       /* compress=plain: the reference compression */
+    uint64_t version;   /* changes of the profile */
+    bool plain;         /* compress=plain: the reference compression */
     pol_predictor pred; /* run times to plan with */
     /* Islands (n_isl > 0): a profile per island and, per job, the units
      * its reservation (then its run) holds in each island. */
@@ -131,7 +131,7 @@ typedef struct cons_state {
     int32_t *isl_units;
     int32_t largest;
     pol_profile *ip;
-    int32_t *row; /* n_jobs x n_isl */
+    int32_t *row;   /* n_jobs x n_isl */
     uint32_t *used; /* per host: the call that named it last */
     uint32_t call;
     size_t n_hosts;
@@ -140,7 +140,7 @@ typedef struct cons_state {
     double *cand;
     size_t cap_cand;
     int32_t *oldrow; /* n_isl: a reservation's row before it is placed again */
-    int32_t **ipm; /* per island: prefix maximum of its profile's free units */
+    int32_t **ipm;   /* per island: prefix maximum of its profile's free units */
     size_t *cap_ipm;
     bool ipm_dirty;
 } cons_state;
@@ -173,8 +173,9 @@ static void cons_fini(void *state);
 static int isl_init(cons_state *s, const pol_setup *setup, char *err, size_t errlen)
 {
     if (setup->alloc != POL_ALLOC_NODE) {
-        snprintf(err, errlen, "conservative plans with islands under whole-node allocation "
-                              "only; with --alloc core run it with --islands ignore");
+        snprintf(err, errlen,
+                 "conservative plans with islands under whole-node allocation "
+                 "only; with --alloc core run it with --islands ignore");
         cons_fini(s);
         return ENG_USAGE;
     }
@@ -385,8 +386,8 @@ static int isl_compress(cons_state *s, const pol_view *v)
             return rc;
         if (!(t <= old))
             return ENG_INVARIANT; /* the old slot was free: cannot happen */
-        if (t == old && memcmp(s->oldrow, row_of(s, j->idx),
-                               (size_t)s->n_isl * sizeof *s->oldrow) == 0)
+        if (t == old &&
+            memcmp(s->oldrow, row_of(s, j->idx), (size_t)s->n_isl * sizeof *s->oldrow) == 0)
             s->ipm_dirty = false; /* taken out and put back: the same profile */
         if (t < old) {
             s->res[j->idx] = t;
@@ -433,8 +434,7 @@ static int isl_start(cons_state *s, const pol_view *v, pol_out *out, const pol_j
         int32_t want = r[k];
         for (size_t h = 0; h < v->n_hosts && want > 0; h++) {
             const pol_host *ph = &v->hosts[h];
-            if (ph->island != k || !ph->up || ph->free_cores != ph->cores ||
-                s->used[h] == s->call)
+            if (ph->island != k || !ph->up || ph->free_cores != ph->cores || s->used[h] == s->call)
                 continue;
             s->used[h] = s->call;
             s->named[n++] = (int32_t)h;
@@ -687,7 +687,7 @@ static double first_fit(cons_state *s, cons_rec *e, double until)
         e->fit = (uint16_t)(f - s->fit);
     }
     if (f->scan.start >= until)
-        return INFINITY; /* known: none before until */
+        return INFINITY;       /* known: none before until */
     if (f->seen != s->version) /* breakpoints moved; t[0] may be later */
         f->scan = pol_profile_cursor_at(&s->prof, f->scan.start);
     f->seen = s->version;

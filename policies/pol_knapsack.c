@@ -224,7 +224,8 @@ static double price_quantum(const knap_state *s, size_t m, double est)
     for (size_t k = 0; k < m; k++) {
         double milli = s->rcost[k] / (est > 0 ? est : 1) * 1000;
         double r = nearbyint(milli);
-        if (fabs(milli - r) > 1e-6 * (r > 1 ? r : 1) || r > 1e12) return 0;
+        if (fabs(milli - r) > 1e-6 * (r > 1 ? r : 1) || r > 1e12)
+            return 0;
         g = gcd64(g, (int64_t)r);
     }
     return g > 0 && est > 0 ? est * (double)g / 1000 : 0;
@@ -239,7 +240,8 @@ static int choose_nodes(knap_state *s, const pol_job *j, size_t m)
     double C = isinf(s->budget_rate) ? INFINITY : s->budget_rate * (double)n * est;
     double maxc = 0;
     for (size_t k = 0; k < m; k++)
-        if (s->rcost[k] > maxc) maxc = s->rcost[k];
+        if (s->rcost[k] > maxc)
+            maxc = s->rcost[k];
     /* the cost unit: the prices' common quantum when there is one and the
      * table stays small (then the budget is applied exactly), else a share
      * of the budget, or a fine grid without a budget */
@@ -252,7 +254,8 @@ static int choose_nodes(knap_state *s, const pol_job *j, size_t m)
         unit = q;
     else {
         double steps = (double)s->steps;
-        if (steps > cap) steps = cap > 8 ? cap : 8;
+        if (steps > cap)
+            steps = cap > 8 ? cap : 8;
         unit = C > 0 ? C / steps : (maxc > 0 ? maxc / 1e6 : 1.0);
     }
     int64_t ib;
@@ -298,12 +301,14 @@ static int choose_nodes(knap_state *s, const pol_job *j, size_t m)
         /* cannot happen with the coarsened grid; answer greedily if it does */
         rc = pol_win_greedy(&pr, POL_WIN_GREEDYJNT, &s->ws, &r);
     }
-    if (rc) return rc;
+    if (rc)
+        return rc;
     if (r.n_sel == 0) {
         /* nothing fits the budget: the cheapest hosts */
         pol_win_problem nb = pr;
         nb.budget = POL_WIN_NO_BUDGET;
-        if ((rc = pol_win_greedy(&nb, POL_WIN_MINC, &s->ws, &r))) return rc;
+        if ((rc = pol_win_greedy(&nb, POL_WIN_MINC, &s->ws, &r)))
+            return rc;
     }
     for (int32_t k = 0; k < n; k++)
         s->hosts[k] = s->cand[s->sel[k]];
@@ -320,9 +325,12 @@ typedef struct cover_key {
 static int cmp_cover(const void *a, const void *b)
 {
     const cover_key *x = a, *y = b;
-    if (x->k1 != y->k1) return x->k1 > y->k1 ? -1 : 1;
-    if (x->k2 != y->k2) return x->k2 > y->k2 ? -1 : 1;
-    if (x->k3 != y->k3) return x->k3 > y->k3 ? -1 : 1;
+    if (x->k1 != y->k1)
+        return x->k1 > y->k1 ? -1 : 1;
+    if (x->k2 != y->k2)
+        return x->k2 > y->k2 ? -1 : 1;
+    if (x->k3 != y->k3)
+        return x->k3 > y->k3 ? -1 : 1;
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
@@ -364,7 +372,8 @@ static int choose_cores(knap_state *s, const pol_view *v, const pol_job *j, size
                         size_t *n_named)
 {
     cover_key *keys = pol_win_ws_get(&s->ws, 0, m * sizeof *keys);
-    if (!keys) return ENG_NOMEM;
+    if (!keys)
+        return ENG_NOMEM;
     double C = isinf(s->budget_rate) ? INFINITY : s->budget_rate * (double)j->units * j->estimate_s,
            cost;
     int rule = s->algo == ALGO_MINC ? 2 : s->algo == ALGO_MAXPC ? 1 : 0;
@@ -372,7 +381,8 @@ static int choose_cores(knap_state *s, const pol_view *v, const pol_job *j, size
     bool fallback = s->algo == ALGO_KNAPSACK || s->algo == ALGO_GROUP || s->algo == ALGO_GREEDYJNT;
     if (fallback && cost > C * (1 + 1e-12)) {
         n = cover(s, v, j, m, 1, keys, &cost);
-        if (cost > C * (1 + 1e-12)) n = cover(s, v, j, m, 2, keys, &cost);
+        if (cost > C * (1 + 1e-12))
+            n = cover(s, v, j, m, 2, keys, &cost);
     }
     *n_named = n;
     return ENG_OK;
@@ -386,7 +396,8 @@ static int start_job(knap_state *s, const pol_view *v, pol_out *out, const pol_j
     double t0 = v->now_s, t1 = v->now_s + j->estimate_s;
     for (size_t i = 0; i < v->n_hosts; i++) {
         bool ok = node ? s->fc[i] == v->hosts[i].cores : s->fc[i] > 0;
-        if (!ok) continue;
+        if (!ok)
+            continue;
         s->cand[m] = (int32_t)i;
         s->p[m] = eng_avail_prob(&s->model[i], t0, t1);
         s->rcost[m] = v->hosts[i].price_per_s * j->estimate_s;
@@ -395,20 +406,24 @@ static int start_job(knap_state *s, const pol_view *v, pol_out *out, const pol_j
     int rc;
     size_t n;
     if (node) {
-        if ((size_t)j->units > m) return ENG_INVARIANT; /* EASY counted free units: cannot happen */
-        if ((rc = choose_nodes(s, j, m))) return rc;
+        if ((size_t)j->units > m)
+            return ENG_INVARIANT; /* EASY counted free units: cannot happen */
+        if ((rc = choose_nodes(s, j, m)))
+            return rc;
         n = (size_t)j->units;
         for (size_t k = 0; k < n; k++)
             s->fc[s->hosts[k]] = 0;
     } else {
-        if ((rc = choose_cores(s, v, j, m, &n))) return rc;
+        if ((rc = choose_cores(s, v, j, m, &n)))
+            return rc;
         int32_t need = j->units;
         for (size_t k = 0; k < n; k++) {
             int32_t take = s->fc[s->hosts[k]] < need ? s->fc[s->hosts[k]] : need;
             s->fc[s->hosts[k]] -= take;
             need -= take;
         }
-        if (need > 0) return ENG_INVARIANT;
+        if (need > 0)
+            return ENG_INVARIANT;
     }
     pol_out_start_on(out, j, s->hosts, n);
     return ENG_OK;
@@ -419,18 +434,22 @@ static int start_job(knap_state *s, const pol_view *v, pol_out *out, const pol_j
 static int knap_schedule(void *state, const pol_view *v, pol_out *out)
 {
     knap_state *s = state;
-    if (v->n_hosts > s->n_hosts) return ENG_INVARIANT;
+    if (v->n_hosts > s->n_hosts)
+        return ENG_INVARIANT;
     for (size_t i = 0; i < v->n_hosts; i++)
         s->fc[i] = v->hosts[i].free_cores;
     int rc;
     int32_t free_units = v->free_units;
     size_t i = 0;
     for (; i < v->n_queue && v->queue[i]->units <= free_units; i++) {
-        if ((rc = start_job(s, v, out, v->queue[i]))) return rc;
+        if ((rc = start_job(s, v, out, v->queue[i])))
+            return rc;
         free_units -= v->queue[i]->units;
     }
-    if (i == v->n_queue) return ENG_OK;
-    if (eng_grow(&s->started, &s->cap_started, i ? i : 1, sizeof *s->started)) return ENG_NOMEM;
+    if (i == v->n_queue)
+        return ENG_OK;
+    if (eng_grow(&s->started, &s->cap_started, i ? i : 1, sizeof *s->started))
+        return ENG_NOMEM;
     for (size_t k = 0; k < i; k++)
         s->started[k] = v->queue[k];
     double shadow;
@@ -439,12 +458,16 @@ static int knap_schedule(void *state, const pol_view *v, pol_out *out)
         pol_out_promise(out, v->queue[i], shadow);
     for (size_t k = i + 1; k < v->n_queue && free_units > 0; k++) {
         const pol_job *j = v->queue[k];
-        if (j->units > free_units) continue;
+        if (j->units > free_units)
+            continue;
         bool ends_by_shadow = v->now_s + j->estimate_s <= shadow;
-        if (!ends_by_shadow && j->units > extra) continue;
-        if ((rc = start_job(s, v, out, j))) return rc;
+        if (!ends_by_shadow && j->units > extra)
+            continue;
+        if ((rc = start_job(s, v, out, j)))
+            return rc;
         free_units -= j->units;
-        if (!ends_by_shadow) extra -= j->units;
+        if (!ends_by_shadow)
+            extra -= j->units;
     }
     return ENG_OK;
 }

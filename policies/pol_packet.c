@@ -105,10 +105,10 @@ typedef struct packet {
     int32_t first;    /* the first member's idx: the packet's name */
     int32_t *members; /* in order */
     size_t n_members, next;
-    int32_t *hosts;   /* positions in view->hosts */
+    int32_t *hosts; /* positions in view->hosts */
     int32_t n_hosts;
-    int32_t units;    /* units its hosts hold */
-    bool running;     /* a member runs now */
+    int32_t units; /* units its hosts hold */
+    bool running;  /* a member runs now */
     double planned_end_s;
 } packet;
 
@@ -123,7 +123,7 @@ typedef struct packet_state {
     int32_t reserved;  /* mode=easy: the job holding the reservation, or -1 */
     type_queue *types; /* sorted by type */
     size_t n_types, cap_types;
-    packet *packets;   /* active packets */
+    packet *packets; /* active packets */
     size_t n_packets, cap_packets;
     int32_t *job_packet; /* per job: index of its active packet, or -1 */
     uint8_t *assigned;   /* per job: put in a packet */
@@ -131,9 +131,9 @@ typedef struct packet_state {
     int32_t *pick;       /* scratch: members being chosen */
     size_t cap_pick;
     size_t n_jobs;
-    uint8_t *busy;     /* per pool host, this call: held or taken */
+    uint8_t *busy; /* per pool host, this call: held or taken */
     size_t n_hosts;
-    size_t *order;     /* scratch: types by weight */
+    size_t *order; /* scratch: types by weight */
     size_t cap_order;
     int32_t *free_pos; /* scratch */
     size_t cap_free;
@@ -231,19 +231,20 @@ static int packet_init(void *state, const pol_setup *setup, char *err, size_t er
     int rc = parse_number("horizon", pol_option_get(setup, "horizon", "3600"), 1, &s->horizon_s,
                           err, errlen);
     if (!rc)
-        rc = parse_count("max_members", pol_option_get(setup, "max_members", "0"),
-                         &s->max_members, err, errlen);
+        rc = parse_count("max_members", pol_option_get(setup, "max_members", "0"), &s->max_members,
+                         err, errlen);
     if (!rc)
         rc = parse_number("size_weight", pol_option_get(setup, "size_weight", "1"), 0,
                           &s->size_weight, err, errlen);
     if (!rc)
-        rc = parse_number("age_weight", pol_option_get(setup, "age_weight", "1"), 0,
-                          &s->age_weight, err, errlen);
+        rc = parse_number("age_weight", pol_option_get(setup, "age_weight", "1"), 0, &s->age_weight,
+                          err, errlen);
     if (rc)
         return rc;
     if (s->paper && s->mode == MODE_GREEDY) {
-        snprintf(err, errlen, "option mode: variant=paper has no mode (it never passes the top "
-                              "queue's packet)");
+        snprintf(err, errlen,
+                 "option mode: variant=paper has no mode (it never passes the top "
+                 "queue's packet)");
         return ENG_INVAL;
     }
     s->n_jobs = setup->n_jobs;
@@ -422,8 +423,8 @@ static int continue_packet(packet_state *s, const pol_view *v, pol_out *out, siz
     pol_out_start_packet(out, j, pk->first, pk->hosts, (size_t)pk->n_hosts);
     /* what is left of the packet, planned from now */
     pk->planned_end_s = v->now_s + (pk->next == 0 ? j->init_s : 0) +
-                        span_on(v, pk->members + pk->next, pk->n_members - pk->next,
-                                pk->n_hosts, s->min_cores);
+                        span_on(v, pk->members + pk->next, pk->n_members - pk->next, pk->n_hosts,
+                                s->min_cores);
     pk->next++;
     pk->running = true;
     s->job_packet[j->idx] = (int32_t)p;
@@ -477,8 +478,8 @@ enum { JOINED, PASSED, CLOSED };
 /* Offers job j to packet c, with `avail` free hosts and the reservation
  * (shadow, extra). JOINED: it is a member now; PASSED: it cannot be one,
  * try the next job; CLOSED: the packet takes no more. */
-static int offer(packet_state *s, const pol_view *v, const pol_job *j, int32_t avail,
-                 double shadow, int32_t extra, pick *c)
+static int offer(packet_state *s, const pol_view *v, const pol_job *j, int32_t avail, double shadow,
+                 int32_t extra, pick *c)
 {
     if (s->max_members && c->m == s->max_members)
         return CLOSED;
@@ -698,7 +699,7 @@ static int reservation(packet_state *s, const pol_view *v, pol_out *out, size_t 
         if ((rc = choose_members(s, v, q, j->idx, (int32_t)*n_free, INFINITY, 0, &m, &k)))
             return rc;
         if (m == 0)
-            return ENG_INVARIANT; /* it fits, so it joins */
+            return ENG_INVARIANT;                       /* it fits, so it joins */
         return open_packet(s, v, out, q, m, k, n_free); /* clears s->reserved */
     }
     int rc = shadow_of(s, v, (int32_t)*n_free, need, shadow, extra);
@@ -758,8 +759,8 @@ static int packet_schedule(void *state, const pol_view *v, pol_out *out)
      *    packet. */
     double shadow = INFINITY;
     int32_t extra = 0;
-    if (s->mode == MODE_EASY && !s->paper && (rc = reservation(s, v, out, &n_free, &shadow,
-                                                               &extra)))
+    if (s->mode == MODE_EASY && !s->paper &&
+        (rc = reservation(s, v, out, &n_free, &shadow, &extra)))
         return rc;
     for (;;) {
         size_t n_order;
@@ -782,8 +783,8 @@ static int packet_schedule(void *state, const pol_view *v, pol_out *out)
             }
             size_t m;
             int32_t k;
-            rc = choose_members(s, v, q, s->paper ? head->idx : -1, (int32_t)n_free, shadow,
-                                extra, &m, &k);
+            rc = choose_members(s, v, q, s->paper ? head->idx : -1, (int32_t)n_free, shadow, extra,
+                                &m, &k);
             if (rc)
                 return rc;
             if (m == 0) {

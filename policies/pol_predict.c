@@ -11,7 +11,7 @@
 
 /* Added to the original prediction at the k-th correction (Tsafrir, Etsion
  * & Feitelson 2007); past the last one, the request. */
-static const double correction_s[] = {60,   300,   900,   1800,   3600,  7200,
+static const double correction_s[] = {60,    300,   900,   1800,   3600,  7200,
                                       18000, 36000, 72000, 180000, 360000};
 #define N_CORRECTIONS (sizeof correction_s / sizeof correction_s[0])
 

@@ -58,8 +58,8 @@ typedef struct pol_predictor {
     pol_pred_kind kind;
     bool reported; /* the option was given: the report tells the accuracy */
     size_t n_jobs;
-    double *first_s;   /* prediction at submission, per job idx */
-    int32_t *n_corr;   /* corrections applied to the running job */
+    double *first_s;      /* prediction at submission, per job idx */
+    int32_t *n_corr;      /* corrections applied to the running job */
     pol_pred_user *users; /* sorted by user */
     size_t n_users, cap_users;
     /* accuracy */
@@ -74,8 +74,10 @@ typedef struct pol_predictor {
 
 /* The option row every policy with a predictor lists. */
 #define POL_PREDICT_OPTION                                                                         \
-    {"predictor", "requested|user2: run time to plan with (default requested; user2 = mean of "     \
-                  "the user's last two run times, Tsafrir, Etsion & Feitelson 2007)"}
+    {                                                                                              \
+        "predictor", "requested|user2: run time to plan with (default requested; user2 = mean of " \
+                     "the user's last two run times, Tsafrir, Etsion & Feitelson 2007)"            \
+    }
 
 /* Reads option `predictor` and allocates per-job arrays. 0, ENG_INVAL with
  * a message, or ENG_NOMEM. fini is safe after a failed init. */

@@ -28,15 +28,8 @@ extern const pol_type pol_knapsack;
 extern const pol_type pol_slurm;
 
 static const pol_type *const registry[] = {
-    &pol_fcfs,
-    &pol_easy,
-    &pol_conservative,
-    &pol_packet,
-    &pol_alp,
-    &pol_amp,
-    &pol_sa,
-    &pol_knapsack,
-    &pol_slurm,
+    &pol_fcfs, &pol_easy, &pol_conservative, &pol_packet, &pol_alp,
+    &pol_amp,  &pol_sa,   &pol_knapsack,     &pol_slurm,
 };
 
 const pol_type *pol_find(const char *name)
@@ -65,14 +58,19 @@ const char *pol_names(void)
     return buf;
 }
 
-int pol_try_options(const pol_type *type, const pol_kv *options, size_t n, char *err,
-                    size_t errlen)
+int pol_try_options(const pol_type *type, const pol_kv *options, size_t n, char *err, size_t errlen)
 {
-    const pol_host host = {.name = "h", .speed_flops = 1e9, .cores = 1, .free_cores = 1,
-                           .up = true};
-    const pol_setup setup = {.alloc = POL_ALLOC_NODE, .total_units = 1, .hosts = &host,
-                             .n_hosts = 1, .ref_speed_flops = 1e9, .n_jobs = 1, .seed = 1,
-                             .options = options, .n_options = n};
+    const pol_host host = {
+        .name = "h", .speed_flops = 1e9, .cores = 1, .free_cores = 1, .up = true};
+    const pol_setup setup = {.alloc = POL_ALLOC_NODE,
+                             .total_units = 1,
+                             .hosts = &host,
+                             .n_hosts = 1,
+                             .ref_speed_flops = 1e9,
+                             .n_jobs = 1,
+                             .seed = 1,
+                             .options = options,
+                             .n_options = n};
     if (errlen)
         err[0] = '\0';
     void *state = calloc(1, type->state_size ? type->state_size : 1);

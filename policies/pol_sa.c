@@ -118,16 +118,16 @@ static int opt_int(const pol_setup *setup, const char *key, long long lo, long l
     char *end;
     long long x = strtoll(v, &end, 10);
     if (end == v || *end || x < lo || x > hi) {
-        snprintf(err, errlen, "option %s: expected an integer in %lld..%lld, got '%s'", key, lo,
-                 hi, v);
+        snprintf(err, errlen, "option %s: expected an integer in %lld..%lld, got '%s'", key, lo, hi,
+                 v);
         return ENG_INVAL;
     }
     *out = x;
     return ENG_OK;
 }
 
-static int opt_weight(const pol_setup *setup, const char *key, int32_t def, int32_t *out,
-                      char *err, size_t errlen)
+static int opt_weight(const pol_setup *setup, const char *key, int32_t def, int32_t *out, char *err,
+                      size_t errlen)
 {
     const char *v = pol_option_get(setup, key, NULL);
     *out = def;
@@ -153,8 +153,8 @@ static int opt_choice(const pol_setup *setup, const char *key, const char *a, co
             *out = i;
             return ENG_OK;
         }
-    snprintf(err, errlen, "option %s: expected %s or %s%s%s, got '%s'", key, a, b,
-             c ? " or " : "", c ? c : "", v);
+    snprintf(err, errlen, "option %s: expected %s or %s%s%s, got '%s'", key, a, b, c ? " or " : "",
+             c ? c : "", v);
     return ENG_INVAL;
 }
 
@@ -228,8 +228,8 @@ static int sa_init(void *state, const pol_setup *setup, char *err, size_t errlen
         /* fastest first, ties in name order (insertion sort: stable) */
         for (size_t i = 0; i < setup->n_hosts; i++) {
             size_t k = i;
-            while (k > 0 && setup->hosts[s->by_speed[k - 1]].speed_flops <
-                                setup->hosts[i].speed_flops) {
+            while (k > 0 &&
+                   setup->hosts[s->by_speed[k - 1]].speed_flops < setup->hosts[i].speed_flops) {
                 s->by_speed[k] = s->by_speed[k - 1];
                 k--;
             }

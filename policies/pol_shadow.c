@@ -55,8 +55,7 @@ int pol_shadow(const pol_view *v, const pol_job **started, size_t n_started, int
 }
 
 int pol_start_head(const pol_view *v, pol_out *out, const pol_job ***started, size_t *cap,
-                   size_t *head, int32_t *free_units, double *shadow, int32_t *extra,
-                   bool promise)
+                   size_t *head, int32_t *free_units, double *shadow, int32_t *extra, bool promise)
 {
     if (v->n_islands > 0) {
         pol_isl_plan pl = {0};
@@ -128,8 +127,7 @@ int pol_start_head_isl(const pol_view *v, pol_out *out, pol_isl_plan *pl, size_t
     for (; i < v->n_queue; i++) {
         const pol_job *j = v->queue[i];
         if (j->units > free_now ||
-            pol_island_pick(v->n_islands, v->island_units, pl->free, j->units) ==
-                POL_ISLAND_NONE)
+            pol_island_pick(v->n_islands, v->island_units, pl->free, j->units) == POL_ISLAND_NONE)
             break;
         if (pol_isl_plan_start(v, pl, j))
             return ENG_NOMEM;
@@ -179,8 +177,8 @@ int pol_shadow_isl(const pol_view *v, pol_isl_plan *pl, int32_t need, double *sh
         pl->ev[r] = (struct pol_isl_ev){.t = t, .row = pl->rows + r * n};
     }
     for (size_t k = 0; k < pl->n_started; k++)
-        pl->ev[v->n_running + k] = (struct pol_isl_ev){
-            .t = v->now_s + pl->started[k]->estimate_s, .row = pl->taken + k * n};
+        pl->ev[v->n_running + k] = (struct pol_isl_ev){.t = v->now_s + pl->started[k]->estimate_s,
+                                                       .row = pl->taken + k * n};
     /* the same ends in the same order, however the queue was scanned */
     qsort(pl->ev, n_ev, sizeof *pl->ev, cmp_ev);
     for (size_t k = 0; k < n; k++)

@@ -34,8 +34,7 @@ int pol_shadow(const pol_view *v, const pol_job **started, size_t n_started, int
  * With islands (v->n_islands > 0) it does what pol_start_head_isl does,
  * on a scratch plan of its own. Returns 0 or ENG_NOMEM. */
 int pol_start_head(const pol_view *v, pol_out *out, const pol_job ***started, size_t *cap,
-                   size_t *head, int32_t *free_units, double *shadow, int32_t *extra,
-                   bool promise);
+                   size_t *head, int32_t *free_units, double *shadow, int32_t *extra, bool promise);
 
 /* ---- with islands (pol_view.n_islands > 0; see eng_policy.h) ----------
  *
@@ -58,7 +57,7 @@ typedef struct pol_isl_plan {
     struct pol_isl_ev {
         double t;
         const int32_t *row; /* units per island it gives back */
-    } *ev;
+    } * ev;
     size_t cap_ev;
 } pol_isl_plan;
 

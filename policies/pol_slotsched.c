@@ -109,7 +109,8 @@ typedef struct line_avail {
 static int cmp_avail(const void *a, const void *b)
 {
     const line_avail *x = a, *y = b;
-    if (x->at != y->at) return x->at < y->at ? -1 : 1;
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
     return (x->line > y->line) - (x->line < y->line);
 }
 
@@ -194,7 +195,8 @@ static int num_opt(const pol_setup *setup, const char *key, double def, double l
 {
     const char *v = pol_option_get(setup, key, NULL);
     *out = def;
-    if (!v) return ENG_OK;
+    if (!v)
+        return ENG_OK;
     char *end;
     double x = strtod(v, &end);
     if (end == v || *end || !isfinite(x) || x < lo || x > hi) {
@@ -219,12 +221,18 @@ static int ss_init_common(ss_state *s, const pol_setup *setup, pol_slot_algo alg
     s->algo = algo;
     double batch, alts, cells, price;
     int rc = num_opt(setup, "period", 0, 0, 1e9, &s->period_s, err, errlen);
-    if (!rc) rc = num_opt(setup, "batch", 32, 1, 100000, &batch, err, errlen);
-    if (!rc) rc = num_opt(setup, "horizon", 2, 1, 1000, &s->horizon, err, errlen);
-    if (!rc) rc = num_opt(setup, "price_limit", NAN, 0, 1e300, &price, err, errlen);
-    if (!rc) rc = num_opt(setup, "alternatives", 2, 0, 1e6, &alts, err, errlen);
-    if (!rc) rc = num_opt(setup, "dp_cells", 500, 16, 1e7, &cells, err, errlen);
-    if (rc) return rc;
+    if (!rc)
+        rc = num_opt(setup, "batch", 32, 1, 100000, &batch, err, errlen);
+    if (!rc)
+        rc = num_opt(setup, "horizon", 2, 1, 1000, &s->horizon, err, errlen);
+    if (!rc)
+        rc = num_opt(setup, "price_limit", NAN, 0, 1e300, &price, err, errlen);
+    if (!rc)
+        rc = num_opt(setup, "alternatives", 2, 0, 1e6, &alts, err, errlen);
+    if (!rc)
+        rc = num_opt(setup, "dp_cells", 500, 16, 1e7, &cells, err, errlen);
+    if (rc)
+        return rc;
     if (batch != floor(batch) || alts != floor(alts) || cells != floor(cells)) {
         snprintf(err, errlen, "options batch, alternatives and dp_cells take whole numbers");
         return ENG_INVAL;
@@ -289,7 +297,8 @@ static int ss_init_common(ss_state *s, const pol_setup *setup, pol_slot_algo alg
     s->cheap_prefix[0] = 0;
     for (size_t i = 0; i < n_lines; i++)
         s->cheap_prefix[i + 1] = s->cheap_prefix[i] + s->sorted_price[i];
-    if (pol_slots_init(&s->list, setup->seed ? setup->seed : 1)) goto oom;
+    if (pol_slots_init(&s->list, setup->seed ? setup->seed : 1))
+        goto oom;
     pol_slot_search_init(&s->search);
     pol_alt_set_init(&s->alts);
     pol_dp_init(&s->dp);
@@ -330,7 +339,8 @@ static void ss_fini(void *state)
     free(s->promise_s);
     free(s->plan);
     free(s->plan_lines);
-    if (s->list.rng) pol_slots_fini(&s->list);
+    if (s->list.rng)
+        pol_slots_fini(&s->list);
     pol_slot_search_fini(&s->search);
     pol_alt_set_fini(&s->alts);
     pol_dp_fini(&s->dp);
@@ -374,7 +384,8 @@ static void start_on_lines(ss_state *s, const pol_view *v, pol_out *out, const p
     size_t nh = 0;
     for (size_t k = 0; k < n; k++) {
         int32_t pos = s->lines[ln[k]].pos;
-        if (s->take[pos]++ == 0) s->order[nh++] = pos;
+        if (s->take[pos]++ == 0)
+            s->order[nh++] = pos;
     }
     /* hosts the window empties first, then at most one it leaves cores on */
     size_t partial = 0, at = 0;
@@ -390,8 +401,10 @@ static void start_on_lines(ss_state *s, const pol_view *v, pol_out *out, const p
         } else
             s->order[at++] = pos;
     }
-    if (partial > 1) ok = false;
-    if (ok && last >= 0) s->order[at++] = last;
+    if (partial > 1)
+        ok = false;
+    if (ok && last >= 0)
+        s->order[at++] = last;
     if (ok) {
         pol_out_start_on(out, j, s->order, nh);
         for (size_t k = 0; k < nh; k++)
@@ -416,7 +429,8 @@ static bool can_start(const ss_state *s, const pol_view *v, const pol_job *j, co
     if (s->alloc == POL_ALLOC_NODE) {
         for (size_t k = 0; k < n; k++) {
             int32_t pos = s->lines[ln[k]].pos;
-            if (s->free_cores[pos] != v->hosts[pos].cores) return false;
+            if (s->free_cores[pos] != v->hosts[pos].cores)
+                return false;
         }
         return true;
     }
@@ -439,7 +453,8 @@ static void build_avail(ss_state *s, const pol_view *v)
     for (size_t h = 0; h < v->n_hosts; h++) {
         const pol_host *ho = &v->hosts[h];
         if (s->alloc == POL_ALLOC_NODE) {
-            if (ho->free_cores == ho->cores) s->avail[h] = v->now_s;
+            if (ho->free_cores == ho->cores)
+                s->avail[h] = v->now_s;
             continue;
         }
         for (int32_t c = 0; c < ho->free_cores && c < ho->cores; c++)
@@ -458,7 +473,8 @@ static void build_avail(ss_state *s, const pol_view *v)
             int32_t cores = v->alloc_cores[j->alloc_off + (size_t)a];
             for (int32_t c = 0; c < cores; c++) {
                 int32_t k = s->first_line[pos] + s->next_line[pos]++;
-                if (k < s->first_line[pos] + v->hosts[pos].cores) s->avail[k] = j->expected_end_s;
+                if (k < s->first_line[pos] + v->hosts[pos].cores)
+                    s->avail[k] = j->expected_end_s;
             }
         }
     }
@@ -466,21 +482,27 @@ static void build_avail(ss_state *s, const pol_view *v)
 
 static int grow_batch(ss_state *s, size_t n)
 {
-    if (n <= s->cap_batch) return ENG_OK;
+    if (n <= s->cap_batch)
+        return ENG_OK;
     pol_slot_req *r = realloc(s->reqs, n * sizeof *r);
-    if (!r) return ENG_NOMEM;
+    if (!r)
+        return ENG_NOMEM;
     s->reqs = r;
     const pol_job **b = realloc(s->batch, n * sizeof *b);
-    if (!b) return ENG_NOMEM;
+    if (!b)
+        return ENG_NOMEM;
     s->batch = b;
     size_t *o = realloc(s->off, (n + 1) * sizeof *o);
-    if (!o) return ENG_NOMEM;
+    if (!o)
+        return ENG_NOMEM;
     s->off = o;
     int32_t *c = realloc(s->choice, n * sizeof *c);
-    if (!c) return ENG_NOMEM;
+    if (!c)
+        return ENG_NOMEM;
     s->choice = c;
     int32_t *jb = realloc(s->jobs, n * sizeof *jb);
-    if (!jb) return ENG_NOMEM;
+    if (!jb)
+        return ENG_NOMEM;
     s->jobs = jb;
     s->cap_batch = n;
     return ENG_OK;
@@ -488,18 +510,22 @@ static int grow_batch(ss_state *s, size_t n)
 
 static int grow_alts(ss_state *s, size_t n)
 {
-    if (n <= s->cap_alt) return ENG_OK;
+    if (n <= s->cap_alt)
+        return ENG_OK;
     size_t cap = s->cap_alt ? s->cap_alt : 64;
     while (cap < n)
         cap *= 2;
     double *t = realloc(s->crit_time, cap * sizeof *t);
-    if (!t) return ENG_NOMEM;
+    if (!t)
+        return ENG_NOMEM;
     s->crit_time = t;
     double *c = realloc(s->crit_cost, cap * sizeof *c);
-    if (!c) return ENG_NOMEM;
+    if (!c)
+        return ENG_NOMEM;
     s->crit_cost = c;
     int32_t *a = realloc(s->alt_of, cap * sizeof *a);
-    if (!a) return ENG_NOMEM;
+    if (!a)
+        return ENG_NOMEM;
     s->alt_of = a;
     s->cap_alt = cap;
     return ENG_OK;
@@ -510,8 +536,8 @@ static int add_plan(ss_state *s, int32_t job, double start, const int32_t *ln, s
     if (eng_grow(&s->plan, &s->cap_plan, s->n_plan + 1, sizeof *s->plan) ||
         eng_grow(&s->plan_lines, &s->cap_plan_lines, s->n_plan_lines + n, sizeof *s->plan_lines))
         return ENG_NOMEM;
-    s->plan[s->n_plan++] =
-        (plan_entry){.job = job, .start_s = start, .off = s->n_plan_lines, .n = n};
+    s->plan[s->n_plan++] = (plan_entry){
+        .job = job, .start_s = start, .off = s->n_plan_lines, .n = n};
     memcpy(s->plan_lines + s->n_plan_lines, ln, n * sizeof *ln);
     s->n_plan_lines += n;
     return ENG_OK;
@@ -521,13 +547,16 @@ static int run_cycle(ss_state *s, const pol_view *v, pol_out *out)
 {
     s->n_plan = s->n_plan_lines = 0;
     size_t nb = v->n_queue < s->batch_max ? v->n_queue : s->batch_max;
-    if (nb == 0) return ENG_OK;
+    if (nb == 0)
+        return ENG_OK;
     int rc = grow_batch(s, nb);
-    if (rc) return rc;
+    if (rc)
+        return rc;
     build_avail(s, v);
     double max_avail = v->now_s, max_t = 0;
     for (size_t k = 0; k < s->n_lines; k++)
-        if (isfinite(s->avail[k]) && s->avail[k] > max_avail) max_avail = s->avail[k];
+        if (isfinite(s->avail[k]) && s->avail[k] > max_avail)
+            max_avail = s->avail[k];
     for (size_t i = 0; i < nb; i++) {
         const pol_job *j = v->queue[i];
         double t = j->estimate_s > 0 ? j->estimate_s : 1;
@@ -553,10 +582,12 @@ static int run_cycle(ss_state *s, const pol_view *v, pol_out *out)
                        .perf = s->lines[k].speed,
                        .price = s->lines[k].price,
                        .line = (int32_t)k};
-        if ((rc = pol_slots_insert(&s->list, &sl, NULL)) != 0) return rc;
+        if ((rc = pol_slots_insert(&s->list, &sl, NULL)) != 0)
+            return rc;
     }
     rc = pol_slot_batch_search(&s->search, &s->list, s->algo, s->reqs, nb, s->max_alt, &s->alts);
-    if (rc) return rc;
+    if (rc)
+        return rc;
     const pol_alt_set *as = &s->alts;
     /* The head's promise: its earliest window, kept for good. Without
      * failures the head always has a window (the horizon lets it fit once
@@ -576,15 +607,18 @@ static int run_cycle(ss_state *s, const pol_view *v, pol_out *out)
 
     /* Criteria per alternative, grouped by job (jobs without one are left
      * out of the program and wait for a later cycle). */
-    if ((rc = grow_alts(s, as->n_alt + 1)) != 0) return rc;
+    if ((rc = grow_alts(s, as->n_alt + 1)) != 0)
+        return rc;
     size_t nj = 0, n = 0;
     int32_t *jobs = s->jobs;
     s->off[0] = 0;
     for (size_t i = 0; i < nb; i++) {
-        if (as->per_job[i] == 0) continue;
+        if (as->per_job[i] == 0)
+            continue;
         for (size_t a = 0; a < as->n_alt; a++) {
             const pol_alt *al = &as->alt[a];
-            if ((size_t)al->job != i || (i == 0 && al->start_s > head_limit)) continue;
+            if ((size_t)al->job != i || (i == 0 && al->start_s > head_limit))
+                continue;
             double run = 0, price = 0;
             for (size_t k = 0; k < al->n; k++) {
                 const pol_piece *p = &as->piece[al->off + k];
@@ -604,7 +638,8 @@ static int run_cycle(ss_state *s, const pol_view *v, pol_out *out)
     pol_dp_result res;
     rc = s->cost_criterion ? pol_dp_min_cost(&s->dp, &b, &grid, s->choice, &res)
                            : pol_dp_min_time(&s->dp, &b, &grid, s->choice, &res);
-    if (rc) return rc;
+    if (rc)
+        return rc;
     if (!res.feasible)
         for (size_t q = 0; q < nj; q++)
             s->choice[q] = 0; /* each job's first (earliest) alternative */
@@ -640,9 +675,11 @@ static bool start_due(ss_state *s, const pol_view *v, pol_out *out)
     for (size_t e = 0; e < s->n_plan; e++) {
         plan_entry *p = &s->plan[e];
         const pol_job *j = pol_queue_find(v, p->job);
-        if (!j) continue; /* cannot happen: only this policy starts its jobs */
+        if (!j)
+            continue; /* cannot happen: only this policy starts its jobs */
         if (p->start_s <= v->now_s) {
-            if (!can_start(s, v, j, s->plan_lines + p->off, p->n)) return false;
+            if (!can_start(s, v, j, s->plan_lines + p->off, p->n))
+                return false;
             start_on_lines(s, v, out, j, s->plan_lines + p->off, p->n);
             continue;
         }
@@ -662,7 +699,8 @@ static int ss_on_submit(void *state, const pol_view *v, const pol_job *job)
 
 static int ss_on_finish(void *state, const pol_view *v, const pol_job *job)
 {
-    if (v->now_s < job->expected_end_s) ((ss_state *)state)->dirty = true;
+    if (v->now_s < job->expected_end_s)
+        ((ss_state *)state)->dirty = true;
     return ENG_OK;
 }
 
@@ -679,8 +717,10 @@ static int ss_schedule(void *state, const pol_view *v, pol_out *out)
     size_t nb = v->n_queue < s->batch_max ? v->n_queue : s->batch_max;
     int32_t least = INT32_MAX;
     for (size_t i = 0; i < nb; i++)
-        if (v->queue[i]->units < least) least = v->queue[i]->units;
-    if (v->free_units < least) return ENG_OK;
+        if (v->queue[i]->units < least)
+            least = v->queue[i]->units;
+    if (v->free_units < least)
+        return ENG_OK;
     /* With period 0, a call that brings only a reservation's time or an
      * end at its expected end (no arrival, no early end since the last
      * cycle) while every waiting job holds a reservation would plan the
@@ -696,13 +736,16 @@ static int ss_schedule(void *state, const pol_view *v, pol_out *out)
     }
     if (cycle) {
         int rc = run_cycle(s, v, out);
-        if (rc) return rc;
+        if (rc)
+            return rc;
         s->dirty = false;
-        if (s->period_s > 0) s->next_cycle_s = v->now_s + s->period_s;
+        if (s->period_s > 0)
+            s->next_cycle_s = v->now_s + s->period_s;
     }
     for (size_t e = 0; e < s->n_plan; e++)
         pol_out_wakeup(out, s->plan[e].start_s);
-    if (s->period_s > 0 && v->n_queue > out->n_starts) pol_out_wakeup(out, s->next_cycle_s);
+    if (s->period_s > 0 && v->n_queue > out->n_starts)
+        pol_out_wakeup(out, s->next_cycle_s);
     return ENG_OK;
 }
 

@@ -101,7 +101,7 @@
 
 typedef struct slurm_acct {
     int64_t id;
-    double usage;     /* decayed unit-seconds, as of usage_t */
+    double usage;      /* decayed unit-seconds, as of usage_t */
     int64_t run_units; /* units of its jobs running now */
     double shares;
 } slurm_acct;
@@ -177,8 +177,10 @@ static int parse_weight(const pol_setup *setup, const char *key, double *out, ch
     errno = 0;
     long long x = strtoll(v, &end, 10);
     if (end == v || *end || errno || x < 0 || x > 4294967295LL) {
-        snprintf(err, errlen, "option %s: expected a non-negative integer (at most 4294967295), "
-                              "got '%s'", key, v);
+        snprintf(err, errlen,
+                 "option %s: expected a non-negative integer (at most 4294967295), "
+                 "got '%s'",
+                 key, v);
         return ENG_INVAL;
     }
     *out = (double)x;
@@ -251,14 +253,15 @@ static double slurm_time_s(const char *s)
     return -1;
 }
 
-static int parse_time(const pol_setup *setup, const char *key, double *out, bool zero_ok,
-                      char *err, size_t errlen)
+static int parse_time(const pol_setup *setup, const char *key, double *out, bool zero_ok, char *err,
+                      size_t errlen)
 {
     const char *v = pol_option_get(setup, key, "7-0");
     double x = slurm_time_s(v);
     if (x < 0 || (!zero_ok && x == 0)) {
-        snprintf(err, errlen, "option %s: expected a %sSlurm time (MIN, MIN:SEC, H:MIN:SEC, "
-                              "D-H, D-H:MIN or D-H:MIN:SEC), got '%s'",
+        snprintf(err, errlen,
+                 "option %s: expected a %sSlurm time (MIN, MIN:SEC, H:MIN:SEC, "
+                 "D-H, D-H:MIN or D-H:MIN:SEC), got '%s'",
                  key, zero_ok ? "" : "non-zero ", v);
         return ENG_INVAL;
     }
@@ -294,8 +297,10 @@ static int parse_parts(slurm_state *s, const pol_setup *setup, char *err, size_t
     }
     return ENG_OK;
 bad:
-    snprintf(err, errlen, "option partition_job_factor: expected QUEUE:FACTOR[,QUEUE:FACTOR...] "
-                          "with integers, FACTOR >= 0, got '%s'", v);
+    snprintf(err, errlen,
+             "option partition_job_factor: expected QUEUE:FACTOR[,QUEUE:FACTOR...] "
+             "with integers, FACTOR >= 0, got '%s'",
+             v);
     return ENG_INVAL;
 }
 
@@ -368,12 +373,16 @@ static int read_shares(slurm_state *s, const char *path, char *err, size_t errle
         errno = 0;
         long long id = strtoll(name, &end, 10);
         if (*end || errno || id < 0) {
-            snprintf(err, errlen, "%s:%ld: unknown %s '%s': expected its number in the log "
-                                  "(SWF field %d)", path, lineno, what, name, field);
+            snprintf(err, errlen,
+                     "%s:%ld: unknown %s '%s': expected its number in the log "
+                     "(SWF field %d)",
+                     path, lineno, what, name, field);
             rc = ENG_INVAL;
         } else if (n != 2 || shares < 0) {
-            snprintf(err, errlen, "%s:%ld: expected 'USER SHARES' with SHARES a non-negative "
-                                  "integer", path, lineno);
+            snprintf(err, errlen,
+                     "%s:%ld: expected 'USER SHARES' with SHARES a non-negative "
+                     "integer",
+                     path, lineno);
             rc = ENG_INVAL;
         } else {
             bool created;

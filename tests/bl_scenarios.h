@@ -81,11 +81,8 @@ static const bl_jobspec S10[] = {
  * long J4 and J5 (1 node, 20 s) may backfill. */
 static const int S11_ISLANDS[] = {4, 2};
 static const bl_jobspec S11[] = {
-    {1, 0, 10, 10, 3, 0},
-    {2, 1, 5, 5, 3, 0},
-    {3, 2, 4, 4, 1, 0},
-    {4, 3, 20, 20, 1, 0},
-    {5, 3, 20, 20, 1, 0},
+    {1, 0, 10, 10, 3, 0}, {2, 1, 5, 5, 3, 0},   {3, 2, 4, 4, 1, 0},
+    {4, 3, 20, 20, 1, 0}, {5, 3, 20, 20, 1, 0},
 };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))

@@ -32,7 +32,7 @@ eng_workload *bl_make_workload(const bl_jobspec *jobs, size_t n)
 eng_platform *bl_uniform_platform(int n_hosts, int cores)
 {
     eng_host_desc *d = calloc((size_t)n_hosts, sizeof *d);
-    char (*names)[16] = calloc((size_t)n_hosts, sizeof *names);
+    char(*names)[16] = calloc((size_t)n_hosts, sizeof *names);
     for (int i = 0; i < n_hosts; i++) {
         snprintf(names[i], sizeof names[i], "h%d", i + 1);
         d[i] = (eng_host_desc){.name = names[i], .speed_flops = 1e9, .sg_cores = cores};
@@ -52,7 +52,7 @@ eng_platform *bl_island_platform(const int *sizes, int n_islands, int cores)
     for (int k = 0; k < n_islands; k++)
         n += sizes[k];
     eng_host_desc *d = calloc((size_t)n, sizeof *d);
-    char (*names)[16] = calloc((size_t)n, sizeof *names);
+    char(*names)[16] = calloc((size_t)n, sizeof *names);
     static const char *const isl[] = {"a", "b", "c", "d", "e", "f", "g", "h"};
     int i = 0;
     for (int k = 0; k < n_islands && k < 8; k++)
@@ -85,8 +85,10 @@ int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfo
         if (opts->groups)
             out->w->jobs[i].group = opts->groups[i];
     }
-    eng_prep_opts po = {.procs_field = ENG_PROCS_ALLOC, .walltime = opts->walltime,
-                        .alloc = opts->alloc, .init_times = opts->init_times,
+    eng_prep_opts po = {.procs_field = ENG_PROCS_ALLOC,
+                        .walltime = opts->walltime,
+                        .alloc = opts->alloc,
+                        .init_times = opts->init_times,
                         .n_init_times = opts->n_init_times};
     out->rc = eng_prep(out->w, p, &po, &out->prep, &out->diag);
     if (out->rc)
@@ -154,8 +156,10 @@ int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char 
         .workload = w,
         .sim =
             {
-                .prep = {.procs_field = ENG_PROCS_ALLOC, .walltime = opts->walltime,
-                         .alloc = opts->alloc, .init_times = opts->init_times,
+                .prep = {.procs_field = ENG_PROCS_ALLOC,
+                         .walltime = opts->walltime,
+                         .alloc = opts->alloc,
+                         .init_times = opts->init_times,
                          .n_init_times = opts->n_init_times},
                 .core = {.policy = pol_find(policy),
                          .options = opts->options,
@@ -165,8 +169,11 @@ int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char 
                          .failures = opts->failures,
                          .ignore_islands = opts->ignore_islands},
             },
-        .manifest = {.command = "test", .policy = policy, .walltime = "kill",
-                     .alloc = "node", .procs_field = "alloc"},
+        .manifest = {.command = "test",
+                     .policy = policy,
+                     .walltime = "kill",
+                     .alloc = "node",
+                     .procs_field = "alloc"},
     };
     int rc = eng_run_isolated(&spec, rep, d);
     eng_workload_destroy(w);
@@ -198,8 +205,8 @@ static int check_rows(double (*start)(const void *, int64_t), double (*end)(cons
     for (size_t i = 0; i < n; i++) {
         double s = start(ctx, rows[i].id), e = end(ctx, rows[i].id);
         if (s != rows[i].start || e != rows[i].end) {
-            printf("\n  %s: job %lld ran %g-%g, expected %g-%g", what, (long long)rows[i].id, s,
-                   e, rows[i].start, rows[i].end);
+            printf("\n  %s: job %lld ran %g-%g, expected %g-%g", what, (long long)rows[i].id, s, e,
+                   rows[i].start, rows[i].end);
             bad++;
         }
         CU_ASSERT_DOUBLE_EQUAL(s, rows[i].start, 0);
@@ -208,10 +215,22 @@ static int check_rows(double (*start)(const void *, int64_t), double (*end)(cons
     return bad;
 }
 
-static double s_start(const void *c, int64_t id) { return bl_start(c, id); }
-static double s_end(const void *c, int64_t id) { return bl_end(c, id); }
-static double r_start(const void *c, int64_t id) { return bl_rep_start(c, id); }
-static double r_end(const void *c, int64_t id) { return bl_rep_end(c, id); }
+static double s_start(const void *c, int64_t id)
+{
+    return bl_start(c, id);
+}
+static double s_end(const void *c, int64_t id)
+{
+    return bl_end(c, id);
+}
+static double r_start(const void *c, int64_t id)
+{
+    return bl_rep_start(c, id);
+}
+static double r_end(const void *c, int64_t id)
+{
+    return bl_rep_end(c, id);
+}
 
 int bl_check(const bl_sched *s, const bl_expect *rows, size_t n, const char *what)
 {

@@ -42,10 +42,10 @@ typedef struct bl_opts {
     const eng_init_time *init_times; /* per-type initialization (queue = type) */
     size_t n_init_times;
     eng_failures failures;
-    const int64_t *users; /* SWF user (field 12) of each job, in table order; NULL: -1 */
-    const int64_t *groups; /* SWF group (field 13) likewise */
-    bool ignore_islands;          /* --islands ignore */
-    const pol_type *policy_type;  /* a test's own policy instead of the name */
+    const int64_t *users;        /* SWF user (field 12) of each job, in table order; NULL: -1 */
+    const int64_t *groups;       /* SWF group (field 13) likewise */
+    bool ignore_islands;         /* --islands ignore */
+    const pol_type *policy_type; /* a test's own policy instead of the name */
 } bl_opts;
 
 /* A finished run through the core alone. */

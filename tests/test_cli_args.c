@@ -10,8 +10,8 @@ static const bl_opt opts[] = {
 
 static void test_forms(void)
 {
-    char *argv[] = {"run", "--platform", "a.xml", "--check", "--policy-opt=x=1",
-                    "--policy-opt", "y=2", "-p", "b.xml"};
+    char *argv[] = {"run",          "--platform", "a.xml", "--check", "--policy-opt=x=1",
+                    "--policy-opt", "y=2",        "-p",    "b.xml"};
     bl_args a;
     CU_ASSERT_EQUAL_FATAL(bl_args_parse("run", opts, 3, 9, argv, 1, &a), 0);
     CU_ASSERT_STRING_EQUAL(bl_args_value(&a, "platform", NULL), "b.xml"); /* last wins */

@@ -86,7 +86,8 @@ static void test_bad_input(void)
 static void test_kth(void)
 {
     const char *log = bl_trace("KTH-SP2-1996-2.1-cln.swf");
-    if (!log) return; /* the shared logs are optional; test_traces reports their absence */
+    if (!log)
+        return; /* the shared logs are optional; test_traces reports their absence */
     char *out = NULL;
     CU_ASSERT_EQUAL(bl_run(&out, "fit --workload '%s'", log), 0);
     CU_ASSERT(bl_contains(out, "28467 used"));
@@ -97,7 +98,8 @@ static void test_kth(void)
 int bl_suite_cli_fit(void)
 {
     CU_pSuite s = CU_add_suite("cli_fit", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "fit of a four-job log, its JSON, --job-model", test_fit);
     CU_add_test(s, "bad input and usage errors", test_bad_input);
     CU_add_test(s, "the shared KTH-SP2 log", test_kth);

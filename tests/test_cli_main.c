@@ -112,7 +112,8 @@ static void test_bad_input(void)
     snprintf(args, sizeof args, RUN "--workload %s --policy easy --lenient", bad);
     expect(args, 0, "skipped 1 malformed lines");
     expect(args, 0, "2 read, 2 simulated");
-    const char *junk = bl_write_tmp("junk.xml", "\x7f" "ELF garbage\n");
+    const char *junk = bl_write_tmp("junk.xml", "\x7f"
+                                                "ELF garbage\n");
     snprintf(args, sizeof args,
              "run --platform %s --workload traces/fixtures/small.swf --policy easy", junk);
     expect(args, 1, "SimGrid stopped: ");
@@ -128,8 +129,8 @@ static void test_run_and_outputs(void)
              dir);
     expect(args, 0, "batchlab run: easy:backfill_order=sjf on platforms/kth-sp2.xml (100 hosts");
     char path[900];
-    static const char *const names[] = {"jobs.csv", "dropped.csv", "schedule.swf",
-                                        "summary.json", "timeseries.csv"};
+    static const char *const names[] = {"jobs.csv", "dropped.csv", "schedule.swf", "summary.json",
+                                        "timeseries.csv"};
     for (size_t i = 0; i < 5; i++) {
         snprintf(path, sizeof path, "%s/o/%s", dir, names[i]);
         CU_ASSERT_EQUAL(access(path, R_OK), 0);
@@ -197,8 +198,8 @@ static void test_sa_backend_env(void)
 
 static void test_compare_and_info(void)
 {
-    expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf -q",
-           0, "mean bounded slowdown");
+    expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf -q", 0,
+           "mean bounded slowdown");
     expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf -q "
            "--policies easy,easy:backfill_order=sjf",
            0, "easy:backfill_order=sjf");
@@ -247,12 +248,14 @@ static void test_machines_and_initialization(void)
     expect(RUN "--workload traces/fixtures/small.swf --policy easy --init-share 1.5", 2,
            "--init-share: expected a value in [0, 1)");
     const char *table = bl_write_tmp("types.txt", "* 60\n");
-    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy fcfs "
-                                    "--init-times %s --type-field app",
+    snprintf(args, sizeof args,
+             RUN "--workload traces/fixtures/small.swf --policy fcfs "
+                 "--init-times %s --type-field app",
              table);
     expect(args, 0, "initialization     table");
-    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy fcfs "
-                                    "--init-times %s --init-share 0.1",
+    snprintf(args, sizeof args,
+             RUN "--workload traces/fixtures/small.swf --policy fcfs "
+                 "--init-times %s --init-share 0.1",
              table);
     expect(args, 2, "not both");
     expect(RUN "--workload traces/fixtures/small.swf --policy fcfs --init-times /no/t.txt", 1,
@@ -269,21 +272,26 @@ static void test_bad_input_catalogue(void)
         int status;
     } swf[] = {
         {"empty.swf", "", "empty.swf: expected SWF job lines, found none", 1},
-        {"comments.swf", "; Version: 2.2\n; MaxProcs: 4\n", "comments.swf: expected SWF job lines", 1},
-        {"junk.swf", "\x7f" "ELF\x02\x01\x01\x00\x00\x00", "junk.swf:1:", 1},
-        {"missing.swf", "1 0 -1 10 2 -1 -1 2 20 -1 1\n", "missing.swf:1: expected 18 fields, found 11",
+        {"comments.swf", "; Version: 2.2\n; MaxProcs: 4\n", "comments.swf: expected SWF job lines",
          1},
+        {"junk.swf",
+         "\x7f"
+         "ELF\x02\x01\x01\x00\x00\x00",
+         "junk.swf:1:", 1},
+        {"missing.swf", "1 0 -1 10 2 -1 -1 2 20 -1 1\n",
+         "missing.swf:1: expected 18 fields, found 11", 1},
         {"text.swf", "1 0 -1 ten 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n",
          "text.swf:1: field 4 (run time): expected a number, got 'ten'", 1},
         {"negative.swf", "1 0 -1 10 -2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n",
          "negative.swf:1: field 5 (allocated processors): expected a value >= 0 or -1", 1},
-        {"huge.swf", "1 0 -1 10 99999999999 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n", "huge.swf:1: field 5",
-         1},
+        {"huge.swf", "1 0 -1 10 99999999999 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n",
+         "huge.swf:1: field 5", 1},
         {"crlf.swf", "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\r\n", "1 read, 1 simulated", 0},
         {"unsorted.swf",
          "1 50 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n",
          "unsorted.swf: 1 jobs were out of submit order", 0},
-        {"large.swf", "1 0 -1 10 64 -1 -1 64 20 -1 1 1 1 -1 1 -1 -1 -1\n2 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 1 -1 -1 -1\n",
+        {"large.swf",
+         "1 0 -1 10 64 -1 -1 64 20 -1 1 1 1 -1 1 -1 -1 -1\n2 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 1 -1 -1 -1\n",
          "dropped            1 (1 too-large)", 0},
     };
     for (size_t i = 0; i < sizeof swf / sizeof swf[0]; i++) {
@@ -324,30 +332,40 @@ static void test_failures(void)
     const char *dir = bl_tmpdir();
     const char *trace = bl_write_tmp("down.txt", "# host down up\nn1 100 2000\n");
     char args[2048], out[900];
-    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy easy -q "
-                                    "--failure-trace %s", trace);
+    snprintf(args, sizeof args,
+             RUN "--workload traces/fixtures/small.swf --policy easy -q "
+                 "--failure-trace %s",
+             trace);
     expect(args, 0, "1 cut by a host failure");
     expect(args, 0, "1 outages), kill");
     expect(args, 0, "1 jobs failed, 0 requeued, 106 node-seconds wasted");
-    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy easy -q "
-                                    "--failure-trace %s --on-failure requeue", trace);
+    snprintf(args, sizeof args,
+             RUN "--workload traces/fixtures/small.swf --policy easy -q "
+                 "--failure-trace %s --on-failure requeue",
+             trace);
     expect(args, 0, "requeue up to 5 times: 0 jobs failed, 1 requeued");
     expect(RUN "--workload traces/fixtures/small.swf --policy easy --failures sometimes", 2,
            "--failures: expected none or model, got 'sometimes'");
     expect(RUN "--workload traces/fixtures/small.swf --policy easy --failure-epoch 0", 2,
            "--failure-epoch: expected a positive duration");
-    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy easy "
-                                    "--failures model --failure-trace %s", trace);
+    snprintf(args, sizeof args,
+             RUN "--workload traces/fixtures/small.swf --policy easy "
+                 "--failures model --failure-trace %s",
+             trace);
     expect(args, 2, "give --failures model or --failure-trace, not both");
     const char *bad = bl_write_tmp("bad-down.txt", "n1 100 2000\nn2 50\n");
     snprintf(out, sizeof out, "%s/out-ftrace", dir);
-    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy easy -q "
-                                    "--failure-trace %s --out %s", bad, out);
+    snprintf(args, sizeof args,
+             RUN "--workload traces/fixtures/small.swf --policy easy -q "
+                 "--failure-trace %s --out %s",
+             bad, out);
     expect(args, 1, "bad-down.txt:2: expected 'HOST DOWN_AT UP_AT'");
     CU_ASSERT_EQUAL(access(out, F_OK), -1);
     const char *alien = bl_write_tmp("alien-down.txt", "n1 100 2000\n\nn7 5 10\n");
-    snprintf(args, sizeof args, RUN "--workload traces/fixtures/small.swf --policy easy -q "
-                                    "--failure-trace %s --out %s", alien, out);
+    snprintf(args, sizeof args,
+             RUN "--workload traces/fixtures/small.swf --policy easy -q "
+                 "--failure-trace %s --out %s",
+             alien, out);
     expect(args, 1, "alien-down.txt:3: host 'n7' is not in platform platforms/test/tiny-4.xml");
     CU_ASSERT_EQUAL(access(out, F_OK), -1);
     /* the model on a platform with unreliable hosts: same seed, same bytes */
@@ -377,8 +395,8 @@ static void test_islands(void)
     char *jobs = bl_slurp(path, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
     CU_ASSERT_PTR_NOT_NULL(strstr(jobs, "\n1,"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",3-4,"));  /* J1 on b1-b2 */
-    CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",0-2,"));  /* J2, then J3, on a1-a3 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",3-4,")); /* J1 on b1-b2 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(jobs, ",0-2,")); /* J2, then J3, on a1-a3 */
     free(jobs);
     snprintf(path, sizeof path, "%s/isl/summary.json", dir);
     char *sum = bl_slurp(path, NULL);
@@ -390,14 +408,16 @@ static void test_islands(void)
     free(sum);
     /* a policy that does not plan with islands: a usage error, unless
      * islands are ignored; `policies` says which do */
-    expect("policies", 0, "conservative   conservative backfilling: every waiting job holds a "
-                          "reservation\n               (Mu'alem & Feitelson 2001)\n"
-                          "                 plans with islands (--islands strict)\n");
+    expect("policies", 0,
+           "conservative   conservative backfilling: every waiting job holds a "
+           "reservation\n               (Mu'alem & Feitelson 2001)\n"
+           "                 plans with islands (--islands strict)\n");
     snprintf(args, sizeof args,
              "run --platform platforms/test/islands-3-2.xml --workload %s --policy knapsack -q", w);
-    expect(args, 2, "policy knapsack does not plan with islands, and the hosts of pool all "
-                    "queues in platforms/test/islands-3-2.xml name 2 islands: run it with "
-                    "--islands ignore");
+    expect(args, 2,
+           "policy knapsack does not plan with islands, and the hosts of pool all "
+           "queues in platforms/test/islands-3-2.xml name 2 islands: run it with "
+           "--islands ignore");
     snprintf(args, sizeof args,
              "compare --platform platforms/test/islands-3-2.xml --workload %s -q "
              "--policies easy,knapsack",
@@ -443,10 +463,11 @@ static void test_log_agreement(void)
 {
     expect("run --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
            "--policy easy -q",
-           0, "log agreement      13 jobs with a logged wait: mean wait 5,209.5 s logged, "
-              "1,703.2 s simulated; mean |difference| 3,506.3 s; Spearman 0.835");
-    expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf -q",
-           0, "log: wait Spearman");
+           0,
+           "log agreement      13 jobs with a logged wait: mean wait 5,209.5 s logged, "
+           "1,703.2 s simulated; mean |difference| 3,506.3 s; Spearman 0.835");
+    expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf -q", 0,
+           "log: wait Spearman");
 }
 
 int bl_suite_cli_main(void)

@@ -100,8 +100,7 @@ static const char *hand_run(void)
     f = fopen(path, "w");
     if (!f)
         return NULL;
-    fputs("time_s,queued_jobs,running_jobs,utilization\n0,1,1,0.5\n5,1,2,0.75\n10,0,1,0.25\n",
-          f);
+    fputs("time_s,queued_jobs,running_jobs,utilization\n0,1,1,0.5\n5,1,2,0.75\n10,0,1,0.25\n", f);
     fclose(f);
     return dir;
 }
@@ -213,8 +212,10 @@ static void test_run_long_and_marks(void)
     snprintf(path, sizeof path, "%s/plot/series.dat", dir);
     g = bl_slurp(path, NULL);
     const char *body = g ? strchr(g, '\n') : NULL;
-    CU_ASSERT_TRUE(body && strncmp(body + 1, "0 1 0.75\n0.041666666666666664 0 1\n"
-                                             "0.083333333333333329 0 0\n", 59) == 0);
+    CU_ASSERT_TRUE(body && strncmp(body + 1,
+                                   "0 1 0.75\n0.041666666666666664 0 1\n"
+                                   "0.083333333333333329 0 0\n",
+                                   59) == 0);
     free(g);
     snprintf(path, sizeof path, "%s/plot/plot.gp", dir);
     g = bl_slurp(path, NULL);
@@ -474,7 +475,8 @@ int bl_suite_cli_plot(void)
     CU_add_test(s, "median and percentile interval: known answers", test_median_interval);
     CU_add_test(s, "Gantt colours: hand-computed and stable", test_colors);
     CU_add_test(s, "a run's Gantt and series data", test_run_data);
-    CU_add_test(s, "a long run: a week of Gantt, hourly means, marks, title", test_run_long_and_marks);
+    CU_add_test(s, "a long run: a week of Gantt, hourly means, marks, title",
+                test_run_long_and_marks);
     CU_add_test(s, "a run: bad input names file and line", test_run_errors);
     CU_add_test(s, "metrics against load with intervals", test_loads);
     CU_add_test(s, "gnuplot draws PNG and PDF", test_render);

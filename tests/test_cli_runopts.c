@@ -55,8 +55,9 @@ static void test_defaults_and_values(void)
     CU_ASSERT(isnan(c.init_share));
     CU_ASSERT_EQUAL(c.outputs, 0);
     CU_ASSERT_FALSE(c.check);
-    const char *some[] = {"--walltime", "extend", "--type-field=app", "--seed", "42",
-                          "--init-share", "0.25", "--check", "-q", "--outputs", "summary"};
+    const char *some[] = {"--walltime",   "extend", "--type-field=app", "--seed", "42",
+                          "--init-share", "0.25",   "--check",          "-q",     "--outputs",
+                          "summary"};
     CU_ASSERT_EQUAL_FATAL(parse(some, 11, &c, &msg), 0);
     free(msg);
     CU_ASSERT_EQUAL(c.walltime, 1);
@@ -94,8 +95,8 @@ static void test_checks(void)
     /* the edges that pass */
     bl_run_config c;
     char *msg;
-    const char *ok[] = {"--init-share", "0", "--max-requeues", "1000000", "--seed",
-                        "9223372036854775807"};
+    const char *ok[] = {"--init-share", "0",      "--max-requeues",
+                        "1000000",      "--seed", "9223372036854775807"};
     CU_ASSERT_EQUAL(parse(ok, 6, &c, &msg), 0);
     free(msg);
     CU_ASSERT_EQUAL(c.seed, 9223372036854775807ULL);

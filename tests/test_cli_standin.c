@@ -84,7 +84,7 @@ static void test_command_bytes(void)
     size_t la = 0, lb = 0, lc = 0;
     char *sa = bl_slurp(a, &la), *sb = bl_slurp(b, &lb), *sc = bl_slurp(c, &lc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sa);
-    CU_ASSERT_TRUE(sb && la == lb && memcmp(sa, sb, la) == 0); /* same seed, same bytes */
+    CU_ASSERT_TRUE(sb && la == lb && memcmp(sa, sb, la) == 0);   /* same seed, same bytes */
     CU_ASSERT_TRUE(sc && (la != lc || memcmp(sa, sc, la) != 0)); /* another seed */
     CU_ASSERT_TRUE(bl_contains(sa, "; Computer: ForHLR II stand-in (synthetic; not the "
                                    "KIT-FH2-2016-1 log)"));
@@ -115,8 +115,9 @@ static void test_command_bytes(void)
 
     /* It replays on the ForHLR II platform: nothing dropped. */
     out = NULL;
-    CU_ASSERT_EQUAL(bl_run(&out, "run --platform %s --workload %s --policy easy --check "
-                                 "--out %s/run -q",
+    CU_ASSERT_EQUAL(bl_run(&out,
+                           "run --platform %s --workload %s --policy easy --check "
+                           "--out %s/run -q",
                            bl_src("platforms/forhlr2.xml"), b, dir),
                     0);
     free(out);

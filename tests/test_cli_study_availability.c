@@ -14,7 +14,8 @@ static char *array_of(const char *json, const char *key)
     char pat[64];
     snprintf(pat, sizeof pat, "\"%s\": [", key);
     const char *p = strstr(json, pat);
-    if (!p) return NULL;
+    if (!p)
+        return NULL;
     p += strlen(pat);
     const char *e = strchr(p, ']');
     return e ? strndup(p, (size_t)(e - p)) : NULL;
@@ -72,7 +73,8 @@ static void test_run_and_json(void)
     int entries = 0;
     while ((p = strstr(p, "\"accuracy\": ")) != NULL) {
         p += strlen("\"accuracy\": ");
-        if (strncmp(p, "null", 4) != 0) CU_ASSERT(atof(p) <= 1 + 1e-12);
+        if (strncmp(p, "null", 4) != 0)
+            CU_ASSERT(atof(p) <= 1 + 1e-12);
         entries++;
     }
     CU_ASSERT_EQUAL(entries, 3 * 3 + 1); /* 3 placements x 3 counts, GreedyJnt */
@@ -123,7 +125,8 @@ static void test_usage(void)
 int bl_suite_cli_study_availability(void)
 {
     CU_pSuite s = CU_add_suite("cli_study_availability", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "printout and JSON", test_run_and_json);
     CU_add_test(s, "--help and usage errors", test_usage);
     return 0;

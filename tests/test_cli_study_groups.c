@@ -14,7 +14,8 @@ static char *array_after(const char *from, const char *key)
     char pat[64];
     snprintf(pat, sizeof pat, "\"%s\": [", key);
     const char *p = strstr(from, pat);
-    if (!p) return NULL;
+    if (!p)
+        return NULL;
     p += strlen(pat);
     const char *e = strchr(p, ']');
     return e ? strndup(p, (size_t)(e - p)) : NULL;
@@ -121,7 +122,8 @@ static void test_usage(void)
 int bl_suite_cli_study_groups(void)
 {
     CU_pSuite s = CU_add_suite("cli_study_groups", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "printout and JSON", test_run_and_json);
     CU_add_test(s, "--help and usage errors", test_usage);
     return 0;

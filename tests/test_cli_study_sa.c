@@ -13,8 +13,9 @@ static void test_run_and_json(void)
 {
     const char *dir = bl_tmpdir();
     char *out = NULL;
-    int rc = bl_run(&out, "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
-                          "--json %s/a.json",
+    int rc = bl_run(&out,
+                    "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
+                    "--json %s/a.json",
                     dir);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT(bl_contains(out, "load model #1, 64 machines: 256 jobs, 1024 files"));
@@ -26,18 +27,28 @@ static void test_run_and_json(void)
     snprintf(path, sizeof path, "%s/a.json", dir);
     char *json = bl_slurp(path, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(json);
-    static const char *keys[] = {"\"cmax\": ",    "\"flowtime\": ", "\"e1\": ",
-                                 "\"e2\": ",      "\"iterations\": 100", "\"seconds\": ",
-                                 "\"backend\": \"cpu\"", "\"evaluations_per_s\": ",
-                                 "\"parallel\": \"chains\"", "\"acceptance\": \"metropolis\"",
-                                 "\"cmax_lower_bound\": ", "\"cmax_over_bound\": ",
-                                 "\"transfer_volume\": ", "\"cpu_seconds\": ",
-                                 "\"paper\": {\"cpu_seconds\": 5, \"gpu_seconds\": 60, \"cmax\": 3460"};
+    static const char *keys[] = {
+        "\"cmax\": ",
+        "\"flowtime\": ",
+        "\"e1\": ",
+        "\"e2\": ",
+        "\"iterations\": 100",
+        "\"seconds\": ",
+        "\"backend\": \"cpu\"",
+        "\"evaluations_per_s\": ",
+        "\"parallel\": \"chains\"",
+        "\"acceptance\": \"metropolis\"",
+        "\"cmax_lower_bound\": ",
+        "\"cmax_over_bound\": ",
+        "\"transfer_volume\": ",
+        "\"cpu_seconds\": ",
+        "\"paper\": {\"cpu_seconds\": 5, \"gpu_seconds\": 60, \"cmax\": 3460"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         CU_ASSERT(bl_contains(json, keys[k]));
     /* the same command gives the same schedule */
-    rc = bl_run(&out, "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
-                      "--json %s/b.json",
+    rc = bl_run(&out,
+                "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
+                "--json %s/b.json",
                 dir);
     CU_ASSERT_EQUAL(rc, 0);
     free(out);
@@ -48,8 +59,9 @@ static void test_run_and_json(void)
     CU_ASSERT(c1 && c2 && strncmp(c1, c2, 120) == 0);
     free(json2);
     /* machine by machine: the same schedule; the paper's acceptance: named */
-    rc = bl_run(&out, "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
-                      "--parallel machines --json %s/c.json",
+    rc = bl_run(&out,
+                "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
+                "--parallel machines --json %s/c.json",
                 dir);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT(bl_contains(out, "parallel machines"));
@@ -61,8 +73,9 @@ static void test_run_and_json(void)
     c2 = strstr(json2, "\"cmax\"");
     CU_ASSERT(c1 && c2 && strncmp(c1, c2, 120) == 0);
     free(json2);
-    rc = bl_run(&out, "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
-                      "--acceptance paper --json %s/d.json",
+    rc = bl_run(&out,
+                "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
+                "--acceptance paper --json %s/d.json",
                 dir);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT(bl_contains(out, "acceptance paper"));

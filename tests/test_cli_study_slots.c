@@ -11,9 +11,11 @@
 static double json_after(const char *json, const char *section, const char *key)
 {
     const char *p = strstr(json, section);
-    if (!p) return -1;
+    if (!p)
+        return -1;
     p = strstr(p, key);
-    if (!p) return -1;
+    if (!p)
+        return -1;
     p += strlen(key);
     while (*p == '"' || *p == ':' || *p == ' ')
         p++;
@@ -96,7 +98,8 @@ static void test_readings_and_errors(void)
 int bl_suite_cli_study_slots(void)
 {
     CU_pSuite s = CU_add_suite("cli_study_slots", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "table, JSON and CSV", test_table_and_json);
     CU_add_test(s, "readings, --help and errors", test_readings_and_errors);
     return 0;

@@ -238,12 +238,12 @@ static void expect_grid_error(const char *text, int line, const char *fragment)
 static void test_grid_errors(void)
 {
     char head[1024], text[2048];
-    snprintf(head, sizeof head, "platform = %s\nworkload.w = %s\n",
-             bl_src("platforms/kth-sp2.xml"), bl_src("traces/fixtures/small.swf"));
-#define CASE(body, line, frag)                                                                  \
-    do {                                                                                        \
-        snprintf(text, sizeof text, "%s%s", head, body);                                        \
-        expect_grid_error(text, line, frag);                                                    \
+    snprintf(head, sizeof head, "platform = %s\nworkload.w = %s\n", bl_src("platforms/kth-sp2.xml"),
+             bl_src("traces/fixtures/small.swf"));
+#define CASE(body, line, frag)                                                                     \
+    do {                                                                                           \
+        snprintf(text, sizeof text, "%s%s", head, body);                                           \
+        expect_grid_error(text, line, frag);                                                       \
     } while (0)
     CASE("policies = easy\nloads 0.5\n", 4, "expected 'key = value[, value...]', got 'loads 0.5'");
     CASE("policies = easy\n= 3\n", 4, "expected a key before '='");
@@ -376,7 +376,8 @@ static void test_expand_command(void)
     free(t2);
 
     /* A bad line: exit 1, FILE:LINE, no task list written. */
-    snprintf(text, sizeof text, "platform = %s\nworkload.w = %s\nloads = 0.8, high\npolicies = easy\n",
+    snprintf(text, sizeof text,
+             "platform = %s\nworkload.w = %s\nloads = 0.8, high\npolicies = easy\n",
              bl_src("platforms/kth-sp2.xml"), bl_src("traces/fixtures/small.swf"));
     grid = grid_file(text);
     snprintf(args, sizeof args, "sweep expand %s --out %s/bad", grid, dir);
@@ -430,9 +431,21 @@ static void test_shell_split_known(void)
 static void test_shell_quote_round_trip(void)
 {
     static const char *const words[] = {
-        "plain", "/abs/path-1.2_x", "easy:backfill_order=sjf", "with space", "it's",
-        "", "$HOME", "a\"b", "back\\slash", "tab\there", "semi;colon", "*glob?", "'",
-        "new\nline", "--run-arg=--walltime extend",
+        "plain",
+        "/abs/path-1.2_x",
+        "easy:backfill_order=sjf",
+        "with space",
+        "it's",
+        "",
+        "$HOME",
+        "a\"b",
+        "back\\slash",
+        "tab\there",
+        "semi;colon",
+        "*glob?",
+        "'",
+        "new\nline",
+        "--run-arg=--walltime extend",
     };
     const size_t n = sizeof words / sizeof words[0];
     char line[2048] = "";
@@ -507,8 +520,7 @@ static void test_resume(void)
     /* Run 1: a finished run. Its summary stands for any result, so the
      * task must not touch it: it is not even valid JSON. */
     snprintf(run, sizeof run, "%s/sw/runs/w/load-0.6/easy/seed-1", dir);
-    snprintf(args, sizeof args, "mkdir -p '%s' && printf 'finished' > '%s/summary.json'", run,
-             run);
+    snprintf(args, sizeof args, "mkdir -p '%s' && printf 'finished' > '%s/summary.json'", run, run);
     CU_ASSERT_EQUAL_FATAL(bl_system(args, NULL), 0);
     /* Run 2: half written, as a run killed midway leaves it (a task.json,
      * a truncated input, the engine's temporary files, no summary). */
@@ -704,9 +716,8 @@ static void test_slurm_script(void)
     /* One element per line by default: --array=1-5. */
     snprintf(script, sizeof script, "%s/one.sbatch", dir);
     char *out = NULL;
-    CU_ASSERT_EQUAL(bl_run(&out, "sweep slurm %s -o %s --time 00:10:00 --partition dev", tasks,
-                           script),
-                    0);
+    CU_ASSERT_EQUAL(
+        bl_run(&out, "sweep slurm %s -o %s --time 00:10:00 --partition dev", tasks, script), 0);
     CU_ASSERT_TRUE(bl_contains(out, "5 tasks in an array of 5 elements (1 task each)"));
     free(out);
     char *s = bl_slurp(script, NULL);
@@ -725,9 +736,8 @@ static void test_slurm_script(void)
 
     /* At most two elements: three lines each, the last one two. */
     snprintf(script, sizeof script, "%s/two.sbatch", dir);
-    CU_ASSERT_EQUAL(bl_run(NULL, "sweep slurm %s -o %s --max-array 2 --max-running 1", tasks,
-                           script),
-                    0);
+    CU_ASSERT_EQUAL(
+        bl_run(NULL, "sweep slurm %s -o %s --max-array 2 --max-running 1", tasks, script), 0);
     s = bl_slurp(script, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_TRUE(bl_contains(s, "\n#SBATCH --array=1-2%1\n"));
@@ -792,7 +802,8 @@ int bl_suite_cli_sweep(void)
     CU_pSuite s = CU_add_suite("cli_sweep", NULL, NULL);
     if (!s)
         return 1;
-    CU_add_test(s, "expansion: counts, names, seeds, variant order", test_expand_counts_names_order);
+    CU_add_test(s, "expansion: counts, names, seeds, variant order",
+                test_expand_counts_names_order);
     CU_add_test(s, "expansion: defaults and relative paths", test_expand_defaults);
     CU_add_test(s, "bad grid lines name FILE:LINE", test_grid_errors);
     CU_add_test(s, "run_args from the run configuration's table", test_run_args_accepted);

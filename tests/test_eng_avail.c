@@ -141,7 +141,8 @@ static void test_generators(void)
         }
         CU_ASSERT(last_end <= 1000 + 1e-9);
         CU_ASSERT_DOUBLE_EQUAL(busy, 1000 * loads[l], 1e-9);
-        if (loads[l] == 0) CU_ASSERT_EQUAL(r.n_jobs, 0);
+        if (loads[l] == 0)
+            CU_ASSERT_EQUAL(r.n_jobs, 0);
         if (loads[l] == 1.0) /* no gap anywhere: every long window is taken */
             CU_ASSERT(eng_avail_prob(&r, 0, 200) < 1e-3 && eng_avail_prob(&r, 400, 600) < 1e-3);
         eng_avail_res_fini(&r);
@@ -189,7 +190,8 @@ static void test_generators(void)
 static bool hits(const eng_avail_span *s, size_t n, double a, double b)
 {
     for (size_t i = 0; i < n; i++)
-        if (s[i].start_s <= b && s[i].end_s >= a) return true;
+        if (s[i].start_s <= b && s[i].end_s >= a)
+            return true;
     return false;
 }
 
@@ -215,7 +217,8 @@ static void test_draw(void)
         for (size_t i = 0; i < n; i++) {
             CU_ASSERT(spans[i].start_s >= 0 && spans[i].end_s <= 2000);
             CU_ASSERT(spans[i].start_s <= spans[i].end_s);
-            if (i) CU_ASSERT(spans[i].start_s > spans[i - 1].end_s);
+            if (i)
+                CU_ASSERT(spans[i].start_s > spans[i - 1].end_s);
         }
         for (int i = 0; i < NI; i++)
             free_count[i] += !hits(spans, n, iv[i][0], iv[i][1]);
@@ -314,7 +317,8 @@ static void test_node_load(void)
 int bl_suite_eng_avail(void)
 {
     CU_pSuite s = CU_add_suite("eng_avail", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "worked example P_a = 0.235", test_worked_example);
     CU_add_test(s, "job chain shape and validation", test_chain_shape);
     CU_add_test(s, "group criterion (3)", test_group_window);

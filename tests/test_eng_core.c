@@ -143,8 +143,7 @@ static void test_pools(void)
  * for jobs of that instant; estimates under 1 s are planned as 1 s. */
 static void test_zero_length_jobs(void)
 {
-    static const bl_jobspec jobs[] = {
-        {1, 0, 0, 0, 4, 0}, {2, 0, 0, -1, 4, 0}, {3, 0, 5, 5, 4, 0}};
+    static const bl_jobspec jobs[] = {{1, 0, 0, 0, 4, 0}, {2, 0, 0, -1, 4, 0}, {3, 0, 5, 5, 4, 0}};
     bl_sched s;
     bl_core_run("conservative", jobs, 3, bl_uniform_platform(4, 1), NULL, &s);
     /* Conservative reserves J1 [0,1), J2 [1,2), J3 [2,7): estimates under
@@ -219,8 +218,8 @@ static int jumper_schedule(void *st, const pol_view *v, pol_out *out)
 
 static void expect_failure(const pol_type *t, int code, const char *fragment)
 {
-    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 3, 0}, {2, 0, 10, 10, 2, 0},
-                                      {3, 1, 10, 10, 1, 0}};
+    static const bl_jobspec jobs[] = {
+        {1, 0, 10, 10, 3, 0}, {2, 0, 10, 10, 2, 0}, {3, 1, 10, 10, 1, 0}};
     eng_platform *p = bl_uniform_platform(4, 1);
     eng_workload *w = bl_make_workload(jobs, 3);
     eng_prepared prep;
@@ -247,10 +246,10 @@ static void test_checker_catches_bad_policies(void)
     const pol_type twice = {.name = "twice", .schedule = twice_schedule};
     const pol_type greedy = {.name = "greedy", .schedule = greedy_all_schedule};
     const pol_type liar = {.name = "liar", .schedule = liar_schedule};
-    const pol_type lazy = {.name = "lazy", .flags = POL_FLAG_HEAD_GREEDY,
-                           .schedule = lazy_schedule};
-    const pol_type jumper = {.name = "jumper", .flags = POL_FLAG_ORDERED,
-                             .schedule = jumper_schedule};
+    const pol_type lazy = {
+        .name = "lazy", .flags = POL_FLAG_HEAD_GREEDY, .schedule = lazy_schedule};
+    const pol_type jumper = {
+        .name = "jumper", .flags = POL_FLAG_ORDERED, .schedule = jumper_schedule};
     expect_failure(&twice, ENG_POLICY, "not waiting");
     expect_failure(&greedy, ENG_POLICY, "units with only");
     expect_failure(&liar, ENG_INVARIANT, "later than it promised");
@@ -282,8 +281,8 @@ static int delay_schedule(void *st, const pol_view *v, pol_out *out)
 
 static void test_wakeups(void)
 {
-    const pol_type delay = {.name = "delay", .state_size = sizeof(delay_state),
-                            .schedule = delay_schedule};
+    const pol_type delay = {
+        .name = "delay", .state_size = sizeof(delay_state), .schedule = delay_schedule};
     static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 0}, {2, 2, 10, 10, 1, 0}};
     eng_platform *p = bl_uniform_platform(4, 1);
     eng_workload *w = bl_make_workload(jobs, 2);
@@ -358,8 +357,8 @@ static int where_schedule(void *st, const pol_view *v, pol_out *out)
 static void test_view_shows_hosts(void)
 {
     const pol_type where = {.name = "where", .schedule = where_schedule};
-    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 3, 0}, {2, 1, 10, 10, 2, 0},
-                                      {3, 2, 10, 10, 4, 0}, {4, 3, 5, 5, 1, 0}};
+    static const bl_jobspec jobs[] = {
+        {1, 0, 10, 10, 3, 0}, {2, 1, 10, 10, 2, 0}, {3, 2, 10, 10, 4, 0}, {4, 3, 5, 5, 1, 0}};
     eng_platform *p = mixed_platform();
     eng_workload *w = bl_make_workload(jobs, 4);
     eng_prepared prep;
@@ -405,8 +404,8 @@ static const eng_fail_span H1_50_80[] = {{.host = "h1", .start_s = 50, .end_s = 
 
 static void test_failure_kills(void)
 {
-    bl_opts o = {.failures = {.enabled = true, .trace = H1_50_80, .n_trace = 1,
-                              .trace_path = "t.txt"}};
+    bl_opts o = {
+        .failures = {.enabled = true, .trace = H1_50_80, .n_trace = 1, .trace_path = "t.txt"}};
     bl_sched s;
     bl_core_run("fcfs", FAIL_JOBS, 3, bl_uniform_platform(4, 1), &o, &s);
     CU_ASSERT_EQUAL_FATAL(s.rc, 0);
@@ -422,8 +421,12 @@ static void test_failure_kills(void)
 
 static void test_failure_requeues(void)
 {
-    bl_opts o = {.failures = {.enabled = true, .requeue = true, .max_requeues = 5,
-                              .trace = H1_50_80, .n_trace = 1, .trace_path = "t.txt"}};
+    bl_opts o = {.failures = {.enabled = true,
+                              .requeue = true,
+                              .max_requeues = 5,
+                              .trace = H1_50_80,
+                              .n_trace = 1,
+                              .trace_path = "t.txt"}};
     bl_sched s;
     bl_core_run("fcfs", FAIL_JOBS, 3, bl_uniform_platform(4, 1), &o, &s);
     CU_ASSERT_EQUAL_FATAL(s.rc, 0);
@@ -445,8 +448,12 @@ static void test_failure_requeues(void)
 static void test_failure_requeue_limit(void)
 {
     static const eng_fail_span tr[] = {{"h1", 50, 80, 1}, {"h1", 100, 120, 2}};
-    bl_opts o = {.failures = {.enabled = true, .requeue = true, .max_requeues = 1,
-                              .trace = tr, .n_trace = 2, .trace_path = "t"}};
+    bl_opts o = {.failures = {.enabled = true,
+                              .requeue = true,
+                              .max_requeues = 1,
+                              .trace = tr,
+                              .n_trace = 2,
+                              .trace_path = "t"}};
     bl_sched s;
     bl_core_run("fcfs", FAIL_JOBS, 3, bl_uniform_platform(4, 1), &o, &s);
     CU_ASSERT_EQUAL_FATAL(s.rc, 0);
@@ -488,7 +495,8 @@ static void test_failure_edges(void)
                                       {3, 0, 100, 200, 1, 0},
                                       {4, 0, 100, 200, 1, 0},
                                       {5, 110, 10, 20, 1, 0}};
-    static const eng_fail_span tr[] = {{"h4", 120, 160, 3}, {"h3", 0, 1000, 1}, {"h4", 100, 150, 2}};
+    static const eng_fail_span tr[] = {
+        {"h4", 120, 160, 3}, {"h3", 0, 1000, 1}, {"h4", 100, 150, 2}};
     bl_opts o = {.failures = {.enabled = true, .trace = tr, .n_trace = 3, .trace_path = "t"}};
     bl_sched s;
     bl_core_run("easy", jobs, 5, bl_uniform_platform(4, 1), &o, &s);
@@ -506,8 +514,8 @@ static void test_failure_trace_errors(void)
 {
     static const eng_fail_span bad_host[] = {{"h9", 0, 10, 7}};
     static const eng_fail_span bad_span[] = {{"h1", 20, 10, 3}};
-    bl_opts o = {.failures = {.enabled = true, .trace = bad_host, .n_trace = 1,
-                              .trace_path = "down.txt"}};
+    bl_opts o = {
+        .failures = {.enabled = true, .trace = bad_host, .n_trace = 1, .trace_path = "down.txt"}};
     bl_sched s;
     bl_core_run("fcfs", FAIL_JOBS, 3, bl_uniform_platform(4, 1), &o, &s);
     CU_ASSERT_EQUAL(s.rc, ENG_INVAL);
@@ -536,9 +544,11 @@ static void run_drawn(bool requeue, uint64_t seed, bl_sched *s)
     static bl_jobspec jobs[60];
     for (int i = 0; i < 60; i++)
         jobs[i] = (bl_jobspec){i + 1, 37.0 * i, 50 + (i * 53) % 400, 500, 1 + (i * 7) % 5, 0};
-    bl_opts o = {.failures = {
-                     .enabled = true, .epoch_s = 100, .seed = seed, .requeue = requeue,
-                     .max_requeues = 1000}};
+    bl_opts o = {.failures = {.enabled = true,
+                              .epoch_s = 100,
+                              .seed = seed,
+                              .requeue = requeue,
+                              .max_requeues = 1000}};
     bl_core_run("easy", jobs, 60, failing_platform(), &o, s);
 }
 
@@ -596,8 +606,8 @@ static void test_failure_in_simgrid(void)
     eng_run_report rep;
     eng_diag d;
     eng_diag_clear(&d);
-    CU_ASSERT_EQUAL_FATAL(bl_sim_run("fcfs", FAIL_JOBS, 3, bl_src("platforms/test/tiny-4.xml"),
-                                     &o, &rep, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        bl_sim_run("fcfs", FAIL_JOBS, 3, bl_src("platforms/test/tiny-4.xml"), &o, &rep, &d), 0);
     static const bl_expect e[] = {{1, 0, 50}, {2, 0, 100}, {3, 100, 110}};
     bl_check_rep(&rep, e, 3, "failure in SimGrid");
     CU_ASSERT_EQUAL(bl_rep_state(&rep, 1), ENG_JOB_FAILED);
@@ -635,10 +645,8 @@ static void expect_hosts(const bl_sched *s, int64_t id, const int32_t *want, int
  * at 0, and J4 at 10. */
 static void test_island_placement(void)
 {
-    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 0},
-                                      {2, 0, 10, 10, 3, 0},
-                                      {3, 0, 10, 10, 2, 0},
-                                      {4, 0, 10, 10, 5, 0}};
+    static const bl_jobspec jobs[] = {
+        {1, 0, 10, 10, 1, 0}, {2, 0, 10, 10, 3, 0}, {3, 0, 10, 10, 2, 0}, {4, 0, 10, 10, 5, 0}};
     bl_sched s;
     bl_core_run("fcfs", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 1), NULL, &s);
     CU_ASSERT_EQUAL_FATAL(s.rc, 0);

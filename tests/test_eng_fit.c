@@ -146,9 +146,9 @@ static void test_read(void)
     const char *other = bl_write_tmp("other.json", "{\"study\": \"availability\", \"mu\": 1}\n");
     CU_ASSERT_EQUAL(eng_fit_read_runtime_lognormal(other, &f, &d), ENG_PARSE);
     CU_ASSERT(bl_contains(d.msg, "other.json"));
-    const char *neg = bl_write_tmp(
-        "neg.json", "{\"format\": \"batchlab-fit 1\", \"run_time\": {\"lognormal\": "
-                    "{\"mu\": 1, \"sigma\": -2}}}\n");
+    const char *neg = bl_write_tmp("neg.json",
+                                   "{\"format\": \"batchlab-fit 1\", \"run_time\": {\"lognormal\": "
+                                   "{\"mu\": 1, \"sigma\": -2}}}\n");
     eng_diag_clear(&d);
     CU_ASSERT_EQUAL(eng_fit_read_runtime_lognormal(neg, &f, &d), ENG_PARSE);
     CU_ASSERT(bl_contains(d.msg, "sigma > 0"));
@@ -158,7 +158,8 @@ static void test_read(void)
 int bl_suite_eng_fit(void)
 {
     CU_pSuite s = CU_add_suite("eng_fit", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "lognormal MLE on ln x = 0..3", test_lognormal);
     CU_add_test(s, "gamma MLE on 1..4", test_gamma);
     CU_add_test(s, "hyper-gamma EM on two separated gammas", test_hgamma);

@@ -121,8 +121,8 @@ static void test_workload_statistics(void)
     for (size_t i = 0; i < n; i++) {
         const eng_job *j = &w->jobs[i];
         bad += j->id != (int64_t)i + 1 || j->status != 1 || j->runtime_s < 148.0 ||
-               j->runtime_s > 2980.0 || j->runtime_s != floor(j->runtime_s) ||
-               j->procs_alloc < 1 || j->procs_alloc > 500 || j->procs_req != j->procs_alloc ||
+               j->runtime_s > 2980.0 || j->runtime_s != floor(j->runtime_s) || j->procs_alloc < 1 ||
+               j->procs_alloc > 500 || j->procs_req != j->procs_alloc ||
                j->time_req_s != j->runtime_s || j->queue < 1 || j->queue > 8 ||
                j->submit_s != floor(j->submit_s) || j->wait_s != -1 || j->user != -1;
         if (i) {
@@ -165,8 +165,7 @@ static void test_workload_statistics(void)
     CU_ASSERT(bl_binom_ok(gt2200, n, p2200, 0.0, "run times > 2200 s"));
     /* mean ln(run time): the window's mean g, lowered by the floor by at
      * most ln(e^5/(e^5 − 1)) = 0.0068; 5 standard errors 5·0.80/sqrt(n) */
-    CU_ASSERT_DOUBLE_EQUAL(sum_ln / (double)n, mean - 0.0034,
-                           5.0 * sd / sqrt((double)n) + 0.0034);
+    CU_ASSERT_DOUBLE_EQUAL(sum_ln / (double)n, mean - 0.0034, 5.0 * sd / sqrt((double)n) + 0.0034);
 
     /* sizes: serial with probability SerialProb = 0.244 exactly */
     CU_ASSERT(bl_binom_ok(serial, n, 0.244, 0.0, "serial"));
@@ -335,9 +334,9 @@ static void test_cli(void)
     const char *dir = bl_tmpdir();
     for (int k = 0; k < 2; k++) {
         CU_ASSERT_EQUAL(bl_run(&out,
-                            "generate modified --nodes 500 --jobs 3000 --seed 5 --lambda 0.02 "
-                            "--types 4 -o '%s/m%d.swf'",
-                            dir, k),
+                               "generate modified --nodes 500 --jobs 3000 --seed 5 --lambda 0.02 "
+                               "--types 4 -o '%s/m%d.swf'",
+                               dir, k),
                         0);
         CU_ASSERT(bl_contains(out, "3000 jobs"));
         free(out);

@@ -43,13 +43,19 @@ static void test_take(void)
 static void test_held(void)
 {
     pol_host hosts[] = {
-        {.name = "a1", .cores = 4, .island = 0}, {.name = "a2", .cores = 4, .island = 0},
-        {.name = "b1", .cores = 4, .island = 1}, {.name = "b2", .cores = 4, .island = 1},
+        {.name = "a1", .cores = 4, .island = 0},
+        {.name = "a2", .cores = 4, .island = 0},
+        {.name = "b1", .cores = 4, .island = 1},
+        {.name = "b2", .cores = 4, .island = 1},
     };
     const int32_t pos[] = {0, 2, 3}, cores[] = {4, 1, 3};
     pol_job j = {.n_alloc = 3, .alloc_off = 0};
-    pol_view v = {.alloc = POL_ALLOC_NODE, .hosts = hosts, .n_hosts = 4, .alloc_pos = pos,
-                  .alloc_cores = cores, .n_islands = 2};
+    pol_view v = {.alloc = POL_ALLOC_NODE,
+                  .hosts = hosts,
+                  .n_hosts = 4,
+                  .alloc_pos = pos,
+                  .alloc_cores = cores,
+                  .n_islands = 2};
     int32_t per[2] = {0, 0};
     pol_island_held(&v, &j, per);
     CU_ASSERT(per[0] == 1 && per[1] == 2);

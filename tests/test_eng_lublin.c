@@ -56,8 +56,7 @@ static bool job_eq(const eng_job *a, const eng_job *b)
            a->procs_req == b->procs_req && a->time_req_s == b->time_req_s &&
            a->mem_req_kb == b->mem_req_kb && a->status == b->status && a->user == b->user &&
            a->group == b->group && a->app == b->app && a->queue == b->queue &&
-           a->partition == b->partition && a->prev_job == b->prev_job &&
-           a->think_s == b->think_s;
+           a->partition == b->partition && a->prev_job == b->prev_job && a->think_s == b->think_s;
 }
 
 /* The header value of the first "Note" containing `needle`, or NULL. */
@@ -81,8 +80,7 @@ static void size_dist(const eng_lublin_class *c, int64_t P, double *prob)
         prob[n] = 0.0;
     prob[1] += c->serial_prob;
     double other = 1.0 - c->serial_prob - c->pow2_prob;
-    const double st[2][3] = {{c->u_low, c->u_med, c->u_prob},
-                             {c->u_med, c->u_hi, 1.0 - c->u_prob}};
+    const double st[2][3] = {{c->u_low, c->u_med, c->u_prob}, {c->u_med, c->u_hi, 1.0 - c->u_prob}};
     for (int s = 0; s < 2; s++) {
         double lo = st[s][0], hi = st[s][1], ps = st[s][2];
         /* power-of-two path: k = floor(x + 0.5), nodes = round(2^k) */
@@ -454,8 +452,9 @@ static void check_components(int cls, int64_t n_nodes, double cap, size_t n, uns
          * lowers it), 5 standard errors */
         double tol_s = 5.0 * s * sqrt((2.0 + 6.0 / shape[k]) / (4.0 * nk));
         if (fabs(mean - m) > tol_m || fabs(sd - s) > tol_s)
-            fprintf(stderr, "\n%s, component %d: mean %.4f (%.4f +- %.4f), sd %.4f (%.4f +- "
-                            "%.4f)\n",
+            fprintf(stderr,
+                    "\n%s, component %d: mean %.4f (%.4f +- %.4f), sd %.4f (%.4f +- "
+                    "%.4f)\n",
                     what, k, mean, m, tol_m, sd, s, tol_s);
         CU_ASSERT(fabs(mean - m) <= tol_m);
         CU_ASSERT(fabs(sd - s) <= tol_s);
@@ -816,9 +815,9 @@ static void test_output_fields(void)
     CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "seed: 81 (gsl_rng_mt19937)"));
     CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "eng_lublin version 1"));
     CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "batch parameters: SerialProb=0.2927 Pow2Prob=0.6686 "
-                                        "ULow=1.2 UMed=5 UHi=7 UProb=0.875 a1=6.57 b1=0.823 "
-                                        "a2=639.1 b2=0.0156 pa=-0.003 pb=0.6986 AARR=6.0415 "
-                                        "BARR=0.8531 ARAR=1.0519 ANUM=6.1271 BNUM=5.274"));
+                                           "ULow=1.2 UMed=5 UHi=7 UProb=0.875 a1=6.57 b1=0.823 "
+                                           "a2=639.1 b2=0.0156 pa=-0.003 pb=0.6986 AARR=6.0415 "
+                                           "BARR=0.8531 ARAR=1.0519 ANUM=6.1271 BNUM=5.274"));
     CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "interactive parameters:"));
     CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "TOO_MUCH_TIME=12 TOO_MUCH_ARRIVE_TIME=13"));
     CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "estimates: exact"));
@@ -978,9 +977,9 @@ static void test_cli_generate_lublin(void)
 
     for (int k = 0; k < 2; k++) {
         CU_ASSERT_EQUAL(bl_run(&out,
-                            "generate lublin --nodes 500 --jobs 2000 --seed 7 --start-hour 8 "
-                            "--estimates walltimes -o '%s/l%d.swf'",
-                            dir, k),
+                               "generate lublin --nodes 500 --jobs 2000 --seed 7 --start-hour 8 "
+                               "--estimates walltimes -o '%s/l%d.swf'",
+                               dir, k),
                         0);
         free(out);
     }
@@ -1016,10 +1015,11 @@ static void test_cli_generate_lublin(void)
     o.n_jobs = 2000;
     o.seed = 7;
     o.start_hour = 8;
-    CU_ASSERT_EQUAL(bl_run(&out, "generate lublin --nodes 500 --jobs 2000 --seed 7 --start-hour 8 "
-                              "--typeless --whole-seconds --param whole.UProb=0.8 "
-                              "--estimates f-model --f 1.5 -o '%s/t.swf'",
-                        dir),
+    CU_ASSERT_EQUAL(bl_run(&out,
+                           "generate lublin --nodes 500 --jobs 2000 --seed 7 --start-hour 8 "
+                           "--typeless --whole-seconds --param whole.UProb=0.8 "
+                           "--estimates f-model --f 1.5 -o '%s/t.swf'",
+                           dir),
                     0);
     free(out);
     char pt[768];

@@ -28,8 +28,11 @@ static int run_to(const char *dir, eng_diag *d)
         .workload = w,
         .out_dir = dir,
         .sim = {.core = {.policy = pol_find("easy"), .check = true}},
-        .manifest = {.command = "batchlab run (test)", .policy = "easy",
-                     .walltime = "kill", .alloc = "node", .procs_field = "alloc"},
+        .manifest = {.command = "batchlab run (test)",
+                     .policy = "easy",
+                     .walltime = "kill",
+                     .alloc = "node",
+                     .procs_field = "alloc"},
     };
     eng_run_report rep;
     int rc = eng_run_isolated(&spec, &rep, d);
@@ -168,7 +171,7 @@ static void test_core_indices(void)
     snprintf(sub, sizeof sub, "%s/core", dir);
     char *jobs = file(sub, "jobs.csv");
     CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
-    static const char *const want[] = {"1 3 0-2", "2 2 3-4", "3 1 5", "4 4 0-2 5",
+    static const char *const want[] = {"1 3 0-2", "2 2 3-4", "3 1 5",   "4 4 0-2 5",
                                        "5 1 5",   "6 2 3-4", "7 6 0-5", "8 1 5"};
     size_t row = 0;
     char *save = NULL;
@@ -214,8 +217,9 @@ static void test_same_bytes(void)
         free(y);
     }
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "diff <(grep -v wall_time_s %s/summary.json) "
-                              "<(grep -v wall_time_s %s/summary.json) && echo same",
+    snprintf(cmd, sizeof cmd,
+             "diff <(grep -v wall_time_s %s/summary.json) "
+             "<(grep -v wall_time_s %s/summary.json) && echo same",
              a, b);
     char full[2200];
     snprintf(full, sizeof full, "bash -c '%s'", cmd);

@@ -78,16 +78,14 @@ static void test_errors(void)
     CU_ASSERT_EQUAL(build(cores, 1, NULL, &p, &diag), ENG_PLATFORM);
     CU_ASSERT_STRING_EQUAL(diag.msg, "p.xml: host x: property cores: expected a positive "
                                      "integer, got '0'");
-    eng_host_desc price[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1,
-                              .price_per_s = "-1"}};
+    eng_host_desc price[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1, .price_per_s = "-1"}};
     CU_ASSERT_EQUAL(build(price, 1, NULL, &p, &diag), ENG_PLATFORM);
     CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "price_per_s: expected a number >= 0, got '-1'"));
     eng_host_desc q[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1, .queues = "1,a"}};
     CU_ASSERT_EQUAL(build(q, 1, NULL, &p, &diag), ENG_PLATFORM);
     CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "property queues: expected comma-separated"));
-    eng_host_desc overlap[] = {
-        {.name = "x", .speed_flops = 1e9, .sg_cores = 1, .queues = "1,2"},
-        {.name = "y", .speed_flops = 1e9, .sg_cores = 1, .queues = "2"}};
+    eng_host_desc overlap[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1, .queues = "1,2"},
+                               {.name = "y", .speed_flops = 1e9, .sg_cores = 1, .queues = "2"}};
     CU_ASSERT_EQUAL(build(overlap, 2, NULL, &p, &diag), ENG_PLATFORM);
     CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "queue 2 is served by two different host sets"));
     eng_host_desc ok[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1}};

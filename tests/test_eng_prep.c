@@ -110,8 +110,8 @@ static void test_req_field_core_alloc_extend(void)
     eng_prepared prep;
     eng_diag d;
     eng_diag_clear(&d);
-    eng_prep_opts o = {.procs_field = ENG_PROCS_REQ, .alloc = POL_ALLOC_CORE,
-                       .walltime = ENG_WALLTIME_EXTEND};
+    eng_prep_opts o = {
+        .procs_field = ENG_PROCS_REQ, .alloc = POL_ALLOC_CORE, .walltime = ENG_WALLTIME_EXTEND};
     CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
     /* job 1: field 8 = 8 cores; job 5: 17 cores > 16: too large */
     CU_ASSERT_EQUAL(prep.jobs[0].procs, 8);

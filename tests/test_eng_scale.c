@@ -152,9 +152,8 @@ static void test_to_load(void)
     size_t bad = 0;
     for (size_t i = 0; i < w->n_jobs; i++) {
         const eng_job *a = &w->jobs[i], *b = &orig->jobs[i];
-        bad += a->id != b->id || a->runtime_s != b->runtime_s ||
-               a->procs_alloc != b->procs_alloc || a->queue != b->queue ||
-               a->time_req_s != b->time_req_s;
+        bad += a->id != b->id || a->runtime_s != b->runtime_s || a->procs_alloc != b->procs_alloc ||
+               a->queue != b->queue || a->time_req_s != b->time_req_s;
         bad += i && a->submit_s < w->jobs[i - 1].submit_s;
         double want = t0 + c * (b->submit_s - t0);
         bad += fabs(a->submit_s - want) > 1e-9 * want;
@@ -336,9 +335,10 @@ static void test_cli(void)
     eng_diag_clear(&d);
     CU_ASSERT_EQUAL(eng_swf_write(in, w, NULL, &d), ENG_OK);
 
-    CU_ASSERT_EQUAL(bl_run(&out, "scale --workload '%s' --nodes 250 --cores-per-node 2 --load 0.9 "
-                              "-o '%s'",
-                        in, o1),
+    CU_ASSERT_EQUAL(bl_run(&out,
+                           "scale --workload '%s' --nodes 250 --cores-per-node 2 --load 0.9 "
+                           "-o '%s'",
+                           in, o1),
                     0);
     CU_ASSERT(bl_contains(out, "computed load 0.9000"));
     free(out);
@@ -365,7 +365,8 @@ static void test_cli(void)
     for (int k = 0; k < 2; k++) {
         char ok[768];
         snprintf(ok, sizeof ok, "%s/t%d.swf", dir, k);
-        CU_ASSERT_EQUAL(bl_run(&out, "scale --workload '%s' --types 3 --seed 11 -o '%s'", in, ok), 0);
+        CU_ASSERT_EQUAL(bl_run(&out, "scale --workload '%s' --types 3 --seed 11 -o '%s'", in, ok),
+                        0);
         free(out);
     }
     char t0p[768], t1p[768];
@@ -378,9 +379,10 @@ static void test_cli(void)
     CU_ASSERT(n0 == n1 && memcmp(t0, t1, n0) == 0);
     free(t0);
     free(t1);
-    CU_ASSERT_EQUAL(bl_run(&out, "scale --workload '%s' --nodes 500 --load 0.8 --types 3 --seed 11 "
-                              "-o '%s'",
-                        in, o3),
+    CU_ASSERT_EQUAL(bl_run(&out,
+                           "scale --workload '%s' --nodes 500 --load 0.8 --types 3 --seed 11 "
+                           "-o '%s'",
+                           in, o3),
                     0);
     free(out);
     s = read_back(o3);

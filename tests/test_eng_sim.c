@@ -178,9 +178,9 @@ static void compare_runs(const char *policy, const bl_jobspec *jobs, size_t n,
         if (bl_rep_start(&rep, id) != bl_start(&s, id) || bl_rep_end(&rep, id) != bl_end(&s, id) ||
             bl_rep_state(&rep, id) != bl_state(&s, id)) {
             if (bad++ < 3)
-                printf("\n  %s %s job %lld: simgrid %g-%g, core %g-%g", what, policy,
-                       (long long)id, bl_rep_start(&rep, id), bl_rep_end(&rep, id),
-                       bl_start(&s, id), bl_end(&s, id));
+                printf("\n  %s %s job %lld: simgrid %g-%g, core %g-%g", what, policy, (long long)id,
+                       bl_rep_start(&rep, id), bl_rep_end(&rep, id), bl_start(&s, id),
+                       bl_end(&s, id));
         }
     }
     CU_ASSERT_EQUAL(bad, 0);
@@ -232,8 +232,8 @@ static void test_random_workloads_match_core(void)
             t += floor(gsl_ran_exponential(r, 20));
             double run = floor(gsl_ran_exponential(r, 100));
             double req = gsl_rng_uniform(r) < 0.1 ? floor(run / 2) : ceil(run * 2) + 1;
-            jobs[i] = (bl_jobspec){(int64_t)i + 1, t, run, req,
-                                   1 + (int)gsl_rng_uniform_int(r, 6), 0};
+            jobs[i] = (bl_jobspec){
+                (int64_t)i + 1, t, run, req, 1 + (int)gsl_rng_uniform_int(r, 6), 0};
         }
         bl_opts o = {.alloc = round % 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE,
                      .walltime = round / 2 ? ENG_WALLTIME_EXTEND : ENG_WALLTIME_KILL};
@@ -296,14 +296,12 @@ static void test_wide_mixed_speeds(void)
         {1, 0, 100, 200, 6, 0}, {2, 0, 100, 200, 1, 0}, {3, 200, 100, 200, 4, 0}};
     bl_opts node = {.alloc = POL_ALLOC_NODE};
     static const bl_expect e_node[] = {{1, 0, 100}, {2, 100, 150}, {3, 200, 300}};
-    CU_ASSERT_EQUAL(run_wide("fcfs", node_jobs, 3, plat, &node, e_node, st, 3, "mixed, node"),
-                    3);
+    CU_ASSERT_EQUAL(run_wide("fcfs", node_jobs, 3, plat, &node, e_node, st, 3, "mixed, node"), 3);
     static const bl_jobspec core_jobs[] = {
         {1, 0, 100, 200, 3, 0}, {2, 0, 100, 200, 1, 0}, {3, 200, 100, 200, 2, 0}};
     bl_opts core = {.alloc = POL_ALLOC_CORE};
     static const bl_expect e_core[] = {{1, 0, 100}, {2, 0, 100}, {3, 200, 250}};
-    CU_ASSERT_EQUAL(run_wide("fcfs", core_jobs, 3, plat, &core, e_core, st, 3, "mixed, core"),
-                    2);
+    CU_ASSERT_EQUAL(run_wide("fcfs", core_jobs, 3, plat, &core, e_core, st, 3, "mixed, core"), 2);
 }
 
 /* wide-64.xml: 32 hosts at the reference speed, then 32 at half of it.
@@ -318,13 +316,12 @@ static void test_wide_kill_at_requested(void)
     static const bl_jobspec done[] = {{1, 0, 100, 300, 64, 0}, {2, 1, 10, 20, 1, 0}};
     static const bl_expect e_done[] = {{1, 0, 200}, {2, 200, 210}};
     static const int st_done[] = {ENG_JOB_DONE, ENG_JOB_DONE};
-    CU_ASSERT_EQUAL(run_wide("easy", done, 2, plat, &o, e_done, st_done, 2, "wide, slowest"),
-                    64);
+    CU_ASSERT_EQUAL(run_wide("easy", done, 2, plat, &o, e_done, st_done, 2, "wide, slowest"), 64);
     static const bl_jobspec killed[] = {{1, 0, 100, 150, 64, 0}, {2, 1, 10, 20, 1, 0}};
     static const bl_expect e_killed[] = {{1, 0, 150}, {2, 150, 160}};
     static const int st_killed[] = {ENG_JOB_KILLED, ENG_JOB_DONE};
-    CU_ASSERT_EQUAL(
-        run_wide("easy", killed, 2, plat, &o, e_killed, st_killed, 2, "wide, killed"), 64);
+    CU_ASSERT_EQUAL(run_wide("easy", killed, 2, plat, &o, e_killed, st_killed, 2, "wide, killed"),
+                    64);
     CU_ASSERT_EQUAL(run_wide("conservative", killed, 2, plat, &o, e_killed, st_killed, 2,
                              "wide, killed, conservative"),
                     64);
@@ -349,8 +346,8 @@ static void test_wide_failure_one_host(void)
     o.failures.max_requeues = 5;
     static const bl_expect e_req[] = {{1, 60, 260}, {2, 260, 270}};
     static const int st_req[] = {ENG_JOB_DONE, ENG_JOB_DONE};
-    CU_ASSERT_EQUAL(
-        run_wide("fcfs", jobs, 2, plat, &o, e_req, st_req, 2, "wide, failure, requeue"), 64);
+    CU_ASSERT_EQUAL(run_wide("fcfs", jobs, 2, plat, &o, e_req, st_req, 2, "wide, failure, requeue"),
+                    64);
 }
 
 int bl_suite_eng_sim(void)

@@ -381,8 +381,8 @@ static void test_value_errors(void)
 {
     expect_fail_text("1 0 0 abc 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", ENG_PARSE, 1,
                      "field 4 (run time): expected a number, got 'abc'");
-    expect_fail_text(LINE(1, 0) "2 0 0 10 3.5 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", ENG_PARSE,
-                     2, "field 5 (allocated processors): expected an integer, got '3.5'");
+    expect_fail_text(LINE(1, 0) "2 0 0 10 3.5 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", ENG_PARSE, 2,
+                     "field 5 (allocated processors): expected an integer, got '3.5'");
     expect_fail_text("1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
                      "2 5 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
                      "3 -7 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n",
@@ -453,8 +453,8 @@ static void test_unknown_submit(void)
 {
     const char *path = bl_write_tmp("nosubmit.swf", LINE(1, 0) /* line 1 */
                                     "2 -1 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
-                                    "3 -1 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
-                                    LINE(4, 7) LINE(5, 9));
+                                    "3 -1 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n" LINE(4, 7)
+                                        LINE(5, 9));
     eng_workload *w = read_ok(path, NULL);
     if (!w)
         return;
@@ -467,8 +467,8 @@ static void test_unknown_submit(void)
     eng_workload_destroy(w);
 
     /* Already at the end, with one real reordering before them. */
-    path = bl_write_tmp("nosubmit2.swf", LINE(1, 5) LINE(2, 3)
-                        "3 -1 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n");
+    path = bl_write_tmp("nosubmit2.swf",
+                        LINE(1, 5) LINE(2, 3) "3 -1 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n");
     w = read_ok(path, NULL);
     if (!w)
         return;
@@ -485,8 +485,8 @@ static void test_huge_values(void)
                      ENG_PARSE, 1,
                      "field 1 (job number): expected an integer that fits in 64 bits, "
                      "got '99999999999999999999'");
-    expect_fail_text("9223372036854775808 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n",
-                     ENG_PARSE, 1,
+    expect_fail_text("9223372036854775808 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", ENG_PARSE,
+                     1,
                      "field 1 (job number): expected an integer that fits in 64 bits, "
                      "got '9223372036854775808'");
     expect_fail_text("1 0 0 10 2147483648 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", ENG_PARSE, 1,
@@ -586,8 +586,8 @@ static void test_unsorted(void)
     bool ordered = true;
     for (size_t i = 1; i < w->n_jobs; i++) {
         const eng_job *a = &w->jobs[i - 1], *b = &w->jobs[i];
-        ordered = ordered && (a->submit_s < b->submit_s ||
-                              (a->submit_s == b->submit_s && a->id < b->id));
+        ordered = ordered &&
+                  (a->submit_s < b->submit_s || (a->submit_s == b->submit_s && a->id < b->id));
     }
     CU_ASSERT(ordered);
     eng_workload_destroy(w);
@@ -643,9 +643,8 @@ static void test_preemption_yes(void)
     /* No Preemption key at all: parts are merged the same way; a first part
      * with an unknown run time takes the later parts' sum. */
     eng_workload_destroy(w);
-    w = read_ok(bl_write_tmp("parts.swf",
-                             "7 0 0 -1 2 -1 -1 2 60 -1 2 1 1 -1 -1 -1 -1 -1\n"
-                             "7 0 9 15 2 -1 -1 2 60 -1 4 1 1 -1 -1 -1 -1 -1\n"),
+    w = read_ok(bl_write_tmp("parts.swf", "7 0 0 -1 2 -1 -1 2 60 -1 2 1 1 -1 -1 -1 -1 -1\n"
+                                          "7 0 9 15 2 -1 -1 2 60 -1 4 1 1 -1 -1 -1 -1 -1\n"),
                 NULL);
     if (!w)
         return;
@@ -658,13 +657,12 @@ static void test_preemption_yes(void)
 
 static void test_duplicate_ids(void)
 {
-    eng_workload *w =
-        read_ok(bl_write_tmp("dup.swf", LINE(1, 0) LINE(2, 1) LINE(1, 2) LINE(3, 3) LINE(3, 4)
-                                            LINE(3, 5) LINE(4, 6)),
-                NULL);
+    eng_workload *w = read_ok(bl_write_tmp("dup.swf", LINE(1, 0) LINE(2, 1) LINE(1, 2) LINE(3, 3)
+                                                          LINE(3, 4) LINE(3, 5) LINE(4, 6)),
+                              NULL);
     if (!w)
         return;
-    CU_ASSERT_EQUAL(w->n_jobs, 7); /* all kept */
+    CU_ASSERT_EQUAL(w->n_jobs, 7);    /* all kept */
     CU_ASSERT_EQUAL(w->n_dup_ids, 2); /* job numbers 1 and 3 */
     CU_ASSERT_EQUAL(w->n_part_lines, 0);
     eng_workload_destroy(w);
@@ -672,14 +670,14 @@ static void test_duplicate_ids(void)
 
 static void test_lenient(void)
 {
-    const char *text = LINE(1, 0)                               /* line 1 */
-        "2 5 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1\n"          /* 2: 17 fields */
-        LINE(3, 6)                                              /* 3 */
-        "; Note: fine\n"                                        /* 4 */
-        "4 7 0 10 1 -1 -1 1 -20 -1 1 1 1 -1 -1 -1 -1 -1\n"      /* 5: requested -20 */
-        LINE(5, 8)                                              /* 6 */
-        "6 9 0 10 2.5 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"     /* 7: 2.5 procs */
-        LINE(7, 10);                                            /* 8 */
+    const char *text = LINE(1, 0)                           /* line 1 */
+        "2 5 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1\n"      /* 2: 17 fields */
+        LINE(3, 6)                                          /* 3 */
+        "; Note: fine\n"                                    /* 4 */
+        "4 7 0 10 1 -1 -1 1 -20 -1 1 1 1 -1 -1 -1 -1 -1\n"  /* 5: requested -20 */
+        LINE(5, 8)                                          /* 6 */
+        "6 9 0 10 2.5 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n" /* 7: 2.5 procs */
+        LINE(7, 10);                                        /* 8 */
     const char *path = bl_write_tmp("lenient.swf", text);
     eng_swf_read_opts opts = {.lenient = true};
     eng_workload *w = read_ok(path, &opts);
@@ -810,9 +808,9 @@ static void round_trip(const char *path, const char *out_name)
             !strcmp(ka->key, "MaxRecords"))
             continue;
         expected++;
-        while (ib < b->hdr.n_kv && (!strcmp(b->hdr.kv[ib].key, "Version") ||
-                                    !strcmp(b->hdr.kv[ib].key, "MaxJobs") ||
-                                    !strcmp(b->hdr.kv[ib].key, "MaxRecords")))
+        while (ib < b->hdr.n_kv &&
+               (!strcmp(b->hdr.kv[ib].key, "Version") || !strcmp(b->hdr.kv[ib].key, "MaxJobs") ||
+                !strcmp(b->hdr.kv[ib].key, "MaxRecords")))
             ib++;
         if (ib < b->hdr.n_kv && !strcmp(b->hdr.kv[ib].key, ka->key) &&
             !strcmp(b->hdr.kv[ib].value, ka->value))
@@ -857,8 +855,10 @@ static void test_values_that_need_17_digits(void)
 {
     eng_workload *w = eng_workload_create("generated");
     CU_ASSERT_PTR_NOT_NULL_FATAL(w);
-    static const double times[] = {0.1, 1.0 / 3, 2.0 / 3 * 1e6, 123456.789012345678, 5e-324,
-                                   9007199254740993.0, 1e22, 0.30000000000000004};
+    static const double times[] = {0.1,           1.0 / 3,
+                                   2.0 / 3 * 1e6, 123456.789012345678,
+                                   5e-324,        9007199254740993.0,
+                                   1e22,          0.30000000000000004};
     for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
         eng_job j = eng_job_unknown();
         j.id = (int64_t)i + 1;

@@ -99,8 +99,14 @@ static void test_fmt_double(void)
     CU_ASSERT_EQUAL(strtod(buf, NULL), 0.1 + 0.2);
 
     /* every value reads back exactly */
-    static const double v[] = {1.0 / 3, -1.0 / 3, 2.0 / 3 * 1e6, 5e-324, -1e-300,
-                               123456.789012345678, 9007199254740993.0, 1.7976931348623157e308};
+    static const double v[] = {1.0 / 3,
+                               -1.0 / 3,
+                               2.0 / 3 * 1e6,
+                               5e-324,
+                               -1e-300,
+                               123456.789012345678,
+                               9007199254740993.0,
+                               1.7976931348623157e308};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         eng_fmt_double(buf, sizeof buf, v[i]);
         CU_ASSERT_EQUAL(strtod(buf, NULL), v[i]);

@@ -19,15 +19,15 @@
  *  status: 3 completed, 1 failed, 1 cancelled, 1 unknown. */
 static void test_known_log(void)
 {
-    const char *path =
-        bl_write_tmp("wstats.swf", "; Version: 2.2\n"
-                                   "; MaxProcs: 8\n"
-                                   "1 0 -1 100 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n"
-                                   "2 10 -1 300 -1 -1 -1 6 250 -1 0 1 1 -1 1 -1 -1 -1\n"
-                                   "3 20 -1 -1 4 -1 -1 4 100 -1 5 1 1 -1 1 -1 -1 -1\n"
-                                   "4 30 -1 50 -1 -1 -1 -1 -1 -1 -1 1 1 -1 1 -1 -1 -1\n"
-                                   "5 40 -1 20 16 -1 -1 16 20 -1 1 1 1 -1 1 -1 -1 -1\n"
-                                   "6 50 -1 10 3 -1 -1 3 -1 -1 1 1 1 -1 1 -1 -1 -1\n");
+    const char *path = bl_write_tmp("wstats.swf",
+                                    "; Version: 2.2\n"
+                                    "; MaxProcs: 8\n"
+                                    "1 0 -1 100 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                    "2 10 -1 300 -1 -1 -1 6 250 -1 0 1 1 -1 1 -1 -1 -1\n"
+                                    "3 20 -1 -1 4 -1 -1 4 100 -1 5 1 1 -1 1 -1 -1 -1\n"
+                                    "4 30 -1 50 -1 -1 -1 -1 -1 -1 -1 1 1 -1 1 -1 -1 -1\n"
+                                    "5 40 -1 20 16 -1 -1 16 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                    "6 50 -1 10 3 -1 -1 3 -1 -1 1 1 1 -1 1 -1 -1 -1\n");
     eng_workload *w = NULL;
     eng_diag d;
     eng_diag_clear(&d);
@@ -63,8 +63,8 @@ static void test_known_log(void)
  * no median. */
 static void test_even_and_empty(void)
 {
-    const char *path =
-        bl_write_tmp("wstats2.swf", "1 0 -1 10 2 -1 -1 2 -1 -1 1 1 1 -1 1 -1 -1 -1\n"
+    const char *path = bl_write_tmp("wstats2.swf",
+                                    "1 0 -1 10 2 -1 -1 2 -1 -1 1 1 1 -1 1 -1 -1 -1\n"
                                     "2 5 -1 30 8 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1 -1\n");
     eng_workload *w = NULL;
     eng_diag d;

@@ -156,8 +156,9 @@ static const char *run_argv[16];
 
 static const char *const *big_run_of(const char *swf, const char *policy, const char *out)
 {
-    const char *argv[] = {bl_exe(), "run", "--platform", "platforms/kth-sp2.xml", "--workload",
-                          swf, "--policy", policy, "--out", out, "-q", NULL};
+    const char *argv[] = {bl_exe(),     "run", "--platform", "platforms/kth-sp2.xml",
+                          "--workload", swf,   "--policy",   policy,
+                          "--out",      out,   "-q",         NULL};
     memcpy(run_argv, argv, sizeof argv);
     return run_argv;
 }
@@ -275,9 +276,10 @@ static void test_compare_stopped(void)
     snprintf(log, sizeof log, "%s/log", dir);
     snprintf(first, sizeof first, "%s/fcfs", out);
     snprintf(second, sizeof second, "%s/conservative", out);
-    const char *argv[] = {bl_exe(), "compare", "--platform", "platforms/kth-sp2.xml",
-                          "--workload", mid_swf, "--policies", "fcfs,conservative", "--out", out,
-                          "-q", "--outputs", "summary", NULL};
+    const char *argv[] = {bl_exe(),     "compare", "--platform", "platforms/kth-sp2.xml",
+                          "--workload", mid_swf,   "--policies", "fcfs,conservative",
+                          "--out",      out,       "-q",         "--outputs",
+                          "summary",    NULL};
     pid_t pid = start(argv, log, 0);
     pid_t c1 = wait_child(pid, 0, 60);
     CU_ASSERT_FATAL(c1 > 0);
@@ -455,8 +457,8 @@ static int setup(void)
     if (bl_proc_wait(start(gen, NULL, 0), 300) != 0)
         return 1;
     snprintf(mid_swf, sizeof mid_swf, "%s/mid.swf", dir);
-    const char *gen_mid[] = {bl_exe(), "generate", "lublin", "--nodes", "100", "--jobs", "20000",
-                             "--seed", "2", "-o", mid_swf, NULL};
+    const char *gen_mid[] = {bl_exe(), "generate", "lublin", "--nodes", "100",   "--jobs",
+                             "20000",  "--seed",   "2",      "-o",      mid_swf, NULL};
     if (bl_proc_wait(start(gen_mid, NULL, 0), 300) != 0)
         return 1;
     FILE *f = fopen(small_swf, "w");

@@ -44,10 +44,12 @@ static void test_list_and_usage(void)
     /* The header, then the mission's log first. */
     const char *second = out ? strchr(out, '\n') : NULL;
     CU_ASSERT_TRUE(second && strncmp(second + 1, "KIT-FH2-2016-1 ", 15) == 0);
-    CU_ASSERT_TRUE(bl_contains(out, "KTH-SP2-1996-2.1-cln            2620495  "
-                                    "fba36494c4e4257f72182e8b629ebb0bcb054b3b82851ef957445bd627adcc87"));
-    CU_ASSERT_TRUE(bl_contains(out, "SDSC-SP2-1998-4.2-cln           5601165  "
-                                    "2bb635f4b5793f52bd49ccb8fd913d95f9c5be6346925162cadcaf0117e28cf2"));
+    CU_ASSERT_TRUE(bl_contains(out,
+                               "KTH-SP2-1996-2.1-cln            2620495  "
+                               "fba36494c4e4257f72182e8b629ebb0bcb054b3b82851ef957445bd627adcc87"));
+    CU_ASSERT_TRUE(bl_contains(out,
+                               "SDSC-SP2-1998-4.2-cln           5601165  "
+                               "2bb635f4b5793f52bd49ccb8fd913d95f9c5be6346925162cadcaf0117e28cf2"));
     CU_ASSERT_TRUE(bl_contains(out, "CTC-SP2-1996-3.1-cln"));
     free(out);
     out = NULL;
@@ -80,9 +82,10 @@ static void test_from_shared_logs(void)
     /* A plain log stays plain; the name may carry its extension. */
     snprintf(args, sizeof args, "--dir '%s' --from '%s' KTH-SP2-1996-2.1-cln.swf", dir, kth);
     CU_ASSERT_EQUAL(fetch(&out, args), 0);
-    CU_ASSERT_TRUE(bl_contains(out, "KTH-SP2-1996-2.1-cln: 2620495 bytes of log text, SHA-256 "
-                                    "fba36494c4e4257f72182e8b629ebb0bcb054b3b82851ef957445bd627adcc87: "
-                                    "verified"));
+    CU_ASSERT_TRUE(bl_contains(out,
+                               "KTH-SP2-1996-2.1-cln: 2620495 bytes of log text, SHA-256 "
+                               "fba36494c4e4257f72182e8b629ebb0bcb054b3b82851ef957445bd627adcc87: "
+                               "verified"));
     free(out);
     snprintf(path, sizeof path, "%s/KTH-SP2-1996-2.1-cln.swf", dir);
     snprintf(args, sizeof args, "cmp '%s' '%s'", kth, path);
@@ -140,9 +143,10 @@ static void test_from_shared_logs(void)
     snprintf(args, sizeof args, "--dir '%s' --from '%s' KIT-FH2-2016-1", d2, sdsc);
     out = NULL;
     CU_ASSERT_EQUAL(fetch(&out, args), 0);
-    CU_ASSERT_TRUE(bl_contains(out, "KIT-FH2-2016-1: 5601165 bytes of log text, SHA-256 "
-                                    "2bb635f4b5793f52bd49ccb8fd913d95f9c5be6346925162cadcaf0117e28cf2 "
-                                    "-- NOT verified against a known value"));
+    CU_ASSERT_TRUE(bl_contains(out,
+                               "KIT-FH2-2016-1: 5601165 bytes of log text, SHA-256 "
+                               "2bb635f4b5793f52bd49ccb8fd913d95f9c5be6346925162cadcaf0117e28cf2 "
+                               "-- NOT verified against a known value"));
     free(out);
     snprintf(path, sizeof path, "%s/KIT-FH2-2016-1.swf.gz", d2);
     CU_ASSERT_EQUAL(access(path, R_OK), 0);

@@ -47,7 +47,11 @@ static void test_swf(void)
     CU_ASSERT(replay("tests/fuzz/corpus/swf", bl_fuzz_swf_one) >= 5);
     replay("tests/fuzz/regressions/swf", bl_fuzz_swf_one);
     /* and a few classic hard cases, inline */
-    static const char *const cases[] = {"", "\n\n", ";", "1", "\x1f\x8b\x08\x00garbage",
+    static const char *const cases[] = {"",
+                                        "\n\n",
+                                        ";",
+                                        "1",
+                                        "\x1f\x8b\x08\x00garbage",
                                         "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19\n"};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         CU_ASSERT_EQUAL(bl_fuzz_swf_one((const uint8_t *)cases[i], strlen(cases[i])), 0);

@@ -14,7 +14,8 @@
 static bool masked(const char *line)
 {
     return strstr(line, "\"wall_time_s\"") || strstr(line, "\"policy_wall_time_s\"") ||
-           strstr(line, "\"git_commit\"") || strstr(line, "\"command\"") || strstr(line, "; Note: simulated by batchlab");
+           strstr(line, "\"git_commit\"") || strstr(line, "\"command\"") ||
+           strstr(line, "; Note: simulated by batchlab");
 }
 
 /* Compares two texts line by line, skipping masked lines when asked. */
@@ -51,8 +52,8 @@ static void golden(const char *policy)
     char *out = NULL;
     CU_ASSERT_EQUAL(bl_system(cmd, &out), 0);
     free(out);
-    static const char *const names[] = {"jobs.csv", "dropped.csv", "schedule.swf",
-                                        "timeseries.csv", "summary.json"};
+    static const char *const names[] = {"jobs.csv", "dropped.csv", "schedule.swf", "timeseries.csv",
+                                        "summary.json"};
     for (size_t i = 0; i < 5; i++) {
         char want_path[1024], got_path[1024], rel[128];
         snprintf(rel, sizeof rel, "tests/golden/small-kth-%s/%s", policy, names[i]);
@@ -74,8 +75,8 @@ static void test_determinism(void)
 {
     size_t n;
     const pol_type *const *list = pol_list(&n);
-    static const char *const names[] = {"jobs.csv", "dropped.csv", "schedule.swf",
-                                        "timeseries.csv", "summary.json"};
+    static const char *const names[] = {"jobs.csv", "dropped.csv", "schedule.swf", "timeseries.csv",
+                                        "summary.json"};
     for (size_t k = 0; k < n; k++) {
         const char *dirs[2] = {bl_tmpdir(), bl_tmpdir()};
         char saved[2][700];

@@ -45,8 +45,7 @@ static void test_known_answers(void)
         gpu_philox_block r = gpu_philox4x32_r(kats[i].rounds, c, kats[i].key[0], kats[i].key[1]);
         for (int k = 0; k < 4; k++)
             if (r.v[k] != kats[i].out[k]) {
-                printf("\n  vector %zu word %d: %08x, expected %08x", i, k, r.v[k],
-                       kats[i].out[k]);
+                printf("\n  vector %zu word %d: %08x, expected %08x", i, k, r.v[k], kats[i].out[k]);
                 CU_FAIL("known-answer vector");
             }
     }

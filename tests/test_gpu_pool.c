@@ -43,9 +43,9 @@ static void test_in_flight(void)
 {
     gpu_sa_model m[3];
     for (int k = 0; k < 3; k++)
-        CU_ASSERT_EQUAL_FATAL(gpu_sa_model_generate(1 + k % 2, 8 + 4 * k, 10 + (uint64_t)k, &m[k],
-                                                    err, sizeof err),
-                              0);
+        CU_ASSERT_EQUAL_FATAL(
+            gpu_sa_model_generate(1 + k % 2, 8 + 4 * k, 10 + (uint64_t)k, &m[k], err, sizeof err),
+            0);
     gpu_pool_config cfg;
     gpu_pool_config_default(&cfg);
     cfg.slots = 2;
@@ -55,16 +55,14 @@ static void test_in_flight(void)
     gpu_sa_params par[6];
     for (int k = 0; k < 6; k++) {
         par[k] = params(100 + (uint64_t)k, 1 + k % 3, 50 + 10 * k);
-        CU_ASSERT_EQUAL_FATAL(gpu_pool_submit(pool, &m[k % 3].problem, &par[k], &t[k], err,
-                                              sizeof err),
-                              0);
+        CU_ASSERT_EQUAL_FATAL(
+            gpu_pool_submit(pool, &m[k % 3].problem, &par[k], &t[k], err, sizeof err), 0);
     }
     CU_ASSERT_EQUAL(gpu_pool_pending(pool), 6);
     for (int k = 5; k >= 0; k--) {
         gpu_sa_result a, b;
         CU_ASSERT_EQUAL_FATAL(gpu_pool_wait(pool, t[k], &a, err, sizeof err), 0);
-        CU_ASSERT_EQUAL_FATAL(gpu_sa_solve_cpu(&m[k % 3].problem, &par[k], &b, err, sizeof err),
-                              0);
+        CU_ASSERT_EQUAL_FATAL(gpu_sa_solve_cpu(&m[k % 3].problem, &par[k], &b, err, sizeof err), 0);
         CU_ASSERT(same(&a, &b));
         CU_ASSERT_STRING_EQUAL(a.backend, gpu_pool_backend(pool));
         gpu_sa_result_fini(&a);
@@ -177,8 +175,7 @@ static void test_device_error_path(void)
     int64_t t[4];
     gpu_sa_params par = params(3, 2, 40);
     for (int k = 0; k < 4; k++)
-        CU_ASSERT_EQUAL_FATAL(gpu_pool_submit(pool, &m.problem, &par, &t[k], err, sizeof err),
-                              0);
+        CU_ASSERT_EQUAL_FATAL(gpu_pool_submit(pool, &m.problem, &par, &t[k], err, sizeof err), 0);
     gpu_sa_result ref, r;
     CU_ASSERT_EQUAL_FATAL(gpu_sa_solve_cpu(&m.problem, &par, &ref, err, sizeof err), 0);
     for (int k = 0; k < 4; k++) {

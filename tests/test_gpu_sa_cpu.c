@@ -36,11 +36,22 @@ static const int32_t a_dep_off[] = {0, 0, 0};
 
 static gpu_sa_grid grid_a(void)
 {
-    return (gpu_sa_grid){
-        .n_machines = 2, .n_jobs = 2, .n_files = 2, .speed = a_speed, .latency = a_lat,
-        .bandwidth = a_bw, .ops = a_ops, .file_size = a_size, .mirror_off = a_mir_off,
-        .mirror_machine = a_mir_m, .mirror_ready = a_mir_t, .producer = a_prod,
-        .input_off = a_in_off, .input_file = a_in, .dep_off = a_dep_off, .dep_job = NULL};
+    return (gpu_sa_grid){.n_machines = 2,
+                         .n_jobs = 2,
+                         .n_files = 2,
+                         .speed = a_speed,
+                         .latency = a_lat,
+                         .bandwidth = a_bw,
+                         .ops = a_ops,
+                         .file_size = a_size,
+                         .mirror_off = a_mir_off,
+                         .mirror_machine = a_mir_m,
+                         .mirror_ready = a_mir_t,
+                         .producer = a_prod,
+                         .input_off = a_in_off,
+                         .input_file = a_in,
+                         .dep_off = a_dep_off,
+                         .dep_job = NULL};
 }
 
 static gpu_sa_params params(void)
@@ -137,11 +148,22 @@ static const int32_t b_dep[] = {1};
 
 static gpu_sa_grid grid_b(void)
 {
-    return (gpu_sa_grid){
-        .n_machines = 2, .n_jobs = 3, .n_files = 3, .speed = b_speed, .latency = b_lat,
-        .bandwidth = b_bw, .ops = b_ops, .file_size = b_size, .mirror_off = b_mir_off,
-        .mirror_machine = b_mir_m, .mirror_ready = b_mir_t, .producer = b_prod,
-        .input_off = b_in_off, .input_file = b_in, .dep_off = b_dep_off, .dep_job = b_dep};
+    return (gpu_sa_grid){.n_machines = 2,
+                         .n_jobs = 3,
+                         .n_files = 3,
+                         .speed = b_speed,
+                         .latency = b_lat,
+                         .bandwidth = b_bw,
+                         .ops = b_ops,
+                         .file_size = b_size,
+                         .mirror_off = b_mir_off,
+                         .mirror_machine = b_mir_m,
+                         .mirror_ready = b_mir_t,
+                         .producer = b_prod,
+                         .input_off = b_in_off,
+                         .input_file = b_in,
+                         .dep_off = b_dep_off,
+                         .dep_job = b_dep};
 }
 
 /* Order 0, 1, 2 on M0, M1, M1.
@@ -203,8 +225,7 @@ static void test_decode_rejects(void)
     CU_ASSERT_EQUAL(gpu_sa_decode(&p, &par, twice, mach, NULL, &r, err, sizeof err), ENG_INVAL);
     CU_ASSERT(bl_contains(err, "permutation"));
     const int32_t order[] = {0, 1, 2}, bad_mach[] = {0, 2, 1};
-    CU_ASSERT_EQUAL(gpu_sa_decode(&p, &par, order, bad_mach, NULL, &r, err, sizeof err),
-                    ENG_INVAL);
+    CU_ASSERT_EQUAL(gpu_sa_decode(&p, &par, order, bad_mach, NULL, &r, err, sizeof err), ENG_INVAL);
     const int32_t bad_inputs[] = {0, 1, 1, 1};
     CU_ASSERT_EQUAL(gpu_sa_decode(&p, &par, order, mach, bad_inputs, &r, err, sizeof err),
                     ENG_INVAL);
@@ -226,8 +247,13 @@ static const int64_t q_busy_end[] = {10};
 
 static gpu_sa_queue queue_q(void)
 {
-    return (gpu_sa_queue){.n_jobs = 3, .total_units = 4, .units = q_units, .duration = q_dur,
-                          .waited = NULL, .n_busy = 1, .busy_units = q_busy_units,
+    return (gpu_sa_queue){.n_jobs = 3,
+                          .total_units = 4,
+                          .units = q_units,
+                          .duration = q_dur,
+                          .waited = NULL,
+                          .n_busy = 1,
+                          .busy_units = q_busy_units,
                           .busy_end = q_busy_end};
 }
 
@@ -370,9 +396,8 @@ static void test_anneal_deterministic(void)
     CU_ASSERT_EQUAL(a.evaluations, 3 * (1 + GPU_SA_T0_SAMPLES + 300));
     CU_ASSERT_STRING_EQUAL(a.backend, "cpu");
     gpu_sa_result d;
-    CU_ASSERT_EQUAL_FATAL(gpu_sa_decode(&m.problem, &par, a.order, a.machine, a.input_order, &d,
-                                        err, sizeof err),
-                          0);
+    CU_ASSERT_EQUAL_FATAL(
+        gpu_sa_decode(&m.problem, &par, a.order, a.machine, a.input_order, &d, err, sizeof err), 0);
     CU_ASSERT_EQUAL(d.e1, a.e1);
     gpu_sa_result_fini(&d);
     par.seed = 100;
@@ -423,8 +448,8 @@ static void test_chain_independent_of_count(void)
     gpu_sa_model_fini(&m);
 }
 
-static int64_t brute_queue(const gpu_sa_problem *p, const gpu_sa_params *par, int32_t *perm,
-                           int k, int n)
+static int64_t brute_queue(const gpu_sa_problem *p, const gpu_sa_params *par, int32_t *perm, int k,
+                           int n)
 {
     if (k == n) {
         gpu_sa_result r;
@@ -456,8 +481,13 @@ static void test_anneal_queue_optimum(void)
     const int64_t dur[] = {30, 50, 10, 20, 5, 40};
     const int32_t busy_u[] = {2, 1};
     const int64_t busy_e[] = {15, 25};
-    gpu_sa_queue q = {.n_jobs = 6, .total_units = 4, .units = units, .duration = dur,
-                      .n_busy = 2, .busy_units = busy_u, .busy_end = busy_e};
+    gpu_sa_queue q = {.n_jobs = 6,
+                      .total_units = 4,
+                      .units = units,
+                      .duration = dur,
+                      .n_busy = 2,
+                      .busy_units = busy_u,
+                      .busy_end = busy_e};
     gpu_sa_problem p = {.kind = GPU_SA_QUEUE, .queue = &q};
     gpu_sa_params par = params();
     int32_t perm[6] = {0, 1, 2, 3, 4, 5};
@@ -508,7 +538,8 @@ static void test_anneal_grid_optimum(void)
     gpu_sa_result r;
     CU_ASSERT_EQUAL_FATAL(gpu_sa_solve_cpu(&p, &par, &r, err, sizeof err), 0);
     if (r.energy != opt)
-        printf("\n  annealing %lld, optimum %lld (init %lld)", (long long)r.energy, (long long)opt, (long long)r.initial_energy);
+        printf("\n  annealing %lld, optimum %lld (init %lld)", (long long)r.energy, (long long)opt,
+               (long long)r.initial_energy);
     CU_ASSERT_EQUAL(r.energy, opt);
     gpu_sa_result_fini(&r);
 }
@@ -558,9 +589,9 @@ static void test_energy_e2(void)
     CU_ASSERT_EQUAL(r.e1, n * r.cmax + r.flowtime);
     for (int pct = 0; pct <= 25; pct += 5) {
         par.transfer_cost_pct = pct;
-        CU_ASSERT_EQUAL_FATAL(gpu_sa_decode(&m.problem, &par, r.order, r.machine, r.input_order,
-                                            &d, err, sizeof err),
-                              0);
+        CU_ASSERT_EQUAL_FATAL(
+            gpu_sa_decode(&m.problem, &par, r.order, r.machine, r.input_order, &d, err, sizeof err),
+            0);
         CU_ASSERT_EQUAL(d.e2_fixed, r.e2_fixed + 300LL * pct * n * r.transfer_volume);
         CU_ASSERT(r.transfer_volume > 0);
         CU_ASSERT_DOUBLE_EQUAL(d.e2, d.e2_fixed / 1e5, 1e-6);
@@ -666,11 +697,22 @@ static const int32_t c_dep[] = {2};
 
 static gpu_sa_grid grid_c(void)
 {
-    return (gpu_sa_grid){
-        .n_machines = 3, .n_jobs = 5, .n_files = 4, .speed = c_speed, .latency = c_lat,
-        .bandwidth = c_bw, .ops = c_ops, .file_size = c_size, .mirror_off = c_mir_off,
-        .mirror_machine = c_mir_m, .mirror_ready = c_mir_t, .producer = c_prod,
-        .input_off = c_in_off, .input_file = c_in, .dep_off = c_dep_off, .dep_job = c_dep};
+    return (gpu_sa_grid){.n_machines = 3,
+                         .n_jobs = 5,
+                         .n_files = 4,
+                         .speed = c_speed,
+                         .latency = c_lat,
+                         .bandwidth = c_bw,
+                         .ops = c_ops,
+                         .file_size = c_size,
+                         .mirror_off = c_mir_off,
+                         .mirror_machine = c_mir_m,
+                         .mirror_ready = c_mir_t,
+                         .producer = c_prod,
+                         .input_off = c_in_off,
+                         .input_file = c_in,
+                         .dep_off = c_dep_off,
+                         .dep_job = c_dep};
 }
 
 /* Decodes one candidate both ways; 1 if every value agrees. */
@@ -884,9 +926,17 @@ static void test_lower_bound(void)
     static const int32_t d_bw[] = {1, 1, 1, 1};
     static const int64_t d_ops[] = {100, 50, 50};
     static const int32_t d_zero[] = {0, 0, 0, 0};
-    gpu_sa_grid d = {.n_machines = 2, .n_jobs = 3, .n_files = 0, .speed = d_speed,
-                     .latency = d_lat, .bandwidth = d_bw, .ops = d_ops, .file_size = NULL,
-                     .mirror_off = d_zero, .producer = NULL, .input_off = d_zero,
+    gpu_sa_grid d = {.n_machines = 2,
+                     .n_jobs = 3,
+                     .n_files = 0,
+                     .speed = d_speed,
+                     .latency = d_lat,
+                     .bandwidth = d_bw,
+                     .ops = d_ops,
+                     .file_size = NULL,
+                     .mirror_off = d_zero,
+                     .producer = NULL,
+                     .input_off = d_zero,
                      .dep_off = d_zero};
     gpu_sa_problem pd = {.kind = GPU_SA_GRID, .grid = &d};
     int64_t lb = 0;
@@ -900,9 +950,8 @@ static void test_lower_bound(void)
         for (int a = 0; a < 8; a++) {
             int32_t mach[3] = {a & 1, (a >> 1) & 1, (a >> 2) & 1};
             gpu_sa_result r;
-            CU_ASSERT_EQUAL_FATAL(gpu_sa_decode(&pd, &par, orders[o], mach, NULL, &r, err,
-                                                sizeof err),
-                                  0);
+            CU_ASSERT_EQUAL_FATAL(
+                gpu_sa_decode(&pd, &par, orders[o], mach, NULL, &r, err, sizeof err), 0);
             if (r.cmax < opt)
                 opt = r.cmax;
             gpu_sa_result_fini(&r);

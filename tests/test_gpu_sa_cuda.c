@@ -21,7 +21,7 @@ static int compare(const gpu_sa_result *c, const gpu_sa_result *g, int32_t n_inp
     int bad = 0;
 #define CMP(x)                                                                                     \
     if (c->x != g->x) {                                                                            \
-        printf("\n  %s: " #x " cpu %lld, cuda %lld", what, (long long)c->x, (long long)g->x);     \
+        printf("\n  %s: " #x " cpu %lld, cuda %lld", what, (long long)c->x, (long long)g->x);      \
         bad++;                                                                                     \
     }
     CMP(energy);
@@ -75,8 +75,8 @@ static void test_models_identical(void)
         bool stop_e1, e2;
         int pct;
     } cases[] = {
-        {1, 8, 1, 200, false, false, 0},   {1, 32, 64, 300, false, false, 0},
-        {2, 16, 33, 200, false, true, 10}, {1, 32, 300, 5000, true, false, 0},
+        {1, 8, 1, 200, false, false, 0},    {1, 32, 64, 300, false, false, 0},
+        {2, 16, 33, 200, false, true, 10},  {1, 32, 300, 5000, true, false, 0},
         {2, 64, 128, 100, false, true, 25},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -110,9 +110,8 @@ static void test_machines_identical(void)
         int64_t iterations;
         bool e2, paper;
     } cases[] = {
-        {1, 8, 1, 100, false, false},  {1, 48, 3, 200, true, false},
-        {2, 64, 2, 100, false, true},  {1, 1024, 1, 20, false, false},
-        {1, 1500, 1, 10, true, true},
+        {1, 8, 1, 100, false, false},   {1, 48, 3, 200, true, false}, {2, 64, 2, 100, false, true},
+        {1, 1024, 1, 20, false, false}, {1, 1500, 1, 10, true, true},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         gpu_sa_model m;
@@ -156,8 +155,14 @@ static void test_queue_identical(void)
     }
     const int32_t bu[] = {4, 8, 2};
     const int64_t be[] = {30, 5, 200};
-    gpu_sa_queue q = {.n_jobs = J, .total_units = 16, .units = units, .duration = dur,
-                      .waited = waited, .n_busy = 3, .busy_units = bu, .busy_end = be};
+    gpu_sa_queue q = {.n_jobs = J,
+                      .total_units = 16,
+                      .units = units,
+                      .duration = dur,
+                      .waited = waited,
+                      .n_busy = 3,
+                      .busy_units = bu,
+                      .busy_end = be};
     gpu_sa_problem p = {.kind = GPU_SA_QUEUE, .queue = &q};
     gpu_sa_params par;
     gpu_sa_params_default(&par);
@@ -182,10 +187,9 @@ static void test_pool_streams(void)
     gpu_sa_params par[8];
     int64_t t[8];
     for (int k = 0; k < 4; k++)
-        CU_ASSERT_EQUAL_FATAL(
-            gpu_sa_model_generate(1 + k % 2, 16 << (k % 2), 50 + (uint64_t)k, &m[k], err,
-                                  sizeof err),
-            0);
+        CU_ASSERT_EQUAL_FATAL(gpu_sa_model_generate(1 + k % 2, 16 << (k % 2), 50 + (uint64_t)k,
+                                                    &m[k], err, sizeof err),
+                              0);
     for (int k = 0; k < 8; k++) { /* more requests than slots */
         gpu_sa_params_default(&par[k]);
         par[k].seed = (uint64_t)k;
@@ -197,8 +201,7 @@ static void test_pool_streams(void)
     for (int k = 7; k >= 0; k--) {
         gpu_sa_result g, c;
         CU_ASSERT_EQUAL_FATAL(gpu_pool_wait(pool, t[k], &g, err, sizeof err), 0);
-        CU_ASSERT_EQUAL_FATAL(gpu_sa_solve_cpu(&m[k % 4].problem, &par[k], &c, err, sizeof err),
-                              0);
+        CU_ASSERT_EQUAL_FATAL(gpu_sa_solve_cpu(&m[k % 4].problem, &par[k], &c, err, sizeof err), 0);
         char what[32];
         snprintf(what, sizeof what, "request %d", k);
         CU_ASSERT_EQUAL(compare(&c, &g, m[k % 4].grid.input_off[m[k % 4].grid.n_jobs], what), 0);

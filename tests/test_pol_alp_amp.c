@@ -23,7 +23,8 @@ static void fill(pol_slot_list *l, const pol_slot *s, size_t n)
 static bool has_line(const pol_window *w, int32_t line)
 {
     for (size_t k = 0; k < w->n; k++)
-        if (w->piece[k].line == line) return true;
+        if (w->piece[k].line == line)
+            return true;
     return false;
 }
 
@@ -194,7 +195,8 @@ static double brute_earliest(const pol_slot *s, size_t m, const pol_slot_req *r,
     double *cost = malloc(m * sizeof *cost);
     for (size_t i = 0; i < m; i++) {
         double T = s[i].start_s;
-        if (T >= best) continue;
+        if (T >= best)
+            continue;
         size_t n = 0;
         for (size_t k = 0; k < m; k++) {
             double hold = pol_slot_hold(r, s[k].perf);
@@ -202,7 +204,8 @@ static double brute_earliest(const pol_slot *s, size_t m, const pol_slot_req *r,
                 (amp || s[k].price <= r->price_max))
                 cost[n++] = s[k].price * hold;
         }
-        if (n < (size_t)r->n) continue;
+        if (n < (size_t)r->n)
+            continue;
         if (amp) {
             for (size_t a = 1; a < n; a++) /* insertion sort */
                 for (size_t b = a; b > 0 && cost[b - 1] > cost[b]; b--) {
@@ -213,7 +216,8 @@ static double brute_earliest(const pol_slot *s, size_t m, const pol_slot_req *r,
             double sum = 0;
             for (size_t k = 0; k < (size_t)r->n; k++)
                 sum += cost[k];
-            if (sum > r->price_max * r->t * r->n * (1 + 1e-12)) continue;
+            if (sum > r->price_max * r->t * r->n * (1 + 1e-12))
+                continue;
         }
         best = T;
     }
@@ -225,7 +229,8 @@ static void random_list(gsl_rng *g, pol_slot *s, size_t m)
 {
     double t = 0;
     for (size_t i = 0; i < m; i++) {
-        if (i > 0 && gsl_rng_uniform(g) >= 0.4) t += 10 * gsl_rng_uniform(g);
+        if (i > 0 && gsl_rng_uniform(g) >= 0.4)
+            t += 10 * gsl_rng_uniform(g);
         double perf = 1 + 2 * gsl_rng_uniform(g);
         s[i] = (pol_slot){.start_s = t,
                           .end_s = t + 50 + 250 * gsl_rng_uniform(g),
@@ -262,9 +267,12 @@ static void test_random_earliest_and_disjoint(void)
             bool found;
             CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, (pol_slot_algo)algo, &r, &w, &found), 0);
             double want = brute_earliest(s, M, &r, algo == 1);
-            if (found) found_at[algo] = w.start_s;
-            if (found_at[algo] != want) wrong++;
-            if (!found) continue;
+            if (found)
+                found_at[algo] = w.start_s;
+            if (found_at[algo] != want)
+                wrong++;
+            if (!found)
+                continue;
             /* every piece inside its slot, conditions met */
             double sum = 0;
             for (size_t k = 0; k < w.n; k++) {
@@ -317,7 +325,8 @@ static void test_random_earliest_and_disjoint(void)
 int bl_suite_pol_alp_amp(void)
 {
     CU_pSuite s = CU_add_suite("pol_alp_amp", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "AMP takes an expensive slot ALP must refuse", test_amp_uses_expensive_slot);
     CU_add_test(s, "heterogeneous lines: rough right edge, expiration", test_rough_right_edge);
     CU_add_test(s, "multi-variant batch search by hand", test_batch_by_hand);

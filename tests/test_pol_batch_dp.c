@@ -116,7 +116,8 @@ static bool brute(size_t n, const size_t *off, const double *g, const double *z,
             sg += g[off[i] + (size_t)cur[i]];
             sz += z[off[i] + (size_t)cur[i]];
         }
-        if (sz > lim) continue;
+        if (sz > lim)
+            continue;
         if (!any || (maximize ? sg > *best : sg < *best)) {
             *best = sg;
             memcpy(ch, cur, n * sizeof *ch);
@@ -159,8 +160,10 @@ static void test_random_against_brute_force(void)
         CU_ASSERT_EQUAL(pol_dp_min_cost(&dp, &b, &grid, ch, &res), 0);
         double bc;
         bool bok = brute(n, off, c, tw, tstar, false, &bc, bch);
-        if (bok != res.feasible || (bok && fabs(bc - res.cost) > 1e-9)) mismatch++;
-        if (!bok && !res.feasible) infeasible_both++;
+        if (bok != res.feasible || (bok && fabs(bc - res.cost) > 1e-9))
+            mismatch++;
+        if (!bok && !res.feasible)
+            infeasible_both++;
         if (grid.rule == POL_DP_TLIMIT_MEANS && !res.feasible)
             mismatch++; /* the means always admit the fastest choice */
         checked++;
@@ -172,8 +175,10 @@ static void test_random_against_brute_force(void)
             mismatch++;
             continue;
         }
-        if (!bok) continue;
-        if (fabs(bstar - res.b_limit) > 1e-9) mismatch++;
+        if (!bok)
+            continue;
+        if (fabs(bstar - res.b_limit) > 1e-9)
+            mismatch++;
         /* the answer is the best on the cost grid (B* / 2^14 a cell),
          * which admits the choice that defined B* and overshoots B* by
          * at most n / 2 quanta */
@@ -184,8 +189,10 @@ static void test_random_against_brute_force(void)
         for (size_t i = 0; i < n; i++)
             lim += (double)pol_dp_cells(c[off[i] + (size_t)bch[i]], q);
         brute(n, off, t, cw, lim, false, &bt, bch);
-        if (fabs(bt - res.time) > 1e-9) grid_mismatch++;
-        if (res.cost > bstar + (double)n * q / 2 + 1e-9) grid_mismatch++;
+        if (fabs(bt - res.time) > 1e-9)
+            grid_mismatch++;
+        if (res.cost > bstar + (double)n * q / 2 + 1e-9)
+            grid_mismatch++;
         /* and never slower than the real optimum under a budget n quanta
          * below B* (which the grid admits) */
         if (brute(n, off, t, c, bstar - (double)n * q, false, &bt, bch) && res.time > bt + 1e-9)
@@ -203,7 +210,8 @@ static void test_random_against_brute_force(void)
 int bl_suite_pol_batch_dp(void)
 {
     CU_pSuite s = CU_add_suite("pol_batch_dp", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "backward run by hand", test_run_by_hand);
     CU_add_test(s, "limits (2) and (3) by hand; infeasible and free batches", test_limits_by_hand);
     CU_add_test(s, "random batches against brute force", test_random_against_brute_force);

@@ -78,10 +78,10 @@ static void test_in_place_compression(void)
 static void test_guarantees_hold(void)
 {
     static const bl_jobspec jobs[] = {
-        {1, 0, 5, 100, 4, 0},  /* all hosts, ends early at 5 */
-        {2, 1, 10, 10, 2, 0},  /* reserved [100, 110) */
-        {3, 2, 10, 10, 4, 0},  /* reserved [110, 120) */
-        {4, 3, 10, 10, 2, 0},  /* reserved [100, 110) beside J2 */
+        {1, 0, 5, 100, 4, 0}, /* all hosts, ends early at 5 */
+        {2, 1, 10, 10, 2, 0}, /* reserved [100, 110) */
+        {3, 2, 10, 10, 4, 0}, /* reserved [110, 120) */
+        {4, 3, 10, 10, 2, 0}, /* reserved [100, 110) beside J2 */
     };
     /* At 5: J2 -> 5, J3 -> earliest 4 hosts with J4 still at [100,110):
      * [15, 25)... J3 is re-placed before J4 moves, J4 then -> 5. */
@@ -130,7 +130,8 @@ static void test_indexed_equals_plain(void)
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
             double req = classes[x % 4];
             double run = 1 + (double)((x >> 8) % (uint64_t)req);
-            int procs = (x >> 20) % 3 == 0 ? 1 + (int)((x >> 24) % HOSTS) : 1 + (int)((x >> 24) % 3);
+            int procs = (x >> 20) % 3 == 0 ? 1 + (int)((x >> 24) % HOSTS)
+                                           : 1 + (int)((x >> 24) % 3);
             submit += (double)((x >> 32) % 40);
             jobs[i] = (bl_jobspec){i + 1, submit, run, req, procs, 0};
         }
@@ -180,8 +181,7 @@ static void test_bad_option(void)
 static void test_islands(void)
 {
     bl_sched s;
-    bl_core_run("conservative", S11, N_OF(S11), bl_island_platform(S11_ISLANDS, 2, 1), NULL,
-                &s);
+    bl_core_run("conservative", S11, N_OF(S11), bl_island_platform(S11_ISLANDS, 2, 1), NULL, &s);
     CU_ASSERT_EQUAL_FATAL(s.rc, 0);
     static const bl_expect e[] = {{1, 0, 10}, {2, 10, 15}, {3, 2, 6}, {4, 3, 23}, {5, 3, 23}};
     bl_check(&s, e, N_OF(e), "S11 conservative, islands");
@@ -209,13 +209,10 @@ static void test_islands(void)
  *   6  K3 ends; K2 starts on a1-a4 and b2 (b1 runs K4). */
 static void test_islands_span(void)
 {
-    static const bl_jobspec jobs[] = {{1, 0, 5, 10, 2, 0},
-                                      {2, 0, 10, 10, 5, 0},
-                                      {3, 1, 5, 5, 2, 0},
-                                      {4, 1, 30, 30, 1, 0}};
+    static const bl_jobspec jobs[] = {
+        {1, 0, 5, 10, 2, 0}, {2, 0, 10, 10, 5, 0}, {3, 1, 5, 5, 2, 0}, {4, 1, 30, 30, 1, 0}};
     bl_sched s;
-    bl_core_run("conservative", jobs, N_OF(jobs), bl_island_platform(S11_ISLANDS, 2, 1), NULL,
-                &s);
+    bl_core_run("conservative", jobs, N_OF(jobs), bl_island_platform(S11_ISLANDS, 2, 1), NULL, &s);
     CU_ASSERT_EQUAL_FATAL(s.rc, 0);
     static const bl_expect e[] = {{1, 0, 5}, {2, 6, 16}, {3, 1, 6}, {4, 1, 31}};
     bl_check(&s, e, N_OF(e), "conservative, spanning job");
@@ -230,8 +227,7 @@ static void test_islands_span(void)
 
     /* under core allocation conservative cannot name a reservation's cores */
     bl_opts o = {.alloc = POL_ALLOC_CORE};
-    bl_core_run("conservative", jobs, N_OF(jobs), bl_island_platform(S11_ISLANDS, 2, 1), &o,
-                &s);
+    bl_core_run("conservative", jobs, N_OF(jobs), bl_island_platform(S11_ISLANDS, 2, 1), &o, &s);
     CU_ASSERT_EQUAL(s.rc, ENG_USAGE);
     CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "--islands ignore"));
     bl_sched_fini(&s);

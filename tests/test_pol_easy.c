@@ -162,8 +162,13 @@ static void test_view_decisions(void)
     };
     const pol_job *running[] = {&jobs[0]};
     const pol_job *queue[] = {&jobs[1], &jobs[2], &jobs[3]};
-    pol_view v = {.now_s = 5, .total_units = 4, .free_units = 1, .queue = queue, .n_queue = 3,
-                  .running = running, .n_running = 1};
+    pol_view v = {.now_s = 5,
+                  .total_units = 4,
+                  .free_units = 1,
+                  .queue = queue,
+                  .n_queue = 3,
+                  .running = running,
+                  .n_running = 1};
     _Alignas(max_align_t) char state[1024] = {0};
     CU_ASSERT_FATAL(t->state_size <= sizeof state);
     pol_setup setup = {.total_units = 4, .n_jobs = 4};

@@ -87,8 +87,7 @@ static void test_islands(void)
     bl_sched s;
     bl_core_run("fcfs", S11, N_OF(S11), bl_island_platform(S11_ISLANDS, 2, 1), NULL, &s);
     CU_ASSERT_EQUAL_FATAL(s.rc, 0);
-    static const bl_expect e[] = {
-        {1, 0, 10}, {2, 10, 15}, {3, 10, 14}, {4, 10, 30}, {5, 10, 30}};
+    static const bl_expect e[] = {{1, 0, 10}, {2, 10, 15}, {3, 10, 14}, {4, 10, 30}, {5, 10, 30}};
     bl_check(&s, e, N_OF(e), "S11 fcfs, islands");
     bl_sched_fini(&s);
 

@@ -39,9 +39,11 @@ static eng_platform *p4(void)
 /* Host set of job id as a bit mask of platform host indices (h1 = bit 0). */
 static unsigned hosts_of(const bl_sched *s, int64_t id)
 {
-    if (!s->core) return 0;
+    if (!s->core)
+        return 0;
     for (size_t i = 0; i < s->prep.n_jobs; i++) {
-        if (s->prep.jobs[i].id != id) continue;
+        if (s->prep.jobs[i].id != id)
+            continue;
         const eng_job_result *r = &eng_core_results(s->core)[i];
         const int32_t *h = eng_core_alloc_hosts(s->core);
         unsigned mask = 0;
@@ -60,8 +62,10 @@ static unsigned pick(const char *algorithm, const char *budget)
     static const bl_jobspec jobs[] = {{1, 0, 10, 10, 2, 0}};
     pol_kv kv[2];
     size_t n = 0;
-    if (algorithm) kv[n++] = (pol_kv){"algorithm", algorithm};
-    if (budget) kv[n++] = (pol_kv){"budget", budget};
+    if (algorithm)
+        kv[n++] = (pol_kv){"algorithm", algorithm};
+    if (budget)
+        kv[n++] = (pol_kv){"budget", budget};
     bl_opts o = {.options = kv, .n_options = n};
     bl_sched s;
     bl_core_run("knapsack", jobs, 1, p4(), &o, &s);
@@ -237,7 +241,8 @@ static void test_options(void)
         unsigned m = hosts_of(&s, 1);
         double cost = 0;
         for (int i = 0; i < 4; i++)
-            if (m & (1u << i)) cost += price[i] * 10;
+            if (m & (1u << i))
+                cost += price[i] * 10;
         CU_ASSERT(cost <= 40);
         CU_ASSERT_EQUAL(m, H(3) | H(4));
         bl_sched_fini(&s);
@@ -306,7 +311,8 @@ static void test_same_schedule_as_easy(void)
 int bl_suite_pol_knapsack(void)
 {
     CU_pSuite s = CU_add_suite("pol_knapsack", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "no budget: the most available hosts", test_no_budget);
     CU_add_test(s, "budgets: knapsack vs the greedy rules", test_budget);
     CU_add_test(s, "several starts in one call", test_one_call_many_starts);

@@ -102,7 +102,10 @@ static void test_member_at_its_request_is_not_killed(void)
     static const bl_jobspec jobs[] = {{1, 0, 64, 64, 1, 1}, {2, 0, 64, 64, 1, 1}};
     static const eng_init_time init[] = {{.type = 1, .seconds = 0.1}};
     static const pol_kv opt[] = {{"horizon", "100"}};
-    bl_opts o = {.init_times = init, .n_init_times = 1, .options = opt, .n_options = 1,
+    bl_opts o = {.init_times = init,
+                 .n_init_times = 1,
+                 .options = opt,
+                 .n_options = 1,
                  .walltime = ENG_WALLTIME_KILL};
     bl_sched s;
     bl_core_run("packet", jobs, 2, bl_uniform_platform(4, 1), &o, &s);
@@ -128,8 +131,10 @@ static void test_member_at_its_request_is_not_killed(void)
  * each is a packet of its own; all four start at once, as under EASY. */
 static void test_keeps_forming_packets_while_hosts_are_free(void)
 {
-    static const bl_jobspec jobs[] = {{1, 0, 7200, 7200, 1, 1}, {2, 0, 7200, 7200, 1, 1},
-                                      {3, 0, 7200, 7200, 1, 1}, {4, 0, 7200, 7200, 1, 1}};
+    static const bl_jobspec jobs[] = {{1, 0, 7200, 7200, 1, 1},
+                                      {2, 0, 7200, 7200, 1, 1},
+                                      {3, 0, 7200, 7200, 1, 1},
+                                      {4, 0, 7200, 7200, 1, 1}};
     static const bl_expect e[] = {{1, 0, 7200}, {2, 0, 7200}, {3, 0, 7200}, {4, 0, 7200}};
     static const char *const variants[] = {"default", "paper"};
     for (int k = 0; k < 2; k++) {
@@ -169,8 +174,8 @@ static void test_reservation_is_promised(void)
                                       {2, 1, 100, 100, 2, 2},
                                       {3, 1, 500, 500, 1, 3},
                                       {4, 2, 50, 50, 1, 3}};
-    static const eng_init_time init[] = {{.type = 1, .seconds = 10}, {.type = 2, .seconds = 0},
-                                         {.type = 3, .seconds = 0}};
+    static const eng_init_time init[] = {
+        {.type = 1, .seconds = 10}, {.type = 2, .seconds = 0}, {.type = 3, .seconds = 0}};
     pol_type spy = *pol_find("packet");
     spy.schedule = spy_schedule;
     n_promised = 0;
@@ -272,7 +277,9 @@ static void test_ablations(void)
         {one, 1, {{1, 0, 110}, {2, 0, 110}, {3, 0, 110}}, 1},
     };
     for (size_t c = 0; c < 3; c++) {
-        bl_opts o = {.init_times = init, .n_init_times = 1, .options = cases[c].opt,
+        bl_opts o = {.init_times = init,
+                     .n_init_times = 1,
+                     .options = cases[c].opt,
                      .n_options = cases[c].n_opt};
         bl_sched s;
         bl_core_run("packet", jobs, 3, bl_uniform_platform(4, 1), &o, &s);
@@ -295,12 +302,12 @@ static void test_options(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "option mode: expected easy or greedy"));
     bl_sched_fini(&s);
     static const pol_kv bounds[][2] = {
-        {{"horizon", "0"}},          {{"horizon", "inf"}},
-        {{"horizon", "nan"}},        {{"horizon", "1e400"}},
-        {{"max_members", "1e30"}},   {{"max_members", "-1"}},
-        {{"max_members", "2.5"}},    {{"max_members", "2147483648"}},
-        {{"max_members", ""}},       {{"variant", "alea"}},
-        {{"scaling", "log"}},        {{"variant", "paper"}, {"mode", "greedy"}},
+        {{"horizon", "0"}},        {{"horizon", "inf"}},
+        {{"horizon", "nan"}},      {{"horizon", "1e400"}},
+        {{"max_members", "1e30"}}, {{"max_members", "-1"}},
+        {{"max_members", "2.5"}},  {{"max_members", "2147483648"}},
+        {{"max_members", ""}},     {{"variant", "alea"}},
+        {{"scaling", "log"}},      {{"variant", "paper"}, {"mode", "greedy"}},
     };
     for (size_t i = 0; i < sizeof bounds / sizeof *bounds; i++) {
         o.options = bounds[i];
@@ -335,8 +342,8 @@ static int bad_packet_schedule(void *st, const pol_view *v, pol_out *out)
 
 static void test_engine_checks(void)
 {
-    const pol_type bad = {.name = "badpacket", .state_size = sizeof(int),
-                          .schedule = bad_packet_schedule};
+    const pol_type bad = {
+        .name = "badpacket", .state_size = sizeof(int), .schedule = bad_packet_schedule};
     static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 1}, {2, 0, 10, 10, 1, 1}};
     eng_platform *p = bl_uniform_platform(4, 1);
     eng_workload *w = bl_make_workload(jobs, 2);
@@ -370,7 +377,11 @@ static void test_sane_without_initialization(void)
         for (int i = 0; i < N; i++) {
             t += floor(gsl_ran_exponential(r, 30));
             double run = 60 + floor(gsl_ran_exponential(r, 600));
-            jobs[i] = (bl_jobspec){i + 1, t, run, ceil(run * 1.5), 1 + (int)gsl_rng_uniform_int(r, 8),
+            jobs[i] = (bl_jobspec){i + 1,
+                                   t,
+                                   run,
+                                   ceil(run * 1.5),
+                                   1 + (int)gsl_rng_uniform_int(r, 8),
                                    1 + (int64_t)gsl_rng_uniform_int(r, 4)};
         }
         double bsld[2];

@@ -12,8 +12,13 @@
 
 static pol_job job(int32_t idx, int64_t user, double req)
 {
-    return (pol_job){.idx = idx, .id = idx + 1, .user = user, .estimate_s = req, .units = 1,
-                     .start_s = -1, .expected_end_s = -1};
+    return (pol_job){.idx = idx,
+                     .id = idx + 1,
+                     .user = user,
+                     .estimate_s = req,
+                     .units = 1,
+                     .start_s = -1,
+                     .expected_end_s = -1};
 }
 
 static void finish(pol_predictor *p, pol_job *j, double start, double ran)
@@ -154,8 +159,8 @@ static void test_requested_is_the_view(void)
 static void test_schedules(void)
 {
     static const bl_jobspec jobs[] = {
-        {1, 0, 10, 1000, 4, 0},  {2, 0, 10, 1000, 4, 0}, {3, 30, 100, 1000, 3, 0},
-        {4, 31, 50, 50, 4, 0},   {5, 32, 20, 20, 1, 0},
+        {1, 0, 10, 1000, 4, 0}, {2, 0, 10, 1000, 4, 0}, {3, 30, 100, 1000, 3, 0},
+        {4, 31, 50, 50, 4, 0},  {5, 32, 20, 20, 1, 0},
     };
     static const int64_t users[] = {1, 1, 1, 2, 2};
     static const bl_expect req[] = {{3, 30, 130}, {4, 130, 180}, {5, 32, 52}};
@@ -167,8 +172,8 @@ static void test_schedules(void)
         for (int pred = 0; pred < 2; pred++) {
             bl_sched s;
             /* slurm plans at bf_resolution 1 s and backfills at every call */
-            pol_kv o[3] = {pred ? o_u2[0] : o_req[0], {"bf_resolution", "1"},
-                           {"bf_interval", "0.001"}};
+            pol_kv o[3] = {
+                pred ? o_u2[0] : o_req[0], {"bf_resolution", "1"}, {"bf_interval", "0.001"}};
             bl_opts opts = {.options = o, .n_options = k == 2 ? 3 : 1, .users = users};
             int rc = bl_core_run(policies[k], jobs, N_OF(jobs), bl_uniform_platform(4, 1), &opts,
                                  &s);
@@ -203,8 +208,8 @@ static void test_report_two_pools(void)
     char names[4][8];
     for (int i = 0; i < 4; i++) {
         snprintf(names[i], sizeof names[i], "n%d", i + 1);
-        d[i] = (eng_host_desc){.name = names[i], .speed_flops = 1e9, .sg_cores = 1,
-                               .queues = i < 2 ? "1" : "2"};
+        d[i] = (eng_host_desc){
+            .name = names[i], .speed_flops = 1e9, .sg_cores = 1, .queues = i < 2 ? "1" : "2"};
     }
     static const bl_jobspec jobs[] = {{1, 0, 10, 20, 1, 1}, {2, 0, 10, 20, 1, 2}};
     for (int given = 0; given < 2; given++) {

@@ -191,7 +191,8 @@ int bl_suite_pol_profile(void)
     CU_add_test(s, "advance forgets the past", test_advance);
     CU_add_test(s, "earliest slots in steps (cursor)", test_earliest_resume);
     CU_add_test(s, "free stretch before a time", test_free_since);
-    CU_add_test(s, "free just before a time, least and most free over a span", test_free_before_max_over);
+    CU_add_test(s, "free just before a time, least and most free over a span",
+                test_free_before_max_over);
     CU_add_test(s, "scans from a given time (cursor_at)", test_cursor_at);
     return 0;
 }

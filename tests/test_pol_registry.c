@@ -77,7 +77,11 @@ static bl_jobspec *random_jobs(gsl_rng *r, size_t n, int max_procs, int n_queues
             req = floor(run * 0.7); /* overrun: killed, or extended */
         else if (u < 0.08)
             req = -1; /* no request */
-        jobs[i] = (bl_jobspec){(int64_t)i + 1, t, run, req, procs,
+        jobs[i] = (bl_jobspec){(int64_t)i + 1,
+                               t,
+                               run,
+                               req,
+                               procs,
                                n_queues > 1 ? 1 + (int64_t)gsl_rng_uniform_int(r, 2) : 0};
     }
     return jobs;
@@ -123,8 +127,12 @@ static const struct variant {
       {"priority_weight_jobsize", "300"},
       {"bf_resolution", "7"}},
      6},
-    {"slurm", {{"priority_weight_fairshare", "1"}, {"fairshare_by", "group"},
-               {"bf_max_job_test", "3"}, {"bf_window", "30"}}, 4},
+    {"slurm",
+     {{"priority_weight_fairshare", "1"},
+      {"fairshare_by", "group"},
+      {"bf_max_job_test", "3"},
+      {"bf_window", "30"}},
+     4},
     {"slurm", {{"predictor", "user2"}, {"priority_weight_age", "10"}}, 2},
     {"slurm", {{"keep_reservation", "no"}, {"priority_weight_fairshare", "100"}}, 2},
     {"easy", {{"predictor", "user2"}, {"backfill_order", "sjf"}}, 2},
@@ -167,8 +175,11 @@ static void test_conformance(void)
             const char *name = var ? var->policy : list[k]->name;
             bl_opts o = {.alloc = alloc,
                          .walltime = wt,
-                         .failures = {.enabled = failing, .epoch_s = 900, .seed = seed,
-                                      .requeue = requeue, .max_requeues = 20},
+                         .failures = {.enabled = failing,
+                                      .epoch_s = 900,
+                                      .seed = seed,
+                                      .requeue = requeue,
+                                      .max_requeues = 20},
                          .options = var ? var->options : NULL,
                          .n_options = var ? var->n_options : 0,
                          .users = users,
@@ -178,8 +189,7 @@ static void test_conformance(void)
             runs++;
             if (rc) {
                 failures++;
-                printf("\n  round %d %s%s: %s", round, name, var ? " (variant)" : "",
-                       s.diag.msg);
+                printf("\n  round %d %s%s: %s", round, name, var ? " (variant)" : "", s.diag.msg);
             }
             CU_ASSERT_EQUAL(rc, 0);
             if (rc == 0) {
@@ -221,8 +231,11 @@ static eng_platform *island_platform(gsl_rng *r, bool three, int *cores, bool fa
         snprintf(names[i], sizeof names[i], "n%d", i + 1);
         snprintf(occ[i], sizeof occ[i], "%.3f", 0.02 + 0.2 * gsl_rng_uniform(r));
         const char *isl = three ? (i % 4 == 3 ? "z" : i < 7 ? "x" : "y") : (i % 2 ? "x" : "y");
-        d[i] = (eng_host_desc){.name = names[i], .speed_flops = 1e9, .sg_cores = *cores,
-                               .island = isl, .occupation = failing ? occ[i] : NULL};
+        d[i] = (eng_host_desc){.name = names[i],
+                               .speed_flops = 1e9,
+                               .sg_cores = *cores,
+                               .island = isl,
+                               .occupation = failing ? occ[i] : NULL};
     }
     eng_platform *p = NULL;
     eng_diag diag;
@@ -265,13 +278,16 @@ static void test_conformance_islands(void)
             }
             bl_opts o = {.alloc = alloc,
                          .walltime = wt,
-                         .failures = {.enabled = failing, .epoch_s = 900, .seed = seed,
-                                      .requeue = requeue, .max_requeues = 20}};
+                         .failures = {.enabled = failing,
+                                      .epoch_s = 900,
+                                      .seed = seed,
+                                      .requeue = requeue,
+                                      .max_requeues = 20}};
             bl_sched s;
             int rc = bl_core_run(list[k]->name, jobs, n, p, &o, &s);
             bool plans = list[k]->flags & POL_FLAG_ISLANDS;
-            bool refused = !plans || (alloc == POL_ALLOC_CORE &&
-                                      strcmp(list[k]->name, "conservative") == 0);
+            bool refused = !plans ||
+                           (alloc == POL_ALLOC_CORE && strcmp(list[k]->name, "conservative") == 0);
             runs++;
             if (refused) {
                 CU_ASSERT_EQUAL(rc, ENG_USAGE);
@@ -312,8 +328,7 @@ int bl_suite_pol_registry(void)
         return 1;
     CU_add_test(s, "lookup and names", test_lookup);
     CU_add_test(s, "option validation", test_option_validation);
-    CU_add_test(s, "conformance: every policy, random workloads, checker on",
-                test_conformance);
+    CU_add_test(s, "conformance: every policy, random workloads, checker on", test_conformance);
     CU_add_test(s, "conformance with islands: placement and promises, checker on",
                 test_conformance_islands);
     return 0;

@@ -19,8 +19,8 @@ static void run4(const bl_jobspec *jobs, size_t n, const pol_kv *o, size_t n_o,
                  const bl_expect *exp, size_t n_exp, const char *what)
 {
     bl_sched s;
-    bl_opts opts = {.alloc = POL_ALLOC_NODE, .walltime = ENG_WALLTIME_KILL, .options = o,
-                    .n_options = n_o};
+    bl_opts opts = {
+        .alloc = POL_ALLOC_NODE, .walltime = ENG_WALLTIME_KILL, .options = o, .n_options = n_o};
     int rc = bl_core_run("sa", jobs, n, bl_uniform_platform(4, 1), &opts, &s);
     if (rc)
         printf("\n  %s: %s", what, s.diag.msg);
@@ -92,8 +92,10 @@ static void test_fastest_hosts(void)
         eng_diag_clear(&diag);
         CU_ASSERT_EQUAL_FATAL(eng_platform_build("two", d, 2, "1Gf", &p, &diag), 0);
         static const pol_kv o[] = {{"hosts", "fastest"}};
-        bl_opts opts = {.alloc = POL_ALLOC_NODE, .walltime = ENG_WALLTIME_KILL,
-                        .options = fastest ? o : NULL, .n_options = fastest ? 1 : 0};
+        bl_opts opts = {.alloc = POL_ALLOC_NODE,
+                        .walltime = ENG_WALLTIME_KILL,
+                        .options = fastest ? o : NULL,
+                        .n_options = fastest ? 1 : 0};
         bl_sched s;
         CU_ASSERT_EQUAL(bl_core_run("sa", jobs, 1, p, &opts, &s), 0);
         CU_ASSERT_DOUBLE_EQUAL(bl_end(&s, 1), fastest ? 5 : 10, 1e-9);
@@ -107,8 +109,8 @@ static void test_fastest_hosts(void)
 static void expect_bad(const pol_kv *o, const char *needle)
 {
     bl_sched s;
-    bl_opts opts = {.alloc = POL_ALLOC_NODE, .walltime = ENG_WALLTIME_KILL, .options = o,
-                    .n_options = 1};
+    bl_opts opts = {
+        .alloc = POL_ALLOC_NODE, .walltime = ENG_WALLTIME_KILL, .options = o, .n_options = 1};
     int rc = bl_core_run("sa", S1, N_OF(S1), bl_uniform_platform(4, 1), &opts, &s);
     CU_ASSERT_NOT_EQUAL(rc, 0);
     CU_ASSERT(bl_contains(s.diag.msg, needle));
@@ -151,10 +153,10 @@ static void test_random_checked(void)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 8);
-    static const pol_kv opts_a[] = {{"window", "16"}, {"chains", "2"}, {"stop", "e1"},
-                                    {"hosts", "fastest"}};
-    static const pol_kv opts_b[] = {{"energy", "e2"}, {"a1", "0.2"},      {"a2", "0.8"},
-                                    {"iterations", "16"}, {"window", "3"}, {"acceptance", "paper"},
+    static const pol_kv opts_a[] = {
+        {"window", "16"}, {"chains", "2"}, {"stop", "e1"}, {"hosts", "fastest"}};
+    static const pol_kv opts_b[] = {{"energy", "e2"},      {"a1", "0.2"},   {"a2", "0.8"},
+                                    {"iterations", "16"},  {"window", "3"}, {"acceptance", "paper"},
                                     {"parallel", "chains"}};
     for (int round = 0; round < 16; round++) {
         bool hetero = round % 2;
@@ -186,7 +188,9 @@ static void test_random_checked(void)
             jobs[i] = (bl_jobspec){(int64_t)i + 1, t, run, req, procs, 0};
         }
         const pol_kv *o = round / 8 ? opts_b : opts_a;
-        bl_opts opts = {.alloc = alloc, .walltime = wt, .options = o,
+        bl_opts opts = {.alloc = alloc,
+                        .walltime = wt,
+                        .options = o,
                         .n_options = round / 8 ? N_OF(opts_b) : N_OF(opts_a)};
         bl_sched s;
         int rc = bl_core_run("sa", jobs, n, p, &opts, &s);
@@ -212,8 +216,8 @@ static void test_deterministic(void)
     for (size_t i = 0; i < N; i++) {
         t += floor(gsl_ran_exponential(r, 30));
         double run = 1 + floor(gsl_rng_uniform(r) * 500);
-        jobs[i] = (bl_jobspec){(int64_t)i + 1, t, run, run * 2, 1 + (int)gsl_rng_uniform_int(r, 4),
-                               0};
+        jobs[i] = (bl_jobspec){
+            (int64_t)i + 1, t, run, run * 2, 1 + (int)gsl_rng_uniform_int(r, 4), 0};
     }
     gsl_rng_free(r);
     static const pol_kv a[] = {
@@ -221,8 +225,8 @@ static void test_deterministic(void)
     static const pol_kv b[] = {
         {"backend", "auto"}, {"chains", "128"}, {"window", "8"}, {"iterations", "16"}};
     bl_sched x, y;
-    bl_opts oa = {.alloc = POL_ALLOC_NODE, .walltime = ENG_WALLTIME_KILL, .options = a,
-                  .n_options = N_OF(a)};
+    bl_opts oa = {
+        .alloc = POL_ALLOC_NODE, .walltime = ENG_WALLTIME_KILL, .options = a, .n_options = N_OF(a)};
     bl_opts ob = oa;
     ob.options = b;
     CU_ASSERT_EQUAL_FATAL(bl_core_run("sa", jobs, N, bl_uniform_platform(4, 1), &oa, &x), 0);

@@ -12,8 +12,8 @@ static void test_known_answers(void)
     pol_job b = {.idx = 1, .units = 2, .expected_end_s = 50};
     pol_job c = {.idx = 2, .units = 4, .expected_end_s = 80};
     const pol_job *running[] = {&a, &b, &c};
-    pol_view v = {.now_s = 10, .total_units = 10, .free_units = 1, .running = running,
-                  .n_running = 3};
+    pol_view v = {
+        .now_s = 10, .total_units = 10, .free_units = 1, .running = running, .n_running = 3};
     double shadow;
     int32_t extra;
     /* need 3: at 50 A alone would do (1+3 = 4), but B ends then too: extra

@@ -140,7 +140,8 @@ typedef struct ref_slot {
 static int ref_cmp(const void *a, const void *b)
 {
     const ref_slot *x = a, *y = b;
-    if (x->s != y->s) return x->s < y->s ? -1 : 1;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
@@ -162,8 +163,10 @@ static void test_random_against_array(void)
             double e = s + (double)gsl_rng_uniform_int(r, 30);
             int32_t h;
             pol_slots_insert(&l, &(pol_slot){s, e, 1, 1, 0}, &h);
-            if (e > s) ref[n++] = (ref_slot){s, e, seq, h};
-            if (e > s) seq++;
+            if (e > s)
+                ref[n++] = (ref_slot){s, e, seq, h};
+            if (e > s)
+                seq++;
         } else {
             size_t k = gsl_rng_uniform_int(r, n);
             ref_slot x = ref[k];
@@ -174,8 +177,10 @@ static void test_random_against_array(void)
             double cf = from < x.s ? x.s : from, ct = to > x.e ? x.e : to;
             if (cf < ct) {
                 ref[k] = ref[--n];
-                if (cf > x.s) ref[n++] = (ref_slot){x.s, cf, x.seq, x.handle};
-                if (ct < x.e) ref[n++] = (ref_slot){ct, x.e, seq++, k2};
+                if (cf > x.s)
+                    ref[n++] = (ref_slot){x.s, cf, x.seq, x.handle};
+                if (ct < x.e)
+                    ref[n++] = (ref_slot){ct, x.e, seq++, k2};
             }
         }
         qsort(ref, n, sizeof *ref, ref_cmp);
@@ -186,7 +191,8 @@ static void test_random_against_array(void)
         size_t k = 0;
         for (int32_t h = pol_slots_first(&l); h; h = pol_slots_next(&l, h), k++) {
             const pol_slot *s = pol_slots_get(&l, h);
-            if (h != ref[k].handle || s->start_s != ref[k].s || s->end_s != ref[k].e) bad++;
+            if (h != ref[k].handle || s->start_s != ref[k].s || s->end_s != ref[k].e)
+                bad++;
         }
     }
     CU_ASSERT_EQUAL(bad, 0);
@@ -198,7 +204,8 @@ static void test_random_against_array(void)
 int bl_suite_pol_slots(void)
 {
     CU_pSuite s = CU_add_suite("pol_slots", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "order by start, ties in insertion order", test_order_and_ties);
     CU_add_test(s, "cut in the middle: K1 in place, K2 sorted in", test_cut_middle);
     CU_add_test(s, "cut at the start, at the end, whole, clipped, missed", test_cut_edges);

@@ -54,7 +54,8 @@ static int run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfor
 {
     bl_opts o = {.alloc = alloc, .options = kv, .n_options = n_kv};
     int rc = bl_core_run(policy, jobs, n, p, &o, s);
-    if (rc) printf("\n  %s: %s\n", policy, s->diag.msg);
+    if (rc)
+        printf("\n  %s: %s\n", policy, s->diag.msg);
     return rc;
 }
 
@@ -223,7 +224,8 @@ static void test_options(void)
 int bl_suite_pol_slotsched(void)
 {
     CU_pSuite s = CU_add_suite("pol_slotsched", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "AMP pairs a cheap and an expensive host, ALP cannot",
                 test_amp_pairs_cheap_and_expensive);
     CU_add_test(s, "the time criterion picks the faster host", test_faster_host_by_time_criterion);

@@ -33,7 +33,9 @@ static void run4(const bl_jobspec *jobs, size_t n, const int64_t *users, const p
  *  t=100: J2 starts; t=200: J4 (user 1 has used 800, user 2 nothing); 300: J3.
  * With the weight at its default 0 the order is the submit order. */
 static const bl_jobspec heavy_light[] = {
-    {1, 0, 100, 100, 4, 0}, {2, 0, 100, 100, 4, 0}, {3, 0, 100, 100, 4, 0},
+    {1, 0, 100, 100, 4, 0},
+    {2, 0, 100, 100, 4, 0},
+    {3, 0, 100, 100, 4, 0},
     {4, 10, 100, 100, 4, 0},
 };
 static const int64_t heavy_light_users[] = {1, 1, 1, 2};
@@ -44,12 +46,11 @@ static void test_fairshare_light_user_passes(void)
                                 {"priority_decay_halflife", "0"},
                                 {"bf_resolution", "1"}};
     static const bl_expect e[] = {{1, 0, 100}, {2, 100, 200}, {4, 200, 300}, {3, 300, 400}};
-    run4(heavy_light, N_OF(heavy_light), heavy_light_users, fs, N_OF(fs), e, N_OF(e),
-         "fair-share");
+    run4(heavy_light, N_OF(heavy_light), heavy_light_users, fs, N_OF(fs), e, N_OF(e), "fair-share");
     static const pol_kv none[] = {{"bf_resolution", "1"}};
     static const bl_expect fifo[] = {{1, 0, 100}, {2, 100, 200}, {3, 200, 300}, {4, 300, 400}};
-    run4(heavy_light, N_OF(heavy_light), heavy_light_users, none, N_OF(none), fifo,
-         N_OF(fifo), "weights 0");
+    run4(heavy_light, N_OF(heavy_light), heavy_light_users, none, N_OF(none), fifo, N_OF(fifo),
+         "weights 0");
 }
 
 /* The same jobs, accounts by group: users 1 and 2 share group 5, so J4's
@@ -66,10 +67,12 @@ static void test_fairshare_by_group_and_unlisted(void)
                                       {"fairshare_by", "group"}};
     static const bl_expect fifo[] = {{1, 0, 100}, {2, 100, 200}, {3, 200, 300}, {4, 300, 400}};
     bl_sched s;
-    bl_opts o = {.options = by_group, .n_options = N_OF(by_group), .users = heavy_light_users,
+    bl_opts o = {.options = by_group,
+                 .n_options = N_OF(by_group),
+                 .users = heavy_light_users,
                  .groups = groups};
-    CU_ASSERT_EQUAL(bl_core_run("slurm", heavy_light, N_OF(heavy_light),
-                                bl_uniform_platform(4, 1), &o, &s), 0);
+    CU_ASSERT_EQUAL(
+        bl_core_run("slurm", heavy_light, N_OF(heavy_light), bl_uniform_platform(4, 1), &o, &s), 0);
     bl_check(&s, fifo, N_OF(fifo), "by group");
     bl_sched_fini(&s);
 
@@ -78,8 +81,8 @@ static void test_fairshare_by_group_and_unlisted(void)
                        {"priority_decay_halflife", "0"},
                        {"bf_resolution", "1"},
                        {"shares", path}};
-    run4(heavy_light, N_OF(heavy_light), heavy_light_users, listed, N_OF(listed), fifo,
-         N_OF(fifo), "unlisted user");
+    run4(heavy_light, N_OF(heavy_light), heavy_light_users, listed, N_OF(listed), fifo, N_OF(fifo),
+         "unlisted user");
 }
 
 /* Partition factor: as in test_age_and_size, J1 holds the machine until
@@ -109,7 +112,9 @@ static void test_partition_factor(void)
 static void test_shares_file(void)
 {
     static const bl_jobspec jobs[] = {
-        {1, 0, 100, 100, 2, 0}, {2, 0, 50, 50, 2, 0}, {3, 1, 100, 100, 4, 0},
+        {1, 0, 100, 100, 2, 0},
+        {2, 0, 50, 50, 2, 0},
+        {3, 1, 100, 100, 4, 0},
         {4, 2, 100, 100, 4, 0},
     };
     static const int64_t users[] = {1, 2, 1, 2};
@@ -156,9 +161,8 @@ static void test_age_and_size(void)
     run4(jobs, N_OF(jobs), NULL, age, N_OF(age), j2_first, N_OF(j2_first), "age");
     static const pol_kv size[] = {{"priority_weight_jobsize", "20"}, {"bf_resolution", "1"}};
     run4(jobs, N_OF(jobs), NULL, size, N_OF(size), j3_first, N_OF(j3_first), "size");
-    static const pol_kv small[] = {{"priority_weight_jobsize", "20"},
-                                   {"priority_favor_small", "yes"},
-                                   {"bf_resolution", "1"}};
+    static const pol_kv small[] = {
+        {"priority_weight_jobsize", "20"}, {"priority_favor_small", "yes"}, {"bf_resolution", "1"}};
     run4(jobs, N_OF(jobs), NULL, small, N_OF(small), j2_first, N_OF(j2_first), "favor small");
 }
 
@@ -176,9 +180,8 @@ static void test_keep_reservation(void)
     static const pol_kv kept[] = {{"priority_weight_jobsize", "20"}, {"bf_resolution", "1"}};
     static const bl_expect e_kept[] = {{2, 100, 150}, {3, 150, 200}};
     run4(jobs, N_OF(jobs), NULL, kept, N_OF(kept), e_kept, N_OF(e_kept), "kept");
-    static const pol_kv replan[] = {{"priority_weight_jobsize", "20"},
-                                    {"bf_resolution", "1"},
-                                    {"keep_reservation", "no"}};
+    static const pol_kv replan[] = {
+        {"priority_weight_jobsize", "20"}, {"bf_resolution", "1"}, {"keep_reservation", "no"}};
     static const bl_expect e_replan[] = {{3, 100, 150}, {2, 150, 200}};
     run4(jobs, N_OF(jobs), NULL, replan, N_OF(replan), e_replan, N_OF(e_replan), "replanned");
 }
@@ -234,8 +237,13 @@ static void test_promise(void)
     };
     const pol_job *running[] = {&jobs[0]};
     const pol_job *queue[] = {&jobs[1], &jobs[2]};
-    pol_view v = {.now_s = 5, .total_units = 4, .free_units = 1, .queue = queue, .n_queue = 2,
-                  .running = running, .n_running = 1};
+    pol_view v = {.now_s = 5,
+                  .total_units = 4,
+                  .free_units = 1,
+                  .queue = queue,
+                  .n_queue = 2,
+                  .running = running,
+                  .n_running = 1};
     for (int pred = 0; pred < 2; pred++) {
         void *state = calloc(1, t->state_size);
         pol_kv o[] = {{"predictor", pred ? "user2" : "requested"}};
@@ -296,8 +304,7 @@ static void test_bad_options(void)
     expect_inval((pol_kv[]){{"keep_reservation", "always"}}, 1,
                  "option keep_reservation: expected yes or no, got 'always'");
     expect_inval((pol_kv[]){{"predictor", "oracle"}}, 1, "expected requested or user2");
-    expect_inval((pol_kv[]){{"partition_job_factor", "1:2,x"}}, 1,
-                 "expected QUEUE:FACTOR");
+    expect_inval((pol_kv[]){{"partition_job_factor", "1:2,x"}}, 1, "expected QUEUE:FACTOR");
     const char *names = bl_write_tmp("shares-names.txt", "1 10\nalice 10\n");
     expect_inval((pol_kv[]){{"shares", names}}, 1, "shares-names.txt:2: unknown user");
     const char *twice = bl_write_tmp("shares-twice.txt", "1 10\n1 5\n");
@@ -317,16 +324,18 @@ static void test_bad_options(void)
 static void test_cli_usage_errors(void)
 {
     char *out = NULL;
-    int st = bl_run(&out, "run --platform '%s' --workload '%s' --policy slurm "
-                          "--policy-opt priority_weight_age=-3 --out '%s/o'",
+    int st = bl_run(&out,
+                    "run --platform '%s' --workload '%s' --policy slurm "
+                    "--policy-opt priority_weight_age=-3 --out '%s/o'",
                     bl_src("platforms/test/tiny-4.xml"), bl_src("traces/fixtures/small.swf"),
                     bl_tmpdir());
     CU_ASSERT_EQUAL(st, 2);
     CU_ASSERT_TRUE(bl_contains(out, "priority_weight_age: expected a non-negative integer"));
     free(out);
     const char *names = bl_write_tmp("shares-cli.txt", "bob 1\n");
-    st = bl_run(&out, "run --platform '%s' --workload '%s' --policy slurm "
-                      "--policy-opt shares='%s' --out '%s/o'",
+    st = bl_run(&out,
+                "run --platform '%s' --workload '%s' --policy slurm "
+                "--policy-opt shares='%s' --out '%s/o'",
                 bl_src("platforms/test/tiny-4.xml"), bl_src("traces/fixtures/small.swf"), names,
                 bl_tmpdir());
     CU_ASSERT_EQUAL(st, 2);

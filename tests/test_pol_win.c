@@ -75,7 +75,8 @@ static void test_workspace(void)
 int bl_suite_pol_win(void)
 {
     CU_pSuite s = CU_add_suite("pol_win", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "canonical value of a selection", test_canonical_prob);
     CU_add_test(s, "integer cost discretization", test_discretize);
     CU_add_test(s, "workspace", test_workspace);

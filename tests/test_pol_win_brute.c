@@ -66,7 +66,8 @@ static void test_criterion3(void)
 int bl_suite_pol_win_brute(void)
 {
     CU_pSuite s = CU_add_suite("pol_win_brute", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "criterion (2)", test_criterion2);
     CU_add_test(s, "criterion (3) with groups", test_criterion3);
     return 0;

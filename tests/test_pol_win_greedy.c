@@ -112,7 +112,8 @@ static void test_edges(void)
 int bl_suite_pol_win_greedy(void)
 {
     CU_pSuite s = CU_add_suite("pol_win_greedy", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "MaxP, MinC, MaxP/C", test_single_rules);
     CU_add_test(s, "GreedyJnt stages and infeasible budgets", test_greedyjnt_stages);
     CU_add_test(s, "ties, zero costs, too few resources", test_edges);

@@ -162,7 +162,8 @@ static void test_against_bruteforce(void)
 int bl_suite_pol_win_group(void)
 {
     CU_pSuite s = CU_add_suite("pol_win_group", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "group awareness matters", test_group_matters);
     CU_add_test(s, "singleton groups reduce to KnapsackP", test_singletons);
     CU_add_test(s, "KnapsackGroup equals BruteForce on random instances", test_against_bruteforce);

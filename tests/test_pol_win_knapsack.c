@@ -107,7 +107,8 @@ static void test_against_bruteforce(void)
             pol_win_ks_stats st;
             CU_ASSERT_EQUAL_FATAL(pol_win_knapsack(&pr, flags, &ws, &ks, &st), 0);
             tables += !st.shortcut && st.cells > 0;
-            if (ks.n_sel != bf.n_sel || ks.p != bf.p || (ks.n_sel && !ks.feasible)) bad = true;
+            if (ks.n_sel != bf.n_sel || ks.p != bf.p || (ks.n_sel && !ks.feasible))
+                bad = true;
         }
         instances++;
         if (bad && mismatches++ < 5) {
@@ -154,7 +155,8 @@ static void test_reductions_shrink(void)
 int bl_suite_pol_win_knapsack(void)
 {
     CU_pSuite s = CU_add_suite("pol_win_knapsack", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "hand-made optima and edge cases", test_hand_made);
     CU_add_test(s, "DP equals BruteForce on random instances", test_against_bruteforce);
     CU_add_test(s, "reductions shrink the table", test_reductions_shrink);

@@ -87,7 +87,8 @@ static void test_bounded(void)
         CU_ASSERT_EQUAL(b.best, full.best);
         CU_ASSERT_EQUAL(b.ub_evals, 801);
         CU_ASSERT_EQUAL(b.evals, c.calls);
-        if (kind == 1) CU_ASSERT(b.evals < 100); /* only points whose bound exceeds 2 */
+        if (kind == 1)
+            CU_ASSERT(b.evals < 100); /* only points whose bound exceeds 2 */
     }
 }
 
@@ -103,7 +104,8 @@ static void test_starts_unimodal(void)
         CU_ASSERT_EQUAL(r.t_best, 300);
         CU_ASSERT_EQUAL(r.best, 0);
         CU_ASSERT_EQUAL(r.evals, c.calls); /* no point twice */
-        if (deltas[d] > 1) CU_ASSERT(r.evals < 60);
+        if (deltas[d] > 1)
+            CU_ASSERT(r.evals < 60);
     }
     /* a flat function: every start is a local maximum at once */
     c.kind = 3;
@@ -157,7 +159,8 @@ static void test_starts_multimodal(void)
 int bl_suite_pol_win_scan(void)
 {
     CU_pSuite s = CU_add_suite("pol_win_scan", NULL, NULL);
-    if (!s) return 1;
+    if (!s)
+        return 1;
     CU_add_test(s, "full scan", test_full);
     CU_add_test(s, "bounded scan equals the full scan", test_bounded);
     CU_add_test(s, "starting points on a unimodal function", test_starts_unimodal);

@@ -72,8 +72,8 @@ int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, 
                 if (opts[k].short_name == a[1])
                     o = &opts[k];
         } else {
-            fprintf(ERR, "batchlab %s: unexpected argument '%s' (see batchlab %s --help)\n",
-                    cmd, a, cmd);
+            fprintf(ERR, "batchlab %s: unexpected argument '%s' (see batchlab %s --help)\n", cmd, a,
+                    cmd);
             bl_args_fini(out);
             return 2;
         }
@@ -194,8 +194,8 @@ int bl_args_u64(const char *cmd, const char *name, const char *value, unsigned l
     char *end;
     unsigned long long v = strtoull(value, &end, 10);
     if (end == value || *end || errno || value[0] == '-') {
-        fprintf(ERR, "batchlab %s: --%s: expected a non-negative integer, got '%s'\n", cmd,
-                name, value);
+        fprintf(ERR, "batchlab %s: --%s: expected a non-negative integer, got '%s'\n", cmd, name,
+                value);
         return 2;
     }
     *out = v;

@@ -19,8 +19,8 @@ typedef enum bl_opt_kind {
 } bl_opt_kind;
 
 typedef struct bl_opt {
-    const char *name;    /* long name without "--" */
-    char short_name;     /* 0 for none */
+    const char *name; /* long name without "--" */
+    char short_name;  /* 0 for none */
     bl_opt_kind kind;
     const char *metavar; /* "FILE" */
     const char *help;

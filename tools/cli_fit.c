@@ -47,8 +47,8 @@ static void print_fit(const char *name, const eng_fit_quantity *q, const char *u
     if (q->has_hgamma)
         printf("  hyper-gamma of ln x (%zu jobs with x > 1): p %.4f  Gamma(%.4f, %.4f) + "
                "Gamma(%.4f, %.4f)   KS %.4f\n",
-               q->n_hgamma, q->hgamma.p, q->hgamma.g1.shape, q->hgamma.g1.scale,
-               q->hgamma.g2.shape, q->hgamma.g2.scale, q->ks_hgamma);
+               q->n_hgamma, q->hgamma.p, q->hgamma.g1.shape, q->hgamma.g1.scale, q->hgamma.g2.shape,
+               q->hgamma.g2.scale, q->ks_hgamma);
 }
 
 static void json_num(FILE *f, double v)
@@ -94,8 +94,10 @@ static void write_json(FILE *f, const char *log, const eng_fit_log *fl)
 {
     fputs("{\n  \"format\": \"batchlab-fit 1\",\n  \"workload\": \"", f);
     for (const char *p = log; *p; p++) {
-        if (*p == '"' || *p == '\\') fputc('\\', f);
-        if ((unsigned char)*p >= 0x20) fputc(*p, f);
+        if (*p == '"' || *p == '\\')
+            fputc('\\', f);
+        if ((unsigned char)*p >= 0x20)
+            fputc(*p, f);
     }
     fprintf(f,
             "\",\n  \"jobs\": %zu, \"used\": %zu, \"no_positive_run_time\": %zu, "
@@ -110,7 +112,8 @@ int bl_cmd_fit(int argc, char **argv)
 {
     bl_args a;
     int rc = bl_args_parse(CMD, opts, sizeof opts / sizeof *opts, argc, argv, 1, &a);
-    if (rc) return rc;
+    if (rc)
+        return rc;
     if (a.help) {
         bl_args_usage(CMD, synopsis, description, opts, sizeof opts / sizeof *opts);
         bl_args_fini(&a);
@@ -128,7 +131,8 @@ int bl_cmd_fit(int argc, char **argv)
     eng_workload *w = NULL;
     eng_fit_log fl;
     rc = eng_swf_read(log, NULL, &w, &d);
-    if (rc == ENG_OK) rc = eng_fit_workload(w, &fl, &d);
+    if (rc == ENG_OK)
+        rc = eng_fit_workload(w, &fl, &d);
     eng_workload_destroy(w);
     if (rc != ENG_OK) {
         fprintf(stderr, "batchlab " CMD ": %s\n", d.msg[0] ? d.msg : eng_strerror(rc));

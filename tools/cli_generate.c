@@ -59,8 +59,9 @@ static const bl_opt modified_opts[] = {
 
 static const bl_opt scale_opts[] = {
     {"workload", 0, BL_VALUE, "IN", "input SWF log, .swf or .swf.gz (required)"},
-    {"platform", 0, BL_VALUE, "FILE", "take P and C from a SimGrid platform (all its hosts; "
-                                      "its pools must agree on cores per node)"},
+    {"platform", 0, BL_VALUE, "FILE",
+     "take P and C from a SimGrid platform (all its hosts; "
+     "its pools must agree on cores per node)"},
     {"nodes", 0, BL_VALUE, "P", "machine size in nodes (required with --load)"},
     {"cores-per-node", 0, BL_VALUE, "C", "a job of p processors takes ceil(p/C) nodes (default 1)"},
     {"load", 0, BL_VALUE, "U", "rescale inter-arrival times to a computed load U"},
@@ -111,8 +112,7 @@ static const char modified_description[] =
     "redrawn outside [5, 8] (run times 148..2980 s), sizes from the Lublin-Feitelson typeless\n"
     "size model fitted to the machine (clamped to P), and a job type uniform in 1..K in\n"
     "field 15. Submit times are rounded to whole seconds. Requested times as for lublin:\n"
-    "exact (default), f-model (needs --f) or walltimes (default list\n"
-    ENG_WALLTIMES_DEFAULT ").";
+    "exact (default), f-model (needs --f) or walltimes (default list\n" ENG_WALLTIMES_DEFAULT ").";
 
 static const char scale_synopsis[] =
     "--workload IN (--platform FILE | --nodes P [--cores-per-node C])\n"
@@ -135,8 +135,7 @@ static int need(const bl_args *a, const char *name)
 {
     if (bl_args_get(a, name)->set)
         return 0;
-    fprintf(stderr, "batchlab generate: --%s is required (see batchlab generate --help)\n",
-            name);
+    fprintf(stderr, "batchlab generate: --%s is required (see batchlab generate --help)\n", name);
     return 2;
 }
 
@@ -150,8 +149,7 @@ static int int_opt(const char *cmd, const bl_args *a, const char *name, unsigned
     if (bl_args_u64(cmd, name, v, out) != 0)
         return 2;
     if (*out < lo || *out > hi) {
-        fprintf(stderr, "batchlab %s: --%s: expected %llu..%llu, got '%s'\n", cmd, name, lo, hi,
-                v);
+        fprintf(stderr, "batchlab %s: --%s: expected %llu..%llu, got '%s'\n", cmd, name, lo, hi, v);
         return 2;
     }
     return 0;
@@ -320,8 +318,8 @@ static int generate_modified(int argc, char **argv)
     if (rc != 0)
         return rc;
     if (a.help) {
-        bl_args_usage("generate modified", modified_synopsis, modified_description,
-                      modified_opts, N_OPTS(modified_opts));
+        bl_args_usage("generate modified", modified_synopsis, modified_description, modified_opts,
+                      N_OPTS(modified_opts));
         bl_args_fini(&a);
         return 0;
     }
@@ -431,8 +429,7 @@ int bl_cmd_scale(int argc, char **argv)
     if (rc != 0)
         return rc;
     if (a.help) {
-        bl_args_usage("scale", scale_synopsis, scale_description, scale_opts,
-                      N_OPTS(scale_opts));
+        bl_args_usage("scale", scale_synopsis, scale_description, scale_opts, N_OPTS(scale_opts));
         bl_args_fini(&a);
         return 0;
     }
@@ -487,8 +484,7 @@ int bl_cmd_scale(int argc, char **argv)
         if (bl_args_double("scale", "load", load_s, &load) != 0)
             goto done;
         if (!(load > 0.0)) {
-            fprintf(stderr, "batchlab scale: --load: expected a positive load, got '%s'\n",
-                    load_s);
+            fprintf(stderr, "batchlab scale: --load: expected a positive load, got '%s'\n", load_s);
             goto done;
         }
     }
@@ -516,8 +512,9 @@ int bl_cmd_scale(int argc, char **argv)
             uniform = uniform && p->pools[i].cores_per_node == p->pools[0].cores_per_node;
         eng_platform_destroy(p);
         if (!uniform) {
-            fprintf(stderr, "batchlab scale: %s: its pools differ in cores per node; give "
-                            "--nodes and --cores-per-node instead\n",
+            fprintf(stderr,
+                    "batchlab scale: %s: its pools differ in cores per node; give "
+                    "--nodes and --cores-per-node instead\n",
                     platform);
             goto done;
         }

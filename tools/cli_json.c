@@ -84,8 +84,7 @@ static int flatten(bl_json_flat *j, size_t *cap, const char *key, json_t *v, eng
         return flat_add(j, cap, key, eng_strdup(num), false, d);
     case JSON_REAL:
         return flat_add(j, cap, key,
-                        eng_strdup(eng_fmt_double(num, sizeof num, json_real_value(v))), false,
-                        d);
+                        eng_strdup(eng_fmt_double(num, sizeof num, json_real_value(v))), false, d);
     case JSON_TRUE:
         return flat_add(j, cap, key, eng_strdup("true"), false, d);
     case JSON_FALSE:
@@ -102,8 +101,8 @@ static int flat_from(const char *path, json_t *root, const json_error_t *err, bl
 {
     memset(j, 0, sizeof *j);
     if (!root)
-        return eng_diag_set(d, err->line < 0 ? ENG_IO : ENG_PARSE, "%s:%d:%d: %s", path,
-                            err->line, err->column, err->text);
+        return eng_diag_set(d, err->line < 0 ? ENG_IO : ENG_PARSE, "%s:%d:%d: %s", path, err->line,
+                            err->column, err->text);
     int rc;
     if (!json_is_object(root)) {
         rc = eng_diag_set(d, ENG_PARSE, "%s:1: expected a JSON object", path);

@@ -61,13 +61,11 @@ static void policy_spec_fini(policy_spec *p)
     memset(p, 0, sizeof *p);
 }
 
-static int add_kv(const char *cmd, const char *what, const char *text, size_t len,
-                  policy_spec *p)
+static int add_kv(const char *cmd, const char *what, const char *text, size_t len, policy_spec *p)
 {
     const char *eq = memchr(text, '=', len);
     if (!eq || eq == text) {
-        fprintf(stderr, "batchlab %s: %s '%.*s': expected key=value\n", cmd, what, (int)len,
-                text);
+        fprintf(stderr, "batchlab %s: %s '%.*s': expected key=value\n", cmd, what, (int)len, text);
         return 2;
     }
     char *key = eng_strndup(text, (size_t)(eq - text));
@@ -171,8 +169,7 @@ static int policy_spec_parse(const char *cmd, const char *spec, const char *cons
     snprintf(name, sizeof name, "%.*s", (int)(name_len < 63 ? name_len : 63), spec);
     out->type = pol_find(name);
     if (!out->type) {
-        fprintf(stderr, "batchlab %s: unknown policy '%s' (valid: %s)\n", cmd, name,
-                pol_names());
+        fprintf(stderr, "batchlab %s: unknown policy '%s' (valid: %s)\n", cmd, name, pol_names());
         policy_spec_fini(out);
         return 2;
     }
@@ -236,8 +233,9 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
 {
     memset(s, 0, sizeof *s);
     if (!bl_args_value(a, "platform", NULL) || !bl_args_value(a, "workload", NULL)) {
-        fprintf(stderr, "batchlab %s: --platform and --workload are required (see batchlab %s "
-                        "--help)\n",
+        fprintf(stderr,
+                "batchlab %s: --platform and --workload are required (see batchlab %s "
+                "--help)\n",
                 cmd, cmd);
         return 2;
     }
@@ -354,14 +352,16 @@ static int read_workload(const char *cmd, const char *path, bool lenient, eng_wo
         fprintf(stderr, "batchlab %s: skipped %zu malformed lines (--lenient); the first: %s\n",
                 cmd, (*w)->n_malformed, (*w)->first_malformed);
     if ((*w)->n_reordered)
-        fprintf(stderr, "batchlab %s: %s: %zu jobs were out of submit order; replayed in "
-                        "submit order\n",
+        fprintf(stderr,
+                "batchlab %s: %s: %zu jobs were out of submit order; replayed in "
+                "submit order\n",
                 cmd, path, (*w)->n_reordered);
     for (int f = 1; f <= 18; f++)
         if ((*w)->n_ignored[f])
-            fprintf(stderr, "batchlab %s: warning: %s: %zu values of field %d (%s) outside "
-                            "the SWF range were read as -1 (unknown); the replay does not "
-                            "use this field\n",
+            fprintf(stderr,
+                    "batchlab %s: warning: %s: %zu values of field %d (%s) outside "
+                    "the SWF range were read as -1 (unknown); the replay does not "
+                    "use this field\n",
                     cmd, path, (*w)->n_ignored[f], f, eng_swf_field_name(f));
     return 0;
 }
@@ -380,8 +380,7 @@ static int check_readable(const char *cmd, const char *what, const char *path)
 {
     if (access(path, R_OK) == 0)
         return 0;
-    fprintf(stderr, "batchlab %s: %s: cannot open %s file: %s\n", cmd, path, what,
-            strerror(errno));
+    fprintf(stderr, "batchlab %s: %s: cannot open %s file: %s\n", cmd, path, what, strerror(errno));
     return 1;
 }
 
@@ -525,8 +524,7 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
     const eng_summary *s = &r->summary;
     char a[64], b[64], c[64];
     printf("batchlab run: %s on %s (%zu hosts, %s allocation), walltime %s\n", ps->label,
-           spec->platform_path, r->n_platform_hosts, spec->manifest.alloc,
-           spec->manifest.walltime);
+           spec->platform_path, r->n_platform_hosts, spec->manifest.alloc, spec->manifest.walltime);
     printf("  workload           %s\n", spec->manifest.workload_path);
     printf("  jobs               %zu read, %zu simulated: %zu completed, %zu killed at their "
            "requested time",
@@ -589,8 +587,10 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
         static const struct {
             unsigned bit;
             const char *name;
-        } files[] = {{ENG_OUT_JOBS, "jobs.csv"},         {ENG_OUT_DROPPED, "dropped.csv"},
-                     {ENG_OUT_SCHEDULE, "schedule.swf"}, {ENG_OUT_SUMMARY, "summary.json"},
+        } files[] = {{ENG_OUT_JOBS, "jobs.csv"},
+                     {ENG_OUT_DROPPED, "dropped.csv"},
+                     {ENG_OUT_SCHEDULE, "schedule.swf"},
+                     {ENG_OUT_SUMMARY, "summary.json"},
                      {ENG_OUT_TIMESERIES, "timeseries.csv"}};
         unsigned want = spec->manifest.outputs ? spec->manifest.outputs : ENG_OUT_ALL;
         printf("  outputs            %s/{", spec->out_dir);
@@ -607,9 +607,9 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
 /* ---- run --------------------------------------------------------------- */
 
 static const bl_opt run_opts[] = {
-    BL_RUN_OPTS
-    {"policy", 'P', BL_VALUE, "NAME", "scheduling policy, optionally NAME:key=value:... "
-                                      "(see batchlab policies)"},
+    BL_RUN_OPTS{"policy", 'P', BL_VALUE, "NAME",
+                "scheduling policy, optionally NAME:key=value:... "
+                "(see batchlab policies)"},
     {"policy-opt", 0, BL_MULTI, "KEY=VALUE", "option passed to the policy (repeatable)"},
 };
 
@@ -680,10 +680,9 @@ int bl_cmd_run(int argc, char **argv)
 /* ---- compare ------------------------------------------------------------ */
 
 static const bl_opt compare_opts[] = {
-    BL_RUN_OPTS
-    {"policies", 'P', BL_VALUE, "LIST",
-     "comma-separated policies, each NAME or NAME:key=value:... (default fcfs,easy,"
-     "conservative)"},
+    BL_RUN_OPTS{"policies", 'P', BL_VALUE, "LIST",
+                "comma-separated policies, each NAME or NAME:key=value:... (default fcfs,easy,"
+                "conservative)"},
 };
 
 /* One output folder per policy: the spec with ':' and '=' made safe. */
@@ -701,9 +700,9 @@ static char *policy_dir(const char *out, const char *label)
 static void print_compare(const char *const *labels, const eng_run_report *r, size_t n,
                           const sim_args *s)
 {
-    printf("batchlab compare: %s on %s (%zu hosts, %s allocation), walltime %s\n",
-           s->c.workload, s->c.platform, r[0].n_platform_hosts,
-           bl_run_choice_name("alloc", s->c.alloc), bl_run_choice_name("walltime", s->c.walltime));
+    printf("batchlab compare: %s on %s (%zu hosts, %s allocation), walltime %s\n", s->c.workload,
+           s->c.platform, r[0].n_platform_hosts, bl_run_choice_name("alloc", s->c.alloc),
+           bl_run_choice_name("walltime", s->c.walltime));
     printf("  %zu jobs read, %zu simulated; ", r[0].summary.n_input, r[0].summary.n_simulated);
     print_drops(stdout, &r[0].summary, "dropped ");
     struct {
@@ -834,8 +833,9 @@ static int cmd_compare(int argc, char **argv)
         }
         size_t len = strlen(list);
         if (rc == 0 && (len == 0 || list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,"))) {
-            fprintf(stderr, "batchlab compare: --policies: expected policy names separated by "
-                            "single commas, got an empty name in '%s'\n",
+            fprintf(stderr,
+                    "batchlab compare: --policies: expected policy names separated by "
+                    "single commas, got an empty name in '%s'\n",
                     list);
             rc = 2;
         }
@@ -870,16 +870,16 @@ static int cmd_compare(int argc, char **argv)
         spec.sim.progress = !s.c.quiet && isatty(STDERR_FILENO); /* within each policy */
         spec.summary_only = true;
         if (!s.c.quiet && isatty(STDERR_FILENO))
-            fprintf(stderr, "batchlab compare: running %s (%zu of %zu)...\n", labels[i], i + 1,
-                    n);
+            fprintf(stderr, "batchlab compare: running %s (%zu of %zu)...\n", labels[i], i + 1, n);
         eng_diag d;
         eng_diag_clear(&d);
         int failed = eng_run_isolated(&spec, &reps[i], &d);
         if (eng_run_stopped_by()) {
             rc = stopped("compare", labels[i], eng_run_stopped_by(), !failed, dir);
             if (i > 0 && s.c.out)
-                fprintf(stderr, "batchlab compare: the %zu policies before %s finished; their "
-                                "folders in %s are complete\n",
+                fprintf(stderr,
+                        "batchlab compare: the %zu policies before %s finished; their "
+                        "folders in %s are complete\n",
                         i, labels[i], s.c.out);
         } else if (failed) {
             eng_diag_prefix(&d, "%s: ", labels[i]);
@@ -908,19 +908,21 @@ static int cmd_compare(int argc, char **argv)
 
 static const bl_opt info_opts[] = {
     {"workload", 'w', BL_VALUE, "FILE", "SWF log, plain or .gz (required)"},
-    {"platform", 'p', BL_VALUE, "FILE", "also: the jobs a replay on this platform drops, and the "
-                                        "computed load on all its hosts"},
+    {"platform", 'p', BL_VALUE, "FILE",
+     "also: the jobs a replay on this platform drops, and the "
+     "computed load on all its hosts"},
     {"nodes", 0, BL_VALUE, "P", "also: the computed load on P nodes"},
-    {"cores-per-node", 0, BL_VALUE, "C", "with --nodes: a job of p processors takes ceil(p/C) "
-                                         "nodes (default 1)"},
+    {"cores-per-node", 0, BL_VALUE, "C",
+     "with --nodes: a job of p processors takes ceil(p/C) "
+     "nodes (default 1)"},
     {"lenient", 0, BL_FLAG, NULL, "skip and count malformed SWF lines instead of stopping"},
 };
 
 static int cmd_info(int argc, char **argv)
 {
     bl_args a;
-    int rc = bl_args_parse("info", info_opts, sizeof info_opts / sizeof info_opts[0], argc, argv,
-                           1, &a);
+    int rc = bl_args_parse("info", info_opts, sizeof info_opts / sizeof info_opts[0], argc, argv, 1,
+                           &a);
     if (rc)
         return rc;
     if (a.help) {
@@ -945,9 +947,9 @@ static int cmd_info(int argc, char **argv)
     const char *platform = bl_args_value(&a, "platform", NULL);
     unsigned long long nodes = 0, cpn = 1;
     bool have_nodes = bl_args_get(&a, "nodes")->set;
-    if (have_nodes && (bl_args_u64("info", "nodes", bl_args_value(&a, "nodes", ""), &nodes) ||
-                       bl_args_u64("info", "cores-per-node",
-                                   bl_args_value(&a, "cores-per-node", "1"), &cpn))) {
+    if (have_nodes &&
+        (bl_args_u64("info", "nodes", bl_args_value(&a, "nodes", ""), &nodes) ||
+         bl_args_u64("info", "cores-per-node", bl_args_value(&a, "cores-per-node", "1"), &cpn))) {
         bl_args_fini(&a);
         return 2;
     }
@@ -981,8 +983,7 @@ static int cmd_info(int argc, char **argv)
     printf("%s\n", path);
     if (h->computer || h->installation)
         printf("  machine            %s%s%s\n", h->computer ? h->computer : "",
-               h->computer && h->installation ? ", " : "",
-               h->installation ? h->installation : "");
+               h->computer && h->installation ? ", " : "", h->installation ? h->installation : "");
     if (h->max_nodes >= 0 || h->max_procs >= 0)
         printf("  header size        MaxNodes %lld, MaxProcs %lld\n", (long long)h->max_nodes,
                (long long)h->max_procs);
@@ -1002,16 +1003,16 @@ static int cmd_info(int argc, char **argv)
         fprintf(stderr, "batchlab info: out of memory\n");
         return 1;
     }
-    printf("  submits            %.0f .. %.0f s (%.1f days)\n", ws.first_submit_s,
-           ws.last_submit_s, (ws.last_submit_s - ws.first_submit_s) / 86400.0);
+    printf("  submits            %.0f .. %.0f s (%.1f days)\n", ws.first_submit_s, ws.last_submit_s,
+           (ws.last_submit_s - ws.first_submit_s) / 86400.0);
     if (ws.n_with_procs)
         printf("  processors         median %g, max %g; serial %.1f%%, power of two %.1f%% "
                "(field 5, else 8)\n",
                ws.procs_median, ws.procs_max, 100.0 * (double)ws.n_serial / (double)ws.n_with_procs,
                100.0 * (double)ws.n_pow2 / (double)ws.n_with_procs);
     if (ws.n_with_runtime)
-        printf("  run time (s)       median %g, max %g; unknown in %zu jobs\n",
-               ws.runtime_median_s, ws.runtime_max_s, ws.n_no_runtime);
+        printf("  run time (s)       median %g, max %g; unknown in %zu jobs\n", ws.runtime_median_s,
+               ws.runtime_max_s, ws.n_no_runtime);
     printf("  requested time     given for %zu jobs; run/request median %.3f; %zu jobs ran past "
            "it\n",
            ws.n_with_request, ws.accuracy_median, ws.n_over_request);
@@ -1040,13 +1041,13 @@ static int cmd_info(int argc, char **argv)
             eng_summary s = {0};
             memcpy(s.n_dropped, prep.n_dropped, sizeof s.n_dropped);
             s.n_dropped_total = prep.n_dropped_total;
-            printf("  on %s (%zu hosts, %zu pool%s): %zu jobs simulated; ", platform,
-                   plat->n_hosts, plat->n_pools, plat->n_pools == 1 ? "" : "s", prep.n_jobs);
+            printf("  on %s (%zu hosts, %zu pool%s): %zu jobs simulated; ", platform, plat->n_hosts,
+                   plat->n_pools, plat->n_pools == 1 ? "" : "s", prep.n_jobs);
             print_drops(stdout, &s, "dropped ");
             double load = eng_wstats_prepared_load(&prep, plat->n_hosts);
             if (!isnan(load))
-                printf("  computed load      %.4f on its %zu hosts (whole nodes per job)\n",
-                       load, plat->n_hosts);
+                printf("  computed load      %.4f on its %zu hosts (whole nodes per job)\n", load,
+                       plat->n_hosts);
             eng_prepared_fini(&prep);
         }
         eng_platform_destroy(plat);
@@ -1073,8 +1074,7 @@ static int cmd_policies(int argc, char **argv)
     size_t n;
     const pol_type *const *list = pol_list(&n);
     for (size_t i = 0; i < n; i++) {
-        printf("%-14s %s\n%-14s (%s)\n", list[i]->name, list[i]->summary, "",
-               list[i]->citation);
+        printf("%-14s %s\n%-14s (%s)\n", list[i]->name, list[i]->summary, "", list[i]->citation);
         if (list[i]->flags & POL_FLAG_ISLANDS)
             printf("%-14s   plans with islands (--islands strict)\n", "");
         for (const pol_option *o = list[i]->options; o && o->key; o++)
@@ -1147,9 +1147,10 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: batchlab COMMAND [options]   (batchlab COMMAND --help for details)\n\n"
-               "batchlab %s: discrete-event simulation of HPC batch scheduling on SimGrid.\n\n"
-               "commands:\n",
+    fprintf(f,
+            "usage: batchlab COMMAND [options]   (batchlab COMMAND --help for details)\n\n"
+            "batchlab %s: discrete-event simulation of HPC batch scheduling on SimGrid.\n\n"
+            "commands:\n",
             BATCHLAB_VERSION);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);

@@ -84,12 +84,24 @@ uint32_t bl_plot_color(int64_t id)
     double f = h - k, p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
     double r, g, b;
     switch (k % 6) {
-    case 0: r = v, g = t, b = p; break;
-    case 1: r = q, g = v, b = p; break;
-    case 2: r = p, g = v, b = t; break;
-    case 3: r = p, g = q, b = v; break;
-    case 4: r = t, g = p, b = v; break;
-    default: r = v, g = p, b = q; break;
+    case 0:
+        r = v, g = t, b = p;
+        break;
+    case 1:
+        r = q, g = v, b = p;
+        break;
+    case 2:
+        r = p, g = v, b = t;
+        break;
+    case 3:
+        r = p, g = q, b = v;
+        break;
+    case 4:
+        r = t, g = p, b = v;
+        break;
+    default:
+        r = v, g = p, b = q;
+        break;
     }
     return ((uint32_t)lround(r * 255) << 16) | ((uint32_t)lround(g * 255) << 8) |
            (uint32_t)lround(b * 255);
@@ -184,8 +196,9 @@ static int render(const char *script)
     pid_t pid;
     int err = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
     if (err != 0) {
-        fprintf(stderr, "batchlab plot: gnuplot not found (install gnuplot-nox); the data and "
-                        "%s are written: run gnuplot %s\n",
+        fprintf(stderr,
+                "batchlab plot: gnuplot not found (install gnuplot-nox); the data and "
+                "%s are written: run gnuplot %s\n",
                 script, script);
         return 1;
     }
@@ -243,7 +256,7 @@ typedef struct gantt_row {
     double start_s, end_s;
     int64_t lo, hi; /* host indices, inclusive */
     int64_t color_id;
-    int end; /* END_*: killed at its requested time, cut by a host failure */
+    int end;    /* END_*: killed at its requested time, cut by a host failure */
     bool first; /* the job's first host interval (marks are drawn once) */
 } gantt_row;
 
@@ -307,8 +320,9 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
         if (nf <= need || !parse_num(fields[c_id], &id) || !parse_num(fields[c_start], &start) ||
             !parse_num(fields[c_end], &end) || !parse_num(fields[c_sub], &sub) ||
             (c_packet >= 0 && !parse_num(fields[c_packet], &packet))) {
-            fprintf(stderr, "batchlab plot: %s:%ld: expected numbers in job_id, "
-                            "submission_time, starting_time, finish_time%s\n",
+            fprintf(stderr,
+                    "batchlab plot: %s:%ld: expected numbers in job_id, "
+                    "submission_time, starting_time, finish_time%s\n",
                     path, line, c_packet >= 0 ? " and packet" : "");
             rc = 1;
             break;
@@ -328,8 +342,9 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
             char *end_p;
             long long lo = strtoll(p, &end_p, 10), hi = lo;
             if (end_p == p || lo < 0) {
-                fprintf(stderr, "batchlab plot: %s:%ld: allocated_resources: expected host "
-                                "intervals like '0-3 7', got '%s'\n",
+                fprintf(stderr,
+                        "batchlab plot: %s:%ld: allocated_resources: expected host "
+                        "intervals like '0-3 7', got '%s'\n",
                         path, line, fields[c_alloc]);
                 rc = 1;
                 break;
@@ -338,8 +353,9 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
             if (*p == '-') {
                 hi = strtoll(p + 1, &end_p, 10);
                 if (end_p == p + 1 || hi < lo) {
-                    fprintf(stderr, "batchlab plot: %s:%ld: allocated_resources: expected "
-                                    "LO-HI with LO <= HI, got '%s'\n",
+                    fprintf(stderr,
+                            "batchlab plot: %s:%ld: allocated_resources: expected "
+                            "LO-HI with LO <= HI, got '%s'\n",
                             path, line, fields[c_alloc]);
                     rc = 1;
                     break;
@@ -347,8 +363,9 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
                 p = end_p;
             }
             if (*p && *p != ' ') {
-                fprintf(stderr, "batchlab plot: %s:%ld: allocated_resources: expected host "
-                                "intervals like '0-3 7', got '%s'\n",
+                fprintf(stderr,
+                        "batchlab plot: %s:%ld: allocated_resources: expected host "
+                        "intervals like '0-3 7', got '%s'\n",
                         path, line, fields[c_alloc]);
                 rc = 1;
                 break;
@@ -359,8 +376,13 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
                 break;
             }
             int64_t color = by_packet && packet >= 0 ? (int64_t)packet : (int64_t)id;
-            (*rows)[(*n)++] = (gantt_row){.start_s = start, .end_s = end, .lo = lo, .hi = hi,
-                                          .color_id = color, .end = ended, .first = first};
+            (*rows)[(*n)++] = (gantt_row){.start_s = start,
+                                          .end_s = end,
+                                          .lo = lo,
+                                          .hi = hi,
+                                          .color_id = color,
+                                          .end = ended,
+                                          .first = first};
             first = false;
             *max_host = hi > *max_host ? hi : *max_host;
         }
@@ -396,8 +418,9 @@ static int read_series(const char *in, series_pt **pts, size_t *n)
             c_q = column(fields, nf, "queued_jobs");
             c_u = column(fields, nf, "utilization");
             if (c_t < 0 || c_q < 0 || c_u < 0) {
-                fprintf(stderr, "batchlab plot: %s:1: expected the columns time_s, "
-                                "queued_jobs, utilization\n",
+                fprintf(stderr,
+                        "batchlab plot: %s:1: expected the columns time_s, "
+                        "queued_jobs, utilization\n",
                         in);
                 rc = 1;
             }
@@ -407,8 +430,9 @@ static int read_series(const char *in, series_pt **pts, size_t *n)
         int need = c_t > c_q ? (c_t > c_u ? c_t : c_u) : (c_q > c_u ? c_q : c_u);
         if (nf <= need || !parse_num(fields[c_t], &p.t_s) || !parse_num(fields[c_q], &p.queued) ||
             !parse_num(fields[c_u], &p.util)) {
-            fprintf(stderr, "batchlab plot: %s:%ld: expected numbers in time_s, queued_jobs, "
-                            "utilization\n",
+            fprintf(stderr,
+                    "batchlab plot: %s:%ld: expected numbers in time_s, queued_jobs, "
+                    "utilization\n",
                     in, line);
             rc = 1;
         } else if (eng_grow(pts, &pcap, *n + 1, sizeof **pts) != ENG_OK) {
@@ -427,8 +451,8 @@ static int read_series(const char *in, series_pt **pts, size_t *n)
  * bin_s 0: every event instant (drawn as steps); otherwise the time-weighted
  * mean of each bin of bin_s seconds (aligned on multiples of bin_s) over the
  * part of it the series covers. 0 or 1 after a message. */
-static int write_series(const char *out, const char *in, const series_pt *p, size_t n,
-                        double lo, double hi, double bin_s, double div)
+static int write_series(const char *out, const char *in, const series_pt *p, size_t n, double lo,
+                        double hi, double bin_s, double div)
 {
     eng_diag d;
     eng_diag_clear(&d);
@@ -439,8 +463,9 @@ static int write_series(const char *out, const char *in, const series_pt *p, siz
     }
     char num[3][40];
     if (bin_s > 0)
-        fprintf(a.f, "# bin_start queued_jobs utilization: time-weighted means over bins of "
-                     "%s s (from %s)\n",
+        fprintf(a.f,
+                "# bin_start queued_jobs utilization: time-weighted means over bins of "
+                "%s s (from %s)\n",
                 eng_fmt_double(num[0], sizeof num[0], bin_s), in);
     else
         fprintf(a.f, "# time queued_jobs utilization (from %s)\n", in);
@@ -531,8 +556,8 @@ static void read_run_meta(const char *sum, const char *run, int64_t max_host, ru
     const char *wl = bl_json_flat_get(&js, "manifest.inputs.workload.path");
     const char *pf = bl_json_flat_get(&js, "platform.path");
     if (pol && wl)
-        snprintf(m->title, sizeof m->title, "%s on %s%s%s%s", pol, base_name(wl),
-                 pf ? " (" : "", pf ? base_name(pf) : "", pf ? ")" : "");
+        snprintf(m->title, sizeof m->title, "%s on %s%s%s%s", pol, base_name(wl), pf ? " (" : "",
+                 pf ? base_name(pf) : "", pf ? ")" : "");
     bl_json_flat_fini(&js);
 }
 
@@ -557,8 +582,9 @@ static int write_gantt(const char *gantt, const char *marks, const char *jobs,
         fprintf(stderr, "batchlab plot: %s\n", d.msg);
         return 1;
     }
-    fprintf(g.f, "# x y xlow xhigh ylow yhigh rgb: one job on hosts ylow..yhigh-1 from "
-                 "xlow to xhigh (%s), from %s\n",
+    fprintf(g.f,
+            "# x y xlow xhigh ylow yhigh rgb: one job on hosts ylow..yhigh-1 from "
+            "xlow to xhigh (%s), from %s\n",
             unit, jobs);
     *drawn = 0;
     mark_n[0] = mark_n[1] = 0;
@@ -568,17 +594,18 @@ static int write_gantt(const char *gantt, const char *marks, const char *jobs,
         if (r->end_s < lo || r->start_s > hi)
             continue;
         double x0 = r->start_s / div, x1 = r->end_s / div;
-        fprintf(g.f, "%s %s %s %s %lld %lld %u\n",
-                eng_fmt_double(num[0], sizeof num[0], (x0 + x1) / 2),
-                eng_fmt_double(num[1], sizeof num[1], (double)(r->lo + r->hi + 1) / 2),
-                eng_fmt_double(num[2], sizeof num[2], x0), eng_fmt_double(num[3], sizeof num[3], x1),
-                (long long)r->lo, (long long)r->hi + 1, bl_plot_color(r->color_id));
+        fprintf(
+            g.f, "%s %s %s %s %lld %lld %u\n", eng_fmt_double(num[0], sizeof num[0], (x0 + x1) / 2),
+            eng_fmt_double(num[1], sizeof num[1], (double)(r->lo + r->hi + 1) / 2),
+            eng_fmt_double(num[2], sizeof num[2], x0), eng_fmt_double(num[3], sizeof num[3], x1),
+            (long long)r->lo, (long long)r->hi + 1, bl_plot_color(r->color_id));
         *drawn += r->first;
     }
     if (*drawn == 0) /* gnuplot refuses an empty file */
         fprintf(g.f, "0 0 0 0 0 0 16777215\n");
-    fprintf(k.f, "# x y: block 0 jobs killed at their requested time, block 1 jobs cut by a "
-                 "host failure (%s)\n",
+    fprintf(k.f,
+            "# x y: block 0 jobs killed at their requested time, block 1 jobs cut by a "
+            "host failure (%s)\n",
             unit);
     for (int kind = END_KILLED; kind <= END_FAILED; kind++) {
         for (size_t i = 0; i < n; i++) {
@@ -610,7 +637,7 @@ typedef struct run_fig {
     const char *dir, *gantt, *marks, *series, *title;
     bool has_jobs, has_ts;
     int64_t hosts;
-    const char *color; /* "job" or "packet" */
+    const char *color;             /* "job" or "packet" */
     double g_lo, g_hi, s_lo, s_hi; /* x ranges of the Gantt chart and the series, in units */
     const char *unit;
     double bin_s; /* 0: every instant; else the bin of the series' means */
@@ -662,8 +689,9 @@ static void script_series(FILE *f, const run_fig *r, const char *fmt)
     const char *how = r->bin_s >= 86400 ? ", daily means" : r->bin_s > 0 ? ", hourly means" : "";
     fprintf(f, "set multiplot layout 2,1 title ");
     gp_str(f, r->title);
-    fprintf(f, "\nset title \"queue length (waiting jobs%s)\"\nset ylabel \"jobs\"\n"
-               "set yrange [0:*]\n",
+    fprintf(f,
+            "\nset title \"queue length (waiting jobs%s)\"\nset ylabel \"jobs\"\n"
+            "set yrange [0:*]\n",
             how);
     fprintf(f, "plot ");
     gp_str(f, r->series);
@@ -687,8 +715,9 @@ static int write_run_script(const char *script, const char *run, const run_fig *
         return 1;
     }
     FILE *f = s.f;
-    fprintf(f, "# batchlab plot %s: Gantt chart (hosts x time, colour per %s) and queue "
-               "length and utilization over time.\n# Run: gnuplot %s\n",
+    fprintf(f,
+            "# batchlab plot %s: Gantt chart (hosts x time, colour per %s) and queue "
+            "length and utilization over time.\n# Run: gnuplot %s\n",
             run, r->color, script);
     fprintf(f, "set xlabel \"time (%s, the run's clock)\"\nset grid\n", r->unit);
     for (int k = 0; k < 2; k++) {
@@ -759,8 +788,9 @@ static int plot_run(const char *run, const bl_args *a)
     }
     bool has_jobs = have_file(jobs), has_ts = have_file(ts);
     if (!has_jobs && !has_ts) {
-        fprintf(stderr, "batchlab plot: %s: expected jobs.csv or timeseries.csv in it (batchlab "
-                        "run --out DIR writes both; --outputs must list jobs or timeseries)\n",
+        fprintf(stderr,
+                "batchlab plot: %s: expected jobs.csv or timeseries.csv in it (batchlab "
+                "run --out DIR writes both; --outputs must list jobs or timeseries)\n",
                 run);
         goto done;
     }
@@ -811,19 +841,30 @@ static int plot_run(const char *run, const bl_args *a)
     const char *unit = span <= 7200 ? "s" : span <= LONG_RUN_S ? "h" : "days";
     double div = unit[0] == 's' ? 1 : unit[0] == 'h' ? 3600 : 86400;
 
-    run_fig fig = {.dir = dir, .gantt = gantt, .marks = marks, .series = series,
-                   .title = meta.title, .has_jobs = has_jobs, .has_ts = has_ts,
-                   .hosts = meta.hosts, .color = color_idx ? "packet" : "job",
-                   .g_lo = g_lo / div, .g_hi = g_hi / div, .s_lo = s_lo / div,
-                   .s_hi = s_hi / div, .unit = unit, .bin_s = bin_s};
+    run_fig fig = {.dir = dir,
+                   .gantt = gantt,
+                   .marks = marks,
+                   .series = series,
+                   .title = meta.title,
+                   .has_jobs = has_jobs,
+                   .has_ts = has_ts,
+                   .hosts = meta.hosts,
+                   .color = color_idx ? "packet" : "job",
+                   .g_lo = g_lo / div,
+                   .g_hi = g_hi / div,
+                   .s_lo = s_lo / div,
+                   .s_hi = s_hi / div,
+                   .unit = unit,
+                   .bin_s = bin_s};
     if (has_jobs) {
         size_t drawn = 0;
         if (write_gantt(gantt, marks, jobs, rows, n, g_lo, g_hi, div, unit, &drawn, fig.mark_n))
             goto done;
         if (drawn == 0 && windowed) {
             char num[4][40];
-            fprintf(stderr, "batchlab plot: %s: no job runs between %s and %s s (the run spans "
-                            "%s to %s s)\n",
+            fprintf(stderr,
+                    "batchlab plot: %s: no job runs between %s and %s s (the run spans "
+                    "%s to %s s)\n",
                     run, isfinite(from) ? eng_fmt_double(num[0], sizeof num[0], from) : "the start",
                     isfinite(to) ? eng_fmt_double(num[1], sizeof num[1], to) : "the end",
                     eng_fmt_double(num[2], sizeof num[2], t_min),
@@ -862,9 +903,8 @@ done:
 /* ------------------------------------------------------------------ */
 /* A sweep: metrics against load                                       */
 
-static const char *const load_metrics[] = {"wait_mean_s", "wait_median_s",
-                                           "bounded_slowdown_mean", "utilization",
-                                           "queue_length_mean"};
+static const char *const load_metrics[] = {"wait_mean_s", "wait_median_s", "bounded_slowdown_mean",
+                                           "utilization", "queue_length_mean"};
 static const char *const load_titles[] = {"mean wait (s)", "median wait (s)",
                                           "mean bounded slowdown (tau = 10 s)", "utilization",
                                           "mean queue length (jobs)"};
@@ -872,8 +912,8 @@ static const char *const load_titles[] = {"mean wait (s)", "median wait (s)",
  * they are drawn on a log axis, values below the floor at the floor (a
  * median wait of 0 s would otherwise vanish). */
 static const bool load_log[] = {true, true, true, false, false};
-static const char *const load_units[] = {"s, log scale", "s, log scale", "log scale",
-                                         "busy share", "jobs"};
+static const char *const load_units[] = {"s, log scale", "s, log scale", "log scale", "busy share",
+                                         "jobs"};
 #define N_METRICS (sizeof load_metrics / sizeof load_metrics[0])
 #define LOG_FLOOR 1.0
 
@@ -976,8 +1016,9 @@ static int load_row_parse(const char *csv, long line, char **fields, long nf, co
         return -1;
     *r = (load_row){0};
     if (!parse_num(fields[c_l], &r->load) || !(r->load > 0)) {
-        fprintf(stderr, "batchlab plot: %s:%ld: load: expected a positive number or 'log', "
-                        "got '%s'\n",
+        fprintf(stderr,
+                "batchlab plot: %s:%ld: load: expected a positive number or 'log', "
+                "got '%s'\n",
                 csv, line, fields[c_l]);
         return 1;
     }
@@ -1030,10 +1071,11 @@ static int load_table_read(const char *csv, load_table *t)
             for (size_t m = 0; m < N_METRICS; m++)
                 ok = (c[3 + m] = column(fields, nf, load_metrics[m])) >= 0 && ok;
             if (!ok) {
-                fprintf(stderr, "batchlab plot: %s:1: expected the columns workload, load, "
-                                "variant, wait_mean_s, wait_median_s, bounded_slowdown_mean, "
-                                "utilization, queue_length_mean (batchlab sweep merge writes "
-                                "them)\n",
+                fprintf(stderr,
+                        "batchlab plot: %s:1: expected the columns workload, load, "
+                        "variant, wait_mean_s, wait_median_s, bounded_slowdown_mean, "
+                        "utilization, queue_length_mean (batchlab sweep merge writes "
+                        "them)\n",
                         csv);
                 rc = 1;
             }
@@ -1057,8 +1099,9 @@ static int load_table_read(const char *csv, load_table *t)
     free(buf);
     fclose(f);
     if (rc == 0 && t->n == 0) {
-        fprintf(stderr, "batchlab plot: %s: expected rows with a numeric load (%zu row%s at "
-                        "load 'log')\n",
+        fprintf(stderr,
+                "batchlab plot: %s: expected rows with a numeric load (%zu row%s at "
+                "load 'log')\n",
                 csv, t->n_log, t->n_log == 1 ? "" : "s");
         rc = 1;
     }
@@ -1104,8 +1147,8 @@ static double dodge(const load_table *t, size_t v, double x)
  * "load median low high n mean" (load shifted by dodge()), then a block of
  * each seed's "load value"; the same numbers go to loads.csv. vals is
  * scratch of t->n doubles. 0 or 1 after a message. */
-static int write_metric_dat(const load_table *t, size_t w, size_t m, double level,
-                            const char *path, FILE *table, double *vals)
+static int write_metric_dat(const load_table *t, size_t w, size_t m, double level, const char *path,
+                            FILE *table, double *vals)
 {
     eng_diag d;
     eng_diag_clear(&d);
@@ -1115,9 +1158,10 @@ static int write_metric_dat(const load_table *t, size_t w, size_t m, double leve
         return 1;
     }
     double floor = load_log[m] ? LOG_FLOOR : -INFINITY;
-    fprintf(g.f, "# %s, %s: per policy variant, a block of 'load median low high n mean' "
-                 "(low-high: the central %g %% of the seeds' values; load shifted by the "
-                 "variant's offset), then a block of each seed's 'load value'%s\n",
+    fprintf(g.f,
+            "# %s, %s: per policy variant, a block of 'load median low high n mean' "
+            "(low-high: the central %g %% of the seeds' values; load shifted by the "
+            "variant's offset), then a block of each seed's 'load value'%s\n",
             t->wl[w], load_metrics[m], level * 100,
             load_log[m] ? "; values below 1 are written as 1 (log axis)" : "");
     char num[6][40];
@@ -1144,8 +1188,8 @@ static int write_metric_dat(const load_table *t, size_t w, size_t m, double leve
             bl_csv_cell(table, t->wl[w]);
             fputc(',', table);
             bl_csv_cell(table, t->vl[v]);
-            fprintf(table, ",%s,%s,%zu,%s,%s,%s,%s\n", load_metrics[m], num[0], k, num[1],
-                    num[2], num[3], num[4]);
+            fprintf(table, ",%s,%s,%zu,%s,%s,%s,%s\n", load_metrics[m], num[0], k, num[1], num[2],
+                    num[3], num[4]);
             fprintf(g.f, "%s %s %s %s %zu %s\n", num[5],
                     eng_fmt_double(num[1], sizeof num[1], fmax(med, floor)),
                     eng_fmt_double(num[2], sizeof num[2], fmax(lo, floor)),
@@ -1196,8 +1240,9 @@ static void script_panel(FILE *f, const load_table *t, size_t w, size_t m, const
     gp_str(f, ylabel ? ylabel : load_titles[m]);
     free(ylabel);
     fprintf(f, "\nset xlabel ");
-    gp_str(f, overview ? "load" : "load (computed, Baranov & Lyakhovets 2022; policies drawn "
-                                  "side by side)");
+    gp_str(f, overview ? "load"
+                       : "load (computed, Baranov & Lyakhovets 2022; policies drawn "
+                         "side by side)");
     if (load_log[m])
         fprintf(f, "\nset logscale y\nset yrange [*:*]\nset format y \"%%g\"\n");
     else
@@ -1208,8 +1253,9 @@ static void script_panel(FILE *f, const load_table *t, size_t w, size_t m, const
         int lc = (int)v + 1, dt = (int)(v % 5) + 1;
         fprintf(f, "%s", v ? ", \\\n     " : "");
         gp_str(f, dat);
-        fprintf(f, " index %zu using 1:2:3:4 with yerrorlines lc %d dt %d pt %d ps 1.1 lw 1.5 "
-                   "title ",
+        fprintf(f,
+                " index %zu using 1:2:3:4 with yerrorlines lc %d dt %d pt %d ps 1.1 lw 1.5 "
+                "title ",
                 2 * v, lc, dt, filled_pt[v % N_PT]);
         gp_str(f, t->vl[v]);
         fprintf(f, ", \\\n     ");
@@ -1231,9 +1277,9 @@ static void script_workload(FILE *f, const load_table *t, size_t w, const char *
             fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pdfcairo\") > 0) {\n");
         for (size_t m = 0; m <= N_METRICS; m++) {
             bool overview = m == N_METRICS;
-            char *o = overview ? eng_asprintf("%s/loads-%s.%s", dir, wsafe, fmt)
-                               : eng_asprintf("%s/loads-%s-%s.%s", dir, wsafe, load_metrics[m],
-                                              fmt);
+            char *o = overview
+                          ? eng_asprintf("%s/loads-%s.%s", dir, wsafe, fmt)
+                          : eng_asprintf("%s/loads-%s-%s.%s", dir, wsafe, load_metrics[m], fmt);
             gp_terminal(f, fmt, overview ? 1500 : 800, overview ? 900 : 550, o ? o : "loads");
             free(o);
             if (overview) {
@@ -1288,9 +1334,10 @@ static int write_loads(const load_table *t, const char *csv, const char *dir, do
         char lvl[32];
         eng_fmt_double(lvl, sizeof lvl, level);
         fprintf(tf.f, "workload,variant,metric,load,n,median,low,high,mean\n");
-        fprintf(sf.f, "# batchlab plot --loads %s: metrics against load; per policy the median "
-                      "over seeds with the central %s share of the seeds' values, and each "
-                      "seed as an open point.\n# Run: gnuplot loads.gp\n",
+        fprintf(sf.f,
+                "# batchlab plot --loads %s: metrics against load; per policy the median "
+                "over seeds with the central %s share of the seeds' values, and each "
+                "seed as an open point.\n# Run: gnuplot loads.gp\n",
                 csv, lvl);
         fprintf(sf.f, "set grid\nset key top left\nset offsets graph 0.03, graph 0.03, 0, 0\n"
                       "set bars 0.5\n");
@@ -1336,8 +1383,8 @@ static int plot_loads(const char *csv, const bl_args *a)
 {
     double level = 0.9;
     const char *level_s = bl_args_value(a, "level", NULL);
-    if (level_s && (bl_args_double("plot", "level", level_s, &level) || !(level > 0) ||
-                    !(level < 1))) {
+    if (level_s &&
+        (bl_args_double("plot", "level", level_s, &level) || !(level > 0) || !(level < 1))) {
         if (level <= 0 || level >= 1)
             fprintf(stderr, "batchlab plot: --level: expected a level in (0, 1), got '%s'\n",
                     level_s);
@@ -1360,9 +1407,8 @@ static int plot_loads(const char *csv, const bl_args *a)
         free(script);
     }
     if (rc == 0) {
-        printf("%s: %zu workload%s x %zu polic%s x %zu load%s", dir, t.n_w,
-               t.n_w == 1 ? "" : "s", t.n_v, t.n_v == 1 ? "y" : "ies", t.n_l,
-               t.n_l == 1 ? "" : "s");
+        printf("%s: %zu workload%s x %zu polic%s x %zu load%s", dir, t.n_w, t.n_w == 1 ? "" : "s",
+               t.n_v, t.n_v == 1 ? "y" : "ies", t.n_l, t.n_l == 1 ? "" : "s");
         if (t.n_log)
             printf(" (%zu row%s at load 'log' not drawn)", t.n_log, t.n_log == 1 ? "" : "s");
         printf("\n");

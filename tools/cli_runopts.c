@@ -67,16 +67,15 @@ static int parse_DOUBLE(const char *cmd, const bl_args *a, const char *name, con
     return v && bl_args_double(cmd, name, v, out) ? 2 : 0;
 }
 
-static int parse_OUTPUTS(const char *cmd, const bl_args *a, const char *name,
-                         const char *choices, const char *def, unsigned *out, bool *set)
+static int parse_OUTPUTS(const char *cmd, const bl_args *a, const char *name, const char *choices,
+                         const char *def, unsigned *out, bool *set)
 {
     (void)choices;
     *set = bl_args_get(a, name)->set;
     const char *v = bl_args_value(a, name, def);
     *out = 0;
     if (v && !eng_output_parse(v, out))
-        return bad(cmd, name,
-                   "names among jobs, dropped, schedule, summary, timeseries, all", v);
+        return bad(cmd, name, "names among jobs, dropped, schedule, summary, timeseries, all", v);
     return 0;
 }
 
@@ -101,8 +100,7 @@ int bl_run_config_parse(const char *cmd, const bl_args *a, bl_run_config *cfg)
 static const struct {
     const char *name, *choices;
 } choice_rows[] = {
-#define BL_RUN_CHOICES(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)            \
-    {name, ch},
+#define BL_RUN_CHOICES(field, name, sh, type, ch, def, check, exp, mv, man, grid, help) {name, ch},
     BL_RUN_OPTIONS(BL_RUN_CHOICES)
 #undef BL_RUN_CHOICES
 };
@@ -149,8 +147,7 @@ const bl_run_option_info *bl_run_option_list(size_t *n)
 
 static const bl_opt opt_rows[] = {BL_RUN_OPTS};
 
-int bl_run_option_check(const char *const *words, size_t n, size_t *consumed, char *msg,
-                        size_t len)
+int bl_run_option_check(const char *const *words, size_t n, size_t *consumed, char *msg, size_t len)
 {
     *consumed = 1;
     msg[0] = '\0';

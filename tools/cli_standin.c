@@ -146,8 +146,9 @@ int bl_cmd_standin(int argc, char **argv)
         return 0;
     }
     if (!machine || strcmp(machine, "forhlr2") != 0) {
-        fprintf(stderr, "batchlab standin: expected a machine, forhlr2%s%s%s (see batchlab "
-                        "standin --help)\n",
+        fprintf(stderr,
+                "batchlab standin: expected a machine, forhlr2%s%s%s (see batchlab "
+                "standin --help)\n",
                 machine ? ", got '" : "", machine ? machine : "", machine ? "'" : "");
         return 2;
     }
@@ -204,8 +205,8 @@ int bl_cmd_standin(int argc, char **argv)
     if (load_s) {
         double factor = 1.0;
         char note_text[256], num[2][32];
-        if (eng_scale_to_load(w, BL_FORHLR2_NODES, BL_FORHLR2_CORES_PER_NODE, load, &factor,
-                              &d) != ENG_OK) {
+        if (eng_scale_to_load(w, BL_FORHLR2_NODES, BL_FORHLR2_CORES_PER_NODE, load, &factor, &d) !=
+            ENG_OK) {
             fprintf(stderr, "batchlab standin: %s\n", d.msg);
             goto done;
         }

@@ -71,7 +71,7 @@ const char bl_study_availability_summary[] =
     "Knapsack vs GreedyJnt window availability and the time scan (Toporkov et al. 2021)";
 
 #define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
-#define CMD       "study availability"
+#define CMD "study availability"
 
 static const bl_opt opts[] = {
     {"seed", 0, BL_VALUE, "S", "seed of the environments, 0..4294967295 (default 1)"},
@@ -143,7 +143,7 @@ static const int paper_starts[] = {1, 5, 10, 20, 50, 100};
 static const double paper_accuracy[] = {0.8, 0.93, 0.96, 0.97, 0.99, 0.99};
 static const double paper_speedup[] = {65, 17, 10.5, 8.3, 6.8, 3.7};
 #define PAPER_GREEDY_ACCURACY 0.953
-#define PAPER_GREEDY_SPEEDUP  143.0
+#define PAPER_GREEDY_SPEEDUP 143.0
 
 /* ---- parameters ------------------------------------------------------------ */
 
@@ -204,7 +204,8 @@ static const double *node_avail(scan_ctx *c, int64_t t)
     double *pv = c->pv;
     if (c->cache) {
         pv = c->cache + (size_t)t * m;
-        if (c->have[t]) return pv;
+        if (c->have[t])
+            return pv;
         c->have[t] = 1;
     }
     double t0 = (double)t, t1 = t0 + (double)c->pp->volume;
@@ -380,10 +381,12 @@ typedef struct fig5_row {
 static int run_fig5(const params *pp, gsl_rng *rng, fig5_row *rows, eng_diag *d)
 {
     env e = {0};
-    if (env_init(&e, pp)) return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    if (env_init(&e, pp))
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
     scan_ctx c;
     int rc = ENG_NOMEM;
-    if (ctx_init(&c, pp, &e, true)) goto out;
+    if (ctx_init(&c, pp, &e, true))
+        goto out;
     rc = ENG_OK;
     size_t N = (size_t)pp->interval + 1;
     for (int l = 0; l < pp->n_loads && rc == ENG_OK; l++) {
@@ -393,7 +396,8 @@ static int run_fig5(const params *pp, gsl_rng *rng, fig5_row *rows, eng_diag *d)
         double sk = 0, sg = 0, skf = 0, sgf = 0;
         for (int s = 0; s < pp->scenarios; s++) {
             scenario_seed(rng, pp->seed, 1, s);
-            if ((rc = env_generate(&e, pp, r->load, rng, d))) break;
+            if ((rc = env_generate(&e, pp, r->load, rng, d)))
+                break;
             memset(c.have, 0, N);
             c.reuse = true;
             c.have_last = false;
@@ -419,7 +423,8 @@ static int run_fig5(const params *pp, gsl_rng *rng, fig5_row *rows, eng_diag *d)
     ctx_fini(&c);
 out:
     env_fini(&e, pp);
-    if (rc == ENG_NOMEM) eng_diag_set(d, rc, "out of memory");
+    if (rc == ENG_NOMEM)
+        eng_diag_set(d, rc, "out of memory");
     return rc;
 }
 
@@ -445,28 +450,35 @@ static int run_table1(const params *pp, gsl_rng *rng, ts_stats *ts, eng_diag *d)
 {
     memset(ts, 0, sizeof *ts);
     env e = {0};
-    if (env_init(&e, pp)) return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    if (env_init(&e, pp))
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
     scan_ctx c, cb;
     int rc = ENG_NOMEM;
     bool have_c = false, have_cb = false;
     size_t m = (size_t)pp->nodes, N = (size_t)pp->interval + 1;
     double *pmat = malloc(N * m * sizeof *pmat);
-    if (!pmat || ctx_init(&c, pp, &e, false)) goto out;
+    if (!pmat || ctx_init(&c, pp, &e, false))
+        goto out;
     have_c = true;
-    if (ctx_init(&cb, pp, &e, true)) goto out;
+    if (ctx_init(&cb, pp, &e, true))
+        goto out;
     have_cb = true;
     gsl_rng *srng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!srng) goto out;
+    if (!srng)
+        goto out;
     gsl_rng_set(srng, (unsigned long)(pp->seed ^ 0x5eedU));
     rc = ENG_OK;
     for (int s = 0; s < pp->ts_scenarios && rc == ENG_OK; s++) {
         scenario_seed(rng, pp->seed, 2, s);
-        if ((rc = env_generate(&e, pp, pp->ts_load, rng, d))) break;
+        if ((rc = env_generate(&e, pp, pp->ts_load, rng, d)))
+            break;
         pol_win_scan_result full, r;
         double t0 = seconds();
-        if ((rc = pol_win_scan_full(f_knapsack, &c, 0, pp->interval, NULL, &full))) break;
+        if ((rc = pol_win_scan_full(f_knapsack, &c, 0, pp->interval, NULL, &full)))
+            break;
         double t_full = seconds() - t0;
-        if (!(full.best > 0)) continue; /* no window anywhere: accuracy undefined */
+        if (!(full.best > 0))
+            continue; /* no window anywhere: accuracy undefined */
         ts->used++;
         ts->full_s += t_full;
         /* bounded (exact) scan, reusing equal neighbours too */
@@ -474,7 +486,8 @@ static int run_table1(const params *pp, gsl_rng *rng, ts_stats *ts, eng_diag *d)
         cb.reuse = true;
         cb.have_last = false;
         t0 = seconds();
-        if ((rc = pol_win_scan_bounded(f_knapsack, f_maxp, &cb, 0, pp->interval, &r))) break;
+        if ((rc = pol_win_scan_bounded(f_knapsack, f_maxp, &cb, 0, pp->interval, &r)))
+            break;
         ts->bounded_s += seconds() - t0;
         ts->bounded_evals += (double)r.evals;
         ts->bounded_exact += r.best == full.best;
@@ -487,10 +500,12 @@ static int run_table1(const params *pp, gsl_rng *rng, ts_stats *ts, eng_diag *d)
         ts->reuse_s += seconds() - t0;
         ts->reused += (double)c.reused;
         c.reuse = false;
-        if (rc) break;
+        if (rc)
+            break;
         /* GreedyJnt full scan */
         t0 = seconds();
-        if ((rc = pol_win_scan_full(f_greedy, &c, 0, pp->interval, NULL, &r))) break;
+        if ((rc = pol_win_scan_full(f_greedy, &c, 0, pp->interval, NULL, &r)))
+            break;
         ts->greedy_s += seconds() - t0;
         ts->greedy_acc += r.best / full.best;
         /* starting points, each placement */
@@ -499,19 +514,21 @@ static int run_table1(const params *pp, gsl_rng *rng, ts_stats *ts, eng_diag *d)
                 t0 = seconds();
                 rc = pol_win_scan_starts(f_knapsack, &c, 0, pp->interval, pp->starts[k],
                                          (pol_win_starts)mode, pp->delta, srng, &r);
-                if (rc) break;
+                if (rc)
+                    break;
                 ts->start_s[mode][k] += seconds() - t0;
                 ts->start_acc[mode][k] += r.best / full.best;
                 ts->start_evals[mode][k] += (double)r.evals;
             }
-        if (rc) break;
+        if (rc)
+            break;
         /* allocation alone: the availability matrix first, then each
          * algorithm on every t */
         t0 = seconds();
         for (size_t t = 0; t < N; t++)
             for (size_t j = 0; j < m; j++)
-                pmat[t * m + j] =
-                    eng_avail_prob(&e.res[j], (double)t, (double)t + (double)pp->volume);
+                pmat[t * m + j] = eng_avail_prob(&e.res[j], (double)t,
+                                                 (double)t + (double)pp->volume);
         ts->avail_s += seconds() - t0;
         double *slot[4] = {&ts->alloc_knapsack_s, &ts->alloc_greedy_s, &ts->alloc_plain_s,
                            &ts->alloc_ref_s};
@@ -540,10 +557,13 @@ static int run_table1(const params *pp, gsl_rng *rng, ts_stats *ts, eng_diag *d)
     gsl_rng_free(srng);
 out:
     free(pmat);
-    if (have_c) ctx_fini(&c);
-    if (have_cb) ctx_fini(&cb);
+    if (have_c)
+        ctx_fini(&c);
+    if (have_cb)
+        ctx_fini(&cb);
     env_fini(&e, pp);
-    if (rc == ENG_NOMEM) eng_diag_set(d, rc, "out of memory");
+    if (rc == ENG_NOMEM)
+        eng_diag_set(d, rc, "out of memory");
     return rc;
 }
 
@@ -554,7 +574,8 @@ static const char *mode_name[MODES] = {"uniform", "random", "mixed"};
 static double paper_acc_for(int k, const double *tab)
 {
     for (size_t i = 0; i < sizeof paper_starts / sizeof *paper_starts; i++)
-        if (paper_starts[i] == k) return tab[i];
+        if (paper_starts[i] == k)
+            return tab[i];
     return NAN;
 }
 
@@ -634,8 +655,7 @@ static void print_report(const params *pp, const fig5_row *rows, const ts_stats 
            1e3 * ts->avail_s / U);
     printf("Knapsack allocation alone: the recurrence as written (products, whole table) "
            "%.2f ms, log-probabilities without reductions %.2f ms, with them %.2f ms\n",
-           1e3 * ts->alloc_ref_s / U, 1e3 * ts->alloc_plain_s / U,
-           1e3 * ts->alloc_knapsack_s / U);
+           1e3 * ts->alloc_ref_s / U, 1e3 * ts->alloc_plain_s / U, 1e3 * ts->alloc_knapsack_s / U);
 }
 
 static void json_num(FILE *f, double v)
@@ -651,7 +671,8 @@ static void json_array(FILE *f, const fig5_row *rows, int n, size_t off)
 {
     fputc('[', f);
     for (int i = 0; i < n; i++) {
-        if (i) fputs(", ", f);
+        if (i)
+            fputs(", ", f);
         json_num(f, *(const double *)((const char *)&rows[i] + off));
     }
     fputc(']', f);
@@ -780,8 +801,10 @@ static int num_opt(const bl_args *a, const char *name, double lo, double hi, dou
 {
     const char *v = bl_args_value(a, name, NULL);
     *out = def;
-    if (!v) return 0;
-    if (bl_args_double("study availability", name, v, out)) return 2;
+    if (!v)
+        return 0;
+    if (bl_args_double("study availability", name, v, out))
+        return 2;
     if (!(*out >= lo && *out <= hi)) {
         fprintf(stderr, "batchlab " CMD ": --%s: expected a number in [%g, %g], got '%s'\n", name,
                 lo, hi, v);
@@ -794,7 +817,8 @@ static int int_opt(const bl_args *a, const char *name, double lo, double hi, dou
                    int64_t *out)
 {
     double v;
-    if (num_opt(a, name, lo, hi, def, &v)) return 2;
+    if (num_opt(a, name, lo, hi, def, &v))
+        return 2;
     if (v != floor(v)) {
         fprintf(stderr, "batchlab " CMD ": --%s: expected an integer, got '%s'\n", name,
                 bl_args_value(a, name, ""));
@@ -807,21 +831,29 @@ static int int_opt(const bl_args *a, const char *name, double lo, double hi, dou
 static int parse(const bl_args *a, params *pp)
 {
     int64_t v;
-    if (int_opt(a, "seed", 0, 4294967295.0, 1, &v)) return 2;
+    if (int_opt(a, "seed", 0, 4294967295.0, 1, &v))
+        return 2;
     pp->seed = (uint64_t)v;
-    if (int_opt(a, "scenarios", 1, 1e7, 100, &v)) return 2;
+    if (int_opt(a, "scenarios", 1, 1e7, 100, &v))
+        return 2;
     pp->scenarios = (int)v;
-    if (int_opt(a, "timescan-scenarios", 0, 1e7, 100, &v)) return 2;
+    if (int_opt(a, "timescan-scenarios", 0, 1e7, 100, &v))
+        return 2;
     pp->ts_scenarios = (int)v;
-    if (int_opt(a, "nodes", 1, 100000, 64, &v)) return 2;
+    if (int_opt(a, "nodes", 1, 100000, 64, &v))
+        return 2;
     pp->nodes = (int32_t)v;
-    if (int_opt(a, "window", 1, (double)pp->nodes, 6, &v)) return 2;
+    if (int_opt(a, "window", 1, (double)pp->nodes, 6, &v))
+        return 2;
     pp->window = (int32_t)v;
-    if (int_opt(a, "volume", 1, 1e7, 200, &v)) return 2;
+    if (int_opt(a, "volume", 1, 1e7, 200, &v))
+        return 2;
     pp->volume = v;
-    if (int_opt(a, "interval", 0, 1e6, 800, &v)) return 2;
+    if (int_opt(a, "interval", 0, 1e6, 800, &v))
+        return 2;
     pp->interval = v;
-    if (int_opt(a, "delta", 1, 1e6, 5, &v)) return 2;
+    if (int_opt(a, "delta", 1, 1e6, 5, &v))
+        return 2;
     pp->delta = v;
     if (num_opt(a, "global-load", 0, 10, 0.05, &pp->global_load) ||
         num_opt(a, "price-max", 1, 1e6, 6, &pp->price_max) ||
@@ -875,7 +907,8 @@ int bl_study_availability(int argc, char **argv)
 {
     bl_args a;
     int rc = bl_args_parse(CMD, opts, N_OPTS(opts), argc, argv, 1, &a);
-    if (rc) return rc;
+    if (rc)
+        return rc;
     if (a.help) {
         bl_args_usage(CMD, synopsis, description, opts, N_OPTS(opts));
         bl_args_fini(&a);
@@ -898,7 +931,8 @@ int bl_study_availability(int argc, char **argv)
     }
     gsl_rng_set(rng, (unsigned long)pp.seed);
     rc = run_fig5(&pp, rng, rows, &d);
-    if (rc == 0) rc = run_table1(&pp, rng, &ts, &d);
+    if (rc == 0)
+        rc = run_table1(&pp, rng, &ts, &d);
     gsl_rng_free(rng);
     if (rc) {
         fprintf(stderr, "batchlab " CMD ": %s\n", d.msg[0] ? d.msg : eng_strerror(rc));
@@ -907,7 +941,8 @@ int bl_study_availability(int argc, char **argv)
     }
     print_report(&pp, rows, &ts);
     const char *json = bl_args_value(&a, "json", NULL);
-    if (json) rc = write_file(json, &pp, rows, &ts);
+    if (json)
+        rc = write_file(json, &pp, rows, &ts);
     bl_args_fini(&a);
     return rc;
 }

@@ -58,7 +58,7 @@ const char bl_study_groups_summary[] =
     "KnapsackGroup branch and bound vs greedy and brute force (Toporkov et al. 2023)";
 
 #define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
-#define CMD       "study groups"
+#define CMD "study groups"
 
 static const bl_opt opts[] = {
     {"seed", 0, BL_VALUE, "S", "seed of the environments, 0..4294967295 (default 1)"},
@@ -73,10 +73,9 @@ static const bl_opt opts[] = {
     {"json", 0, BL_VALUE, "FILE", "write the results as JSON"},
 };
 
-static const char synopsis[] =
-    "[--seed S] [--scenarios N] [--large-scenarios N] [--group-load X]\n"
-    "        [--group-costs W] [--budgets LIST]\n"
-    "        [--skip-small | --skip-large] [--json FILE]";
+static const char synopsis[] = "[--seed S] [--scenarios N] [--large-scenarios N] [--group-load X]\n"
+                               "        [--group-costs W] [--budgets LIST]\n"
+                               "        [--skip-small | --skip-large] [--json FILE]";
 
 static const char description[] =
     "Reproduces the study of Toporkov, Yemelyanov & Tselishchev 2023: n of N resources in G\n"
@@ -162,18 +161,20 @@ typedef struct genv {
  * the base plus an integer uniform in -spread..spread, clamped to
  * 1..cost_max. Independent costs (spread < 0, the ablation): every
  * resource's cost uniform in 1..cost_max, whatever its group. */
-static int genv_generate(genv *e, gsl_rng *rng, double cost_max, double group_load,
-                         int cost_spread, eng_diag *d)
+static int genv_generate(genv *e, gsl_rng *rng, double cost_max, double group_load, int cost_spread,
+                         eng_diag *d)
 {
     double *c = malloc((e->N > e->G ? e->N : e->G) * sizeof *c);
-    if (!c) return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    if (!c)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
     int rc = ENG_OK;
     if (cost_spread < 0) {
         eng_avail_gen_uniform(rng, 1, cost_max, 1, c, e->N);
         for (size_t j = 0; j < e->N; j++)
             e->cost[j] = (int64_t)c[j];
     }
-    if ((rc = eng_avail_gen_groups(rng, e->N, e->G, e->group, d))) goto out;
+    if ((rc = eng_avail_gen_groups(rng, e->N, e->G, e->group, d)))
+        goto out;
     for (size_t k = 0; k < e->G; k++)
         e->gp[k] = 1 - eng_avail_gen_global(rng, group_load, 0.99);
     if (cost_spread >= 0) {
@@ -219,16 +220,19 @@ static int run_series(series *s, const params *pp, gsl_rng *rng, int series_id, 
     pol_win_ws ws;
     pol_win_ws_init(&ws);
     int rc = ENG_NOMEM;
-    if (!e.cost || !e.group || !e.gp || !sel || !sel_bf || !times || !tlit) goto out;
+    if (!e.cost || !e.group || !e.gp || !sel || !sel_bf || !times || !tlit)
+        goto out;
     for (int a = 0; a < ALGOS; a++)
-        if (!tall[a]) goto out;
+        if (!tall[a])
+            goto out;
     rc = ENG_OK;
     memcpy(s->has, which, sizeof s->has);
     for (int pt = 0; pt < s->n_points && rc == ENG_OK; pt++) {
         double sum_p[ALGOS] = {0}, sum_tree = 0, sum_tree_lit = 0;
         for (int sc = 0; sc < s->scenarios && rc == ENG_OK; sc++) {
             scenario_seed(rng, pp->seed, series_id, sc);
-            if ((rc = genv_generate(&e, rng, cost_max, pp->group_load, pp->cost_spread, d))) break;
+            if ((rc = genv_generate(&e, rng, cost_max, pp->group_load, pp->cost_spread, d)))
+                break;
             int32_t n = vary_n ? s->x[pt] : n_fixed;
             int64_t budget = vary_n ? POL_WIN_NO_BUDGET : s->x[pt];
             pol_wg_problem pr = {.m = N,
@@ -240,7 +244,8 @@ static int run_series(series *s, const params *pp, gsl_rng *rng, int series_id, 
                                  .budget = budget};
             double pv[ALGOS] = {0};
             for (int a = 0; a < ALGOS && rc == ENG_OK; a++) {
-                if (!which[a]) continue;
+                if (!which[a])
+                    continue;
                 pol_win_result r = {.sel = a == BF ? sel_bf : sel};
                 pol_wg_stats st = {0};
                 double t0 = seconds();
@@ -263,16 +268,21 @@ static int run_series(series *s, const params *pp, gsl_rng *rng, int series_id, 
                 tall[a][sc] = seconds() - t0;
                 pv[a] = r.n_sel ? r.p : 0;
                 sum_p[a] += pv[a];
-                if (a == KG) sum_tree += (double)st.tree_size;
+                if (a == KG)
+                    sum_tree += (double)st.tree_size;
             }
-            if (rc) break;
-            if (which[BF] && which[KG]) s->exact[pt] += pv[BF] == pv[KG];
-            if (which[KS] && which[KG]) s->single_below[pt] += pv[KS] < pv[KG];
+            if (rc)
+                break;
+            if (which[BF] && which[KG])
+                s->exact[pt] += pv[BF] == pv[KG];
+            if (which[KS] && which[KG])
+                s->single_below[pt] += pv[KS] < pv[KG];
             if (literal) {
                 pol_win_result r = {.sel = sel};
                 pol_wg_stats st;
                 double t0 = seconds();
-                if ((rc = pol_win_group(&pr, POL_WG_KNAPSACK, POL_WG_LITERAL, &ws, &r, &st))) break;
+                if ((rc = pol_win_group(&pr, POL_WG_KNAPSACK, POL_WG_LITERAL, &ws, &r, &st)))
+                    break;
                 tlit[sc] = seconds() - t0;
                 sum_tree_lit += (double)st.tree_size;
                 if ((r.n_sel ? r.p : 0) != pv[KG]) {
@@ -283,9 +293,11 @@ static int run_series(series *s, const params *pp, gsl_rng *rng, int series_id, 
                 }
             }
         }
-        if (rc) break;
+        if (rc)
+            break;
         for (int a = 0; a < ALGOS; a++) {
-            if (!which[a]) continue;
+            if (!which[a])
+                continue;
             s->p[a][pt] = sum_p[a] / s->scenarios;
             double tot = 0;
             for (int sc = 0; sc < s->scenarios; sc++)
@@ -314,7 +326,8 @@ out:
     free(tlit);
     for (int a = 0; a < ALGOS; a++)
         free(tall[a]);
-    if (rc == ENG_NOMEM) eng_diag_set(d, rc, "out of memory");
+    if (rc == ENG_NOMEM)
+        eng_diag_set(d, rc, "out of memory");
     return rc;
 }
 
@@ -324,25 +337,34 @@ static void print_series(const series *s, const char *xname, bool trees, const c
 {
     printf("\n%s (%d scenarios per point)\n%-7s", s->name, s->scenarios, xname);
     for (int a = 0; a < ALGOS; a++)
-        if (s->has[a]) printf(" %14s", algo_name[a]);
-    if (s->has[BF]) printf(" %7s", "exact");
-    if (s->has[KS] && s->has[KG]) printf(" %8s", "Sgl-loss");
-    if (trees) printf(" %8s %8s", "tree", "literal");
+        if (s->has[a])
+            printf(" %14s", algo_name[a]);
+    if (s->has[BF])
+        printf(" %7s", "exact");
+    if (s->has[KS] && s->has[KG])
+        printf(" %8s", "Sgl-loss");
+    if (trees)
+        printf(" %8s %8s", "tree", "literal");
     printf("\n");
     for (int pt = 0; pt < s->n_points; pt++) {
         printf("%-7d", s->x[pt]);
         for (int a = 0; a < ALGOS; a++)
-            if (s->has[a]) printf(" %14.4f", s->p[a][pt]);
-        if (s->has[BF]) printf(" %3d/%-3d", s->exact[pt], s->scenarios);
+            if (s->has[a])
+                printf(" %14.4f", s->p[a][pt]);
+        if (s->has[BF])
+            printf(" %3d/%-3d", s->exact[pt], s->scenarios);
         if (s->has[KS] && s->has[KG])
             printf(" %7.1f%%", s->p[KG][pt] > 0 ? 100 * (1 - s->p[KS][pt] / s->p[KG][pt]) : 0.0);
-        if (trees) printf(" %8.0f %8.0f", s->tree[pt], s->tree_lit[pt]);
+        if (trees)
+            printf(" %8.0f %8.0f", s->tree[pt], s->tree_lit[pt]);
         printf("\n");
     }
     printf("mean time per call, ms (median)\n%-7s", xname);
     for (int a = 0; a < ALGOS; a++)
-        if (s->has[a]) printf(" %14s", algo_name[a]);
-    if (trees) printf(" %14s", "literal KG");
+        if (s->has[a])
+            printf(" %14s", algo_name[a]);
+    if (trees)
+        printf(" %14s", "literal KG");
     printf("\n");
     for (int pt = 0; pt < s->n_points; pt++) {
         printf("%-7d", s->x[pt]);
@@ -376,7 +398,8 @@ static void json_vec(FILE *f, const double *v, int n)
 {
     fputc('[', f);
     for (int i = 0; i < n; i++) {
-        if (i) fputs(", ", f);
+        if (i)
+            fputs(", ", f);
         json_num(f, v[i]);
     }
     fputc(']', f);
@@ -399,7 +422,8 @@ static void json_series(FILE *f, const series *s, const char *xkey, bool trees)
         fprintf(f, ",\n    \"%s\": {", k ? "seconds_median" : "seconds");
         bool first = true;
         for (int a = 0; a < ALGOS; a++) {
-            if (!s->has[a]) continue;
+            if (!s->has[a])
+                continue;
             fprintf(f, "%s\"%s\": ", first ? "" : ", ", algo_key[a]);
             first = false;
             json_vec(f, k ? s->s_med[a] : s->s_mean[a], s->n_points);
@@ -467,7 +491,8 @@ static int parse(const bl_args *a, params *pp)
     unsigned long long v[3] = {1, 50, 20};
     for (int k = 0; k < 3; k++) {
         const char *s = bl_args_value(a, names[k], NULL);
-        if (s && bl_args_u64(CMD, names[k], s, &v[k])) return 2;
+        if (s && bl_args_u64(CMD, names[k], s, &v[k]))
+            return 2;
         if ((k == 0 && v[k] > 4294967295ULL) || (k > 0 && (v[k] < 1 || v[k] > MAXSC))) {
             fprintf(stderr, "batchlab " CMD ": --%s: out of range, got '%s'\n", names[k], s);
             return 2;
@@ -481,7 +506,8 @@ static int parse(const bl_args *a, params *pp)
     const char *cs = bl_args_value(a, "group-costs", NULL);
     if (cs) {
         unsigned long long v;
-        if (bl_args_u64(CMD, "group-costs", cs, &v)) return 2;
+        if (bl_args_u64(CMD, "group-costs", cs, &v))
+            return 2;
         if (v > 100) {
             fprintf(stderr, "batchlab " CMD ": --group-costs: expected 0..100, got '%s'\n", cs);
             return 2;
@@ -533,7 +559,8 @@ int bl_study_groups(int argc, char **argv)
 {
     bl_args a;
     int rc = bl_args_parse(CMD, opts, N_OPTS(opts), argc, argv, 1, &a);
-    if (rc) return rc;
+    if (rc)
+        return rc;
     if (a.help) {
         bl_args_usage(CMD, synopsis, description, opts, N_OPTS(opts));
         bl_args_fini(&a);

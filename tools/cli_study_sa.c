@@ -32,16 +32,20 @@ const char bl_study_sa_summary[] =
 #define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
 
 static const bl_opt opts[] = {
-    {"model", 0, BL_VALUE, "1|2", "load model: #1 about 4 jobs and 16 files per machine, #2 "
-                                  "about 16 and 32 (required)"},
+    {"model", 0, BL_VALUE, "1|2",
+     "load model: #1 about 4 jobs and 16 files per machine, #2 "
+     "about 16 and 32 (required)"},
     {"machines", 0, BL_VALUE, "M", "number of machines, 1..16384 (required)"},
-    {"iterations", 0, BL_VALUE, "I", "iterations per chain (default 1000; with --stop-e1 the "
-                                     "upper bound, default 100000)"},
-    {"stop-e1", 0, BL_FLAG, NULL, "stop a chain when E1 has not improved for 50 iterations "
-                                  "(the temperature then falls as in a 5000-iteration run)"},
+    {"iterations", 0, BL_VALUE, "I",
+     "iterations per chain (default 1000; with --stop-e1 the "
+     "upper bound, default 100000)"},
+    {"stop-e1", 0, BL_FLAG, NULL,
+     "stop a chain when E1 has not improved for 50 iterations "
+     "(the temperature then falls as in a 5000-iteration run)"},
     {"energy", 0, BL_VALUE, "e1|e2", "energy to minimise (default e1)"},
-    {"transfer-cost", 0, BL_VALUE, "PCT", "E2's transfer costs: a size unit moved costs PCT % "
-                                          "of n (default 0; the paper: 0, 5, 10, 25)"},
+    {"transfer-cost", 0, BL_VALUE, "PCT",
+     "E2's transfer costs: a size unit moved costs PCT % "
+     "of n (default 0; the paper: 0, 5, 10, 25)"},
     {"chains", 0, BL_VALUE, "C", "independent chains, best of (default 1)"},
     {"parallel", 0, BL_VALUE, "chains|machines",
      "what a device runs in parallel: independent chains (default), or one schedule decoded "
@@ -52,12 +56,14 @@ static const bl_opt opts[] = {
     {"full-decode", 0, BL_FLAG, NULL,
      "decode every candidate from scratch instead of re-evaluating only the jobs a move "
      "affects (the same schedule; for the speed ablation)"},
-    {"backend", 0, BL_VALUE, "auto|cpu|cuda", "where to run (default auto; " BL_SA_BACKEND_ENV
-                                              " overrides)"},
-    {"t0-accept", 0, BL_VALUE, "PERMILLE", "initial acceptance of an average worsening move, "
-                                           "1..999 (default 500)"},
-    {"t-end", 0, BL_VALUE, "PPM", "final temperature, parts per million of the initial one "
-                                  "(default 10000)"},
+    {"backend", 0, BL_VALUE, "auto|cpu|cuda",
+     "where to run (default auto; " BL_SA_BACKEND_ENV " overrides)"},
+    {"t0-accept", 0, BL_VALUE, "PERMILLE",
+     "initial acceptance of an average worsening move, "
+     "1..999 (default 500)"},
+    {"t-end", 0, BL_VALUE, "PPM",
+     "final temperature, parts per million of the initial one "
+     "(default 10000)"},
     {"seed", 0, BL_VALUE, "S", "annealing seed (default 1)"},
     {"instance", 0, BL_VALUE, "N", "seed of the generated load model (default 1)"},
     {"json", 0, BL_VALUE, "FILE", "write the results as JSON"},
@@ -99,14 +105,13 @@ static const double paper_cmax[2][N_SIZES] = {
 };
 /* Table 5: model #2 with the E1 rule, s, CPU then GPU. */
 static const double paper_time_e1[N_SIZES][2] = {
-    {NAN, NAN},        {8.042, 95.868},   {34.799, 200.03}, {255.67, 496.66},
+    {NAN, NAN},         {8.042, 95.868},     {34.799, 200.03},     {255.67, 496.66},
     {1777.00, 1236.00}, {14432.00, 2565.00}, {105625.00, 7019.00},
 };
 /* Tables 6 and 7: iterations until the E1 rule stopped, CPU then GPU. */
 static const double paper_iter_e1[2][N_SIZES][2] = {
     {{NAN, NAN}, {982, 924}, {996, 771}, {1049, 1199}, {1018, 879}, {3308, 212}, {4253, 954}},
-    {{NAN, NAN}, {1388, 218}, {1352, 1004}, {2361, 1036}, {2438, 1068}, {4237, 875},
-     {7080, 436}},
+    {{NAN, NAN}, {1388, 218}, {1352, 1004}, {2361, 1036}, {2438, 1068}, {4237, 875}, {7080, 436}},
 };
 /* Tables 8 and 9: E2 (a = 0.35, 0.35, 0.3) at 0, 5, 10 and 25 % transfer
  * costs. */
@@ -142,8 +147,8 @@ static int pct_index(int pct)
 
 /* ---- options ------------------------------------------------------------ */
 
-static int int_opt(const bl_args *a, const char *name, unsigned long long lo,
-                   unsigned long long hi, unsigned long long def, unsigned long long *out)
+static int int_opt(const bl_args *a, const char *name, unsigned long long lo, unsigned long long hi,
+                   unsigned long long def, unsigned long long *out)
 {
     const char *v = bl_args_value(a, name, NULL);
     *out = def;
@@ -240,8 +245,8 @@ static void print_report(const study *st)
            st->energy_idx ? "E2" : "E1", st->par.chains, st->par.chains == 1 ? "" : "s",
            st->parallel_idx ? "machines" : "chains", st->accept_idx ? "paper" : "metropolis",
            st->par.stop_e1 ? "E1 rule, at most " : "", (long long)st->par.iterations,
-           (unsigned long long)st->par.seed, st->instance, r->backend,
-           st->device[0] ? " on " : "", st->device);
+           (unsigned long long)st->par.seed, st->instance, r->backend, st->device[0] ? " on " : "",
+           st->device);
     if (st->energy_idx)
         printf("E2 weights 0.35, 0.35, 0.3; transfer costs %d %%\n", st->pct);
     printf("\n  %-28s %18s %18s\n", "", "ours", "paper");
@@ -253,8 +258,7 @@ static void print_report(const study *st)
     snprintf(a, sizeof a, "%.3f", st->cpu_seconds);
     print_row("  process CPU time [s]", a, NAN);
     snprintf(a, sizeof a, "%lld", (long long)r->iterations);
-    print_row(gpu ? "iterations (GPU)" : "iterations (CPU)", a,
-              paper_or_nan(st, gpu ? 4 : 3));
+    print_row(gpu ? "iterations (GPU)" : "iterations (CPU)", a, paper_or_nan(st, gpu ? 4 : 3));
     snprintf(a, sizeof a, "%lld", (long long)r->cmax);
     print_row("Cmax [time units]", a, paper_or_nan(st, 2));
     snprintf(a, sizeof a, "%lld", (long long)st->bound);
@@ -324,13 +328,14 @@ static void write_json(FILE *f, const study *st)
     fprintf(f, ",\n  \"cmax\": %lld,\n  \"cmax_lower_bound\": %lld,\n  \"cmax_over_bound\": ",
             (long long)r->cmax, (long long)st->bound);
     json_num(f, st->bound > 0 ? (double)r->cmax / (double)st->bound : NAN);
-    fprintf(f, ",\n  \"flowtime\": %lld,\n  \"transfer_time\": %lld,\n"
-               "  \"transfer_volume\": %lld,\n",
+    fprintf(f,
+            ",\n  \"flowtime\": %lld,\n  \"transfer_time\": %lld,\n"
+            "  \"transfer_volume\": %lld,\n",
             (long long)r->flowtime, (long long)r->transfer_time, (long long)r->transfer_volume);
     fprintf(f, "  \"e1\": %lld,\n  \"e2\": ", (long long)r->e1);
     json_num(f, r->e2);
-    fprintf(f, ",\n  \"initial_energy\": %lld,\n  \"best_chain\": %d,\n", (long long)r->initial_energy,
-            r->best_chain);
+    fprintf(f, ",\n  \"initial_energy\": %lld,\n  \"best_chain\": %d,\n",
+            (long long)r->initial_energy, r->best_chain);
     fprintf(f, "  \"paper\": {\"cpu_seconds\": ");
     json_num(f, paper_or_nan(st, 0));
     fprintf(f, ", \"gpu_seconds\": ");

@@ -59,8 +59,8 @@ const char bl_study_slots_summary[] =
     "ALP vs AMP slot search and batch DP (Toporkov et al. 2011, Section 5)";
 
 #define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
-#define MAX_JOBS  7
-#define SEED_MAX  4294967295ULL
+#define MAX_JOBS 7
+#define SEED_MAX 4294967295ULL
 
 static const bl_opt opts[] = {
     {"cycles", 0, BL_VALUE, "N", "scheduling cycles to simulate (default 25000)"},
@@ -148,8 +148,10 @@ static int u64_opt(const bl_args *a, const char *name, unsigned long long lo, un
                    unsigned long long *out)
 {
     const char *v = bl_args_value(a, name, NULL);
-    if (!v) return 0;
-    if (bl_args_u64("study slots", name, v, out)) return 2;
+    if (!v)
+        return 0;
+    if (bl_args_u64("study slots", name, v, out))
+        return 2;
     if (*out < lo || *out > hi) {
         fprintf(stderr, "batchlab study slots: --%s: expected %llu..%llu, got '%s'\n", name, lo, hi,
                 v);
@@ -177,14 +179,16 @@ static int gen_slots(gsl_rng *r, const study *st, pol_slot_list *l, size_t *m_ou
     for (int i = 0; i < m; i++) {
         bool same = gsl_rng_uniform(r) < 0.4;
         double gap = uni(r, 0, 10);
-        if (i > 0 && !same) start += gap;
+        if (i > 0 && !same)
+            start += gap;
         double len = uni(r, 50, 300);
         double perf = st->int_perf ? uint_in(r, 1, 3) : uni(r, 1, 3);
         double price = uni(r, 0.75, 1.25) * pow(1.7, perf);
         pol_slot s = {
             .start_s = start, .end_s = start + len, .perf = perf, .price = price, .line = i};
         int rc = pol_slots_insert(l, &s, NULL);
-        if (rc) return rc;
+        if (rc)
+            return rc;
     }
     *m_out = (size_t)m;
     return 0;
@@ -216,9 +220,11 @@ typedef struct csr {
 
 static int to_csr(const pol_alt_set *s, size_t n, csr *c)
 {
-    if (eng_grow(&c->time, &c->cap, s->n_alt + 1, sizeof *c->time)) return ENG_NOMEM;
+    if (eng_grow(&c->time, &c->cap, s->n_alt + 1, sizeof *c->time))
+        return ENG_NOMEM;
     double *cost = realloc(c->cost, c->cap * sizeof *cost);
-    if (!cost) return ENG_NOMEM;
+    if (!cost)
+        return ENG_NOMEM;
     c->cost = cost;
     c->off[0] = 0;
     for (size_t i = 0; i < n; i++)
@@ -243,7 +249,8 @@ typedef struct row {
 static int run(study *st, FILE *csv)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!r) return ENG_NOMEM;
+    if (!r)
+        return ENG_NOMEM;
     gsl_rng_set(r, st->seed);
     pol_slot_list base, work;
     pol_slot_search ss;
@@ -251,7 +258,8 @@ static int run(study *st, FILE *csv)
     pol_dp dp;
     csr c[2] = {{{0}, NULL, NULL, 0}, {{0}, NULL, NULL, 0}};
     int rc = pol_slots_init(&base, st->seed);
-    if (rc == 0) rc = pol_slots_init(&work, st->seed);
+    if (rc == 0)
+        rc = pol_slots_init(&work, st->seed);
     pol_slot_search_init(&ss);
     pol_alt_set_init(&set[0]);
     pol_alt_set_init(&set[1]);
@@ -266,7 +274,8 @@ static int run(study *st, FILE *csv)
         size_t m;
         pol_slot_req req[MAX_JOBS];
         rc = gen_slots(r, st, &base, &m);
-        if (rc) break;
+        if (rc)
+            break;
         size_t n = gen_jobs(r, st, req);
         st->slots_sum += (double)m;
         st->jobs_sum += (double)n;
@@ -275,11 +284,14 @@ static int run(study *st, FILE *csv)
             rc = pol_slots_copy(&work, &base);
             if (rc == 0)
                 rc = pol_slot_batch_search(&ss, &work, (pol_slot_algo)g, req, n, 0, &set[g]);
-            if (rc == 0) rc = to_csr(&set[g], n, &c[g]);
+            if (rc == 0)
+                rc = to_csr(&set[g], n, &c[g]);
             for (size_t i = 0; i < n; i++)
-                if (set[g].per_job[i] == 0) all[g] = false;
+                if (set[g].per_job[i] == 0)
+                    all[g] = false;
         }
-        if (rc) break;
+        if (rc)
+            break;
         st->no_alp += !all[0];
         st->no_amp += !all[1];
         row rw = {.n = n, .alts = {set[0].n_alt, set[1].n_alt}};
@@ -294,7 +306,8 @@ static int run(study *st, FILE *csv)
                     rc = pb == 0 ? pol_dp_min_time(&dp, &b, &grid, choice, &res[g])
                                  : pol_dp_min_cost(&dp, &b, &grid, choice, &res[g]);
                 }
-                if (rc) break;
+                if (rc)
+                    break;
                 problem *p = &st->p[pb];
                 if (!res[0].feasible || !res[1].feasible) {
                     p->dp_infeasible++;
@@ -466,7 +479,8 @@ int bl_study_slots(int argc, char **argv)
 {
     bl_args a;
     int rc = bl_args_parse("study slots", opts, N_OPTS(opts), argc, argv, 1, &a);
-    if (rc) return rc;
+    if (rc)
+        return rc;
     if (a.help) {
         bl_args_usage("study slots", synopsis, description, opts, N_OPTS(opts));
         bl_args_fini(&a);
@@ -477,12 +491,15 @@ int bl_study_slots(int argc, char **argv)
     int idx = 0;
     const char *ref = bl_args_value(&a, "length-ref", "unit");
     const char *pf = bl_args_value(&a, "price-factor", NULL);
-    if ((rc = u64_opt(&a, "cycles", 1, 100000000ULL, &st.cycles)) != 0) goto done;
+    if ((rc = u64_opt(&a, "cycles", 1, 100000000ULL, &st.cycles)) != 0)
+        goto done;
     v = st.seed;
-    if ((rc = u64_opt(&a, "seed", 0, SEED_MAX, &v)) != 0) goto done;
+    if ((rc = u64_opt(&a, "seed", 0, SEED_MAX, &v)) != 0)
+        goto done;
     st.seed = (unsigned long)v;
     v = (unsigned long long)st.dp_cells;
-    if ((rc = u64_opt(&a, "dp-cells", 16, 1ULL << 24, &v)) != 0) goto done;
+    if ((rc = u64_opt(&a, "dp-cells", 16, 1ULL << 24, &v)) != 0)
+        goto done;
     st.dp_cells = (int64_t)v;
     if ((rc = bl_args_choice("study slots", "length-ref", ref, "unit|required", &idx)) != 0)
         goto done;
@@ -522,7 +539,8 @@ int bl_study_slots(int argc, char **argv)
     }
     if (run(&st, csv) != 0) {
         fprintf(stderr, "batchlab study slots: out of memory\n");
-        if (csv) eng_afile_abort(&caf);
+        if (csv)
+            eng_afile_abort(&caf);
         rc = 1;
         goto done;
     }
@@ -533,7 +551,8 @@ int bl_study_slots(int argc, char **argv)
     }
     print_table(&st);
     const char *json = bl_args_value(&a, "json", NULL);
-    if (json) rc = write_file(json, &st);
+    if (json)
+        rc = write_file(json, &st);
 done:
     bl_args_fini(&a);
     return rc;

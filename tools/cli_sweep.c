@@ -120,8 +120,7 @@ int bl_sweep_read_lines(const char *path, char ***lines, size_t *n, eng_diag *d)
     *n = 0;
     FILE *f = fopen(path, "r");
     if (!f)
-        return eng_diag_set(d, ENG_IO, "%s: cannot open the task list: %s", path,
-                            strerror(errno));
+        return eng_diag_set(d, ENG_IO, "%s: cannot open the task list: %s", path, strerror(errno));
     char *buf = NULL;
     size_t cap = 0, lcap = 0;
     ssize_t len;
@@ -179,8 +178,9 @@ int bl_cmd_sweep(int argc, char **argv)
         return bl_sweep_slurm(argc, argv);
     if (strcmp(sub, "merge") == 0)
         return bl_sweep_merge(argc, argv);
-    fprintf(stderr, "batchlab sweep: unknown subcommand '%s': expected expand, task, pending, "
-                    "slurm or merge\n",
+    fprintf(stderr,
+            "batchlab sweep: unknown subcommand '%s': expected expand, task, pending, "
+            "slurm or merge\n",
             sub);
     return 2;
 }

@@ -22,9 +22,9 @@
 /* ---- the grid ---------------------------------------------------------- */
 
 typedef struct bl_grid_workload {
-    char *name;           /* [A-Za-z0-9._-]+ */
-    char *path;           /* absolute path of an SWF log, or NULL for a stand-in */
-    char *standin;        /* "forhlr2", or NULL for a log */
+    char *name;    /* [A-Za-z0-9._-]+ */
+    char *path;    /* absolute path of an SWF log, or NULL for a stand-in */
+    char *standin; /* "forhlr2", or NULL for a log */
     unsigned long long standin_jobs;
     int line;
 } bl_grid_workload;
@@ -42,7 +42,7 @@ typedef struct bl_grid {
     char *platform; /* absolute */
     bl_grid_workload *workloads;
     size_t n_workloads;
-    double *loads;  /* target loads; 0 stands for "log" (as logged, no rescaling) */
+    double *loads; /* target loads; 0 stands for "log" (as logged, no rescaling) */
     size_t n_loads;
     char **policies;
     size_t n_policies;
@@ -50,10 +50,10 @@ typedef struct bl_grid {
     size_t n_options;
     unsigned long long *seeds; /* in file order, no duplicates */
     size_t n_seeds;
-    char *outputs;            /* --outputs LIST of every run, default "summary" */
-    char **run_args;          /* extra `batchlab run` arguments */
+    char *outputs;   /* --outputs LIST of every run, default "summary" */
+    char **run_args; /* extra `batchlab run` arguments */
     size_t n_run_args;
-    long long machine_nodes;  /* for the load computation; 0: from the platform */
+    long long machine_nodes; /* for the load computation; 0: from the platform */
     long long machine_cores;
     bool keep_inputs;
     int policies_line;
@@ -66,8 +66,8 @@ void bl_grid_fini(bl_grid *g);
 
 /* One run of the grid. */
 typedef struct bl_task {
-    char *name;    /* WORKLOAD/load-L/VARIANT/seed-S, a relative folder */
-    char *variant; /* policy spec: "easy" or "easy:backfill_order=sjf" */
+    char *name;            /* WORKLOAD/load-L/VARIANT/seed-S, a relative folder */
+    char *variant;         /* policy spec: "easy" or "easy:backfill_order=sjf" */
     size_t workload, load; /* indices into the grid */
     unsigned long long seed;
 } bl_task;

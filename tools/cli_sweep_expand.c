@@ -99,8 +99,8 @@ static int write_tasks(const bl_grid *g, const bl_task *t, size_t n, const char 
         }
         free(out);
         if (!ok)
-            rc = eng_diag_set(d, ENG_RANGE, "%s: task %zu is longer than %zu characters",
-                              g->path, i + 1, cap);
+            rc = eng_diag_set(d, ENG_RANGE, "%s: task %zu is longer than %zu characters", g->path,
+                              i + 1, cap);
         else
             fprintf(a.f, "%s\n", line);
     }

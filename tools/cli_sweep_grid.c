@@ -120,8 +120,8 @@ static int split_values(const char *file, int line, const char *key, char *text,
             free(*out);
             *out = NULL;
             *n = 0;
-            return eng_diag_set(d, ENG_PARSE, "%s:%d: %s: expected a value between commas",
-                                file, line, key);
+            return eng_diag_set(d, ENG_PARSE, "%s:%d: %s: expected a value between commas", file,
+                                line, key);
         }
         if (eng_grow(out, &cap, *n + 1, sizeof **out) != ENG_OK || !((*out)[*n] = eng_strdup(v)))
             return eng_diag_set(d, ENG_NOMEM, "out of memory");
@@ -260,8 +260,8 @@ static int parse_seeds(bl_grid *g, const char *file, int line, char **v, size_t 
         for (unsigned long long s = lo;; s++) {
             for (size_t k = 0; k < g->n_seeds; k++)
                 if (g->seeds[k] == s)
-                    return eng_diag_set(d, ENG_PARSE, "%s:%d: seeds: seed %llu listed twice",
-                                        file, line, s);
+                    return eng_diag_set(d, ENG_PARSE, "%s:%d: seeds: seed %llu listed twice", file,
+                                        line, s);
             if (eng_grow(&g->seeds, &cap, g->n_seeds + 1, sizeof *g->seeds) != ENG_OK)
                 return eng_diag_set(d, ENG_NOMEM, "out of memory");
             g->seeds[g->n_seeds++] = s;
@@ -280,14 +280,14 @@ static const char *const reserved_run_args[] = {"--policy", "-P", "--policy-opt"
  * (cli_runopts.h) that the grid does not set itself, its value checked
  * as `run` would check it, so a bad value stops the expansion at its line
  * instead of every run. */
-static int parse_run_args(bl_grid *g, const char *file, int line, const char *value,
-                          eng_diag *d)
+static int parse_run_args(bl_grid *g, const char *file, int line, const char *value, eng_diag *d)
 {
     char **words = NULL;
     long n = bl_shell_split(value, &words);
     if (n < 0)
-        return eng_diag_set(d, ENG_PARSE, "%s:%d: run_args: expected shell words, found an "
-                                          "unterminated quote",
+        return eng_diag_set(d, ENG_PARSE,
+                            "%s:%d: run_args: expected shell words, found an "
+                            "unterminated quote",
                             file, line);
     size_t n_rows;
     const bl_run_option_info *rows = bl_run_option_list(&n_rows);
@@ -346,8 +346,7 @@ static int parse_line(bl_grid *g, const char *base, const char *file, int line, 
     if (!*key)
         return eng_diag_set(d, ENG_PARSE, "%s:%d: expected a key before '='", file, line);
     if (!*value)
-        return eng_diag_set(d, ENG_PARSE, "%s:%d: %s: expected a value after '='", file, line,
-                            key);
+        return eng_diag_set(d, ENG_PARSE, "%s:%d: %s: expected a value after '='", file, line, key);
     int rc = once(seen, file, line, key, d);
     if (rc)
         return rc;
@@ -389,8 +388,8 @@ static int parse_line(bl_grid *g, const char *base, const char *file, int line, 
                                   file, line, policy, opt, o->values[i]);
             for (size_t k = 0; k < i && rc == ENG_OK; k++)
                 if (strcmp(o->values[k], o->values[i]) == 0)
-                    rc = eng_diag_set(d, ENG_PARSE, "%s:%d: %s.%s: '%s' listed twice", file,
-                                      line, policy, opt, o->values[i]);
+                    rc = eng_diag_set(d, ENG_PARSE, "%s:%d: %s.%s: '%s' listed twice", file, line,
+                                      policy, opt, o->values[i]);
         }
         *dot = '.';
         return rc;
@@ -407,8 +406,8 @@ static int parse_line(bl_grid *g, const char *base, const char *file, int line, 
     if (strcmp(key, "machine") == 0) {
         long long nodes = 0, cores = 0;
         char extra;
-        if (sscanf(value, "%lldx%lld%c", &nodes, &cores, &extra) != 2 || nodes < 1 ||
-            cores < 1 || nodes > INT32_MAX || cores > INT32_MAX)
+        if (sscanf(value, "%lldx%lld%c", &nodes, &cores, &extra) != 2 || nodes < 1 || cores < 1 ||
+            nodes > INT32_MAX || cores > INT32_MAX)
             return eng_diag_set(d, ENG_PARSE,
                                 "%s:%d: machine: expected NODESxCORES (e.g. 1152x20), got '%s'",
                                 file, line, value);
@@ -597,8 +596,8 @@ static int policy_variants(const bl_grid *g, const char *policy, char ***out, si
     size_t total = 1;
     for (size_t k = 0; k < n_opt; k++) {
         if (total > 1000000 / opt[k]->n_values)
-            return eng_diag_set(d, ENG_RANGE, "%s:%d: %s has more than a million variants",
-                                g->path, opt[k]->line, policy);
+            return eng_diag_set(d, ENG_RANGE, "%s:%d: %s has more than a million variants", g->path,
+                                opt[k]->line, policy);
         total *= opt[k]->n_values;
     }
     *out = calloc(total, sizeof **out);
@@ -633,8 +632,7 @@ static int policy_variants(const bl_grid *g, const char *policy, char ***out, si
             free_values(*out, *n);
             *out = NULL;
             *n = 0;
-            return eng_diag_set(d, ENG_PARSE, "%s:%d: %s", g->path, n_opt ? opt[0]->line : 0,
-                                err);
+            return eng_diag_set(d, ENG_PARSE, "%s:%d: %s", g->path, n_opt ? opt[0]->line : 0, err);
         }
         char *s = malloc(len);
         if (!s) {
@@ -691,8 +689,8 @@ int bl_grid_expand(const bl_grid *g, bl_task **tasks, size_t *n, eng_diag *d)
                     char load[32];
                     bl_sweep_load_text(load, sizeof load, g->loads[l]);
                     char *vdir = bl_variant_dir(variants[v]);
-                    t[k].name = vdir ? eng_asprintf("%s/load-%s/%s/seed-%llu",
-                                                    g->workloads[w].name, load, vdir, g->seeds[s])
+                    t[k].name = vdir ? eng_asprintf("%s/load-%s/%s/seed-%llu", g->workloads[w].name,
+                                                    load, vdir, g->seeds[s])
                                      : NULL;
                     free(vdir);
                     t[k].variant = eng_strdup(variants[v]);

@@ -37,8 +37,9 @@ int bl_sweep_pending(int argc, char **argv)
         char *out = bl_task_out_dir(lines[i]);
         if (!out) {
             if (rc == 0)
-                fprintf(stderr, "batchlab sweep pending: %s:%zu: expected a task line with "
-                                "--out DIR\n",
+                fprintf(stderr,
+                        "batchlab sweep pending: %s:%zu: expected a task line with "
+                        "--out DIR\n",
                         argv[2], i + 1);
             rc = 1;
             continue;

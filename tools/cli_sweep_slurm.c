@@ -89,12 +89,16 @@ int bl_sweep_slurm(int argc, char **argv)
                         "least 1\n");
         goto done;
     }
-    const char *checked[][2] = {{"job-name", name}, {"time", time_s}, {"mem", mem},
-                                {"partition", partition}, {"account", account}};
+    const char *checked[][2] = {{"job-name", name},
+                                {"time", time_s},
+                                {"mem", mem},
+                                {"partition", partition},
+                                {"account", account}};
     for (size_t i = 0; i < 5; i++)
         if (checked[i][1] && !directive_ok(checked[i][1])) {
-            fprintf(stderr, "batchlab sweep slurm: --%s: expected letters, digits and _.:-+@%%/, "
-                            "got '%s'\n",
+            fprintf(stderr,
+                    "batchlab sweep slurm: --%s: expected letters, digits and _.:-+@%%/, "
+                    "got '%s'\n",
                     checked[i][0], checked[i][1]);
             goto done;
         }
@@ -104,8 +108,7 @@ int bl_sweep_slurm(int argc, char **argv)
         goto done;
     }
     if (n == 0) {
-        fprintf(stderr, "batchlab sweep slurm: %s: expected at least one task line\n",
-                tasks_path);
+        fprintf(stderr, "batchlab sweep slurm: %s: expected at least one task line\n", tasks_path);
         goto done;
     }
     abs_tasks = realpath(tasks_path, NULL);

@@ -37,8 +37,7 @@ static const bl_opt task_opts[] = {
 };
 
 static int write_task_json(const char *path, const char *name, const char *workload,
-                           const char *load, const char *variant, const char *seed,
-                           eng_diag *d)
+                           const char *load, const char *variant, const char *seed, eng_diag *d)
 {
     eng_afile a;
     int rc = eng_afile_open(&a, path, d);
@@ -164,8 +163,9 @@ int bl_sweep_task(int argc, char **argv)
         }
     }
     if (!eng_output_parse(outputs, &mask) || !(mask & ENG_OUT_SUMMARY)) {
-        fprintf(stderr, "batchlab sweep task: --outputs: expected a list that holds summary, "
-                        "got '%s'\n",
+        fprintf(stderr,
+                "batchlab sweep task: --outputs: expected a list that holds summary, "
+                "got '%s'\n",
                 outputs);
         goto done;
     }
@@ -254,8 +254,9 @@ int bl_sweep_task(int argc, char **argv)
     if (built && !bl_args_flag(&a, "keep-input"))
         unlink(input);
     if (rc > 128)
-        fprintf(stderr, "batchlab sweep task: %s: the run was stopped (exit %d); it stays "
-                        "pending\n",
+        fprintf(stderr,
+                "batchlab sweep task: %s: the run was stopped (exit %d); it stays "
+                "pending\n",
                 out, rc);
     else if (rc != 0)
         fprintf(stderr, "batchlab sweep task: %s: the run failed (exit %d)\n", out, rc);

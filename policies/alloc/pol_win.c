@@ -70,14 +70,16 @@ void pol_win_discretize(const double *cost, size_t m, double budget, double unit
     for (size_t j = 0; j < m; j++) {
         double q = cost[j] / unit;
         icost[j] = (int64_t)ceil(q - 1e-9 * (q > 1 ? q : 1));
-        if (icost[j] < 0) icost[j] = 0;
+        if (icost[j] < 0)
+            icost[j] = 0;
     }
     if (isinf(budget)) {
         *ibudget = POL_WIN_NO_BUDGET;
     } else {
         double q = budget / unit;
         *ibudget = (int64_t)floor(q + 1e-9 * (q > 1 ? q : 1));
-        if (*ibudget < 0) *ibudget = -1;
+        if (*ibudget < 0)
+            *ibudget = -1;
     }
 }
 
@@ -88,7 +90,8 @@ void pol_win_ws_init(pol_win_ws *ws)
 
 void pol_win_ws_fini(pol_win_ws *ws)
 {
-    if (!ws) return;
+    if (!ws)
+        return;
     for (int k = 0; k < 8; k++)
         free(ws->buf[k]);
     memset(ws, 0, sizeof *ws);
@@ -96,13 +99,15 @@ void pol_win_ws_fini(pol_win_ws *ws)
 
 void *pol_win_ws_get(pol_win_ws *ws, int slot, size_t bytes)
 {
-    if (bytes == 0) bytes = 1;
+    if (bytes == 0)
+        bytes = 1;
     if (ws->cap[slot] < bytes) {
         size_t cap = ws->cap[slot] ? ws->cap[slot] : 64;
         while (cap < bytes)
             cap *= 2;
         void *b = realloc(ws->buf[slot], cap);
-        if (!b) return NULL;
+        if (!b)
+            return NULL;
         ws->buf[slot] = b;
         ws->cap[slot] = cap;
     }

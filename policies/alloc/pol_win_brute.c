@@ -29,7 +29,8 @@ typedef struct brute {
 
 static double canonical(brute *b)
 {
-    if (b->group) return pol_wg_prob(b->p3, b->cur, (size_t)b->n, b->scratch);
+    if (b->group)
+        return pol_wg_prob(b->p3, b->cur, (size_t)b->n, b->scratch);
     return pol_win_prob(b->p, b->cur, (size_t)b->n, b->scratch);
 }
 
@@ -41,7 +42,8 @@ static void dfs(brute *b, int32_t depth, size_t from, int64_t cost, double v)
         b->visited++;
         /* the running product is within a few ulps of the canonical one:
          * compare canonically when it might be an improvement */
-        if (b->found && v < b->best_fast * (1 - 1e-12)) return;
+        if (b->found && v < b->best_fast * (1 - 1e-12))
+            return;
         double c = canonical(b);
         if (!b->found || c > b->best_canon) {
             b->found = true;
@@ -54,7 +56,8 @@ static void dfs(brute *b, int32_t depth, size_t from, int64_t cost, double v)
     size_t last = b->m - (size_t)(b->n - depth); /* leave room for the rest */
     for (size_t j = from; j <= last; j++) {
         int64_t c = cost + b->cost[j];
-        if (b->budget != POL_WIN_NO_BUDGET && c > b->budget) continue;
+        if (b->budget != POL_WIN_NO_BUDGET && c > b->budget)
+            continue;
         b->cur[depth] = (int32_t)j;
         if (b->group) {
             int32_t g = b->group[j];
@@ -74,7 +77,8 @@ static int run(brute *b, pol_win_result *res, uint64_t *visited, size_t n_groups
     res->p = 0;
     res->cost = 0;
     if (b->n < 1 || (size_t)b->n > b->m || b->budget < 0) {
-        if (visited) *visited = 0;
+        if (visited)
+            *visited = 0;
         return ENG_OK;
     }
     b->cur = malloc((size_t)b->n * sizeof *b->cur);
@@ -92,7 +96,8 @@ static int run(brute *b, pol_win_result *res, uint64_t *visited, size_t n_groups
         res->n_sel = b->n;
     }
 out:
-    if (visited) *visited = b->visited;
+    if (visited)
+        *visited = b->visited;
     if (rc == ENG_OK && b->found) {
         if (b->group)
             pol_wg_finish(b->p3, res, b->scratch);
@@ -119,7 +124,8 @@ int pol_win_brute_group(const pol_wg_problem *pr, pol_win_ws *ws, pol_win_result
 {
     (void)ws;
     for (size_t j = 0; j < pr->m; j++)
-        if (pr->group[j] < 0 || (size_t)pr->group[j] >= pr->n_groups) return ENG_INVAL;
+        if (pr->group[j] < 0 || (size_t)pr->group[j] >= pr->n_groups)
+            return ENG_INVAL;
     brute b = {.m = pr->m,
                .n = pr->n,
                .budget = pr->budget,

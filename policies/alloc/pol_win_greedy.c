@@ -14,8 +14,10 @@ typedef struct key {
 
 static bool better(const key *a, const key *b)
 {
-    if (a->k1 != b->k1) return a->k1 > b->k1;
-    if (a->k2 != b->k2) return a->k2 < b->k2;
+    if (a->k1 != b->k1)
+        return a->k1 > b->k1;
+    if (a->k2 != b->k2)
+        return a->k2 < b->k2;
     return a->idx < b->idx;
 }
 
@@ -26,7 +28,8 @@ static key make_key(const pol_win_problem *pr, pol_win_rule rule, int32_t j)
     case POL_WIN_MINC:
         return (key){-c, -p, j};
     case POL_WIN_MAXPC:
-        if (c <= 0) return (key){INFINITY, -p, j};
+        if (c <= 0)
+            return (key){INFINITY, -p, j};
         return (key){p / c, c, j};
     default:
         return (key){p, c, j};
@@ -39,7 +42,8 @@ static void select_top(const pol_win_problem *pr, pol_win_rule rule, key *top, i
     int32_t k = 0;
     for (size_t j = 0; j < pr->m; j++) {
         key x = make_key(pr, rule, (int32_t)j);
-        if (k == n && !better(&x, &top[n - 1])) continue;
+        if (k == n && !better(&x, &top[n - 1]))
+            continue;
         int32_t pos = k < n ? k++ : n - 1;
         while (pos > 0 && better(&x, &top[pos - 1])) {
             top[pos] = top[pos - 1];
@@ -55,7 +59,8 @@ static int apply_rule(const pol_win_problem *pr, pol_win_rule rule, pol_win_ws *
     int32_t n = pr->n;
     key *top = pol_win_ws_get(ws, 0, (size_t)n * sizeof *top);
     double *scratch = pol_win_ws_get(ws, 1, (size_t)n * sizeof *scratch);
-    if (!top || !scratch) return ENG_NOMEM;
+    if (!top || !scratch)
+        return ENG_NOMEM;
     select_top(pr, rule, top, n);
     for (int32_t k = 0; k < n; k++)
         res->sel[k] = top[k].idx;
@@ -77,17 +82,22 @@ int pol_win_greedy(const pol_win_problem *pr, pol_win_rule rule, pol_win_ws *ws,
     res->feasible = false;
     res->p = 0;
     res->cost = 0;
-    if (pr->n < 1 || (size_t)pr->n > pr->m) return ENG_OK;
+    if (pr->n < 1 || (size_t)pr->n > pr->m)
+        return ENG_OK;
     int rc;
     if (rule != POL_WIN_GREEDYJNT) {
-        if ((rc = apply_rule(pr, rule, ws, res)) != ENG_OK) return rc;
-        if (rule == POL_WIN_MINC && !res->feasible) res->n_sel = 0, res->p = 0, res->cost = 0;
+        if ((rc = apply_rule(pr, rule, ws, res)) != ENG_OK)
+            return rc;
+        if (rule == POL_WIN_MINC && !res->feasible)
+            res->n_sel = 0, res->p = 0, res->cost = 0;
         return ENG_OK;
     }
     static const pol_win_rule stages[] = {POL_WIN_MAXP, POL_WIN_MAXPC, POL_WIN_MINC};
     for (int s = 0; s < 3; s++) {
-        if ((rc = apply_rule(pr, stages[s], ws, res)) != ENG_OK) return rc;
-        if (res->feasible) return ENG_OK;
+        if ((rc = apply_rule(pr, stages[s], ws, res)) != ENG_OK)
+            return rc;
+        if (res->feasible)
+            return ENG_OK;
     }
     res->n_sel = 0;
     res->p = 0;

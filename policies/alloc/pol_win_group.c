@@ -83,21 +83,25 @@ typedef struct bb {
 static bool heap_before(const bb *b, size_t x, size_t y)
 {
     const node *a = &b->nodes[x], *c = &b->nodes[y];
-    if (a->key != c->key) return a->key > c->key;
-    if (a->valid != c->valid) return a->valid;
+    if (a->key != c->key)
+        return a->key > c->key;
+    if (a->valid != c->valid)
+        return a->valid;
     return a->seq < c->seq;
 }
 
 static int heap_push(bb *b, size_t id)
 {
-    if (eng_grow(&b->heap, &b->cap_heap, b->n_heap + 1, sizeof *b->heap)) return ENG_NOMEM;
+    if (eng_grow(&b->heap, &b->cap_heap, b->n_heap + 1, sizeof *b->heap))
+        return ENG_NOMEM;
     size_t i = b->n_heap++;
     while (i > 0 && heap_before(b, id, b->heap[(i - 1) / 2])) {
         b->heap[i] = b->heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
     b->heap[i] = id;
-    if (b->n_heap > b->st.heap_max) b->st.heap_max = b->n_heap;
+    if (b->n_heap > b->st.heap_max)
+        b->st.heap_max = b->n_heap;
     return ENG_OK;
 }
 
@@ -107,13 +111,17 @@ static size_t heap_pop(bb *b)
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, s = i;
         size_t sv = last;
-        if (l < b->n_heap && heap_before(b, b->heap[l], sv)) s = l, sv = b->heap[l];
-        if (r < b->n_heap && heap_before(b, b->heap[r], sv)) s = r;
-        if (s == i) break;
+        if (l < b->n_heap && heap_before(b, b->heap[l], sv))
+            s = l, sv = b->heap[l];
+        if (r < b->n_heap && heap_before(b, b->heap[r], sv))
+            s = r;
+        if (s == i)
+            break;
         b->heap[i] = b->heap[s];
         i = s;
     }
-    if (b->n_heap) b->heap[i] = last;
+    if (b->n_heap)
+        b->heap[i] = last;
     return top;
 }
 
@@ -157,9 +165,11 @@ static int evaluate(bb *b, const unsigned char *state, pol_wg_algo algo, eval_rc
     b->st.evaluated++;
     for (size_t g = 0; g < b->G; g++) {
         int32_t s = b->gstart[g], e = b->gstart[g + 1];
-        if (s == e) continue;
+        if (s == e)
+            continue;
         if (state[g] == PLUS) {
-            if (nf == n) return ENG_OK; /* more groups forced than resources wanted */
+            if (nf == n)
+                return ENG_OK; /* more groups forced than resources wanted */
             b->win[nf++] = b->gmem[s];
             fcost += pr->cost[b->gmem[s]];
             vals[nv++] = pr->group_p[g];
@@ -176,10 +186,12 @@ static int evaluate(bb *b, const unsigned char *state, pol_wg_algo algo, eval_rc
             }
         }
     }
-    if (pr->budget != POL_WIN_NO_BUDGET && fcost > pr->budget) return ENG_OK;
+    if (pr->budget != POL_WIN_NO_BUDGET && fcost > pr->budget)
+        return ENG_OK;
     int32_t rest = n - nf;
     if (rest > 0) {
-        if (ms < (size_t)rest) return ENG_OK;
+        if (ms < (size_t)rest)
+            return ENG_OK;
         pol_win_problem sub = {
             .m = ms,
             .p = b->sp,
@@ -190,8 +202,10 @@ static int evaluate(bb *b, const unsigned char *state, pol_wg_algo algo, eval_rc
         pol_win_result r = {.sel = b->ssel};
         int rc = algo == POL_WG_KNAPSACK ? pol_win_knapsack(&sub, POL_WIN_KS_ALL, b->ws, &r, NULL)
                                          : pol_win_greedy(&sub, POL_WIN_GREEDYJNT, b->ws, &r);
-        if (rc) return rc;
-        if (r.n_sel == 0) return ENG_OK;
+        if (rc)
+            return rc;
+        if (r.n_sel == 0)
+            return ENG_OK;
         for (int32_t k = 0; k < rest; k++) {
             b->win[nf + k] = b->smap[b->ssel[k]];
             vals[nv++] = b->sp[b->ssel[k]];
@@ -218,13 +232,16 @@ static int evaluate(bb *b, const unsigned char *state, pol_wg_algo algo, eval_rc
     bool all_complete = true, any_open = false;
     for (int32_t k = 0; k < n; k++) {
         int32_t g = pr->group[b->win[k]];
-        if (state[g] == OPEN) b->cnt[g]++;
+        if (state[g] == OPEN)
+            b->cnt[g]++;
     }
     for (int32_t k = 0; k < n; k++) {
         int32_t g = pr->group[b->win[k]];
-        if (state[g] != OPEN || b->cnt[g] == 0) continue;
+        if (state[g] != OPEN || b->cnt[g] == 0)
+            continue;
         any_open = true;
-        if (b->cnt[g] < b->gstart[g + 1] - b->gstart[g]) all_complete = false;
+        if (b->cnt[g] < b->gstart[g + 1] - b->gstart[g])
+            all_complete = false;
         /* how much the relaxation overrates this group: P^(j/k) / P */
         int32_t kg = b->gstart[g + 1] - b->gstart[g];
         double slack = (double)(kg - b->cnt[g]) / kg * -log(pr->group_p[g]);
@@ -250,7 +267,8 @@ static int search(bb *b, const unsigned char *root, pol_wg_algo algo, int32_t *b
     b->n_heap = 0;
     /* the paper's root key is -infinity (it is alone in H); a root searched
      * below a known incumbent (Greedy+) must still be explored first */
-    if ((rc = push_node(b, root, b->have_incumbent ? INFINITY : -INFINITY, false, NULL))) return rc;
+    if ((rc = push_node(b, root, b->have_incumbent ? INFINITY : -INFINITY, false, NULL)))
+        return rc;
     if (b->have_incumbent && !b->literal && (rc = push_node(b, root, b->incumbent, true, best_sel)))
         return rc;
     *found = false;
@@ -268,27 +286,35 @@ static int search(bb *b, const unsigned char *root, pol_wg_algo algo, int32_t *b
         double v2, v3;
         bool valid;
         int32_t g;
-        if ((rc = evaluate(b, b->tmp_state, algo, &er, &v2, &v3, &valid, &g))) return rc;
-        if (er == INFEASIBLE) continue;
+        if ((rc = evaluate(b, b->tmp_state, algo, &er, &v2, &v3, &valid, &g)))
+            return rc;
+        if (er == INFEASIBLE)
+            continue;
         if (b->literal) {
             if (valid) {
-                if ((rc = push_node(b, b->tmp_state, v3, true, b->win))) return rc;
+                if ((rc = push_node(b, b->tmp_state, v3, true, b->win)))
+                    return rc;
                 continue;
             }
         } else {
             if (!b->have_incumbent || v3 > b->incumbent) {
                 b->incumbent = v3;
                 b->have_incumbent = true;
-                if ((rc = push_node(b, b->tmp_state, v3, true, b->win))) return rc;
+                if ((rc = push_node(b, b->tmp_state, v3, true, b->win)))
+                    return rc;
             }
-            if (valid) continue;
+            if (valid)
+                continue;
         }
         double key = v2 * (1 + KEY_MARGIN);
-        if (!b->literal && key <= b->incumbent) continue;
+        if (!b->literal && key <= b->incumbent)
+            continue;
         b->tmp_state[g] = PLUS;
-        if ((rc = push_node(b, b->tmp_state, key, false, NULL))) return rc;
+        if ((rc = push_node(b, b->tmp_state, key, false, NULL)))
+            return rc;
         b->tmp_state[g] = MINUS;
-        if ((rc = push_node(b, b->tmp_state, key, false, NULL))) return rc;
+        if ((rc = push_node(b, b->tmp_state, key, false, NULL)))
+            return rc;
     }
     return ENG_OK;
 }
@@ -296,7 +322,8 @@ static int search(bb *b, const unsigned char *root, pol_wg_algo algo, int32_t *b
 static int cmp_member(const void *a, const void *b, const int64_t *cost)
 {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    if (cost[x] != cost[y]) return cost[x] < cost[y] ? -1 : 1;
+    if (cost[x] != cost[y])
+        return cost[x] < cost[y] ? -1 : 1;
     return (x > y) - (x < y);
 }
 
@@ -307,11 +334,14 @@ int pol_win_group(const pol_wg_problem *pr, pol_wg_algo algo, unsigned flags, po
     res->feasible = false;
     res->p = 0;
     res->cost = 0;
-    if (st) memset(st, 0, sizeof *st);
+    if (st)
+        memset(st, 0, sizeof *st);
     size_t m = pr->m, G = pr->n_groups, n = (size_t)(pr->n > 0 ? pr->n : 0);
     for (size_t j = 0; j < m; j++)
-        if (pr->group[j] < 0 || (size_t)pr->group[j] >= G) return ENG_INVAL;
-    if (pr->n < 1 || n > m || pr->budget < 0) return ENG_OK;
+        if (pr->group[j] < 0 || (size_t)pr->group[j] >= G)
+            return ENG_INVAL;
+    if (pr->n < 1 || n > m || pr->budget < 0)
+        return ENG_OK;
     bb b = {.pr = pr, .ws = ws, .literal = flags & POL_WG_LITERAL, .G = G};
     int rc = ENG_NOMEM;
     b.gstart = calloc(G + 1, sizeof *b.gstart);
@@ -361,19 +391,22 @@ int pol_win_group(const pol_wg_problem *pr, pol_wg_algo algo, unsigned flags, po
     bool found = false;
     size_t final = 0;
     if (algo == POL_WG_KNAPSACK || algo == POL_WG_GREEDY) {
-        if ((rc = search(&b, root, algo, best, &v, &found, &final))) goto out;
+        if ((rc = search(&b, root, algo, best, &v, &found, &final)))
+            goto out;
     } else {
         /* Greedy+: Greedy, then the exact search in its final subtree,
          * starting from Greedy's answer as the incumbent */
         double gv;
         bool gfound;
-        if ((rc = search(&b, root, POL_WG_GREEDY, gbest, &gv, &gfound, &final))) goto out;
+        if ((rc = search(&b, root, POL_WG_GREEDY, gbest, &gv, &gfound, &final)))
+            goto out;
         if (gfound) {
             memcpy(root, b.states + b.nodes[final].st_off, G);
             memcpy(best, gbest, n * sizeof *best);
             b.incumbent = gv;
             b.have_incumbent = true;
-            if ((rc = search(&b, root, POL_WG_KNAPSACK, best, &v, &found, &final))) goto out;
+            if ((rc = search(&b, root, POL_WG_KNAPSACK, best, &v, &found, &final)))
+                goto out;
             if (!found || v < gv) {
                 memcpy(best, gbest, n * sizeof *best);
                 found = true;
@@ -387,7 +420,8 @@ int pol_win_group(const pol_wg_problem *pr, pol_wg_algo algo, unsigned flags, po
     }
     rc = ENG_OK;
 out:
-    if (st) *st = b.st;
+    if (st)
+        *st = b.st;
     free(b.gstart);
     free(b.gmem);
     free(b.root_p);
@@ -412,7 +446,8 @@ out:
 int pol_win_group_single(const pol_wg_problem *pr, pol_win_ws *ws, pol_win_result *res)
 {
     for (size_t j = 0; j < pr->m; j++)
-        if (pr->group[j] < 0 || (size_t)pr->group[j] >= pr->n_groups) return ENG_INVAL;
+        if (pr->group[j] < 0 || (size_t)pr->group[j] >= pr->n_groups)
+            return ENG_INVAL;
     double *p = malloc((pr->m ? pr->m : 1) * sizeof *p);
     double *scratch = malloc((pr->n > 0 ? (size_t)pr->n : 1) * sizeof *scratch);
     if (!p || !scratch) {
@@ -424,7 +459,8 @@ int pol_win_group_single(const pol_wg_problem *pr, pol_win_ws *ws, pol_win_resul
         p[j] = pr->group_p[pr->group[j]];
     pol_win_problem pp = {.m = pr->m, .p = p, .cost = pr->cost, .n = pr->n, .budget = pr->budget};
     int rc = pol_win_knapsack(&pp, POL_WIN_KS_ALL, ws, res, NULL);
-    if (rc == ENG_OK && res->n_sel) pol_wg_finish(pr, res, scratch);
+    if (rc == ENG_OK && res->n_sel)
+        pol_wg_finish(pr, res, scratch);
     free(p);
     free(scratch);
     return rc;

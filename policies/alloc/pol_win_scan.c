@@ -38,7 +38,8 @@ static int eval(memo *m, int64_t t, double *out)
     size_t i = (size_t)(t - m->lo);
     if (!m->seen[i]) {
         int rc = m->fn(m->ctx, t, &m->v[i]);
-        if (rc) return rc;
+        if (rc)
+            return rc;
         m->seen[i] = 1;
         m->res->evals++;
         offer(m->res, t, m->v[i]);
@@ -54,10 +55,12 @@ int pol_win_scan_full(pol_win_scan_fn fn, void *ctx, int64_t lo, int64_t hi, dou
     for (int64_t t = lo; t <= hi; t++) {
         double v;
         int rc = fn(ctx, t, &v);
-        if (rc) return rc;
+        if (rc)
+            return rc;
         res->evals++;
         offer(res, t, v);
-        if (values) values[t - lo] = v;
+        if (values)
+            values[t - lo] = v;
     }
     return ENG_OK;
 }
@@ -70,7 +73,8 @@ typedef struct ub_pt {
 static int cmp_ub(const void *a, const void *b)
 {
     const ub_pt *x = a, *y = b;
-    if (x->u != y->u) return x->u > y->u ? -1 : 1;
+    if (x->u != y->u)
+        return x->u > y->u ? -1 : 1;
     return (x->t > y->t) - (x->t < y->t);
 }
 
@@ -78,21 +82,26 @@ int pol_win_scan_bounded(pol_win_scan_fn fn, pol_win_scan_fn ub, void *ctx, int6
                          pol_win_scan_result *res)
 {
     res_init(res, lo);
-    if (hi < lo) return ENG_OK;
+    if (hi < lo)
+        return ENG_OK;
     size_t N = (size_t)(hi - lo + 1);
     ub_pt *pts = malloc(N * sizeof *pts);
-    if (!pts) return ENG_NOMEM;
+    if (!pts)
+        return ENG_NOMEM;
     int rc = ENG_OK;
     for (size_t i = 0; i < N; i++) {
         pts[i].t = lo + (int64_t)i;
-        if ((rc = ub(ctx, pts[i].t, &pts[i].u))) goto out;
+        if ((rc = ub(ctx, pts[i].t, &pts[i].u)))
+            goto out;
         res->ub_evals++;
     }
     qsort(pts, N, sizeof *pts, cmp_ub);
     for (size_t i = 0; i < N; i++) {
-        if (res->evals && pts[i].u <= res->best) break; /* no later point can do better */
+        if (res->evals && pts[i].u <= res->best)
+            break; /* no later point can do better */
         double v;
-        if ((rc = fn(ctx, pts[i].t, &v))) goto out;
+        if ((rc = fn(ctx, pts[i].t, &v)))
+            goto out;
         res->evals++;
         offer(res, pts[i].t, v);
     }
@@ -118,21 +127,24 @@ static size_t place_starts(int64_t lo, size_t N, size_t k, pol_win_starts mode, 
     memset(mark, 0, N);
     for (size_t i = 0; i < n_uni; i++) {
         size_t pos = (size_t)(((double)i + 0.5) * (double)N / (double)n_uni);
-        if (pos >= N) pos = N - 1;
+        if (pos >= N)
+            pos = N - 1;
         if (!mark[pos]) {
             mark[pos] = 1;
             out[n++] = lo + (int64_t)pos;
         }
     }
     size_t n_rand = k - n_uni, free_pts = N - n;
-    if (n_rand > free_pts) n_rand = free_pts;
+    if (n_rand > free_pts)
+        n_rand = free_pts;
     if (n_rand && rng) {
         /* selection sampling over the points not taken yet (Knuth's
          * algorithm S): each remaining point is taken with probability
          * still-needed / still-available */
         size_t need = n_rand, avail = free_pts;
         for (size_t pos = 0; pos < N && need; pos++) {
-            if (mark[pos]) continue;
+            if (mark[pos])
+                continue;
             if (gsl_rng_uniform(rng) * (double)avail < (double)need) {
                 mark[pos] = 1;
                 out[n++] = lo + (int64_t)pos;
@@ -149,7 +161,8 @@ int pol_win_scan_starts(pol_win_scan_fn fn, void *ctx, int64_t lo, int64_t hi, i
                         pol_win_starts mode, int64_t delta, gsl_rng *rng, pol_win_scan_result *res)
 {
     res_init(res, lo);
-    if (hi < lo || k < 1 || delta < 1) return hi < lo ? ENG_OK : ENG_INVAL;
+    if (hi < lo || k < 1 || delta < 1)
+        return hi < lo ? ENG_OK : ENG_INVAL;
     size_t N = (size_t)(hi - lo + 1), kk = (size_t)k < N ? (size_t)k : N;
     memo m = {.fn = fn, .ctx = ctx, .lo = lo, .hi = hi, .res = res};
     m.v = malloc(N * sizeof *m.v);
@@ -157,7 +170,8 @@ int pol_win_scan_starts(pol_win_scan_fn fn, void *ctx, int64_t lo, int64_t hi, i
     int64_t *starts = malloc(kk * sizeof *starts);
     unsigned char *mark = malloc(N);
     int rc = ENG_NOMEM;
-    if (!m.v || !m.seen || !starts || !mark) goto out;
+    if (!m.v || !m.seen || !starts || !mark)
+        goto out;
     size_t ns = place_starts(lo, N, kk, mode, rng, starts, mark);
     rc = ENG_OK;
     for (size_t i = 0; i < ns; i++) {
@@ -181,15 +195,21 @@ int pol_win_scan_starts(pol_win_scan_fn fn, void *ctx, int64_t lo, int64_t hi, i
             if ((d > 0 && x >= next_s) || (d < 0 && x <= prev_s))
                 break; /* the neighbouring start's own search goes on from there */
             bool edge = false;
-            if (x > hi) x = hi, edge = true;
-            if (x < lo) x = lo, edge = true;
-            if (x == b) break;
+            if (x > hi)
+                x = hi, edge = true;
+            if (x < lo)
+                x = lo, edge = true;
+            if (x == b)
+                break;
             double fx;
-            if ((rc = eval(&m, x, &fx))) goto out;
-            if (fx < fb) break; /* the maximum lies within delta of b */
+            if ((rc = eval(&m, x, &fx)))
+                goto out;
+            if (fx < fb)
+                break; /* the maximum lies within delta of b */
             b = x;
             fb = fx;
-            if (edge) break;
+            if (edge)
+                break;
         }
         /* refine around b with halving steps */
         for (int64_t h = delta / 2; h >= 1; h /= 2) {
@@ -197,10 +217,13 @@ int pol_win_scan_starts(pol_win_scan_fn fn, void *ctx, int64_t lo, int64_t hi, i
             double best_f = fb;
             for (int sgn = -1; sgn <= 1; sgn += 2) {
                 int64_t x = b + sgn * h;
-                if (x < lo || x > hi) continue;
+                if (x < lo || x > hi)
+                    continue;
                 double fx;
-                if ((rc = eval(&m, x, &fx))) goto out;
-                if (fx > best_f) best_f = fx, best_x = x;
+                if ((rc = eval(&m, x, &fx)))
+                    goto out;
+                if (fx > best_f)
+                    best_f = fx, best_x = x;
             }
             b = best_x;
             fb = best_f;

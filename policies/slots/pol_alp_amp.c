@@ -63,11 +63,13 @@ static double budget_of(const pol_slot_req *r)
 static int answer(pol_slot_search *ss, const pol_slot_cand *c, size_t n, double start,
                   pol_window *w)
 {
-    if (eng_grow(&ss->out, &ss->cap_out, n, sizeof *ss->out)) return ENG_NOMEM;
+    if (eng_grow(&ss->out, &ss->cap_out, n, sizeof *ss->out))
+        return ENG_NOMEM;
     double time = 0, cost = 0;
     for (size_t k = 0; k < n; k++) {
         ss->out[k] = c[k].p;
-        if (c[k].p.run > time) time = c[k].p.run;
+        if (c[k].p.run > time)
+            time = c[k].p.run;
         cost += c[k].p.price * c[k].p.hold;
     }
     *w = (pol_window){.start_s = start, .time = time, .cost = cost, .n = n, .piece = ss->out};
@@ -78,7 +80,8 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
                   const pol_slot_req *r, pol_window *w, bool *found)
 {
     *found = false;
-    if (!req_ok(r)) return ENG_INVAL;
+    if (!req_ok(r))
+        return ENG_INVAL;
     size_t need = (size_t)r->n;
     double budget = budget_of(r);
     size_t nw = 0;
@@ -104,12 +107,15 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
                 if (start + ss->win[k].p.hold <= ss->win[k].end_s) {
                     ss->win[keep++] = ss->win[k];
                     double lim = ss->win[k].end_s - ss->win[k].p.hold;
-                    if (lim < min_lim) min_lim = lim;
+                    if (lim < min_lim)
+                        min_lim = lim;
                 }
             nw = keep;
         }
-        if (s->end_s - hold < min_lim) min_lim = s->end_s - hold;
-        if (eng_grow(&ss->win, &ss->cap_win, nw + 1, sizeof *ss->win)) return ENG_NOMEM;
+        if (s->end_s - hold < min_lim)
+            min_lim = s->end_s - hold;
+        if (eng_grow(&ss->win, &ss->cap_win, nw + 1, sizeof *ss->win))
+            return ENG_NOMEM;
         pol_slot_cand c = {
             .p = {.handle = h,
                   .line = s->line,
@@ -155,7 +161,8 @@ int pol_slot_take(pol_slot_list *l, const pol_window *w)
     for (size_t k = 0; k < w->n; k++) {
         const pol_piece *p = &w->piece[k];
         int rc = pol_slots_cut(l, p->handle, w->start_s, w->start_s + p->hold, NULL);
-        if (rc) return rc;
+        if (rc)
+            return rc;
     }
     return ENG_OK;
 }
@@ -200,10 +207,12 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
     out->n_jobs = n_jobs;
     memset(out->per_job, 0, n_jobs * sizeof *out->per_job);
     for (size_t i = 0; i < n_jobs; i++)
-        if (!req_ok(&reqs[i])) return ENG_INVAL;
+        if (!req_ok(&reqs[i]))
+            return ENG_INVAL;
     /* active jobs: those that may still find an alternative */
     bool *active = malloc((n_jobs ? n_jobs : 1) * sizeof *active);
-    if (!active) return ENG_NOMEM;
+    if (!active)
+        return ENG_NOMEM;
     for (size_t i = 0; i < n_jobs; i++)
         active[i] = true;
     int rc = ENG_OK;
@@ -211,19 +220,23 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
     while (any && rc == ENG_OK) {
         any = false;
         for (size_t i = 0; i < n_jobs && rc == ENG_OK; i++) {
-            if (!active[i]) continue;
+            if (!active[i])
+                continue;
             pol_window w;
             bool found;
             rc = pol_slot_find(ss, l, algo, &reqs[i], &w, &found);
-            if (rc) break;
+            if (rc)
+                break;
             if (!found) {
                 active[i] = false;
                 continue;
             }
             rc = record(out, (int32_t)i, &w);
-            if (rc == ENG_OK) rc = pol_slot_take(l, &w);
+            if (rc == ENG_OK)
+                rc = pol_slot_take(l, &w);
             any = true;
-            if (max_per_job && out->per_job[i] >= max_per_job) active[i] = false;
+            if (max_per_job && out->per_job[i] >= max_per_job)
+                active[i] = false;
         }
     }
     free(active);

@@ -30,7 +30,8 @@ void pol_dp_fini(pol_dp *dp)
 
 int64_t pol_dp_cells(double z, double q)
 {
-    if (!(z > 0)) return 0;
+    if (!(z > 0))
+        return 0;
     double c = nearbyint(z / q);
     return c >= (double)CELLS_CAP ? CELLS_CAP : (int64_t)c;
 }
@@ -39,9 +40,11 @@ int pol_dp_run(pol_dp *dp, size_t n_jobs, const size_t *off, const double *g, co
                int64_t cells, bool maximize, int32_t *choice, double *best, bool *feasible)
 {
     *feasible = false;
-    if (cells < 0 || (uint64_t)cells >= SIZE_MAX / 16 / (n_jobs + 1)) return ENG_INVAL;
+    if (cells < 0 || (uint64_t)cells >= SIZE_MAX / 16 / (n_jobs + 1))
+        return ENG_INVAL;
     for (size_t a = 0; a < off[n_jobs]; a++)
-        if (w[a] < 0) return ENG_INVAL;
+        if (w[a] < 0)
+            return ENG_INVAL;
     size_t width = (size_t)cells + 1;
     if (eng_grow(&dp->f, &dp->cap_f, (n_jobs + 1) * width, sizeof *dp->f) ||
         eng_grow(&dp->arg, &dp->cap_arg, (n_jobs ? n_jobs : 1) * width, sizeof *dp->arg))
@@ -61,7 +64,8 @@ int pol_dp_run(pol_dp *dp, size_t n_jobs, const size_t *off, const double *g, co
         /* alternatives in order, strict improvement: the first attaining
          * alternative is kept; an infeasible f_{i+1} (+-inf) never wins */
         for (size_t a = off[i]; a < off[i + 1]; a++) {
-            if ((uint64_t)w[a] >= width) continue;
+            if ((uint64_t)w[a] >= width)
+                continue;
             size_t wa = (size_t)w[a];
             double ga = g[a];
             int32_t rank = (int32_t)(a - off[i]);
@@ -86,11 +90,13 @@ int pol_dp_run(pol_dp *dp, size_t n_jobs, const size_t *off, const double *g, co
         }
     }
     *best = dp->f[cells];
-    if (n_jobs > 0 && dp->arg[(size_t)cells] < 0) return ENG_OK;
+    if (n_jobs > 0 && dp->arg[(size_t)cells] < 0)
+        return ENG_OK;
     size_t z = (size_t)cells;
     for (size_t i = 0; i < n_jobs; i++) {
         int32_t a = dp->arg[i * width + z];
-        if (a < 0) return ENG_INVARIANT; /* f_i(Z_i) finite implies a choice */
+        if (a < 0)
+            return ENG_INVARIANT; /* f_i(Z_i) finite implies a choice */
         choice[i] = a;
         z -= (size_t)w[off[i] + (size_t)a];
     }
@@ -111,7 +117,8 @@ static int64_t limit_cells(const pol_dp_batch *b, double q, pol_dp_tlimit rule)
             else
                 sum += c;
         }
-        if (rule == POL_DP_TLIMIT_MEANS && l > 0) total += sum / l;
+        if (rule == POL_DP_TLIMIT_MEANS && l > 0)
+            total += sum / l;
     }
     return total;
 }
@@ -124,14 +131,16 @@ double pol_dp_time_limit(const pol_dp_batch *b, double q, pol_dp_tlimit rule)
 static bool every_job_has_one(const pol_dp_batch *b)
 {
     for (size_t i = 0; i < b->n_jobs; i++)
-        if (b->off[i + 1] == b->off[i]) return false;
+        if (b->off[i + 1] == b->off[i])
+            return false;
     return true;
 }
 
 static int weights(pol_dp *dp, const pol_dp_batch *b, const double *z, double q)
 {
     size_t n = b->off[b->n_jobs];
-    if (eng_grow(&dp->w, &dp->cap_w, n ? n : 1, sizeof *dp->w)) return ENG_NOMEM;
+    if (eng_grow(&dp->w, &dp->cap_w, n ? n : 1, sizeof *dp->w))
+        return ENG_NOMEM;
     for (size_t a = 0; a < n; a++)
         dp->w[a] = pol_dp_cells(z[a], q);
     return ENG_OK;
@@ -171,7 +180,8 @@ static bool forced(const pol_dp_batch *b, int32_t *choice, pol_dp_result *res,
                    const pol_dp_grid *grid)
 {
     for (size_t i = 0; i < b->n_jobs; i++)
-        if (b->off[i + 1] - b->off[i] != 1) return false;
+        if (b->off[i + 1] - b->off[i] != 1)
+            return false;
     for (size_t i = 0; i < b->n_jobs; i++)
         choice[i] = 0;
     double q;
@@ -187,8 +197,10 @@ int pol_dp_min_time(pol_dp *dp, const pol_dp_batch *b, const pol_dp_grid *grid, 
                     pol_dp_result *res)
 {
     memset(res, 0, sizeof *res);
-    if (!grid_ok(grid)) return ENG_INVAL;
-    if (!every_job_has_one(b)) return ENG_OK;
+    if (!grid_ok(grid))
+        return ENG_INVAL;
+    if (!every_job_has_one(b))
+        return ENG_OK;
     if (forced(b, choice, res, grid)) {
         res->b_limit = res->cost;
         return ENG_OK;
@@ -198,23 +210,28 @@ int pol_dp_min_time(pol_dp *dp, const pol_dp_batch *b, const pol_dp_grid *grid, 
     time_grid(b, grid, &qt, &tcells);
     res->t_limit = (double)tcells * qt;
     int rc = weights(dp, b, b->time, qt);
-    if (rc) return rc;
+    if (rc)
+        return rc;
     /* (3): the largest income within T*. */
     bool feasible;
     double bstar;
     rc = pol_dp_run(dp, b->n_jobs, b->off, b->cost, dp->w, tcells, true, choice, &bstar, &feasible);
-    if (rc || !feasible) return rc;
+    if (rc || !feasible)
+        return rc;
     res->b_limit = bstar;
     double qc = bstar > 0 ? bstar / (double)grid->max_cells : 1.0;
     int64_t ccells = 0;
     for (size_t i = 0; i < b->n_jobs; i++)
         ccells += pol_dp_cells(b->cost[b->off[i] + (size_t)choice[i]], qc);
     rc = weights(dp, b, b->cost, qc);
-    if (rc) return rc;
+    if (rc)
+        return rc;
     double best;
     rc = pol_dp_run(dp, b->n_jobs, b->off, b->time, dp->w, ccells, false, choice, &best, &feasible);
-    if (rc) return rc;
-    if (!feasible) return ENG_INVARIANT; /* the choice of (3) is admissible */
+    if (rc)
+        return rc;
+    if (!feasible)
+        return ENG_INVARIANT; /* the choice of (3) is admissible */
     res->feasible = true;
     totals(b, choice, res);
     return ENG_OK;
@@ -224,19 +241,24 @@ int pol_dp_min_cost(pol_dp *dp, const pol_dp_batch *b, const pol_dp_grid *grid, 
                     pol_dp_result *res)
 {
     memset(res, 0, sizeof *res);
-    if (!grid_ok(grid)) return ENG_INVAL;
-    if (!every_job_has_one(b)) return ENG_OK;
-    if (forced(b, choice, res, grid)) return ENG_OK;
+    if (!grid_ok(grid))
+        return ENG_INVAL;
+    if (!every_job_has_one(b))
+        return ENG_OK;
+    if (forced(b, choice, res, grid))
+        return ENG_OK;
     double qt;
     int64_t tcells;
     time_grid(b, grid, &qt, &tcells);
     res->t_limit = (double)tcells * qt;
     int rc = weights(dp, b, b->time, qt);
-    if (rc) return rc;
+    if (rc)
+        return rc;
     bool feasible;
     double best;
     rc = pol_dp_run(dp, b->n_jobs, b->off, b->cost, dp->w, tcells, false, choice, &best, &feasible);
-    if (rc || !feasible) return rc;
+    if (rc || !feasible)
+        return rc;
     res->feasible = true;
     totals(b, choice, res);
     return ENG_OK;

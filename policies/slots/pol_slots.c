@@ -29,12 +29,14 @@ static bool before(const pol_slot_list *l, int32_t a, double start, uint64_t seq
 
 static int grow(pol_slot_list *l, size_t need)
 {
-    if (need <= l->cap) return ENG_OK;
+    if (need <= l->cap)
+        return ENG_OK;
     size_t cap = l->cap ? l->cap : 64;
     while (cap < need)
         cap *= 2;
     pol_slot_node *node = realloc(l->node, cap * sizeof *node);
-    if (!node) return ENG_NOMEM;
+    if (!node)
+        return ENG_NOMEM;
     l->node = node;
     l->cap = cap;
     return ENG_OK;
@@ -44,7 +46,8 @@ int pol_slots_init(pol_slot_list *l, unsigned long seed)
 {
     memset(l, 0, sizeof *l);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!r) return ENG_NOMEM;
+    if (!r)
+        return ENG_NOMEM;
     gsl_rng_set(r, seed);
     l->rng = r;
     if (grow(l, 64)) {
@@ -57,7 +60,8 @@ int pol_slots_init(pol_slot_list *l, unsigned long seed)
 
 void pol_slots_fini(pol_slot_list *l)
 {
-    if (l->rng) gsl_rng_free(l->rng);
+    if (l->rng)
+        gsl_rng_free(l->rng);
     free(l->node);
     memset(l, 0, sizeof *l);
 }
@@ -77,7 +81,8 @@ void pol_slots_clear(pol_slot_list *l)
 
 int pol_slots_copy(pol_slot_list *dst, const pol_slot_list *src)
 {
-    if (grow(dst, src->used)) return ENG_NOMEM;
+    if (grow(dst, src->used))
+        return ENG_NOMEM;
     memcpy(dst->node, src->node, src->used * sizeof *dst->node);
     dst->used = src->used;
     dst->n = src->n;
@@ -124,7 +129,8 @@ static void find_update_from(const pol_slot_list *l, double start, uint64_t seq,
     int32_t x = 0;
     for (int k = l->top - 1; k >= 0; k--) {
         int32_t f = finger[k];
-        if (f != 0 && (x == 0 || before(l, x, l->node[f].slot.start_s, l->node[f].seq))) x = f;
+        if (f != 0 && (x == 0 || before(l, x, l->node[f].slot.start_s, l->node[f].seq)))
+            x = f;
         int32_t nx;
         while ((nx = links(l, x)[k]) != 0 && before(l, nx, start, seq))
             x = nx;
@@ -142,14 +148,17 @@ int pol_slots_insert(pol_slot_list *l, const pol_slot *s, int32_t *handle)
 /* Inserts s; the search starts from finger[] when given. */
 static int insert_at(pol_slot_list *l, const pol_slot *s, int32_t *handle, const int32_t *finger)
 {
-    if (handle) *handle = 0;
-    if (!(s->end_s > s->start_s)) return ENG_OK;
+    if (handle)
+        *handle = 0;
+    if (!(s->end_s > s->start_s))
+        return ENG_OK;
     int32_t h;
     if (l->free_head) {
         h = l->free_head;
         l->free_head = links(l, h)[0];
     } else {
-        if (l->used >= (size_t)INT32_MAX || grow(l, l->used + 1)) return ENG_NOMEM;
+        if (l->used >= (size_t)INT32_MAX || grow(l, l->used + 1))
+            return ENG_NOMEM;
         h = (int32_t)l->used++;
     }
     l->node[h].slot = *s;
@@ -180,7 +189,8 @@ static int insert_at(pol_slot_list *l, const pol_slot *s, int32_t *handle, const
     for (int k = 0; k < lv; k++) {
         links(l, h)[k] = links(l, update[k])[k];
         links(l, update[k])[k] = h;
-        if (links(l, h)[k] == 0) l->tail[k] = h;
+        if (links(l, h)[k] == 0)
+            l->tail[k] = h;
     }
     for (int k = lv; k < L; k++)
         links(l, h)[k] = 0;
@@ -188,7 +198,8 @@ static int insert_at(pol_slot_list *l, const pol_slot *s, int32_t *handle, const
     for (int k = 0; k < L; k++)
         l->hint_update[k] = k < l->top ? update[k] : 0;
     l->n++;
-    if (handle) *handle = h;
+    if (handle)
+        *handle = h;
     return ENG_OK;
 }
 
@@ -196,14 +207,17 @@ static int insert_at(pol_slot_list *l, const pol_slot *s, int32_t *handle, const
 static void unlink_slot(pol_slot_list *l, int32_t h, int32_t *update)
 {
     /* the hint stays right unless h is the hint or one of its predecessors */
-    if (h == l->hint) l->hint = 0;
+    if (h == l->hint)
+        l->hint = 0;
     for (int k = 0; k < l->top && l->hint; k++)
-        if (l->hint_update[k] == h) l->hint = 0;
+        if (l->hint_update[k] == h)
+            l->hint = 0;
     find_update(l, l->node[h].slot.start_s, l->node[h].seq, update);
     for (int k = 0; k < l->node[h].level; k++)
         if (links(l, update[k])[k] == h) {
             links(l, update[k])[k] = links(l, h)[k];
-            if (l->tail[k] == h) l->tail[k] = update[k];
+            if (l->tail[k] == h)
+                l->tail[k] = update[k];
         }
     while (l->top > 1 && links(l, 0)[l->top - 1] == 0)
         l->top--;
@@ -220,16 +234,19 @@ void pol_slots_remove(pol_slot_list *l, int32_t h)
 
 int pol_slots_cut(pol_slot_list *l, int32_t h, double from, double to, int32_t *k2)
 {
-    if (k2) *k2 = 0;
+    if (k2)
+        *k2 = 0;
     pol_slot s = l->node[h].slot;
-    if (!(from < to) || !(from < s.end_s) || !(to > s.start_s)) return ENG_OK;
+    if (!(from < to) || !(from < s.end_s) || !(to > s.start_s))
+        return ENG_OK;
     pol_slot tail = s;
     tail.start_s = to;
     if (from > s.start_s) {
         /* K2 first, so that a failed insertion leaves the list unchanged */
         if (to < s.end_s) {
             int rc = pol_slots_insert(l, &tail, k2);
-            if (rc) return rc;
+            if (rc)
+                return rc;
         }
         l->node[h].slot.end_s = from; /* K1: same start, same place */
         return ENG_OK;
@@ -240,7 +257,8 @@ int pol_slots_cut(pol_slot_list *l, int32_t h, double from, double to, int32_t *
     }
     /* K1 empty, K2 not: make room first (K2 may need a new handle), then
      * unlink K and insert K2 from K's predecessors */
-    if (!l->free_head && grow(l, l->used + 1)) return ENG_NOMEM;
+    if (!l->free_head && grow(l, l->used + 1))
+        return ENG_NOMEM;
     int32_t update[L];
     unlink_slot(l, h, update);
     for (int k = l->top; k < L; k++)
@@ -255,15 +273,19 @@ bool pol_slots_valid(const pol_slot_list *l)
         int32_t last = 0;
         for (int32_t x = links(l, 0)[k]; x; x = links(l, x)[k])
             last = x;
-        if (l->tail[k] != last) return false;
+        if (l->tail[k] != last)
+            return false;
     }
     for (int k = 0; k < l->top; k++) {
         int32_t prev = 0;
         for (int32_t x = links(l, 0)[k]; x; x = links(l, x)[k]) {
-            if ((size_t)x >= l->used || l->node[x].level <= k) return false;
-            if (prev && !before(l, prev, l->node[x].slot.start_s, l->node[x].seq)) return false;
+            if ((size_t)x >= l->used || l->node[x].level <= k)
+                return false;
+            if (prev && !before(l, prev, l->node[x].slot.start_s, l->node[x].seq))
+                return false;
             if (k == 0) {
-                if (!(l->node[x].slot.end_s > l->node[x].slot.start_s)) return false;
+                if (!(l->node[x].slot.end_s > l->node[x].slot.start_s))
+                    return false;
                 count++;
             }
             prev = x;

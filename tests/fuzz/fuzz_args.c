@@ -15,10 +15,14 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const bl_opt opts[] = {
-    {"platform", 'p', BL_VALUE, "FILE", ""},  {"workload", 'w', BL_VALUE, "FILE", ""},
-    {"walltime", 0, BL_VALUE, "kill|extend", ""}, {"alloc", 0, BL_VALUE, "node|core", ""},
-    {"seed", 0, BL_VALUE, "N", ""},           {"init-share", 0, BL_VALUE, "X", ""},
-    {"check", 0, BL_FLAG, NULL, ""},          {"policy-opt", 0, BL_MULTI, "K=V", ""},
+    {"platform", 'p', BL_VALUE, "FILE", ""},
+    {"workload", 'w', BL_VALUE, "FILE", ""},
+    {"walltime", 0, BL_VALUE, "kill|extend", ""},
+    {"alloc", 0, BL_VALUE, "node|core", ""},
+    {"seed", 0, BL_VALUE, "N", ""},
+    {"init-share", 0, BL_VALUE, "X", ""},
+    {"check", 0, BL_FLAG, NULL, ""},
+    {"policy-opt", 0, BL_MULTI, "K=V", ""},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -18,8 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static char path[256];
     if (!path[0]) {
         const char *dir = getenv("TMPDIR");
-        snprintf(path, sizeof path, "%s/batchlab-fuzz-swf.%ld", dir ? dir : "/tmp",
-                 (long)getpid());
+        snprintf(path, sizeof path, "%s/batchlab-fuzz-swf.%ld", dir ? dir : "/tmp", (long)getpid());
     }
     FILE *f = fopen(path, "wb");
     if (!f)
