@@ -139,8 +139,9 @@ for l in "${logs[@]}"; do
         "pred/actual" "under" "agree jobs" "agree MAE h" "spearman"
     awk -F, -v l="$name" '
         function h(x) { return x == "n/a" ? x : sprintf("%.2f", x / 3600) }
+        function r(x) { return x == "n/a" || x == "null" ? x : sprintf("%.3f", x) }
         $1 == l { printf "%-15s %11.2f %9.2f %7.4f %11s %8s %9s %12s %9s\n", $2, $3 / 3600, $4,
-                  $5, $6, $7, $8, h($9), $10 }' "$csv"
+                  $5, $6, $7, $8, h($9), r($10) }' "$csv"
 done
 
 # EASY++ against EASY on the logs with users (the paper's question).

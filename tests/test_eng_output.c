@@ -177,7 +177,7 @@ static void test_core_indices(void)
     char *save = NULL;
     strtok_r(jobs, "\n", &save); /* the header */
     for (char *line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *col[16];
+        char *col[16] = {0};
         size_t n = 0;
         for (char *p = line; n < 16; p++) {
             col[n++] = p;
