@@ -160,25 +160,32 @@ echo " its numbers are not available here: only the direction is compared)"
 
 if command -v gnuplot > /dev/null; then
     # Wide table: one row per config; per log its wait and bounded slowdown
-    # relative to EASY's on that log, and its utilization.
+    # relative to EASY's on that log, its utilization and its agreement with
+    # the log (Spearman's rho of the waits; NaN where the log has none).
     dat=$out/production.dat
     names=()
     for l in "${logs[@]}"; do names+=("${l%%:*}"); done
     awk -F, -v names="${names[*]}" -v configs="$configs" '
-        NR > 1 { w[$1, $2] = $3; b[$1, $2] = $4; u[$1, $2] = $5 }
+        NR > 1 { w[$1, $2] = $3; b[$1, $2] = $4; u[$1, $2] = $5
+                 r[$1, $2] = ($10 == "n/a" || $10 == "null") ? "NaN" : $10 }
         END {
             n = split(names, L, " "); m = split(configs, C, " ")
-            printf "# config"; for (i = 1; i <= n; i++) printf " %s_w %s_b %s_u", L[i], L[i], L[i]
+            printf "# config"
+            for (i = 1; i <= n; i++) printf " %s_w %s_b %s_u %s_rho", L[i], L[i], L[i], L[i]
             printf "\n"
             for (k = 1; k <= m; k++) {
                 printf "%s", C[k]
                 for (i = 1; i <= n; i++)
-                    printf " %.4f %.4f %.4f", w[L[i], C[k]] / w[L[i], "easy"],
-                           b[L[i], C[k]] / b[L[i], "easy"], u[L[i], C[k]]
+                    printf " %.4f %.4f %.4f %s", w[L[i], C[k]] / w[L[i], "easy"],
+                           b[L[i], C[k]] / b[L[i], "easy"], u[L[i], C[k]], r[L[i], C[k]]
                 printf "\n"
             }
         }' "$csv" > "$dat"
-    gnuplot -e "dat='$dat'; png='$out/production.png'; names='${names[*]}'" \
+    # the logs with logged waits (the agreement panel draws only those)
+    agree=$(awk -F, -v names="${names[*]}" '
+        NR > 1 && $10 != "n/a" && $10 != "null" { has[$1] = 1 }
+        END { n = split(names, L, " "); for (i = 1; i <= n; i++) if (has[L[i]]) printf "%d ", i }' "$csv")
+    gnuplot -e "dat='$dat'; png='$out/production.png'; names='${names[*]}'; agree='$agree'" \
         "$here/production-study.gp"
     echo
     echo "figure: $out/production.png"
