@@ -164,6 +164,7 @@ static void test_bad_option(void)
     bl_core_run("conservative", one, 1, bl_uniform_platform(4, 1), &o, &s);
     CU_ASSERT_EQUAL(s.rc, ENG_INVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "expected indexed or plain"));
+    bl_sched_fini(&s);
 }
 
 /* S11 under conservative backfilling with islands (each job reserved at
