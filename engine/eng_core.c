@@ -121,6 +121,7 @@ struct eng_core {
     } * packets;
 
     int32_t queued, running, busy_nodes;
+    int32_t down_hosts; /* hosts down (failures) now */
     int64_t busy_cores, busy_units;
     size_t n_left;
     size_t n_steps;
@@ -445,6 +446,7 @@ static int apply_changes(eng_core *c)
             if (ph->free_cores != ph->cores)
                 return ENG_INVARIANT;
             f->down = true;
+            c->down_hosts++;
             ph->up = false;
             island_add(c, ps, pos, ph->cores, -1);
             ph->free_cores = 0;
@@ -453,6 +455,7 @@ static int apply_changes(eng_core *c)
             ps->down_units += units;
         } else {
             f->down = false;
+            c->down_hosts--;
             f->next++;
             ph->up = true;
             ph->free_cores = ph->cores;
@@ -1333,6 +1336,7 @@ static int record_sample(eng_core *c)
         .busy_nodes = c->busy_nodes,
         .busy_cores = c->busy_cores,
         .busy_units = c->busy_units,
+        .down_hosts = c->down_hosts,
     };
     if (c->n_ts && c->ts[c->n_ts - 1].t_s == c->now) {
         c->ts[c->n_ts - 1] = row;

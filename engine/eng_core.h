@@ -146,6 +146,7 @@ typedef struct eng_ts_row {
     int32_t busy_nodes; /* hosts with at least one allocated core */
     int64_t busy_cores; /* allocated cores (whole hosts under node allocation) */
     int64_t busy_units; /* allocated units */
+    int32_t down_hosts; /* hosts down (host failures), all pools */
 } eng_ts_row;
 
 typedef struct eng_core eng_core;

@@ -105,6 +105,42 @@ static const char *hand_run(void)
     return dir;
 }
 
+/* Host outages: timeseries.csv's down_hosts becomes series.dat's fourth
+ * column and a third panel, drawn only when a host is down in the window. */
+static void test_run_outages(void)
+{
+    const char *dir = bl_tmpdir();
+    char path[800];
+    snprintf(path, sizeof path, "%s/timeseries.csv", dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("time_s,queued_jobs,running_jobs,busy_nodes,busy_cores,utilization,down_hosts\n"
+          "0,1,1,1,1,0.5,0\n5,1,2,2,2,0.75,2\n10,0,1,1,1,0.25,0\n",
+          f);
+    fclose(f);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render", dir), 0);
+    free(out);
+    snprintf(path, sizeof path, "%s/plot/series.dat", dir);
+    char *g = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    const char *body = strchr(g, '\n');
+    CU_ASSERT_TRUE(body && strcmp(body + 1, "0 1 0.5 0\n5 1 0.75 2\n10 0 0.25 0\n") == 0);
+    free(g);
+    snprintf(path, sizeof path, "%s/plot/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set multiplot layout 3,1"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "host outages (hosts down)"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "using 1:4 with fillsteps"));
+    free(g);
+    /* a window after the outage: no panel */
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render --from 10 --to 20", dir), 0);
+    free(out);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set multiplot layout 2,1"));
+    free(g);
+}
+
 static void test_run_data(void)
 {
     const char *dir = hand_run();
@@ -129,13 +165,16 @@ static void test_run_data(void)
     g = bl_slurp(path, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
     body = strchr(g, '\n');
-    CU_ASSERT_TRUE(body && strcmp(body + 1, "0 1 0.5\n5 1 0.75\n10 0 0.25\n") == 0);
+    /* a file without down_hosts: no host down, no outage panel */
+    CU_ASSERT_TRUE(body && strcmp(body + 1, "0 1 0.5 0\n5 1 0.75 0\n10 0 0.25 0\n") == 0);
     free(g);
     snprintf(path, sizeof path, "%s/plot/plot.gp", dir);
     g = bl_slurp(path, NULL);
     CU_ASSERT_TRUE(g && bl_contains(g, "set xlabel \"time (s, the run's clock)\""));
     CU_ASSERT_TRUE(g && bl_contains(g, "set yrange [0:3]"));
     CU_ASSERT_TRUE(g && bl_contains(g, "with boxxyerror"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "set multiplot layout 2,1"));
+    CU_ASSERT_TRUE(g && !bl_contains(g, "host outages"));
     free(g);
 
     /* Colour per packet: job 2 is in packet 1, so both share job 1's. */
@@ -213,9 +252,9 @@ static void test_run_long_and_marks(void)
     g = bl_slurp(path, NULL);
     const char *body = g ? strchr(g, '\n') : NULL;
     CU_ASSERT_TRUE(body && strncmp(body + 1,
-                                   "0 1 0.75\n0.041666666666666664 0 1\n"
-                                   "0.083333333333333329 0 0\n",
-                                   59) == 0);
+                                   "0 1 0.75 0\n0.041666666666666664 0 1 0\n"
+                                   "0.083333333333333329 0 0 0\n",
+                                   65) == 0);
     free(g);
     snprintf(path, sizeof path, "%s/plot/plot.gp", dir);
     g = bl_slurp(path, NULL);
@@ -475,6 +514,7 @@ int bl_suite_cli_plot(void)
     CU_add_test(s, "median and percentile interval: known answers", test_median_interval);
     CU_add_test(s, "Gantt colours: hand-computed and stable", test_colors);
     CU_add_test(s, "a run's Gantt and series data", test_run_data);
+    CU_add_test(s, "host outages in the series", test_run_outages);
     CU_add_test(s, "a long run: a week of Gantt, hourly means, marks, title",
                 test_run_long_and_marks);
     CU_add_test(s, "a run: bad input names file and line", test_run_errors);

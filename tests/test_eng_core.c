@@ -416,6 +416,19 @@ static void test_failure_kills(void)
     CU_ASSERT_EQUAL(bl_state(&s, 3), ENG_JOB_DONE);
     CU_ASSERT_DOUBLE_EQUAL(eng_core_wasted_node_s(s.core), 100, 1e-9);
     CU_ASSERT_EQUAL(eng_core_results(s.core)[0].requeues, 0);
+    /* the time series counts h1 down from 50 to 80: 0 before 50, 1 at 50
+     * and 60, 0 again from 80 */
+    size_t n_ts;
+    const eng_ts_row *ts = eng_core_timeseries(s.core, &n_ts);
+    int checked = 0;
+    for (size_t k = 0; k < n_ts; k++) {
+        int32_t want = ts[k].t_s >= 50 && ts[k].t_s < 80 ? 1 : 0;
+        if (ts[k].down_hosts != want)
+            printf("\n  t=%g: %d hosts down, expected %d\n", ts[k].t_s, ts[k].down_hosts, want);
+        CU_ASSERT_EQUAL(ts[k].down_hosts, want);
+        checked += ts[k].t_s == 50 || ts[k].t_s == 80;
+    }
+    CU_ASSERT_EQUAL(checked, 2); /* samples at the outage's start and end */
     bl_sched_fini(&s);
 }
 

@@ -75,12 +75,12 @@ static void test_contents(void)
                                     "4,4,too-large,needs more resources than its pool has\n");
     char *ts = file(dir, "timeseries.csv");
     CU_ASSERT_STRING_EQUAL(ts, "time_s,queued_jobs,running_jobs,busy_nodes,busy_cores,"
-                               "utilization\n"
-                               "0,0,1,2,2,0.5\n"
-                               "1,1,1,2,2,0.5\n"
-                               "2,1,2,4,4,1\n"
-                               "10,0,1,4,4,1\n"
-                               "15,0,0,0,0,0\n");
+                               "utilization,down_hosts\n"
+                               "0,0,1,2,2,0.5,0\n"
+                               "1,1,1,2,2,0.5,0\n"
+                               "2,1,2,4,4,1,0\n"
+                               "10,0,1,4,4,1,0\n"
+                               "15,0,0,0,0,0,0\n");
     char *sum = file(dir, "summary.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"simulated\": 3,"));

@@ -395,6 +395,7 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
 /* One point of timeseries.csv: the values from time t_s to the next one. */
 typedef struct series_pt {
     double t_s, queued, util;
+    double down; /* hosts down (host outages); 0 where the file has no down_hosts */
 } series_pt;
 
 /* Reads timeseries.csv into pts; 0 or 1 after a message. */
@@ -408,7 +409,7 @@ static int read_series(const char *in, series_pt **pts, size_t *n)
     char *buf = NULL, *fields[MAX_FIELDS];
     size_t cap = 0, pcap = 0;
     long line = 0;
-    int rc = 0, c_t = -1, c_q = -1, c_u = -1;
+    int rc = 0, c_t = -1, c_q = -1, c_u = -1, c_d = -1;
     while (rc == 0 && getline(&buf, &cap, f) >= 0) {
         line++;
         chomp(buf);
@@ -417,6 +418,7 @@ static int read_series(const char *in, series_pt **pts, size_t *n)
             c_t = column(fields, nf, "time_s");
             c_q = column(fields, nf, "queued_jobs");
             c_u = column(fields, nf, "utilization");
+            c_d = column(fields, nf, "down_hosts"); /* optional: older files lack it */
             if (c_t < 0 || c_q < 0 || c_u < 0) {
                 fprintf(stderr,
                         "batchlab plot: %s:1: expected the columns time_s, "
@@ -426,13 +428,15 @@ static int read_series(const char *in, series_pt **pts, size_t *n)
             }
             continue;
         }
-        series_pt p;
+        series_pt p = {.down = 0};
         int need = c_t > c_q ? (c_t > c_u ? c_t : c_u) : (c_q > c_u ? c_q : c_u);
+        if (c_d > need)
+            need = c_d;
         if (nf <= need || !parse_num(fields[c_t], &p.t_s) || !parse_num(fields[c_q], &p.queued) ||
-            !parse_num(fields[c_u], &p.util)) {
+            !parse_num(fields[c_u], &p.util) || (c_d >= 0 && !parse_num(fields[c_d], &p.down))) {
             fprintf(stderr,
                     "batchlab plot: %s:%ld: expected numbers in time_s, queued_jobs, "
-                    "utilization\n",
+                    "utilization (and down_hosts)\n",
                     in, line);
             rc = 1;
         } else if (eng_grow(pts, &pcap, *n + 1, sizeof **pts) != ENG_OK) {
@@ -447,7 +451,8 @@ static int read_series(const char *in, series_pt **pts, size_t *n)
     return rc;
 }
 
-/* series.dat: "time queued utilization" in the axis unit div, over [lo, hi].
+/* series.dat: "time queued utilization down" in the axis unit div, over
+ * [lo, hi] (down: hosts down).
  * bin_s 0: every event instant (drawn as steps); otherwise the time-weighted
  * mean of each bin of bin_s seconds (aligned on multiples of bin_s) over the
  * part of it the series covers. 0 or 1 after a message. */
@@ -461,29 +466,30 @@ static int write_series(const char *out, const char *in, const series_pt *p, siz
         fprintf(stderr, "batchlab plot: %s\n", d.msg);
         return 1;
     }
-    char num[3][40];
+    char num[4][40];
     if (bin_s > 0)
         fprintf(a.f,
-                "# bin_start queued_jobs utilization: time-weighted means over bins of "
-                "%s s (from %s)\n",
+                "# bin_start queued_jobs utilization down_hosts: time-weighted means over bins "
+                "of %s s (from %s)\n",
                 eng_fmt_double(num[0], sizeof num[0], bin_s), in);
     else
-        fprintf(a.f, "# time queued_jobs utilization (from %s)\n", in);
+        fprintf(a.f, "# time queued_jobs utilization down_hosts (from %s)\n", in);
     size_t drawn = 0;
     if (bin_s <= 0) {
         for (size_t i = 0; i < n; i++) {
             if (p[i].t_s < lo || p[i].t_s > hi)
                 continue;
-            fprintf(a.f, "%s %s %s\n", eng_fmt_double(num[0], sizeof num[0], p[i].t_s / div),
+            fprintf(a.f, "%s %s %s %s\n", eng_fmt_double(num[0], sizeof num[0], p[i].t_s / div),
                     eng_fmt_double(num[1], sizeof num[1], p[i].queued),
-                    eng_fmt_double(num[2], sizeof num[2], p[i].util));
+                    eng_fmt_double(num[2], sizeof num[2], p[i].util),
+                    eng_fmt_double(num[3], sizeof num[3], p[i].down));
             drawn++;
         }
     } else if (n > 1) {
         double first = fmax(lo, p[0].t_s), last = fmin(hi, p[n - 1].t_s);
         size_t i = 0;
         for (double b = floor(first / bin_s) * bin_s; b < last; b += bin_s) {
-            double b0 = fmax(b, first), b1 = fmin(b + bin_s, last), q = 0, u = 0;
+            double b0 = fmax(b, first), b1 = fmin(b + bin_s, last), q = 0, u = 0, dn = 0;
             while (i + 1 < n && p[i + 1].t_s <= b0)
                 i++;
             for (size_t k = i; k + 1 < n && p[k].t_s < b1; k++) {
@@ -491,17 +497,19 @@ static int write_series(const char *out, const char *in, const series_pt *p, siz
                 if (s1 > s0) {
                     q += p[k].queued * (s1 - s0);
                     u += p[k].util * (s1 - s0);
+                    dn += p[k].down * (s1 - s0);
                 }
             }
             if (b1 > b0)
-                fprintf(a.f, "%s %s %s\n", eng_fmt_double(num[0], sizeof num[0], b / div),
+                fprintf(a.f, "%s %s %s %s\n", eng_fmt_double(num[0], sizeof num[0], b / div),
                         eng_fmt_double(num[1], sizeof num[1], q / (b1 - b0)),
-                        eng_fmt_double(num[2], sizeof num[2], u / (b1 - b0)));
+                        eng_fmt_double(num[2], sizeof num[2], u / (b1 - b0)),
+                        eng_fmt_double(num[3], sizeof num[3], dn / (b1 - b0)));
             drawn++;
         }
     }
     if (drawn == 0) /* gnuplot refuses an empty file */
-        fprintf(a.f, "nan nan nan\n");
+        fprintf(a.f, "nan nan nan nan\n");
     if (eng_afile_commit(&a, &d) != ENG_OK) {
         fprintf(stderr, "batchlab plot: %s\n", d.msg);
         return 1;
@@ -642,6 +650,7 @@ typedef struct run_fig {
     const char *unit;
     double bin_s; /* 0: every instant; else the bin of the series' means */
     size_t mark_n[2];
+    bool outages; /* some host is down at some time of the series */
 } run_fig;
 
 static void script_xrange(FILE *f, double lo, double hi)
@@ -683,11 +692,11 @@ static void script_gantt(FILE *f, const run_fig *r, const char *fmt)
 static void script_series(FILE *f, const run_fig *r, const char *fmt)
 {
     char *o = eng_asprintf("%s/timeseries.%s", r->dir, fmt);
-    gp_terminal(f, fmt, 1200, 700, o ? o : "timeseries");
+    gp_terminal(f, fmt, 1200, r->outages ? 950 : 700, o ? o : "timeseries");
     free(o);
     script_xrange(f, r->s_lo, r->s_hi);
     const char *how = r->bin_s >= 86400 ? ", daily means" : r->bin_s > 0 ? ", hourly means" : "";
-    fprintf(f, "set multiplot layout 2,1 title ");
+    fprintf(f, "set multiplot layout %d,1 title ", r->outages ? 3 : 2);
     gp_str(f, r->title);
     fprintf(f,
             "\nset title \"queue length (waiting jobs%s)\"\nset ylabel \"jobs\"\n"
@@ -701,6 +710,15 @@ static void script_series(FILE *f, const run_fig *r, const char *fmt)
     fprintf(f, "plot ");
     gp_str(f, r->series);
     fprintf(f, " using 1:3 with steps lw 1.5 notitle\n");
+    if (r->outages) { /* host outages: how many hosts are down over time */
+        fprintf(f,
+                "set title \"host outages (hosts down%s)\"\nset ylabel \"hosts\"\n"
+                "set yrange [0:*]\n",
+                how);
+        fprintf(f, "plot ");
+        gp_str(f, r->series);
+        fprintf(f, " using 1:4 with fillsteps fs solid 0.35 lc rgb \"#c0392b\" notitle\n");
+    }
     fprintf(f, "unset multiplot\nset yrange [*:*]\n");
 }
 
@@ -856,6 +874,9 @@ static int plot_run(const char *run, const bl_args *a)
                    .s_hi = s_hi / div,
                    .unit = unit,
                    .bin_s = bin_s};
+    for (size_t i = 0; i < n_pts && !fig.outages; i++)
+        fig.outages = pts[i].down > 0 && pts[i].t_s <= s_hi &&
+                      (i + 1 == n_pts || pts[i + 1].t_s > s_lo);
     if (has_jobs) {
         size_t drawn = 0;
         if (write_gantt(gantt, marks, jobs, rows, n, g_lo, g_hi, div, unit, &drawn, fig.mark_n))
