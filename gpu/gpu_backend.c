@@ -10,23 +10,8 @@
 
 #include "eng_error.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
 
 bool gpu_sa_cuda_built(void)
 {
@@ -51,7 +36,7 @@ int gpu_sa_backend_resolve(const char *request, char name[8], char *err, size_t 
         return ENG_OK;
     }
     if (strcmp(want, "cuda") != 0 && strcmp(want, "auto") != 0)
-        return fail(err, errlen, ENG_INVAL, "backend '%s': expected auto, cpu or cuda", want);
+        return gsa_fail(err, errlen, ENG_INVAL, "backend '%s': expected auto, cpu or cuda", want);
     char why[256];
     if (gsa_cuda_probe(why, sizeof why)) {
         snprintf(name, 8, "cuda");
@@ -61,5 +46,5 @@ int gpu_sa_backend_resolve(const char *request, char name[8], char *err, size_t 
         snprintf(name, 8, "cpu");
         return ENG_OK;
     }
-    return fail(err, errlen, ENG_UNSUPPORTED, "backend cuda not available: %s", why);
+    return gsa_fail(err, errlen, ENG_UNSUPPORTED, "backend cuda not available: %s", why);
 }

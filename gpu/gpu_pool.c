@@ -13,7 +13,6 @@
 
 #include "eng_error.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,20 +44,6 @@ struct gpu_pool {
     int64_t slot_ticket[64];
 };
 
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 void gpu_pool_config_default(gpu_pool_config *cfg)
 {
     cfg->backend = NULL;
@@ -75,12 +60,12 @@ int gpu_pool_create(const gpu_pool_config *cfg, gpu_pool **out, char *err, size_
         cfg = &def;
     }
     if (cfg->slots < 1 || cfg->slots > 64)
-        return fail(err, errlen, ENG_INVAL, "pool: slots: expected 1..64, got %d", cfg->slots);
+        return gsa_fail(err, errlen, ENG_INVAL, "pool: slots: expected 1..64, got %d", cfg->slots);
     if (cfg->fail_after < 0)
-        return fail(err, errlen, ENG_INVAL, "pool: fail_after: expected >= 0");
+        return gsa_fail(err, errlen, ENG_INVAL, "pool: fail_after: expected >= 0");
     gpu_pool *p = calloc(1, sizeof *p);
     if (!p)
-        return fail(err, errlen, ENG_NOMEM, "out of memory");
+        return gsa_fail(err, errlen, ENG_NOMEM, "out of memory");
     int rc = gpu_sa_backend_resolve(cfg->backend, p->backend, err, errlen);
     if (!rc && strcmp(p->backend, "cuda") == 0)
         rc = gsa_cuda_create(cfg->slots, &p->cuda, err, errlen);
@@ -241,7 +226,7 @@ int gpu_pool_submit(gpu_pool *pool, const gpu_sa_problem *prob, const gpu_sa_par
         req *grown = realloc(pool->reqs, (pool->n_reqs + 1) * sizeof *grown);
         if (!grown) {
             gsa_packed_fini(&pk);
-            return fail(err, errlen, ENG_NOMEM, "out of memory");
+            return gsa_fail(err, errlen, ENG_NOMEM, "out of memory");
         }
         pool->reqs = grown;
         memset(&pool->reqs[pool->n_reqs++], 0, sizeof *grown);
@@ -290,7 +275,7 @@ int gpu_pool_wait(gpu_pool *pool, int64_t ticket, gpu_sa_result *out, char *err,
     memset(out, 0, sizeof *out);
     req *r = find(pool, ticket);
     if (!r)
-        return fail(err, errlen, ENG_INVAL, "pool: no pending request %lld", (long long)ticket);
+        return gsa_fail(err, errlen, ENG_INVAL, "pool: no pending request %lld", (long long)ticket);
     if (r->state == REQ_QUEUED)
         run_cpu(pool, r);
     else if (r->state == REQ_RUNNING)
@@ -300,7 +285,7 @@ int gpu_pool_wait(gpu_pool *pool, int64_t ticket, gpu_sa_result *out, char *err,
         *out = r->res;
         memset(&r->res, 0, sizeof r->res);
     } else {
-        rc = fail(err, errlen, r->rc, "%s", r->msg);
+        rc = gsa_fail(err, errlen, r->rc, "%s", r->msg);
     }
     req_release(r);
     return rc;

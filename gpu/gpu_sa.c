@@ -33,10 +33,7 @@
 #include <string.h>
 #include <time.h>
 
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
+int gsa_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 {
     if (err && errlen) {
         va_list ap;
@@ -75,30 +72,31 @@ void gpu_sa_params_default(gpu_sa_params *p)
 int gpu_sa_params_check(const gpu_sa_params *p, char *err, size_t errlen)
 {
     if (p->chains < 1 || p->chains > (1 << 20))
-        return fail(err, errlen, ENG_INVAL, "chains: expected 1..1048576, got %d", p->chains);
+        return gsa_fail(err, errlen, ENG_INVAL, "chains: expected 1..1048576, got %d", p->chains);
     if (p->iterations < 0)
-        return fail(err, errlen, ENG_INVAL, "iterations: expected >= 0, got %lld",
-                    (long long)p->iterations);
+        return gsa_fail(err, errlen, ENG_INVAL, "iterations: expected >= 0, got %lld",
+                        (long long)p->iterations);
     if (p->energy != GPU_SA_E1 && p->energy != GPU_SA_E2)
-        return fail(err, errlen, ENG_INVAL, "energy: expected E1 or E2");
+        return gsa_fail(err, errlen, ENG_INVAL, "energy: expected E1 or E2");
     if (p->a1 < 0 || p->a2 < 0 || p->a3 < 0 || p->a1 > 1000000 || p->a2 > 1000000 ||
         p->a3 > 1000000)
-        return fail(err, errlen, ENG_INVAL, "E2 weights: expected 0..1000000 thousandths");
+        return gsa_fail(err, errlen, ENG_INVAL, "E2 weights: expected 0..1000000 thousandths");
     if (p->transfer_cost_pct < 0 || p->transfer_cost_pct > 1000)
-        return fail(err, errlen, ENG_INVAL, "transfer cost: expected 0..1000 %%, got %d",
-                    p->transfer_cost_pct);
+        return gsa_fail(err, errlen, ENG_INVAL, "transfer cost: expected 0..1000 %%, got %d",
+                        p->transfer_cost_pct);
     if (p->t0_accept_permille < 1 || p->t0_accept_permille > 999)
-        return fail(err, errlen, ENG_INVAL, "initial acceptance: expected 1..999 permille, got %d",
-                    p->t0_accept_permille);
+        return gsa_fail(err, errlen, ENG_INVAL,
+                        "initial acceptance: expected 1..999 permille, got %d",
+                        p->t0_accept_permille);
     if (p->t_end_ppm < 1 || p->t_end_ppm > 1000000)
-        return fail(err, errlen, ENG_INVAL,
-                    "final temperature: expected 1..1000000 ppm of T0, got %d", p->t_end_ppm);
+        return gsa_fail(err, errlen, ENG_INVAL,
+                        "final temperature: expected 1..1000000 ppm of T0, got %d", p->t_end_ppm);
     if (p->cooling_iterations < 0)
-        return fail(err, errlen, ENG_INVAL, "cooling iterations: expected >= 0");
+        return gsa_fail(err, errlen, ENG_INVAL, "cooling iterations: expected >= 0");
     if (p->parallel != GPU_SA_PARALLEL_CHAINS && p->parallel != GPU_SA_PARALLEL_MACHINES)
-        return fail(err, errlen, ENG_INVAL, "parallel: expected chains or machines");
+        return gsa_fail(err, errlen, ENG_INVAL, "parallel: expected chains or machines");
     if (p->acceptance != GPU_SA_ACCEPT_METROPOLIS && p->acceptance != GPU_SA_ACCEPT_PAPER)
-        return fail(err, errlen, ENG_INVAL, "acceptance: expected metropolis or paper");
+        return gsa_fail(err, errlen, ENG_INVAL, "acceptance: expected metropolis or paper");
     return ENG_OK;
 }
 
@@ -184,12 +182,12 @@ static int pack_alloc(const pack_plan *plan, gsa_header *h, gsa_packed *out)
 static int check_csr(const int32_t *off, int32_t rows, const char *what, char *err, size_t errlen)
 {
     if (!off)
-        return fail(err, errlen, ENG_INVAL, "%s: offsets missing", what);
+        return gsa_fail(err, errlen, ENG_INVAL, "%s: offsets missing", what);
     if (off[0] != 0)
-        return fail(err, errlen, ENG_INVAL, "%s: offsets must start at 0", what);
+        return gsa_fail(err, errlen, ENG_INVAL, "%s: offsets must start at 0", what);
     for (int32_t r = 0; r < rows; r++)
         if (off[r + 1] < off[r])
-            return fail(err, errlen, ENG_INVAL, "%s: offsets decrease at row %d", what, r);
+            return gsa_fail(err, errlen, ENG_INVAL, "%s: offsets decrease at row %d", what, r);
     return ENG_OK;
 }
 
@@ -229,14 +227,14 @@ static int grid_check_shape(const gpu_sa_grid *g, grid_facts *x, char *err, size
     x->J = J;
     x->F = F;
     if (M < 1)
-        return fail(err, errlen, ENG_INVAL, "grid: expected at least one machine, got %d", M);
+        return gsa_fail(err, errlen, ENG_INVAL, "grid: expected at least one machine, got %d", M);
     if (J < 0 || F < 0)
-        return fail(err, errlen, ENG_INVAL, "grid: negative job or file count");
+        return gsa_fail(err, errlen, ENG_INVAL, "grid: negative job or file count");
     if ((int64_t)M * M > INT32_MAX)
-        return fail(err, errlen, ENG_RANGE, "grid: %d machines are too many", M);
+        return gsa_fail(err, errlen, ENG_RANGE, "grid: %d machines are too many", M);
     if (!g->speed || !g->latency || !g->bandwidth || (J && !g->ops) || (F && !g->file_size) ||
         (F && !g->producer))
-        return fail(err, errlen, ENG_INVAL, "grid: an array is missing");
+        return gsa_fail(err, errlen, ENG_INVAL, "grid: an array is missing");
     int rc;
     if ((rc = check_csr(g->mirror_off, F, "grid mirrors", err, errlen)) ||
         (rc = check_csr(g->input_off, J, "grid inputs", err, errlen)) ||
@@ -247,7 +245,7 @@ static int grid_check_shape(const gpu_sa_grid *g, grid_facts *x, char *err, size
     x->n_dep = g->dep_off[J];
     if ((x->n_mir && (!g->mirror_machine || !g->mirror_ready)) || (x->n_in && !g->input_file) ||
         (x->n_dep && !g->dep_job))
-        return fail(err, errlen, ENG_INVAL, "grid: a list is missing");
+        return gsa_fail(err, errlen, ENG_INVAL, "grid: a list is missing");
     return ENG_OK;
 }
 
@@ -258,7 +256,7 @@ static int grid_check_machines(const gpu_sa_grid *g, grid_facts *x, char *err, s
     x->min_speed = INT64_MAX;
     for (int32_t m = 0; m < M; m++) {
         if (g->speed[m] <= 0)
-            return fail(err, errlen, ENG_INVAL, "grid: machine %d: speed must be > 0", m);
+            return gsa_fail(err, errlen, ENG_INVAL, "grid: machine %d: speed must be > 0", m);
         if (g->speed[m] < x->min_speed)
             x->min_speed = g->speed[m];
     }
@@ -271,9 +269,10 @@ static int grid_check_machines(const gpu_sa_grid *g, grid_facts *x, char *err, s
             if (a == b)
                 continue;
             if (g->latency[k] < 0)
-                return fail(err, errlen, ENG_INVAL, "grid: latency[%d][%d] < 0", a, b);
+                return gsa_fail(err, errlen, ENG_INVAL, "grid: latency[%d][%d] < 0", a, b);
             if (g->bandwidth[k] <= 0)
-                return fail(err, errlen, ENG_INVAL, "grid: bandwidth[%d][%d] must be > 0", a, b);
+                return gsa_fail(err, errlen, ENG_INVAL, "grid: bandwidth[%d][%d] must be > 0", a,
+                                b);
             if (g->latency[k] > x->max_lat)
                 x->max_lat = g->latency[k];
             if (g->bandwidth[k] < x->min_bw)
@@ -291,23 +290,23 @@ static int grid_check_data(const gpu_sa_grid *g, grid_facts *x, char *err, size_
     x->max_ready = 0;
     for (int32_t i = 0; i < x->n_mir; i++) {
         if (g->mirror_machine[i] < 0 || g->mirror_machine[i] >= x->M)
-            return fail(err, errlen, ENG_INVAL, "grid: mirror %d: machine %d out of range", i,
-                        g->mirror_machine[i]);
+            return gsa_fail(err, errlen, ENG_INVAL, "grid: mirror %d: machine %d out of range", i,
+                            g->mirror_machine[i]);
         if (g->mirror_ready[i] < 0)
-            return fail(err, errlen, ENG_INVAL, "grid: mirror %d: negative time", i);
+            return gsa_fail(err, errlen, ENG_INVAL, "grid: mirror %d: negative time", i);
         if (g->mirror_ready[i] > x->max_ready)
             x->max_ready = (double)g->mirror_ready[i];
     }
     for (int32_t f = 0; f < x->F; f++) {
         if (g->file_size[f] < 0)
-            return fail(err, errlen, ENG_INVAL, "grid: file %d: negative size", f);
+            return gsa_fail(err, errlen, ENG_INVAL, "grid: file %d: negative size", f);
         if (g->producer[f] < -1 || g->producer[f] >= x->J)
-            return fail(err, errlen, ENG_INVAL, "grid: file %d: producer %d out of range", f,
-                        g->producer[f]);
+            return gsa_fail(err, errlen, ENG_INVAL, "grid: file %d: producer %d out of range", f,
+                            g->producer[f]);
     }
     for (int32_t j = 0; j < x->J; j++)
         if (g->ops[j] < 0)
-            return fail(err, errlen, ENG_INVAL, "grid: job %d: negative length", j);
+            return gsa_fail(err, errlen, ENG_INVAL, "grid: job %d: negative length", j);
     return ENG_OK;
 }
 
@@ -365,15 +364,15 @@ static int grid_scan_inputs(const gpu_sa_grid *g, const grid_facts *x, grid_scra
         for (int32_t i = a; i < b; i++) {
             int32_t f = g->input_file[i];
             if (f < 0 || f >= x->F)
-                return fail(err, errlen, ENG_INVAL, "grid: job %d: input file %d out of range", j,
-                            f);
+                return gsa_fail(err, errlen, ENG_INVAL, "grid: job %d: input file %d out of range",
+                                j, f);
             if (s->mark[f] == j)
-                return fail(err, errlen, ENG_INVAL, "grid: job %d: file %d listed twice", j, f);
+                return gsa_fail(err, errlen, ENG_INVAL, "grid: job %d: file %d listed twice", j, f);
             s->mark[f] = j;
             s->readers[f]++;
             if (g->mirror_off[f + 1] == g->mirror_off[f] && g->producer[f] < 0)
-                return fail(err, errlen, ENG_INVAL,
-                            "grid: job %d: file %d has no mirror and no producer", j, f);
+                return gsa_fail(err, errlen, ENG_INVAL,
+                                "grid: job %d: file %d has no mirror and no producer", j, f);
             if (x->M > 1) {
                 double t = (double)x->max_lat + ceil((double)g->file_size[f] / (double)x->min_bw);
                 s->ub_time += t;
@@ -396,8 +395,8 @@ static int grid_predecessors(const gpu_sa_grid *g, const grid_facts *x, grid_scr
         for (int32_t d = g->dep_off[j]; d < g->dep_off[j + 1]; d++) {
             int32_t q = g->dep_job[d];
             if (q < 0 || q >= x->J || q == j)
-                return fail(err, errlen, ENG_INVAL,
-                            "grid: job %d: dependency %d is not another job", j, q);
+                return gsa_fail(err, errlen, ENG_INVAL,
+                                "grid: job %d: dependency %d is not another job", j, q);
             if (s->mark[q] != j) {
                 s->mark[q] = j;
                 s->pred[s->n_pred++] = q;
@@ -406,8 +405,9 @@ static int grid_predecessors(const gpu_sa_grid *g, const grid_facts *x, grid_scr
         for (int32_t i = g->input_off[j]; i < g->input_off[j + 1]; i++) {
             int32_t q = g->producer[g->input_file[i]];
             if (q == j)
-                return fail(err, errlen, ENG_INVAL, "grid: job %d reads file %d, which it produces",
-                            j, g->input_file[i]);
+                return gsa_fail(err, errlen, ENG_INVAL,
+                                "grid: job %d reads file %d, which it produces", j,
+                                g->input_file[i]);
             if (q >= 0 && s->mark[q] != j) {
                 s->mark[q] = j;
                 s->pred[s->n_pred++] = q;
@@ -448,10 +448,10 @@ static int grid_successors(const grid_facts *x, grid_scratch *s, char *err, size
                 s->queue[qt++] = s->succ[i];
     }
     if (qt != J)
-        return fail(err, errlen, ENG_INVAL,
-                    "grid: the dependencies and produced files form a cycle (%d jobs in it or "
-                    "after it)",
-                    J - qt);
+        return gsa_fail(err, errlen, ENG_INVAL,
+                        "grid: the dependencies and produced files form a cycle (%d jobs in it or "
+                        "after it)",
+                        J - qt);
     return ENG_OK;
 }
 
@@ -471,11 +471,11 @@ static int grid_products(const gpu_sa_grid *g, const grid_facts *x, grid_scratch
         s->copy_cap += (g->mirror_off[f + 1] - g->mirror_off[f]) + (g->producer[f] >= 0) +
                        s->readers[f];
     if (s->copy_cap > INT32_MAX)
-        return fail(err, errlen, ENG_RANGE, "grid: too many file copies");
+        return gsa_fail(err, errlen, ENG_RANGE, "grid: too many file copies");
     if (2.0 * x->J * s->ub_time >= 4.0e18 || s->ub_time >= 4.0e18)
-        return fail(err, errlen, ENG_RANGE,
-                    "grid: times up to %.3g units: the energies would overflow 64 bits",
-                    s->ub_time);
+        return gsa_fail(err, errlen, ENG_RANGE,
+                        "grid: times up to %.3g units: the energies would overflow 64 bits",
+                        s->ub_time);
     return ENG_OK;
 }
 
@@ -655,7 +655,7 @@ static int pack_grid(const gpu_sa_grid *g, gsa_packed *out, char *err, size_t er
         out->bytes_per_eval = grid_bytes_per_eval(g, &x, &s);
     }
     grid_scratch_fini(&s);
-    return rc == ENG_NOMEM ? fail(err, errlen, ENG_NOMEM, "out of memory") : rc;
+    return rc == ENG_NOMEM ? gsa_fail(err, errlen, ENG_NOMEM, "out of memory") : rc;
 }
 
 static int cmp_release(const void *a, const void *b)
@@ -668,20 +668,20 @@ static int pack_queue(const gpu_sa_queue *q, gsa_packed *out, char *err, size_t 
 {
     const int32_t J = q->n_jobs;
     if (J < 0 || q->n_busy < 0)
-        return fail(err, errlen, ENG_INVAL, "queue: negative job or busy count");
+        return gsa_fail(err, errlen, ENG_INVAL, "queue: negative job or busy count");
     if (q->total_units < 1)
-        return fail(err, errlen, ENG_INVAL, "queue: expected at least one unit");
+        return gsa_fail(err, errlen, ENG_INVAL, "queue: expected at least one unit");
     if ((J && (!q->units || !q->duration)) || (q->n_busy && (!q->busy_units || !q->busy_end)))
-        return fail(err, errlen, ENG_INVAL, "queue: an array is missing");
+        return gsa_fail(err, errlen, ENG_INVAL, "queue: an array is missing");
     double ub = 0, waited = 0;
     for (int32_t j = 0; j < J; j++) {
         if (q->units[j] < 1 || q->units[j] > q->total_units)
-            return fail(err, errlen, ENG_INVAL, "queue: job %d needs %d units of %d", j,
-                        q->units[j], q->total_units);
+            return gsa_fail(err, errlen, ENG_INVAL, "queue: job %d needs %d units of %d", j,
+                            q->units[j], q->total_units);
         if (q->duration[j] < 1)
-            return fail(err, errlen, ENG_INVAL, "queue: job %d: duration must be >= 1", j);
+            return gsa_fail(err, errlen, ENG_INVAL, "queue: job %d: duration must be >= 1", j);
         if (q->waited && q->waited[j] < 0)
-            return fail(err, errlen, ENG_INVAL, "queue: job %d: negative waiting time", j);
+            return gsa_fail(err, errlen, ENG_INVAL, "queue: job %d: negative waiting time", j);
         ub += (double)q->duration[j];
         waited += q->waited ? (double)q->waited[j] : 0;
     }
@@ -689,22 +689,22 @@ static int pack_queue(const gpu_sa_queue *q, gsa_packed *out, char *err, size_t 
     double max_end = 0;
     for (int32_t i = 0; i < q->n_busy; i++) {
         if (q->busy_units[i] < 1 || q->busy_end[i] < 1)
-            return fail(err, errlen, ENG_INVAL,
-                        "queue: busy entry %d: units and release time must be >= 1", i);
+            return gsa_fail(err, errlen, ENG_INVAL,
+                            "queue: busy entry %d: units and release time must be >= 1", i);
         busy += q->busy_units[i];
         if (q->busy_end[i] > max_end)
             max_end = (double)q->busy_end[i];
     }
     if (busy > q->total_units)
-        return fail(err, errlen, ENG_INVAL, "queue: %lld busy units of %d", (long long)busy,
-                    q->total_units);
+        return gsa_fail(err, errlen, ENG_INVAL, "queue: %lld busy units of %d", (long long)busy,
+                        q->total_units);
     ub += max_end;
     if (2.0 * J * ub + waited >= 4.0e18)
-        return fail(err, errlen, ENG_RANGE,
-                    "queue: times up to %.3g units: the energies would overflow 64 bits", ub);
+        return gsa_fail(err, errlen, ENG_RANGE,
+                        "queue: times up to %.3g units: the energies would overflow 64 bits", ub);
     int64_t(*rel)[2] = malloc(sizeof *rel * ((size_t)q->n_busy + 1));
     if (!rel)
-        return fail(err, errlen, ENG_NOMEM, "out of memory");
+        return gsa_fail(err, errlen, ENG_NOMEM, "out of memory");
     for (int32_t i = 0; i < q->n_busy; i++) {
         rel[i][0] = q->busy_end[i];
         rel[i][1] = q->busy_units[i];
@@ -731,7 +731,7 @@ static int pack_queue(const gpu_sa_queue *q, gsa_packed *out, char *err, size_t 
     int rc = pack_alloc(&plan, &h, out);
     if (rc) {
         free(rel);
-        return fail(err, errlen, rc, "out of memory");
+        return gsa_fail(err, errlen, rc, "out of memory");
     }
     if (J) {
         memcpy(W32(out, GSA_UNITS), q->units, sizeof(int32_t) * (size_t)J);
@@ -766,12 +766,12 @@ int gsa_pack(const gpu_sa_problem *p, gsa_packed *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (!p)
-        return fail(err, errlen, ENG_INVAL, "no problem given");
+        return gsa_fail(err, errlen, ENG_INVAL, "no problem given");
     if (p->kind == GPU_SA_GRID && p->grid)
         return pack_grid(p->grid, out, err, errlen);
     if (p->kind == GPU_SA_QUEUE && p->queue)
         return pack_queue(p->queue, out, err, errlen);
-    return fail(err, errlen, ENG_INVAL, "problem: unknown kind or missing description");
+    return gsa_fail(err, errlen, ENG_INVAL, "problem: unknown kind or missing description");
 }
 
 int gpu_sa_problem_check(const gpu_sa_problem *p, char *err, size_t errlen)
@@ -789,16 +789,16 @@ int gsa_run_make(const gsa_packed *pk, const gpu_sa_params *par, gsa_run *run, c
     if (rc)
         return rc;
     if (par->parallel == GPU_SA_PARALLEL_MACHINES && pk->view.kind != GPU_SA_GRID)
-        return fail(err, errlen, ENG_INVAL,
-                    "parallel machines: a queue problem has no machines to decode on "
-                    "(use chains)");
+        return gsa_fail(err, errlen, ENG_INVAL,
+                        "parallel machines: a queue problem has no machines to decode on "
+                        "(use chains)");
     double n = pk->view.J, a = par->a1 > par->a2 ? par->a1 : par->a2;
     double bound = 100.0 * a * (2.0 * n * pk->ub_time + pk->sum_waited) +
                    (double)par->a3 * par->transfer_cost_pct * n * pk->ub_vol;
     if (par->energy == GPU_SA_E2 && bound >= 4.0e18)
-        return fail(err, errlen, ENG_RANGE,
-                    "E2 up to %.3g fixed-point units would overflow 64 bits: lower the weights",
-                    bound);
+        return gsa_fail(err, errlen, ENG_RANGE,
+                        "E2 up to %.3g fixed-point units would overflow 64 bits: lower the weights",
+                        bound);
     memset(run, 0, sizeof *run);
     run->e2_ok = bound < 4.0e18; /* else E2 is not computed (minimising E1) */
     run->seed = par->seed;
@@ -853,7 +853,7 @@ int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *b
     if (!mem || alloc_result(p, out)) {
         free(mem);
         gpu_sa_result_fini(out);
-        return fail(err, errlen, ENG_NOMEM, "out of memory");
+        return gsa_fail(err, errlen, ENG_NOMEM, "out of memory");
     }
     gsa_ws_layout(p, 0, mem, &w);
     if (p->kind == GPU_SA_GRID)
@@ -892,9 +892,9 @@ int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *b
     if (e.energy != best->out.best_energy) {
         long long got = (long long)best->out.best_energy;
         gpu_sa_result_fini(out);
-        return fail(err, errlen, ENG_INVARIANT,
-                    "%s backend reported energy %lld for chain %d, the reference decodes %lld",
-                    backend, got, best->chain, (long long)e.energy);
+        return gsa_fail(err, errlen, ENG_INVARIANT,
+                        "%s backend reported energy %lld for chain %d, the reference decodes %lld",
+                        backend, got, best->chain, (long long)e.energy);
     }
     return ENG_OK;
 }
@@ -918,33 +918,33 @@ int gpu_sa_decode(const gpu_sa_problem *prob, const gpu_sa_params *par, const in
     int32_t *fp = NULL;
     if (!pos) {
         gsa_packed_fini(&pk);
-        return fail(err, errlen, ENG_NOMEM, "out of memory");
+        return gsa_fail(err, errlen, ENG_NOMEM, "out of memory");
     }
     for (int32_t j = 0; j < p->J; j++)
         pos[j] = -1;
     rc = ENG_OK;
     for (int32_t k = 0; k < p->J && !rc; k++) {
         if (!order || order[k] < 0 || order[k] >= p->J || pos[order[k]] >= 0)
-            rc = fail(err, errlen, ENG_INVAL, "order: not a permutation of the %d jobs (at %d)",
-                      p->J, k);
+            rc = gsa_fail(err, errlen, ENG_INVAL, "order: not a permutation of the %d jobs (at %d)",
+                          p->J, k);
         else
             pos[order[k]] = k;
     }
     for (int32_t j = 0; j < p->J && !rc && p->kind == GPU_SA_GRID; j++) {
         for (int32_t i = p->pred_off[j]; i < p->pred_off[j + 1]; i++)
             if (pos[p->pred_job[i]] > pos[j]) {
-                rc = fail(err, errlen, ENG_INVAL,
-                          "order: job %d comes before job %d, which it depends on", j,
-                          p->pred_job[i]);
+                rc = gsa_fail(err, errlen, ENG_INVAL,
+                              "order: job %d comes before job %d, which it depends on", j,
+                              p->pred_job[i]);
                 break;
             }
         if (!rc && (!machine || machine[j] < 0 || machine[j] >= p->M))
-            rc = fail(err, errlen, ENG_INVAL, "machine: job %d has no valid machine", j);
+            rc = gsa_fail(err, errlen, ENG_INVAL, "machine: job %d has no valid machine", j);
     }
     if (!rc && p->kind == GPU_SA_GRID) {
         fp = malloc(sizeof(int32_t) * ((size_t)p->I + 1));
         if (!fp)
-            rc = fail(err, errlen, ENG_NOMEM, "out of memory");
+            rc = gsa_fail(err, errlen, ENG_NOMEM, "out of memory");
         for (int32_t j = 0; j < p->J && !rc; j++) {
             for (int32_t i = p->in_off[j]; i < p->in_off[j + 1] && !rc; i++) {
                 fp[i] = input_order ? input_order[i] : p->in_file[i];
@@ -954,8 +954,9 @@ int gpu_sa_decode(const gpu_sa_problem *prob, const gpu_sa_params *par, const in
                 for (int32_t x = p->in_off[j]; x < i; x++)
                     found = found && fp[x] != fp[i];
                 if (!found)
-                    rc = fail(err, errlen, ENG_INVAL,
-                              "input order: job %d's row is not a permutation of its inputs", j);
+                    rc = gsa_fail(err, errlen, ENG_INVAL,
+                                  "input order: job %d's row is not a permutation of its inputs",
+                                  j);
             }
         }
     }
@@ -971,7 +972,7 @@ int gpu_sa_decode(const gpu_sa_problem *prob, const gpu_sa_params *par, const in
         int64_t bytes = gsa_ws_layout(p, gsa_ws_flags(&run), NULL, &w);
         unsigned char *mem = calloc(1, (size_t)bytes + 8);
         if (!mem) {
-            rc = fail(err, errlen, ENG_NOMEM, "out of memory");
+            rc = gsa_fail(err, errlen, ENG_NOMEM, "out of memory");
         } else {
             gsa_ws_layout(p, gsa_ws_flags(&run), mem, &w);
             if (p->kind == GPU_SA_GRID)
@@ -1025,7 +1026,7 @@ int gpu_sa_cmax_lower_bound(const gpu_sa_problem *prob, int64_t *bound, char *er
         return rc;
     if (pk.view.kind != GPU_SA_GRID) {
         gsa_packed_fini(&pk);
-        return fail(err, errlen, ENG_INVAL, "Cmax lower bound: grid problems only");
+        return gsa_fail(err, errlen, ENG_INVAL, "Cmax lower bound: grid problems only");
     }
     const gpu_sa_grid *g = prob->grid;
     const gsa_prob *p = &pk.view;
@@ -1051,7 +1052,7 @@ int gpu_sa_cmax_lower_bound(const gpu_sa_problem *prob, int64_t *bound, char *er
     int32_t *topo = malloc(sizeof(int32_t) * ((size_t)J + 1));
     int32_t *indeg = malloc(sizeof(int32_t) * ((size_t)J + 1));
     if (!lat_in || !bw_in || !ect || !first || !arr || !topo || !indeg) {
-        rc = fail(err, errlen, ENG_NOMEM, "out of memory");
+        rc = gsa_fail(err, errlen, ENG_NOMEM, "out of memory");
         goto done;
     }
     for (int32_t m = 0; m < M; m++) {

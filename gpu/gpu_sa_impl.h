@@ -60,6 +60,11 @@ int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *b
 /* Monotonic wall clock in seconds. */
 double gsa_now(void);
 
+/* Writes the message into err (when err and errlen) and returns code: the
+ * one error helper of gpu/ (gpu_sa.c, the bottom layer). */
+int gsa_fail(char *err, size_t errlen, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* ---- CUDA backend ------------------------------------------------------ */
 
 /* 1 when built and a device is usable; 0 with the reason otherwise. */
