@@ -841,6 +841,19 @@ static int alloc_result(const gsa_prob *p, gpu_sa_result *out)
     return out->order && out->start && out->end ? ENG_OK : ENG_NOMEM;
 }
 
+/* The criteria of a decoding into the result (E2 as a double is the
+ * caller's: it depends on the run). */
+static void put_eval(gpu_sa_result *out, const gsa_eval *e)
+{
+    out->cmax = e->cmax;
+    out->flowtime = e->flow;
+    out->transfer_time = e->xfer;
+    out->transfer_volume = e->vol;
+    out->e1 = e->e1;
+    out->e2_fixed = e->e2_fixed;
+    out->energy = e->energy;
+}
+
 int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *best,
                      const char *backend, double seconds, gpu_sa_result *out, char *err,
                      size_t errlen)
@@ -870,14 +883,8 @@ int gsa_result_build(const gsa_packed *pk, const gsa_run *run, const gsa_best *b
         memcpy(out->input_order, best->fperm, sizeof(int32_t) * (size_t)p->I);
     }
     free(mem);
-    out->cmax = e.cmax;
-    out->flowtime = e.flow;
-    out->transfer_time = e.xfer;
-    out->transfer_volume = e.vol;
-    out->e1 = e.e1;
-    out->e2_fixed = e.e2_fixed;
+    put_eval(out, &e);
     out->e2 = run->e2_ok ? (double)e.e2_fixed / 1e5 : NAN;
-    out->energy = e.energy;
     out->initial_energy = best->out.init_energy;
     out->best_chain = best->chain;
     out->iterations = best->out.iterations;
@@ -992,13 +999,7 @@ int gpu_sa_decode(const gpu_sa_problem *prob, const gpu_sa_params *par, const in
                     out->start[j] = w.cstart[j];
                     out->end[j] = w.cend[j];
                 }
-                out->cmax = e.cmax;
-                out->flowtime = e.flow;
-                out->transfer_time = e.xfer;
-                out->transfer_volume = e.vol;
-                out->e1 = e.e1;
-                out->e2_fixed = e.e2_fixed;
-                out->energy = e.energy;
+                put_eval(out, &e);
                 out->rounds = w.rounds;
             }
             free(mem);

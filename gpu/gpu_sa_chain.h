@@ -429,14 +429,7 @@ GSA_FN void gsa_decode_grid(const gsa_prob *p, const int32_t *order, const int32
             const int32_t f = fperm[i];
             const int32_t base = p->copy_off[f], nc = w->copy_n[f];
             const int64_t size = p->fsize[f];
-            gsa_icache *ic = &w->icache[i];
-            if (ic->f != f || ic->m != m) {
-                ic->f = f;
-                ic->m = m;
-                ic->next = 0;
-                for (int q = 0; q < GSA_ICACHE_WAYS; q++)
-                    ic->src[q] = -1;
-            }
+            gsa_icache *ic = gsa_slot_cache(w, i, f, m);
             int64_t best = GSA_INF, best_from = 0;
             int32_t remote = 0;
             for (int32_t c = 0; c < nc; c++) {
