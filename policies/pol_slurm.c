@@ -76,6 +76,31 @@
  *     priorities are recomputed at each call (Slurm every
  *     PriorityCalcPeriod).
  *
+ * Islands (eng_policy.h; POL_FLAG_ISLANDS). Slurm's topology-aware
+ * selection (TopologyPlugin=topology/tree with select/cons_tres) places a
+ * job under the lowest switch that can hold it, best fit among its leaf
+ * switches, and a job asking --switches=1 waits for one switch; its
+ * backfill scheduler tests a pending job against the nodes free at each
+ * future time, so a planned start always has nodes that satisfy the
+ * topology. Here an island is such a switch and every job that fits in one
+ * island asks for one (batchlab's --islands strict); a larger job spans.
+ * The plan keeps one profile per island instead of one count (the nodes
+ * of an island are interchangeable, so counts per island are all Slurm's
+ * node bitmaps would add): a job starts now only where an island's plan
+ * has its units for its whole planned length (the island with room that
+ * has the fewest units free now: best fit; ties: the lowest island), a
+ * reservation is planned in the island where the job can start earliest,
+ * and a job larger than every island takes from each island what stays
+ * free there. Starts name their hosts (pol_out_start_on), so the plan and
+ * the engine agree island by island: a backfilled job goes to the island
+ * the reservations leave room in, not where best fit by free units alone
+ * would put it. The kept reservation is planned again at every call, so
+ * it may move to another island, never later. Simplification: Slurm makes
+ * a job wait for its switch count at most max-time of --switches (bounded
+ * by SchedulerParameters=max_switch_wait, 300 s by default) and then
+ * places it across switches; a job that fits in one island here always
+ * waits for one (--islands ignore drops the constraint altogether).
+ *
  * predictor=user2 plans with predicted run times (pol_predict.h); the
  * reservation is then kept as planned but not promised, since a running
  * job may outlive its prediction.
@@ -84,7 +109,10 @@
  * to order the queue, O(r) to build the profile from the running jobs
  * (already in end order), and per planned job an O(P) search and an O(P)
  * insertion in a profile of P breakpoints (at most bf_max_job_test jobs
- * per pass).
+ * per pass). With islands: O(hosts) more per call to build the islands'
+ * profiles and per start to name hosts, and each test or plan is done in
+ * every island (a job larger than every island: O(B x islands x P), B the
+ * islands' breakpoints).
  */
 #include "eng_policy.h"
 #include "pol_predict.h"
@@ -143,6 +171,21 @@ typedef struct slurm_state {
     size_t cap_order;
     pol_predictor pred;
     uint64_t n_passes, n_bf_starts;
+    /* Islands (n_isl > 0): the plan per island, rebuilt at every call, and
+     * the hosts a start is given (see "Islands" above). */
+    int32_t n_isl, largest;
+    int32_t *isl_units;
+    pol_profile *ip;
+    int32_t *room;  /* n_isl: units a placement may take in each island */
+    int32_t *take;  /* n_isl: units the placement found takes in each island */
+    int32_t *held;  /* n_isl: a running job's units per island */
+    int32_t *hfree; /* per host: units free after this call's starts */
+    size_t n_hosts;
+    int32_t *named; /* n_hosts: the hosts of the placement found, and their units */
+    int32_t *named_units;
+    size_t n_named;
+    double *cand;
+    size_t cap_cand;
 } slurm_state;
 
 static const pol_option slurm_options[] = {
@@ -449,6 +492,44 @@ static void slurm_fini(void *state)
     free(s->order);
     pol_profile_fini(&s->prof);
     pol_predict_fini(&s->pred);
+    for (int32_t k = 0; s->ip && k < s->n_isl; k++)
+        pol_profile_fini(&s->ip[k]);
+    free(s->ip);
+    free(s->isl_units);
+    free(s->room);
+    free(s->take);
+    free(s->held);
+    free(s->hfree);
+    free(s->named);
+    free(s->named_units);
+    free(s->cand);
+}
+
+/* The per-island state of a pool with islands (setup->n_islands > 0). */
+static int isl_init(slurm_state *s, const pol_setup *setup)
+{
+    size_t n = (size_t)setup->n_islands;
+    s->n_isl = setup->n_islands;
+    s->n_hosts = setup->n_hosts;
+    s->isl_units = malloc(n * sizeof *s->isl_units);
+    s->ip = calloc(n, sizeof *s->ip);
+    s->room = malloc(n * sizeof *s->room);
+    s->take = malloc(n * sizeof *s->take);
+    s->held = malloc(n * sizeof *s->held);
+    s->hfree = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof *s->hfree);
+    s->named = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof *s->named);
+    s->named_units = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof *s->named_units);
+    if (!s->isl_units || !s->ip || !s->room || !s->take || !s->held || !s->hfree || !s->named ||
+        !s->named_units)
+        return ENG_NOMEM;
+    for (int32_t k = 0; k < s->n_isl; k++) {
+        s->isl_units[k] = setup->island_units[k];
+        if (s->isl_units[k] > s->largest)
+            s->largest = s->isl_units[k];
+        if (pol_profile_init(&s->ip[k], s->isl_units[k], 0))
+            return ENG_NOMEM;
+    }
+    return ENG_OK;
 }
 
 static int slurm_init(void *state, const pol_setup *setup, char *err, size_t errlen)
@@ -506,7 +587,8 @@ static int slurm_init(void *state, const pol_setup *setup, char *err, size_t err
             goto fail;
     }
     s->counted = calloc(setup->n_jobs ? setup->n_jobs : 1, sizeof *s->counted);
-    if (!s->counted || pol_profile_init(&s->prof, setup->total_units, 0)) {
+    if (!s->counted || pol_profile_init(&s->prof, setup->total_units, 0) ||
+        (setup->n_islands > 0 && isl_init(s, setup))) {
         rc = ENG_NOMEM;
         snprintf(err, errlen, "out of memory");
         goto fail;
@@ -647,50 +729,262 @@ static int build_profile(slurm_state *s, const pol_view *v)
     return ENG_OK;
 }
 
+/* ---- the plan with islands ------------------------------------------------
+ *
+ * One profile per island, built as the count profile is: the island's free
+ * units now, each running job's units in it back at its planned end. A
+ * placement is a set of hosts named to the engine; hfree follows this
+ * call's starts host by host. */
+
+static int isl_build(slurm_state *s, const pol_view *v)
+{
+    for (int32_t k = 0; k < s->n_isl; k++) {
+        pol_profile *p = &s->ip[k];
+        p->total = s->isl_units[k];
+        p->n = 0;
+        if (push_point(p, v->now_s, v->island_free[k]))
+            return ENG_NOMEM;
+    }
+    for (size_t h = 0; h < v->n_hosts; h++) {
+        const pol_host *ph = &v->hosts[h];
+        s->hfree[h] = !ph->up                      ? 0
+                      : v->alloc == POL_ALLOC_CORE ? ph->free_cores
+                                                   : ph->free_cores == ph->cores;
+    }
+    for (size_t r = 0; r < v->n_running; r++) {
+        const pol_job *j = v->running[r];
+        double e = planned_end(s, j->start_s, j->expected_end_s - j->start_s, v->now_s);
+        memset(s->held, 0, (size_t)s->n_isl * sizeof *s->held);
+        pol_island_held(v, j, s->held);
+        for (int32_t k = 0; k < s->n_isl; k++) {
+            pol_profile *p = &s->ip[k];
+            size_t last = p->n - 1;
+            int rc = ENG_OK;
+            if (!s->held[k])
+                continue;
+            if (e == p->t[last])
+                p->free[last] += s->held[k];
+            else if (e > p->t[last])
+                rc = push_point(p, e, p->free[last] + s->held[k]);
+            else
+                rc = pol_profile_add(p, e, INFINITY, s->held[k]);
+            if (rc)
+                return rc;
+        }
+    }
+    return ENG_OK;
+}
+
+/* Names hosts for j, in name order, each giving what the engine takes
+ * from a named host (its free units, up to what is still needed), at most
+ * room[k] units in island k. Fills named, named_units and take; true when
+ * j's units are all named. */
+static bool isl_name_hosts(slurm_state *s, const pol_view *v, const pol_job *j)
+{
+    int32_t left = j->units;
+    s->n_named = 0;
+    memset(s->take, 0, (size_t)s->n_isl * sizeof *s->take);
+    for (size_t h = 0; h < v->n_hosts && left > 0; h++) {
+        int32_t k = v->hosts[h].island, c = s->hfree[h] < left ? s->hfree[h] : left;
+        if (k < 0 || c == 0 || s->take[k] + c > s->room[k])
+            continue;
+        s->named[s->n_named] = (int32_t)h;
+        s->named_units[s->n_named++] = c;
+        s->take[k] += c;
+        left -= c;
+    }
+    return left == 0;
+}
+
+/* Can j start now, for its whole planned length, where the islands' plans
+ * have room? A job no larger than the largest island goes to the island
+ * with room that has the fewest units free now (best fit, as Slurm's
+ * topology-aware selection; ties: the lowest island), a larger one takes
+ * from every island what stays free there over its length. On true, the
+ * rooms are in room[] for isl_start(). O(islands x (log P + segments)). */
+static bool isl_fits_now(slurm_state *s, const pol_view *v, const pol_job *j)
+{
+    double e = planned_end(s, v->now_s, j->estimate_s, v->now_s);
+    int32_t best = -1, best_free = 0;
+    int64_t sum = 0;
+    for (int32_t k = 0; k < s->n_isl; k++) {
+        int32_t least, most;
+        pol_profile_minmax_over(&s->ip[k], v->now_s, e, &least, &most);
+        s->room[k] = j->units > s->largest ? least : 0;
+        sum += least;
+        if (j->units > s->largest || s->isl_units[k] < j->units || least < j->units)
+            continue;
+        int32_t f = pol_profile_free_at(&s->ip[k], v->now_s);
+        if (best < 0 || f < best_free) {
+            best = k;
+            best_free = f;
+        }
+    }
+    if (j->units <= s->largest) {
+        if (best < 0)
+            return false;
+        s->room[best] = j->units;
+    } else if (sum < j->units)
+        return false;
+    /* Hosts are named at the start (O(hosts)), except where naming may
+     * fail: a job spanning islands under core allocation, whose hosts
+     * may give more than an island's room. */
+    s->n_named = 0;
+    return j->units <= s->largest || v->alloc == POL_ALLOC_NODE || isl_name_hosts(s, v, j);
+}
+
+/* Starts j where isl_fits_now() placed it. */
+static int isl_start(slurm_state *s, const pol_view *v, pol_out *out, const pol_job *j)
+{
+    if (s->n_named == 0 && !isl_name_hosts(s, v, j))
+        return ENG_INVARIANT; /* the islands' free units were miscounted */
+    double e = planned_end(s, v->now_s, j->estimate_s, v->now_s);
+    for (int32_t k = 0; k < s->n_isl; k++)
+        if (s->take[k]) {
+            int rc = pol_profile_add(&s->ip[k], v->now_s, e, -s->take[k]);
+            if (rc)
+                return rc;
+        }
+    for (size_t i = 0; i < s->n_named; i++)
+        s->hfree[s->named[i]] -= s->named_units[i];
+    pol_out_start_on(out, j, s->named, s->n_named);
+    return ENG_OK;
+}
+
 static int start(slurm_state *s, const pol_view *v, pol_out *out, const pol_job *j,
                  int32_t *free_units)
 {
-    int rc = pol_profile_add(&s->prof, v->now_s, planned_end(s, v->now_s, j->estimate_s, v->now_s),
-                             -j->units);
+    int rc = s->n_isl
+                 ? isl_start(s, v, out, j)
+                 : pol_profile_add(&s->prof, v->now_s,
+                                   planned_end(s, v->now_s, j->estimate_s, v->now_s), -j->units);
     if (rc)
         return rc;
-    pol_out_start(out, j);
+    if (!s->n_isl)
+        pol_out_start(out, j);
     *free_units -= j->units;
     if (j->idx == s->pinned)
         s->pinned = -1;
     return count_running(s, j, j->units);
 }
 
-/* Can j start now for its whole planned length? */
-static bool fits_now(const slurm_state *s, const pol_view *v, const pol_job *j, int32_t free_units)
+/* Can j start now for its whole planned length? With islands, where an
+ * island's plan has room (isl_fits_now; start() then follows it). */
+static bool fits_now(slurm_state *s, const pol_view *v, const pol_job *j, int32_t free_units)
 {
     if (j->units > free_units)
         return false;
+    if (s->n_isl)
+        return isl_fits_now(s, v, j);
     double dur = planned_end(s, v->now_s, j->estimate_s, v->now_s) - v->now_s;
     return pol_profile_earliest(&s->prof, v->now_s, dur, j->units) == v->now_s;
 }
 
-/* Plans j at its earliest start before `until`; *at = INFINITY if none.
+/* The earliest start of j in profile p before `until`, INFINITY if none.
  * The job holds its units up to its planned end (rounded up to
  * bf_resolution), which depends on the start: search again from each
  * candidate with the length rounded there until it holds (candidates only
  * grow, over breakpoints). */
+static double earliest_in(const slurm_state *s, const pol_profile *p, const pol_view *v,
+                          const pol_job *j, double until)
+{
+    pol_profile_cursor c = pol_profile_cursor_start(p);
+    double d0 = j->estimate_s > 0 ? j->estimate_s : s->bf_res_s;
+    double t = pol_profile_earliest_resume(p, &c, d0, j->units, until);
+    while (isfinite(t) && t < until) {
+        double e = planned_end(s, t, j->estimate_s, v->now_s);
+        double t2 = pol_profile_earliest(p, t, e - t, j->units);
+        if (t2 == t)
+            return t;
+        t = t2;
+    }
+    return INFINITY;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Plans j, larger than every island, at the earliest time before `until`
+ * at which the islands together keep its units free over its planned
+ * length, taking from the islands in turn what stays free there: now or a
+ * breakpoint of some island's plan (a window that fits can slide back to
+ * one). O(B x islands x P), B the islands' breakpoints. */
+static int isl_plan_span(slurm_state *s, const pol_view *v, const pol_job *j, double until,
+                         double *at)
+{
+    size_t n = 1;
+    for (int32_t k = 0; k < s->n_isl; k++)
+        n += s->ip[k].n;
+    if (eng_grow(&s->cand, &s->cap_cand, n, sizeof *s->cand))
+        return ENG_NOMEM;
+    n = 0;
+    s->cand[n++] = v->now_s;
+    for (int32_t k = 0; k < s->n_isl; k++)
+        for (size_t i = 0; i < s->ip[k].n; i++)
+            if (s->ip[k].t[i] > v->now_s && s->ip[k].t[i] < until)
+                s->cand[n++] = s->ip[k].t[i];
+    qsort(s->cand, n, sizeof *s->cand, cmp_double);
+    for (size_t c = 0; c < n; c++) {
+        double t = s->cand[c];
+        if ((c > 0 && t == s->cand[c - 1]) || !(t < until))
+            continue;
+        double e = planned_end(s, t, j->estimate_s, v->now_s);
+        int64_t sum = 0;
+        for (int32_t k = 0; k < s->n_isl; k++) {
+            int32_t most;
+            pol_profile_minmax_over(&s->ip[k], t, e, &s->room[k], &most);
+            sum += s->room[k];
+        }
+        if (sum < j->units)
+            continue;
+        int32_t left = j->units;
+        for (int32_t k = 0; k < s->n_isl && left > 0; k++) {
+            int32_t u = s->room[k] < left ? s->room[k] : left;
+            left -= u;
+            int rc = u ? pol_profile_add(&s->ip[k], t, e, -u) : ENG_OK;
+            if (rc)
+                return rc;
+        }
+        *at = t;
+        return ENG_OK;
+    }
+    return ENG_OK;
+}
+
+/* Plans j at its earliest start before `until` and holds its units there
+ * in the plan; *at = INFINITY if none. With islands: in the island where
+ * it can start earliest (ties: the lowest), or spanning them when it is
+ * larger than every island (isl_plan_span), so that nothing is planned
+ * where no island can host it. */
 static int plan(slurm_state *s, const pol_view *v, const pol_job *j, double until, double *at)
 {
     *at = INFINITY;
-    pol_profile_cursor c = pol_profile_cursor_start(&s->prof);
-    double d0 = j->estimate_s > 0 ? j->estimate_s : s->bf_res_s;
-    double t = pol_profile_earliest_resume(&s->prof, &c, d0, j->units, until);
-    while (isfinite(t) && t < until) {
-        double e = planned_end(s, t, j->estimate_s, v->now_s);
-        double t2 = pol_profile_earliest(&s->prof, t, e - t, j->units);
-        if (t2 == t) {
-            *at = t;
-            return pol_profile_add(&s->prof, t, e, -j->units);
-        }
-        t = t2;
+    if (!s->n_isl) {
+        *at = earliest_in(s, &s->prof, v, j, until);
+        return isfinite(*at)
+                   ? pol_profile_add(&s->prof, *at, planned_end(s, *at, j->estimate_s, v->now_s),
+                                     -j->units)
+                   : ENG_OK;
     }
-    return ENG_OK;
+    if (j->units > s->largest)
+        return isl_plan_span(s, v, j, until, at);
+    int32_t best = -1;
+    for (int32_t k = 0; k < s->n_isl; k++) {
+        if (s->isl_units[k] < j->units)
+            continue;
+        double t = earliest_in(s, &s->ip[k], v, j, until);
+        if (t < *at) {
+            *at = t;
+            best = k;
+        }
+    }
+    if (best < 0)
+        return ENG_OK;
+    return pol_profile_add(&s->ip[best], *at, planned_end(s, *at, j->estimate_s, v->now_s),
+                           -j->units);
 }
 
 static int backfill(slurm_state *s, const pol_view *v, pol_out *out, size_t from, bool *started,
@@ -757,7 +1051,7 @@ static int slurm_schedule(void *state, const pol_view *engine_view, pol_out *out
     qsort(s->order, v->n_queue, sizeof *s->order, by_priority);
 
     /* 2. The plan of the running jobs, and the kept reservation in it. */
-    int rc = build_profile(s, v);
+    int rc = s->n_isl ? isl_build(s, v) : build_profile(s, v);
     if (rc)
         return rc;
     int32_t free_units = v->free_units;
@@ -768,7 +1062,7 @@ static int slurm_schedule(void *state, const pol_view *engine_view, pol_out *out
     const pol_job *pin = s->pinned >= 0 ? pol_queue_find(v, s->pinned) : NULL;
     if (!pin)
         s->pinned = -1;
-    else if (pin->units <= free_units) {
+    else if (s->n_isl ? fits_now(s, v, pin, free_units) : pin->units <= free_units) {
         for (size_t k = 0; k < v->n_queue; k++)
             if (s->order[k].job == pin)
                 started[k] = true;
@@ -821,7 +1115,7 @@ const pol_type pol_slurm = {
                "backfill schedulers",
     .citation = "Yoo, Jette & Grondona 2003; SchedMD, slurm.conf(5) and the multifactor "
                 "priority plugin documentation",
-    .flags = 0,
+    .flags = POL_FLAG_ISLANDS,
     .state_size = sizeof(slurm_state),
     .options = slurm_options,
     .init = slurm_init,

@@ -1,9 +1,10 @@
 /* test_pol_slurm.c — the slurm policy: hand-computed schedules for the
  * fair-share, age and size factors, the backfill interval, window and job
- * limit, the shares file, and option errors. Every run has the checker on,
+ * limit, the shares file, planning with islands, and option errors. Every run has the checker on,
  * so a kept reservation that a later decision broke fails the run. */
 #include "bl_scenarios.h"
 #include "bl_test.h"
+#include "eng_core.h"
 #include "eng_policy.h"
 #include "pol_registry.h"
 
@@ -224,6 +225,85 @@ static void test_backfill_window(void)
     run4(jobs, N_OF(jobs), NULL, w60, N_OF(w60), narrow, N_OF(narrow), "bf_window 60");
 }
 
+/* The islands job id ran on: the first letters of its hosts' names
+ * (bl_island_platform names hosts a1.., b1..), each once, in host order. */
+static void islands_of(const bl_sched *s, int64_t id, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < s->prep.n_jobs && s->core; i++) {
+        if (s->prep.jobs[i].id != id)
+            continue;
+        const eng_job_result *r = &eng_core_results(s->core)[i];
+        const int32_t *hosts = eng_core_alloc_hosts(s->core) + r->hosts_off;
+        for (int32_t h = 0; h < r->n_hosts && n + 1 < len; h++) {
+            char c = s->p->hosts[hosts[h]].name[0];
+            if (!strchr(buf, c)) {
+                buf[n++] = c;
+                buf[n] = '\0';
+            }
+        }
+    }
+}
+
+static void expect_islands(const bl_sched *s, int64_t id, const char *want)
+{
+    char got[8];
+    islands_of(s, id, got, sizeof got);
+    if (strcmp(got, want))
+        printf("\n  job %lld ran in islands '%s', expected '%s'", (long long)id, got, want);
+    CU_ASSERT_STRING_EQUAL(got, want);
+}
+
+/* Islands a (a1-a3) and b (b1-b3), whole nodes, resolution 1 s, a pass
+ * whenever something happened (bf_interval 1); weights 0: submit order.
+ *  0  J1 (1 node, to 100): both islands have 3 free, the lowest: a1.
+ *     J2 (2 nodes, to 20): best fit a (2 free against 3): a2, a3.
+ *     J3 (1 node, to 50) and J4 (1 node, to 80): only b has room: b1, b2.
+ *  1  J5 (3 nodes) is the top job; one node is free (b3): it waits. The
+ *     pass plans it where an island first holds 3 nodes: a at 100 (J1's
+ *     end), b at 80 (J4's): b at 80, kept and promised. J6 (1 node, asks
+ *     100) has no room now (a is full until 20; b3 is in J5's slot from
+ *     80), planned at 20 in a.
+ * 20  J2 ends: a2, a3 free, b3 free: three nodes, but no island holds three
+ *     (island-blocked; with the islands ignored J5 would start now). J6
+ *     fits now: in a (2 free over [20, 120), a1 back at 100), not in b,
+ *     whose b3 J5 holds from 80. Best fit by free units alone would pick b
+ *     (1 free) and delay J5 to 120; the plan puts J6 on a.
+ * 80  J4 ends: b1-b3 free: J5 starts as promised, 80-110.
+ * With --islands ignore J5 starts at 20 on any three free nodes and J6
+ * waits for J3's end at 50. */
+static void test_islands_blocked_top(void)
+{
+    static const int sizes[] = {3, 3};
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 1, 0}, {2, 0, 20, 20, 2, 0}, {3, 0, 50, 50, 1, 0},
+        {4, 0, 80, 80, 1, 0},   {5, 1, 30, 60, 3, 0}, {6, 1, 100, 100, 1, 0},
+    };
+    static const pol_kv o[] = {{"bf_interval", "1"}, {"bf_resolution", "1"}};
+    bl_opts opts = {.options = o, .n_options = N_OF(o)};
+    bl_sched s;
+    int rc = bl_core_run("slurm", jobs, N_OF(jobs), bl_island_platform(sizes, 2, 1), &opts, &s);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    static const bl_expect e[] = {{1, 0, 100}, {2, 0, 20},   {3, 0, 50},
+                                  {4, 0, 80},  {5, 80, 110}, {6, 20, 120}};
+    bl_check(&s, e, N_OF(e), "islands");
+    expect_islands(&s, 1, "a");
+    expect_islands(&s, 2, "a");
+    expect_islands(&s, 3, "b");
+    expect_islands(&s, 4, "b");
+    expect_islands(&s, 5, "b");
+    expect_islands(&s, 6, "a");
+    bl_sched_fini(&s);
+
+    opts.ignore_islands = true;
+    rc = bl_core_run("slurm", jobs, N_OF(jobs), bl_island_platform(sizes, 2, 1), &opts, &s);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    static const bl_expect ei[] = {{5, 20, 50}, {6, 50, 150}};
+    bl_check(&s, ei, N_OF(ei), "islands ignored");
+    bl_sched_fini(&s);
+}
+
 /* The kept reservation is promised (and held by the checker); under
  * predictor=user2 nothing is. */
 static void test_promise(void)
@@ -359,6 +439,8 @@ int bl_suite_pol_slurm(void)
     CU_add_test(s, "backfill window", test_backfill_window);
     CU_add_test(s, "kept reservation promised, none under user2", test_promise);
     CU_add_test(s, "kept reservation against Slurm's replanning", test_keep_reservation);
+    CU_add_test(s, "islands: an island-blocked top job, a backfill that must not delay it",
+                test_islands_blocked_top);
     CU_add_test(s, "bad options", test_bad_options);
     CU_add_test(s, "usage errors exit 2", test_cli_usage_errors);
     return 0;
