@@ -55,7 +55,16 @@
  *     the policy to its reservations (pol_out_promise); other planned
  *     starts are redone by every pass, as in Slurm. keep_reservation=no
  *     drops it (Slurm's behaviour, nothing promised): the ablation of this
- *     choice;
+ *     choice. Nothing more is promised, on purpose: every start a pass
+ *     plans within bf_window holds against the lower-priority jobs of that
+ *     pass only. The next pass plans anew in priority order, where a job
+ *     of higher priority (submitted since, or risen by age or fair-share)
+ *     goes first, and where even in a fixed order a job ahead that moves
+ *     earlier after an early end can take the slot of one behind it and
+ *     push it later (the rebuild-from-scratch effect of
+ *     ../shared/reference/backfill.md, pitfall 7; test_pol_slurm.c has a
+ *     case). Promising those starts would mean keeping every reservation
+ *     and compressing them in place: conservative backfilling, not Slurm;
  *   - a pass runs only when a job was submitted or ended (or hosts changed,
  *     or a prediction grew) since the previous one: the plan of a pass
  *     without such an event could differ only through the slow drift of
