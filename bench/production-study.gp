@@ -11,7 +11,7 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set key top left
+set key below horizontal
 set grid ytics
 set xtics rotate by -35 nomirror
 n = words(names)

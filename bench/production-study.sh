@@ -31,11 +31,20 @@
 #   slurm-fs-replan slurm-fs with keep_reservation=no: Slurm's own
 #                  replanning, no reservation kept (the ablation of our
 #                  one departure that changes schedules most)
+#   slurm-noisl    slurm with --islands ignore: ForHLR II's two islands
+#                  as one block of nodes (the ablation of the islands; the
+#                  SP2 machines have none, so there it equals slurm)
+#
+# Every other configuration runs under the default --islands strict: on
+# forhlr2.xml a job that fits in one island (816 or 336 nodes) runs within
+# one, and every policy here plans with the islands.
 #
 # Prints a table per log (mean wait, mean bounded slowdown with tau = 10 s,
 # utilization, prediction accuracy, and the log-agreement block of
-# summary.json when the build writes one, else n/a), writes
-# OUT_DIR/production.csv and draws OUT_DIR/production.png with gnuplot.
+# summary.json when the build writes one, else n/a) and, for a platform
+# with islands, slurm's waits by job size with and without them; writes
+# OUT_DIR/production.csv and production-islands.csv and draws
+# OUT_DIR/production.png with gnuplot.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -47,7 +56,7 @@ fh2_jobs=${PS_FH2_JOBS:-20000}
 [ -x "$exe" ] || { echo "production-study: $exe is missing; build first" >&2; exit 1; }
 mkdir -p "$out"
 
-configs="easy easy-sjf easy-user2 easy++ cons-user2 slurm slurm-fs slurm-fs-replan"
+configs="easy easy-sjf easy-user2 easy++ cons-user2 slurm slurm-fs slurm-fs-replan slurm-noisl"
 policy_args() {
     case $1 in
         easy) echo "--policy easy" ;;
@@ -59,6 +68,7 @@ policy_args() {
         slurm-fs) echo "--policy slurm --policy-opt priority_weight_fairshare=10000" \
                        "--policy-opt priority_weight_age=1000" ;;
         slurm-fs-replan) echo "$(policy_args slurm-fs) --policy-opt keep_reservation=no" ;;
+        slurm-noisl) echo "--policy slurm --islands ignore" ;;
     esac
 }
 
@@ -91,10 +101,11 @@ run_one() {
     local name plat wl c
     IFS=: read -r name plat wl c <<< "$1"
     # shellcheck disable=SC2046
-    # --islands ignore: slurm does not plan with ForHLR II's islands, so
-    # every configuration runs on the same machine model, one block of hosts
-    "$exe" run --platform "$plat" --workload "$wl" $(policy_args "$c") -q --islands ignore \
-        --out "$out/runs/$name-$c" --outputs summary > /dev/null
+    # slurm and slurm-noisl keep jobs.csv for the islands table below
+    local outputs=summary
+    case $c in slurm | slurm-noisl) outputs=summary,jobs ;; esac
+    "$exe" run --platform "$plat" --workload "$wl" $(policy_args "$c") -q \
+        --out "$out/runs/$name-$c" --outputs "$outputs" > /dev/null
 }
 export -f run_one policy_args
 export exe out
@@ -157,6 +168,42 @@ awk -F, '
     }' "$csv" | sort
 echo "(paper: Tsafrir, Etsion & Feitelson 2007 report EASY++ below EASY in bounded slowdown on these logs;"
 echo " its numbers are not available here: only the direction is compared)"
+
+# What the islands cost, on the platforms whose hosts name islands
+# (forhlr2.xml: 816 + 336 nodes): slurm under --islands strict against
+# ignore, per job size in nodes, over the jobs of the islands' pool (queue
+# 1): a job of 337-816 nodes fits island a only, a larger one spans both.
+isl_csv=$out/production-islands.csv
+echo "log,config,size,jobs,wait_mean_s,bsld_mean" > "$isl_csv"
+for l in "${logs[@]}"; do
+    IFS=: read -r name plat wl <<< "$l"
+    grep -q '<prop id="island"' "$plat" || continue
+    for c in slurm slurm-noisl; do
+        awk -F, -v l="$name" -v c="$c" '
+            NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            $col["queue"] == 1 {
+                n = $col["requested_number_of_resources"]
+                k = n <= 1 ? "1" : n <= 16 ? "2-16" : n <= 336 ? "17-336" : n <= 816 ? "337-816" : ">816"
+                cnt[k]++; w[k] += $col["waiting_time"]; b[k] += $col["bounded_slowdown"]
+            }
+            END {
+                split("1 2-16 17-336 337-816 >816", K, " ")
+                for (i = 1; i <= 5; i++) if (cnt[K[i]])
+                    printf "%s,%s,%s,%d,%.1f,%.4f\n", l, c, K[i], cnt[K[i]], w[K[i]] / cnt[K[i]],
+                           b[K[i]] / cnt[K[i]]
+            }' "$out/runs/$name-$c/jobs.csv" >> "$isl_csv"
+    done
+    echo
+    echo "== $name: what the islands cost (slurm, --islands strict against ignore, queue 1)"
+    printf "%-8s %7s %15s %15s %11s %11s\n" nodes jobs "wait strict h" "wait ignore h" \
+        "bsld strict" "bsld ignore"
+    awk -F, -v l="$name" '
+        $1 == l && $2 == "slurm" { n[$3] = $4; ws[$3] = $5; bs[$3] = $6; o[++m] = $3 }
+        $1 == l && $2 == "slurm-noisl" { wi[$3] = $5; bi[$3] = $6 }
+        END { for (i = 1; i <= m; i++) { k = o[i]
+              printf "%-8s %7d %15.2f %15.2f %11.2f %11.2f\n", k, n[k], ws[k] / 3600,
+                     wi[k] / 3600, bs[k], bi[k] } }' "$isl_csv"
+done
 
 if command -v gnuplot > /dev/null; then
     # Wide table: one row per config; per log its wait and bounded slowdown
