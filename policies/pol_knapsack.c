@@ -54,6 +54,18 @@
  * without occupation_probability have p = 1: every rule then ties on
  * availability and the cheapest / lowest-named hosts win.
  *
+ * Islands (eng_policy.h; POL_FLAG_ISLANDS): the queue discipline is
+ * EASY's with islands (pol_start_head_isl's rules: a job starts when
+ * pol_island_pick() places it; the head's shadow time and extra units from
+ * pol_shadow_isl). The window allocation then chooses among the hosts of
+ * the island pol_island_pick() gives the job, the one the engine would
+ * have placed it in, so EASY's plan per island holds whatever hosts are
+ * chosen. A job larger than every island gets the engine's hosts, the
+ * lowest-named free ones island by island as pol_island_take() counts them:
+ * the papers' window model (Toporkov et al. 2021, 2023) selects n hosts from
+ * one pool and has no rule for splitting a window between islands, so
+ * availability and cost do not choose there.
+ *
  * Groups: the view has no group attribute yet, so each host is its own
  * group and `group` chooses as `knapsack` does (criterion (3) reduces to
  * (2)); tested as such.
@@ -107,6 +119,7 @@ typedef struct knap_state {
     pol_win_ws ws;
     const pol_job **started;
     size_t cap_started;
+    pol_isl_plan isl; /* with islands: EASY's plan per island */
 } knap_state;
 
 static const pol_option knap_options[] = {
@@ -201,6 +214,7 @@ static void knap_fini(void *state)
     free(s->hosts);
     free(s->started);
     pol_win_ws_fini(&s->ws);
+    pol_isl_plan_fini(&s->isl);
 }
 
 /* ---- node allocation ------------------------------------------------------ */
@@ -388,15 +402,55 @@ static int choose_cores(knap_state *s, const pol_view *v, const pol_job *j, size
     return ENG_OK;
 }
 
-/* Chooses and starts job j on hosts, and takes them out of s->fc. */
+/* A job larger than every island (pick POL_ISLAND_SPAN): the hosts the
+ * engine would give it, island by island as pol_island_take() counts them,
+ * the lowest-named free ones in each; under core allocation every island
+ * but the last gives all its free cores, so the engine, which takes from
+ * named hosts in order, takes exactly these. Returns how many named. */
+static size_t span_hosts(knap_state *s, const pol_view *v)
+{
+    size_t n = 0, ni = (size_t)v->n_islands;
+    bool node = v->alloc == POL_ALLOC_NODE;
+    const int32_t *row = s->isl.taken + (s->isl.n_started - 1) * ni; /* this job's */
+    for (int32_t k = 0; k < v->n_islands; k++) {
+        int32_t want = row[k];
+        for (size_t i = 0; i < v->n_hosts && want > 0; i++) {
+            if (v->hosts[i].island != k || s->fc[i] == 0 || (node && s->fc[i] != v->hosts[i].cores))
+                continue;
+            int32_t take = node ? 1 : s->fc[i] < want ? s->fc[i] : want;
+            s->fc[i] = node ? 0 : s->fc[i] - take;
+            s->hosts[n++] = (int32_t)i;
+            want -= take;
+        }
+    }
+    return n;
+}
+
+/* Chooses and starts job j on hosts, and takes them out of s->fc. With
+ * islands: among the hosts of the island pol_island_pick() gives it (the
+ * engine's choice, followed in s->isl), or, larger than every island, on
+ * the engine's hosts (span_hosts). */
 static int start_job(knap_state *s, const pol_view *v, pol_out *out, const pol_job *j)
 {
     size_t m = 0;
     bool node = v->alloc == POL_ALLOC_NODE;
     double t0 = v->now_s, t1 = v->now_s + j->estimate_s;
+    int32_t isl = -1;
+    if (v->n_islands > 0) {
+        isl = pol_island_pick(v->n_islands, v->island_units, s->isl.free, j->units);
+        if (isl == POL_ISLAND_NONE)
+            return ENG_INVARIANT; /* the caller checked: cannot happen */
+        if (pol_isl_plan_start(v, &s->isl, j))
+            return ENG_NOMEM;
+        if (isl == POL_ISLAND_SPAN) {
+            size_t n = span_hosts(s, v);
+            pol_out_start_on(out, j, s->hosts, n);
+            return ENG_OK;
+        }
+    }
     for (size_t i = 0; i < v->n_hosts; i++) {
         bool ok = node ? s->fc[i] == v->hosts[i].cores : s->fc[i] > 0;
-        if (!ok)
+        if (!ok || (isl >= 0 && v->hosts[i].island != isl))
             continue;
         s->cand[m] = (int32_t)i;
         s->p[m] = eng_avail_prob(&s->model[i], t0, t1);
@@ -431,6 +485,13 @@ static int start_job(knap_state *s, const pol_view *v, pol_out *out, const pol_j
 
 /* ---- EASY ----------------------------------------------------------------- */
 
+/* With islands, can pol_island_pick() place j after this call's starts? */
+static bool fits_islands(const knap_state *s, const pol_view *v, const pol_job *j)
+{
+    return v->n_islands == 0 ||
+           pol_island_pick(v->n_islands, v->island_units, s->isl.free, j->units) != POL_ISLAND_NONE;
+}
+
 static int knap_schedule(void *state, const pol_view *v, pol_out *out)
 {
     knap_state *s = state;
@@ -440,25 +501,42 @@ static int knap_schedule(void *state, const pol_view *v, pol_out *out)
         s->fc[i] = v->hosts[i].free_cores;
     int rc;
     int32_t free_units = v->free_units;
+    bool isl = v->n_islands > 0;
+    if (isl) {
+        size_t ni = (size_t)v->n_islands;
+        if (eng_grow(&s->isl.free, &s->isl.cap_free, ni, sizeof *s->isl.free))
+            return ENG_NOMEM;
+        memcpy(s->isl.free, v->island_free, ni * sizeof *s->isl.free);
+        s->isl.n_started = 0;
+    }
     size_t i = 0;
-    for (; i < v->n_queue && v->queue[i]->units <= free_units; i++) {
+    for (; i < v->n_queue && v->queue[i]->units <= free_units && fits_islands(s, v, v->queue[i]);
+         i++) {
         if ((rc = start_job(s, v, out, v->queue[i])))
             return rc;
         free_units -= v->queue[i]->units;
     }
     if (i == v->n_queue)
         return ENG_OK;
-    if (eng_grow(&s->started, &s->cap_started, i ? i : 1, sizeof *s->started))
-        return ENG_NOMEM;
-    for (size_t k = 0; k < i; k++)
-        s->started[k] = v->queue[k];
     double shadow;
     int32_t extra;
-    if (pol_shadow(v, s->started, i, free_units, v->queue[i]->units, &shadow, &extra) == 0)
-        pol_out_promise(out, v->queue[i], shadow);
+    if (isl) {
+        rc = pol_shadow_isl(v, &s->isl, v->queue[i]->units, &shadow, &extra);
+        if (rc == ENG_NOMEM)
+            return rc;
+        if (rc == 0)
+            pol_out_promise(out, v->queue[i], shadow);
+    } else {
+        if (eng_grow(&s->started, &s->cap_started, i ? i : 1, sizeof *s->started))
+            return ENG_NOMEM;
+        for (size_t k = 0; k < i; k++)
+            s->started[k] = v->queue[k];
+        if (pol_shadow(v, s->started, i, free_units, v->queue[i]->units, &shadow, &extra) == 0)
+            pol_out_promise(out, v->queue[i], shadow);
+    }
     for (size_t k = i + 1; k < v->n_queue && free_units > 0; k++) {
         const pol_job *j = v->queue[k];
-        if (j->units > free_units)
+        if (j->units > free_units || !fits_islands(s, v, j))
             continue;
         bool ends_by_shadow = v->now_s + j->estimate_s <= shadow;
         if (!ends_by_shadow && j->units > extra)
@@ -478,7 +556,7 @@ const pol_type pol_knapsack = {
                "within a budget",
     .citation = "Toporkov, Yemelyanov & Grigorenko 2021; Toporkov, Yemelyanov & Tselishchev "
                 "2023; Lifka 1995",
-    .flags = POL_FLAG_HEAD_GREEDY,
+    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS,
     .state_size = sizeof(knap_state),
     .options = knap_options,
     .init = knap_init,

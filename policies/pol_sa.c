@@ -37,6 +37,15 @@
  * Hosts: the engine picks (lowest names), or with hosts=fastest the policy
  * names the fastest free hosts (ties by name order).
  *
+ * Islands: not planned with (no POL_FLAG_ISLANDS). The queue problem of
+ * gpu/gpu_sa.h has one capacity, a count of units over time, and its
+ * decoders (the CPU reference and the CUDA kernel, shared with the
+ * annealing study) place every job into that count: a plan could start a
+ * job where no island can host it, and the model of Skrinarova & Povinsky
+ * 2019 has no place for a per-island capacity. On a pool whose hosts name
+ * islands the engine therefore refuses `sa` (a usage error, exit 2) and
+ * says to run it with --islands ignore.
+ *
  * Cost per call: chains x (iterations + 17) decodings of O(W x P) each, W
  * the window and P the profile's breakpoints (at most running + 2W + 1);
  * calls where no window job fits in the free units cost O(Q + running).

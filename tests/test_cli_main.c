@@ -413,21 +413,21 @@ static void test_islands(void)
            "reservation\n               (Mu'alem & Feitelson 2001)\n"
            "                 plans with islands (--islands strict)\n");
     snprintf(args, sizeof args,
-             "run --platform platforms/test/islands-3-2.xml --workload %s --policy knapsack -q", w);
+             "run --platform platforms/test/islands-3-2.xml --workload %s --policy sa -q", w);
     expect(args, 2,
-           "policy knapsack does not plan with islands, and the hosts of pool all "
+           "policy sa does not plan with islands, and the hosts of pool all "
            "queues in platforms/test/islands-3-2.xml name 2 islands: run it with "
            "--islands ignore");
     snprintf(args, sizeof args,
              "compare --platform platforms/test/islands-3-2.xml --workload %s -q "
-             "--policies easy,knapsack",
+             "--policies easy,sa",
              w);
-    expect(args, 2, "policy knapsack does not plan with islands");
+    expect(args, 2, "policy sa does not plan with islands");
     snprintf(args, sizeof args,
-             "run --platform platforms/test/islands-3-2.xml --workload %s --policy knapsack -q "
+             "run --platform platforms/test/islands-3-2.xml --workload %s --policy sa -q "
              "--islands ignore",
              w);
-    expect(args, 0, "batchlab run: knapsack");
+    expect(args, 0, "batchlab run: sa");
     snprintf(args, sizeof args,
              "run --platform platforms/test/islands-3-2.xml --workload %s --policy easy -q "
              "--islands sideways",

@@ -1,8 +1,9 @@
 /* test_pol_knapsack.c — the knapsack policy (policies/pol_knapsack.c):
  * hand-computed host choices on small platforms whose occupation
  * probabilities and prices make the answer obvious, each algorithm and
- * budget, core allocation, options, and the same start times as EASY
- * (host choice never changes EASY's schedule on uniform hosts). */
+ * budget, core allocation, options, the same start times as EASY
+ * (host choice never changes EASY's schedule on uniform hosts), and the
+ * choice within an island. */
 #include "bl_sched.h"
 #include "bl_test.h"
 #include "eng_policy.h"
@@ -249,6 +250,54 @@ static void test_options(void)
     }
 }
 
+/* Islands a (a1 p 0.7, a2 p 1.0) and b (b1 0.5, b2 0.9, b3 0.95), single
+ * cores, no prices. J1 and J2 (2 hosts, 10 s) start at 0, J3 (4 hosts,
+ * larger than every island) at 10.
+ *  strict: J1 goes where pol_island_pick() puts it, island a (2 free
+ *  against 3: best fit), on its only pair {a1, a2}; J2 to b, on its best
+ *  pair {b2, b3}; J3 spans on the engine's hosts, island by island: a1, a2,
+ *  then the lowest-named of b, b1 and b2.
+ *  ignore: the most available hosts anywhere: J1 {a2, b3}, J2 {a1, b2}
+ *  (0.9 x 0.7 against b1's 0.5), J3 {a1, a2, b2, b3}. */
+static eng_platform *islands5(void)
+{
+    const eng_host_desc d[] = {
+        {.name = "a1", .speed_flops = 1e9, .sg_cores = 1, .occupation = "0.3", .island = "a"},
+        {.name = "a2", .speed_flops = 1e9, .sg_cores = 1, .occupation = "0", .island = "a"},
+        {.name = "b1", .speed_flops = 1e9, .sg_cores = 1, .occupation = "0.5", .island = "b"},
+        {.name = "b2", .speed_flops = 1e9, .sg_cores = 1, .occupation = "0.1", .island = "b"},
+        {.name = "b3", .speed_flops = 1e9, .sg_cores = 1, .occupation = "0.05", .island = "b"},
+    };
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_diag_clear(&diag);
+    CU_ASSERT_EQUAL(eng_platform_build("isl5", d, 5, "1Gf", &p, &diag), 0);
+    return p;
+}
+
+static void test_islands(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 10, 10, 2, 0}, {2, 0, 10, 10, 2, 0}, {3, 0, 10, 10, 4, 0}};
+    for (int ignore = 0; ignore < 2; ignore++) {
+        bl_opts o = {.ignore_islands = ignore};
+        bl_sched s;
+        bl_core_run("knapsack", jobs, 3, islands5(), &o, &s);
+        CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+        CU_ASSERT_EQUAL(bl_start(&s, 3), 10);
+        if (!ignore) {
+            CU_ASSERT_EQUAL(hosts_of(&s, 1), H(1) | H(2));
+            CU_ASSERT_EQUAL(hosts_of(&s, 2), H(4) | H(5));
+            CU_ASSERT_EQUAL(hosts_of(&s, 3), H(1) | H(2) | H(3) | H(4));
+        } else {
+            CU_ASSERT_EQUAL(hosts_of(&s, 1), H(2) | H(5));
+            CU_ASSERT_EQUAL(hosts_of(&s, 2), H(1) | H(4));
+            CU_ASSERT_EQUAL(hosts_of(&s, 3), H(1) | H(2) | H(4) | H(5));
+        }
+        bl_sched_fini(&s);
+    }
+}
+
 /* On uniform hosts the host choice cannot change when jobs start: the same
  * start times as EASY on random workloads, every algorithm. */
 static void test_same_schedule_as_easy(void)
@@ -320,5 +369,6 @@ int bl_suite_pol_knapsack(void)
     CU_add_test(s, "core allocation: an ordered cover", test_core_allocation);
     CU_add_test(s, "options", test_options);
     CU_add_test(s, "same start times as EASY on uniform hosts", test_same_schedule_as_easy);
+    CU_add_test(s, "islands: the island EASY places a job in, spans as the engine", test_islands);
     return 0;
 }
