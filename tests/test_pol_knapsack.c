@@ -357,6 +357,43 @@ static void test_same_schedule_as_easy(void)
     gsl_rng_free(rng);
 }
 
+/* With islands too the host choice cannot change when jobs start: the
+ * same start times as EASY with islands (islands of 5 and 3 hosts,
+ * random workloads, jobs up to 8 hosts, so some span both). */
+static void test_islands_same_schedule_as_easy(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 1117);
+    enum { NJ = 200 };
+    static const int sizes[] = {5, 3};
+    int diffs = 0;
+    for (int round = 0; round < 3; round++) {
+        bl_jobspec jobs[NJ];
+        double t = 0;
+        for (int i = 0; i < NJ; i++) {
+            t += floor(gsl_ran_exponential(rng, 20));
+            double run = 1 + floor(gsl_rng_uniform(rng) * 300);
+            jobs[i] = (bl_jobspec){i + 1,
+                                   t,
+                                   run,
+                                   ceil(run * (1 + 2 * gsl_rng_uniform(rng))),
+                                   1 + (int)gsl_rng_uniform_int(rng, 8),
+                                   0};
+        }
+        bl_sched easy, ks;
+        bl_core_run("easy", jobs, NJ, bl_island_platform(sizes, 2, 1), NULL, &easy);
+        bl_core_run("knapsack", jobs, NJ, bl_island_platform(sizes, 2, 1), NULL, &ks);
+        CU_ASSERT_EQUAL_FATAL(easy.rc, 0);
+        CU_ASSERT_EQUAL_FATAL(ks.rc, 0);
+        for (int i = 0; i < NJ; i++)
+            diffs += bl_start(&ks, i + 1) != bl_start(&easy, i + 1);
+        bl_sched_fini(&ks);
+        bl_sched_fini(&easy);
+    }
+    CU_ASSERT_EQUAL(diffs, 0);
+    gsl_rng_free(rng);
+}
+
 int bl_suite_pol_knapsack(void)
 {
     CU_pSuite s = CU_add_suite("pol_knapsack", NULL, NULL);
@@ -370,5 +407,6 @@ int bl_suite_pol_knapsack(void)
     CU_add_test(s, "options", test_options);
     CU_add_test(s, "same start times as EASY on uniform hosts", test_same_schedule_as_easy);
     CU_add_test(s, "islands: the island EASY places a job in, spans as the engine", test_islands);
+    CU_add_test(s, "islands: same start times as EASY", test_islands_same_schedule_as_easy);
     return 0;
 }
