@@ -8,6 +8,7 @@
 #include "cli_args.h"
 #include "cli_standin.h"
 
+#include "eng_json.h"
 #include "eng_run.h"
 #include "eng_scale.h"
 #include "eng_util.h"
@@ -36,34 +37,22 @@ static const bl_opt task_opts[] = {
     {"verbose", 'v', BL_FLAG, NULL, "show the run's printout"},
 };
 
+/* RUN/task.json: the grid's names of the run (read back by `sweep merge`),
+ * every value a string. */
 static int write_task_json(const char *path, const char *name, const char *workload,
                            const char *load, const char *variant, const char *seed, eng_diag *d)
 {
-    eng_afile a;
-    int rc = eng_afile_open(&a, path, d);
-    if (rc)
-        return rc;
-    size_t plen = strcspn(variant, ":");
-    const char *keys[] = {"run", "workload", "load", "policy", "variant", "seed"};
-    char policy[128];
-    snprintf(policy, sizeof policy, "%.*s", (int)(plen < 127 ? plen : 127), variant);
-    const char *vals[] = {name, workload, load, policy, variant, seed};
-    fputs("{\n", a.f);
-    for (size_t i = 0; i < 6; i++) {
-        fprintf(a.f, "  \"%s\": \"", keys[i]);
-        for (const char *c = vals[i]; *c; c++) {
-            if (*c == '"' || *c == '\\')
-                fputc('\\', a.f);
-            fputc(*c, a.f);
-        }
-        fprintf(a.f, "\"%s\n", i + 1 < 6 ? "," : "");
-    }
-    fputs("}\n", a.f);
-    if (ferror(a.f)) {
-        eng_afile_abort(&a);
-        return eng_diag_set(d, ENG_IO, "%s: cannot write", path);
-    }
-    return eng_afile_commit(&a, d);
+    bool ok = true;
+    json_t *root = json_object();
+    eng_json_set(root, "run", eng_json_str(name), &ok);
+    eng_json_set(root, "workload", eng_json_str(workload), &ok);
+    eng_json_set(root, "load", eng_json_str(load), &ok);
+    eng_json_set(root, "policy", eng_json_strn(variant, strcspn(variant, ":")), &ok);
+    eng_json_set(root, "variant", eng_json_str(variant), &ok);
+    eng_json_set(root, "seed", eng_json_str(seed), &ok);
+    int rc = ok ? eng_json_write(path, root, d) : eng_diag_set(d, ENG_NOMEM, "out of memory");
+    json_decref(root);
+    return rc;
 }
 
 /* Builds RUN/input.swf: the stand-in or the log, rescaled to the load. */
