@@ -269,6 +269,87 @@ static int end_kind(const char *final_state)
     return END_OK;
 }
 
+/* The columns of jobs.csv that the Gantt chart reads (-1: absent). */
+typedef struct job_cols {
+    int id, sub, start, end, alloc, packet, state;
+} job_cols;
+
+/* The header line: the columns found, or 1 after the message. */
+static int job_columns(char **fields, long nf, const char *path, bool by_packet, job_cols *c)
+{
+    c->id = column(fields, nf, "job_id");
+    c->sub = column(fields, nf, "submission_time");
+    c->start = column(fields, nf, "starting_time");
+    c->end = column(fields, nf, "finish_time");
+    c->alloc = column(fields, nf, "allocated_resources");
+    c->packet = column(fields, nf, "packet");
+    c->state = column(fields, nf, "final_state");
+    if (c->id < 0 || c->start < 0 || c->end < 0 || c->alloc < 0 || c->sub < 0 ||
+        (by_packet && c->packet < 0)) {
+        fprintf(stderr,
+                "batchlab plot: %s:1: expected the columns job_id, submission_time, "
+                "starting_time, finish_time, allocated_resources%s\n",
+                path, by_packet ? " and packet" : "");
+        return 1;
+    }
+    return 0;
+}
+
+/* One row of the chart per interval of allocated_resources ("0-3 7
+ * 9-10"), each a copy of proto (the first marked first). 0, or 1 after
+ * the message. */
+static int add_intervals(const char *alloc, const gantt_row *proto, const char *path, long line,
+                         gantt_row **rows, size_t *n, size_t *rcap, int64_t *max_host)
+{
+    bool first = true;
+    for (const char *p = alloc; *p;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        char *end_p;
+        long long lo = strtoll(p, &end_p, 10), hi = lo;
+        if (end_p == p || lo < 0) {
+            fprintf(stderr,
+                    "batchlab plot: %s:%ld: allocated_resources: expected host "
+                    "intervals like '0-3 7', got '%s'\n",
+                    path, line, alloc);
+            return 1;
+        }
+        p = end_p;
+        if (*p == '-') {
+            hi = strtoll(p + 1, &end_p, 10);
+            if (end_p == p + 1 || hi < lo) {
+                fprintf(stderr,
+                        "batchlab plot: %s:%ld: allocated_resources: expected "
+                        "LO-HI with LO <= HI, got '%s'\n",
+                        path, line, alloc);
+                return 1;
+            }
+            p = end_p;
+        }
+        if (*p && *p != ' ') {
+            fprintf(stderr,
+                    "batchlab plot: %s:%ld: allocated_resources: expected host "
+                    "intervals like '0-3 7', got '%s'\n",
+                    path, line, alloc);
+            return 1;
+        }
+        if (eng_grow(rows, rcap, *n + 1, sizeof **rows) != ENG_OK) {
+            fprintf(stderr, "batchlab plot: out of memory\n");
+            return 1;
+        }
+        gantt_row r = *proto;
+        r.lo = lo;
+        r.hi = hi;
+        r.first = first;
+        (*rows)[(*n)++] = r;
+        first = false;
+        *max_host = hi > *max_host ? hi : *max_host;
+    }
+    return 0;
+}
+
 static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t *n,
                      int64_t *max_host, double *t_min, double *t_max)
 {
@@ -279,8 +360,8 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
     }
     char *buf = NULL, *fields[MAX_FIELDS];
     size_t cap = 0, rcap = 0;
-    int rc = 0, c_id = -1, c_start = -1, c_end = -1, c_alloc = -1, c_packet = -1, c_sub = -1,
-        c_state = -1;
+    int rc = 0;
+    job_cols c = {-1, -1, -1, -1, -1, -1, -1};
     long line = 0, nf;
     while (rc == 0 && getline(&buf, &cap, f) >= 0) {
         line++;
@@ -293,37 +374,23 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
             break;
         }
         if (line == 1) {
-            c_id = column(fields, nf, "job_id");
-            c_sub = column(fields, nf, "submission_time");
-            c_start = column(fields, nf, "starting_time");
-            c_end = column(fields, nf, "finish_time");
-            c_alloc = column(fields, nf, "allocated_resources");
-            c_packet = column(fields, nf, "packet");
-            c_state = column(fields, nf, "final_state");
-            if (c_id < 0 || c_start < 0 || c_end < 0 || c_alloc < 0 || c_sub < 0 ||
-                (by_packet && c_packet < 0)) {
-                fprintf(stderr,
-                        "batchlab plot: %s:1: expected the columns job_id, submission_time, "
-                        "starting_time, finish_time, allocated_resources%s\n",
-                        path, by_packet ? " and packet" : "");
-                rc = 1;
-            }
+            rc = job_columns(fields, nf, path, by_packet, &c);
             continue;
         }
-        int need = c_id > c_start ? c_id : c_start;
-        need = need > c_end ? need : c_end;
-        need = need > c_alloc ? need : c_alloc;
-        need = need > c_packet ? need : c_packet;
-        need = need > c_sub ? need : c_sub;
-        need = need > c_state ? need : c_state;
+        int need = c.id > c.start ? c.id : c.start;
+        need = need > c.end ? need : c.end;
+        need = need > c.alloc ? need : c.alloc;
+        need = need > c.packet ? need : c.packet;
+        need = need > c.sub ? need : c.sub;
+        need = need > c.state ? need : c.state;
         double id, start, end, sub, packet = -1;
-        if (nf <= need || !parse_num(fields[c_id], &id) || !parse_num(fields[c_start], &start) ||
-            !parse_num(fields[c_end], &end) || !parse_num(fields[c_sub], &sub) ||
-            (c_packet >= 0 && !parse_num(fields[c_packet], &packet))) {
+        if (nf <= need || !parse_num(fields[c.id], &id) || !parse_num(fields[c.start], &start) ||
+            !parse_num(fields[c.end], &end) || !parse_num(fields[c.sub], &sub) ||
+            (c.packet >= 0 && !parse_num(fields[c.packet], &packet))) {
             fprintf(stderr,
                     "batchlab plot: %s:%ld: expected numbers in job_id, "
                     "submission_time, starting_time, finish_time%s\n",
-                    path, line, c_packet >= 0 ? " and packet" : "");
+                    path, line, c.packet >= 0 ? " and packet" : "");
             rc = 1;
             break;
         }
@@ -331,61 +398,11 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
         *t_max = end > *t_max ? end : *t_max;
         if (start < 0 || end < start)
             continue; /* never started */
-        int ended = c_state >= 0 ? end_kind(fields[c_state]) : END_OK;
-        bool first = true;
-        /* allocated_resources: "0-3 7 9-10" */
-        for (char *p = fields[c_alloc]; *p;) {
-            while (*p == ' ')
-                p++;
-            if (!*p)
-                break;
-            char *end_p;
-            long long lo = strtoll(p, &end_p, 10), hi = lo;
-            if (end_p == p || lo < 0) {
-                fprintf(stderr,
-                        "batchlab plot: %s:%ld: allocated_resources: expected host "
-                        "intervals like '0-3 7', got '%s'\n",
-                        path, line, fields[c_alloc]);
-                rc = 1;
-                break;
-            }
-            p = end_p;
-            if (*p == '-') {
-                hi = strtoll(p + 1, &end_p, 10);
-                if (end_p == p + 1 || hi < lo) {
-                    fprintf(stderr,
-                            "batchlab plot: %s:%ld: allocated_resources: expected "
-                            "LO-HI with LO <= HI, got '%s'\n",
-                            path, line, fields[c_alloc]);
-                    rc = 1;
-                    break;
-                }
-                p = end_p;
-            }
-            if (*p && *p != ' ') {
-                fprintf(stderr,
-                        "batchlab plot: %s:%ld: allocated_resources: expected host "
-                        "intervals like '0-3 7', got '%s'\n",
-                        path, line, fields[c_alloc]);
-                rc = 1;
-                break;
-            }
-            if (eng_grow(rows, &rcap, *n + 1, sizeof **rows) != ENG_OK) {
-                fprintf(stderr, "batchlab plot: out of memory\n");
-                rc = 1;
-                break;
-            }
-            int64_t color = by_packet && packet >= 0 ? (int64_t)packet : (int64_t)id;
-            (*rows)[(*n)++] = (gantt_row){.start_s = start,
-                                          .end_s = end,
-                                          .lo = lo,
-                                          .hi = hi,
-                                          .color_id = color,
-                                          .end = ended,
-                                          .first = first};
-            first = false;
-            *max_host = hi > *max_host ? hi : *max_host;
-        }
+        gantt_row proto = {.start_s = start,
+                           .end_s = end,
+                           .color_id = by_packet && packet >= 0 ? (int64_t)packet : (int64_t)id,
+                           .end = c.state >= 0 ? end_kind(fields[c.state]) : END_OK};
+        rc = add_intervals(fields[c.alloc], &proto, path, line, rows, n, &rcap, max_host);
     }
     free(buf);
     fclose(f);
