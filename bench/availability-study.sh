@@ -53,10 +53,29 @@ tim=${AV_TIMING_SCENARIOS:-200}
 mkdir -p "$out"
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-# The values of a one-line JSON array "key": [a, b, ...], one per line.
-jarr() { sed -n "s/^ *\"$2\": \[\(.*\)\],\{0,1\}$/\1/p" "$1" | head -1 | tr ',' '\n' | sed 's/^ *//'; }
-# A number by key inside the one-line object "obj": {...}.
-jobj() { sed -n "s/^ *\"$2\": {.*\"$3\": \([^,}]*\).*/\1/p" "$1" | head -1; }
+# The values of the JSON array "key": [...], one per line (our JSON has one
+# element per line).
+jarr() {
+    awk -v k="\"$2\": [" 'on && /^ *\]/ { exit }
+        on { v = $1; sub(/,$/, "", v); print v }
+        !on && index($0, k) { on = 1; if ($0 ~ /\]/) exit }' "$1"
+}
+# A number by key inside the object "obj": {...}.
+jobj() {
+    awk -v o="\"$2\": {" -v k="\"$3\":" 'index($0, o) { on = 1; next }
+        on && /^ *}/ { exit }
+        on && $1 == k { v = $2; sub(/,$/, "", v); print v; exit }' "$1"
+}
+# Table 1's rows: the objects of the array "timescan" as CSV lines of their
+# values (starting_points, mode, accuracy, speedup, evaluations,
+# paper_accuracy, paper_speedup).
+timescan_rows() {
+    awk '/^  "timescan": \[/ { on = 1; next }
+        on && /^  \]/ { exit }
+        on && /^    \{/ { row = ""; next }
+        on && /^    \}/ { print row; next }
+        on { v = $2; sub(/,$/, "", v); gsub(/"/, "", v); row = row (row == "" ? "" : ",") v }' "$1"
+}
 
 echo "availability-study: build $build, seed $seed"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
@@ -107,7 +126,7 @@ printf 'target: full Knapsack scan <= 10x GreedyJnt full scan: median ratio %.2f
 } > "$out/fig5.csv"
 {
     echo "starting_points,mode,accuracy,speedup,evaluations,paper_accuracy,paper_speedup"
-    grep '"starting_points"' "$json" | sed 's/[{}"]//g; s/[a-z_]*: //g; s/ //g; s/,$//'
+    timescan_rows "$json"
 } > "$out/table1.csv"
 echo
 echo "wrote $out/fig5.csv $out/table1.csv"
@@ -129,7 +148,7 @@ facts() {
           if (l == 1) f1 = f }
         END { printf "%.4f %.4f %s %d %d %d\n", g0, gh, hl, f9, f1, below + 0 }'
 }
-one_start() { grep '"starting_points": 1, "mode": "uniform"' "$1" | sed 's/.*"accuracy": \([^,]*\),.*/\1/'; }
+one_start() { timescan_rows "$1" | awk -F, '$1 == 1 && $2 == "uniform" { print $3 }'; }
 echo
 echo "Trend targets (issue 13), seeds: $seeds; $scen scenarios per job load, $tscen for Table 1"
 rows=()

@@ -44,10 +44,21 @@ mkdir -p "$out"
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 # The lines of one series ("small", "budget", "large") of the study's JSON.
 block() { awk -v b="\"$2\": {" 'on && /^  "/ {exit} index($0, b) == 3 {on = 1} on {print}' "$1"; }
-# Values of a one-line array "key": [...] in a block, one per line.
-arr() { sed -n "s/.*\"$1\": \[\([^]]*\)\].*/\1/p" | head -1 | tr ',' '\n' | sed 's/^ *//'; }
+# Values of the array "key": [...] in a block, one per line (our JSON has
+# one element per line; the first such array of the block).
+arr() {
+    awk -v k="\"$1\": [" 'on && /^ *\]/ { exit }
+        on { v = $1; sub(/,$/, "", v); print v }
+        !on && index($0, k) { on = 1; if ($0 ~ /\]/) exit }'
+}
 # Values of "key": [...] inside the object "obj": {...} of a block.
-oarr() { sed -n "s/.*\"$1\": {.*\"$2\": \[\([^]]*\)\].*/\1/p" | head -1 | tr ',' '\n' | sed 's/^ *//'; }
+oarr() {
+    awk -v o="\"$1\": {" -v k="\"$2\": [" 'on && /^ *\]/ { exit }
+        on { v = $1; sub(/,$/, "", v); print v; next }
+        index($0, o) { in_o = 1; next }
+        in_o && /^ *}/ { exit }
+        in_o && index($0, k) { on = 1; if ($0 ~ /\]/) exit }'
+}
 
 echo "groups-study: build $build, seed $seed"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"

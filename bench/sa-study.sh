@@ -73,8 +73,12 @@ mkdir -p "$out"
 
 # A JSON number by key from a flat file (our own output: one key per line).
 jget() { sed -n "s/^ *\"$2\": \([^,]*\),\{0,1\}$/\1/p" "$1" | head -1 | tr -d '"'; }
-# The paper's value of a key inside "paper": {...} ("" where it has none).
-pget() { sed -n "s/.*\"paper\": {.*\"$2\": \([^,}]*\).*/\1/p" "$1" | head -1 | sed 's/^null$//'; }
+# The paper's value of a key inside "paper": {...} ("" where it has none;
+# our JSON has one key per line).
+pget() {
+    awk -v k="\"$2\":" '/"paper": \{/ { p = 1; next }
+        p && $1 == k { v = $2; sub(/,$/, "", v); if (v != "null") print v; exit }' "$1"
+}
 # For the tables: "-" where the paper has no number.
 dash() { [ -n "$1" ] && echo "$1" || echo -; }
 

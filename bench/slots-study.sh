@@ -45,23 +45,25 @@ mkdir -p "$OUT"
 # The per-job means of a study JSON as one line:
 # tm: ALP time cost alt, AMP time cost alt, kept; cm: the same.
 jsum() {
+    # Our JSON has one key per line: ALP's and AMP's own values come before
+    # their "paper" object.
     awk '
-        function num(line, key,    i, s) {
-            i = index(line, "\"" key "\": ")
-            if (i == 0) return "nan"
-            s = substr(line, i + length(key) + 4)
-            sub(/[,}].*/, "", s)
-            return s
-        }
+        function num(s) { sub(/,$/, "", s); return s }
         /"time_min": \{/ { sec = "tm" }
         /"cost_min": \{/ { sec = "cm" }
-        /"alp": \{/ || /"amp": \{/ {
-            a = ($0 ~ /"alp"/) ? "alp" : "amp"
-            v[sec, a] = num($0, "time") " " num($0, "cost") " " num($0, "alternatives_per_job")
+        /"(alp|amp)": \{/ { a = ($0 ~ /"alp"/) ? "alp" : "amp"; own = 1; next }
+        /"paper": \{/ { own = 0 }
+        own && $1 ~ /^"(time|cost|alternatives_per_job)":$/ {
+            k = $1; gsub(/[":]/, "", k); x[sec, a, k] = num($2)
         }
-        /"cycles_kept":/ { k[sec] = num($0, "cycles_kept") }
+        /"cycles_kept":/ { kept[sec] = num($2) }
+        function v(s, a) {
+            return ((s, a, "time") in x ? x[s, a, "time"] : "nan") " " \
+                   ((s, a, "cost") in x ? x[s, a, "cost"] : "nan") " " \
+                   ((s, a, "alternatives_per_job") in x ? x[s, a, "alternatives_per_job"] : "nan")
+        }
         END {
-            print v["tm", "alp"], v["tm", "amp"], k["tm"], v["cm", "alp"], v["cm", "amp"], k["cm"]
+            print v("tm", "alp"), v("tm", "amp"), kept["tm"], v("cm", "alp"), v("cm", "amp"), kept["cm"]
         }' "$1"
 }
 

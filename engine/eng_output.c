@@ -1,6 +1,7 @@
 /* eng_output.c — see eng_output.h. */
 #include "eng_output.h"
 #include "eng_coreidx.h"
+#include "eng_json.h"
 
 #include "eng_util.h"
 
@@ -38,32 +39,6 @@ static void put_num(FILE *f, double v)
 {
     char buf[40];
     fputs(eng_fmt_double(buf, sizeof buf, v), f);
-}
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", f);
-        else if (*p == '\t')
-            fputs("\\t", f);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
-static void json_num(FILE *f, double v)
-{
-    if (!isfinite(v))
-        fputs("null", f);
-    else
-        put_num(f, v);
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -234,148 +209,169 @@ static int write_timeseries_csv(FILE *f, const eng_sim_result *r, int64_t total_
     return ferror(f) ? ENG_IO : ENG_OK;
 }
 
-static void json_kv_num(FILE *f, const char *indent, const char *key, double v, bool last)
+/* summary.json's "jobs": the counts of the input and of the outcomes. */
+static json_t *summary_jobs(const eng_summary *s, bool *ok)
 {
-    fprintf(f, "%s\"%s\": ", indent, key);
-    json_num(f, v);
-    fputs(last ? "\n" : ",\n", f);
+    json_t *o = json_object(), *drop = json_object(), *fin = json_object();
+    eng_json_set(o, "input", json_integer((json_int_t)s->n_input), ok);
+    eng_json_set(o, "malformed_lines_skipped", json_integer((json_int_t)s->n_malformed), ok);
+    eng_json_set(o, "simulated", json_integer((json_int_t)s->n_simulated), ok);
+    eng_json_set(o, "dropped", json_integer((json_int_t)s->n_dropped_total), ok);
+    for (int k = 0; k < ENG_DROP_COUNT; k++)
+        eng_json_set(drop, eng_drop_key(k), json_integer((json_int_t)s->n_dropped[k]), ok);
+    eng_json_set(o, "dropped_by_reason", drop, ok);
+    eng_json_set(fin, "COMPLETED_SUCCESSFULLY", json_integer((json_int_t)s->n_completed), ok);
+    eng_json_set(fin, "COMPLETED_WALLTIME_REACHED", json_integer((json_int_t)s->n_killed), ok);
+    eng_json_set(fin, "COMPLETED_FAILED", json_integer((json_int_t)s->n_failed), ok);
+    eng_json_set(o, "by_final_state", fin, ok);
+    eng_json_set(o, "estimate_from_run_time", json_integer((json_int_t)s->n_est_from_runtime), ok);
+    eng_json_set(o, "estimate_extended_to_run_time", json_integer((json_int_t)s->n_extended), ok);
+    eng_json_set(o, "run_time_over_request", json_integer((json_int_t)s->n_overrun), ok);
+    eng_json_set(o, "requeued_after_failure", json_integer((json_int_t)s->n_requeues), ok);
+    return o;
 }
 
-static void json_kv_str(FILE *f, const char *indent, const char *key, const char *v, bool last)
+/* summary.json's "metrics" (eng_metrics.h); non-finite values are null. */
+static json_t *summary_metrics(const eng_summary *s, bool *ok)
 {
-    fprintf(f, "%s\"%s\": ", indent, key);
-    json_str(f, v);
-    fputs(last ? "\n" : ",\n", f);
+    json_t *o = json_object();
+    eng_json_set(o, "wait_mean_s", eng_json_num(s->wait_mean_s), ok);
+    eng_json_set(o, "wait_median_s", eng_json_num(s->wait_median_s), ok);
+    eng_json_set(o, "wait_p95_s", eng_json_num(s->wait_p95_s), ok);
+    eng_json_set(o, "wait_max_s", eng_json_num(s->wait_max_s), ok);
+    eng_json_set(o, "response_mean_s", eng_json_num(s->response_mean_s), ok);
+    eng_json_set(o, "slowdown_mean", eng_json_num(s->slowdown_mean), ok);
+    eng_json_set(o, "slowdown_jobs", eng_json_num((double)s->n_slowdown), ok);
+    eng_json_set(o, "bounded_slowdown_mean", eng_json_num(s->bsld_mean), ok);
+    eng_json_set(o, "bounded_slowdown_tau_s", eng_json_num(ENG_BSLD_TAU_S), ok);
+    eng_json_set(o, "utilization", eng_json_num(s->utilization), ok);
+    eng_json_set(o, "makespan_s", eng_json_num(s->makespan_s), ok);
+    eng_json_set(o, "window_start_s", eng_json_num(s->t0_s), ok);
+    eng_json_set(o, "window_end_s", eng_json_num(s->t1_s), ok);
+    eng_json_set(o, "queue_length_mean", eng_json_num(s->queue_mean), ok);
+    eng_json_set(o, "queue_length_max", eng_json_num(s->queue_max), ok);
+    eng_json_set(o, "cost", eng_json_num(s->cost), ok);
+    eng_json_set(o, "failures_wasted_node_s", eng_json_num(s->wasted_node_s), ok);
+    eng_json_set(o, "initialization_total_s", eng_json_num(s->init_total_s), ok);
+    eng_json_set(o, "initialization_share", eng_json_num(s->init_share), ok);
+    eng_json_set(o, "initialization_share_target", eng_json_num(s->init_share_target), ok);
+    if (s->n_pseudo > 0) { /* runs that formed packets of several jobs */
+        json_t *pk = json_object();
+        eng_json_set(pk, "packets", eng_json_num((double)s->n_packets), ok);
+        eng_json_set(pk, "pseudo_jobs", eng_json_num((double)s->n_pseudo), ok);
+        eng_json_set(pk, "wait_mean_s", eng_json_num(s->pk_wait_mean_s), ok);
+        eng_json_set(pk, "wait_median_s", eng_json_num(s->pk_wait_median_s), ok);
+        eng_json_set(pk, "queue_length_mean", eng_json_num(s->pk_queue_mean), ok);
+        eng_json_set(o, "pseudo_job_accounting", pk, ok);
+    }
+    return o;
+}
+
+/* summary.json's "log_agreement" (the log has wait times, SWF field 3). */
+static json_t *summary_log_agreement(const eng_summary *s, bool *ok)
+{
+    json_t *o = json_object();
+    eng_json_set(o, "jobs", eng_json_num((double)s->log.jobs), ok);
+    eng_json_set(o, "wait_mean_log", eng_json_num(s->log.wait_mean_log_s), ok);
+    eng_json_set(o, "wait_mean_sim", eng_json_num(s->log.wait_mean_sim_s), ok);
+    eng_json_set(o, "wait_mae_s", eng_json_num(s->log.wait_mae_s), ok);
+    eng_json_set(o, "wait_spearman", eng_json_num(s->log.wait_spearman), ok);
+    return o;
+}
+
+/* summary.json's "platform": sizes, and each pool with its islands (named
+ * by their hosts' island property). */
+static json_t *summary_platform(const eng_platform *p, const eng_summary *s, const eng_manifest *m,
+                                bool *ok)
+{
+    json_t *o = json_object(), *pools = json_array();
+    eng_json_set(o, "path", eng_json_str(m->platform_path), ok);
+    eng_json_set(o, "hosts", json_integer((json_int_t)p->n_hosts), ok);
+    eng_json_set(o, "cores", json_integer((json_int_t)p->total_cores), ok);
+    eng_json_set(o, "units", json_integer((json_int_t)s->total_units), ok);
+    eng_json_set(o, "ref_speed_flops", eng_json_num(p->ref_speed_flops), ok);
+    for (size_t i = 0; i < p->n_pools; i++) {
+        const eng_pool *pl = &p->pools[i];
+        json_t *po = json_object();
+        eng_json_set(po, "label", eng_json_str(pl->label), ok);
+        eng_json_set(po, "hosts", json_integer((json_int_t)pl->n_hosts), ok);
+        eng_json_set(po, "cores", json_integer((json_int_t)pl->total_cores), ok);
+        eng_json_set(po, "cores_per_node", json_integer(pl->cores_per_node), ok);
+        if (pl->n_islands > 0) {
+            json_t *isl = json_array();
+            for (int32_t k = 0; k < pl->n_islands; k++) {
+                json_t *io = json_object();
+                eng_json_set(io, "name", eng_json_str(pl->island_names[k]), ok);
+                eng_json_set(io, "hosts", json_integer(pl->island_hosts[k]), ok);
+                eng_json_push(isl, io, ok);
+            }
+            eng_json_set(po, "islands", isl, ok);
+        }
+        eng_json_push(pools, po, ok);
+    }
+    eng_json_set(o, "pools", pools, ok);
+    return o;
+}
+
+/* One input file: its path and SHA-256. */
+static json_t *summary_input(const char *path, const char *sha256, bool *ok)
+{
+    json_t *o = json_object();
+    eng_json_set(o, "path", eng_json_str(path), ok);
+    eng_json_set(o, "sha256", eng_json_str(sha256), ok);
+    return o;
+}
+
+/* summary.json's "manifest": what ran, on what, with which options. */
+static json_t *summary_manifest(const eng_workload *w, const eng_sim_result *r,
+                                const eng_manifest *m, bool *ok)
+{
+    json_t *o = json_object(), *opts = json_object(), *inputs = json_object();
+    eng_json_set(o, "batchlab_version", eng_json_str(BATCHLAB_VERSION), ok);
+    eng_json_set(o, "git_commit", eng_json_str(BATCHLAB_GIT_COMMIT), ok);
+    eng_json_set(o, "simgrid_version", eng_json_str(eng_sim_simgrid_version()), ok);
+    eng_json_set(o, "command", eng_json_str(m->command), ok);
+    eng_json_set(o, "policy", eng_json_str(m->policy), ok);
+    for (size_t i = 0; i < m->n_options; i++)
+        eng_json_set(opts, m->options[i].key, eng_json_str(m->options[i].value), ok);
+    eng_json_set(o, "policy_options", opts, ok);
+    char report[1024];
+    eng_core_policy_report(r->core, report, sizeof report);
+    eng_json_set(o, "policy_report", eng_json_str(report), ok);
+    eng_json_set(o, "walltime", eng_json_str(m->walltime), ok);
+    eng_json_set(o, "alloc", eng_json_str(m->alloc), ok);
+    eng_json_set(o, "islands", eng_json_str(m->islands ? m->islands : "strict"), ok);
+    eng_json_set(o, "procs_field", eng_json_str(m->procs_field), ok);
+    eng_json_set(o, "type_field", eng_json_str(m->type_field ? m->type_field : "queue"), ok);
+    eng_json_set(o, "initialization", eng_json_str(m->init ? m->init : "none"), ok);
+    eng_json_set(o, "failures", eng_json_str(m->failures ? m->failures : "none"), ok);
+    eng_json_set(o, "lenient", json_boolean(m->lenient), ok);
+    eng_json_set(o, "check", json_boolean(m->check), ok);
+    eng_json_set(o, "seed", json_integer((json_int_t)m->seed), ok); /* <= INT64_MAX, exact */
+    eng_json_set(
+        inputs, "workload",
+        summary_input(m->workload_path ? m->workload_path : w->path, m->workload_sha256, ok), ok);
+    eng_json_set(inputs, "platform", summary_input(m->platform_path, m->platform_sha256, ok), ok);
+    eng_json_set(o, "inputs", inputs, ok);
+    eng_json_set(o, "policy_wall_time_s", eng_json_num(eng_core_policy_wall_s(r->core)), ok);
+    eng_json_set(o, "wall_time_s", eng_json_num(m->wall_time_s), ok);
+    return o;
 }
 
 int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result *r,
                             const eng_summary *s, const eng_manifest *m)
 {
-    const char *I2 = "    ", *I3 = "      ";
-    fputs("{\n  \"jobs\": {\n", f);
-    json_kv_num(f, I2, "input", (double)s->n_input, false);
-    json_kv_num(f, I2, "malformed_lines_skipped", (double)s->n_malformed, false);
-    json_kv_num(f, I2, "simulated", (double)s->n_simulated, false);
-    json_kv_num(f, I2, "dropped", (double)s->n_dropped_total, false);
-    fprintf(f, "%s\"dropped_by_reason\": {\n", I2);
-    for (int k = 0; k < ENG_DROP_COUNT; k++)
-        json_kv_num(f, I3, eng_drop_key(k), (double)s->n_dropped[k], k == ENG_DROP_COUNT - 1);
-    fprintf(f, "%s},\n", I2);
-    fprintf(f, "%s\"by_final_state\": {\n", I2);
-    json_kv_num(f, I3, "COMPLETED_SUCCESSFULLY", (double)s->n_completed, false);
-    json_kv_num(f, I3, "COMPLETED_WALLTIME_REACHED", (double)s->n_killed, false);
-    json_kv_num(f, I3, "COMPLETED_FAILED", (double)s->n_failed, true);
-    fprintf(f, "%s},\n", I2);
-    json_kv_num(f, I2, "estimate_from_run_time", (double)s->n_est_from_runtime, false);
-    json_kv_num(f, I2, "estimate_extended_to_run_time", (double)s->n_extended, false);
-    json_kv_num(f, I2, "run_time_over_request", (double)s->n_overrun, false);
-    json_kv_num(f, I2, "requeued_after_failure", (double)s->n_requeues, true);
-    fputs("  },\n  \"metrics\": {\n", f);
-    json_kv_num(f, I2, "wait_mean_s", s->wait_mean_s, false);
-    json_kv_num(f, I2, "wait_median_s", s->wait_median_s, false);
-    json_kv_num(f, I2, "wait_p95_s", s->wait_p95_s, false);
-    json_kv_num(f, I2, "wait_max_s", s->wait_max_s, false);
-    json_kv_num(f, I2, "response_mean_s", s->response_mean_s, false);
-    json_kv_num(f, I2, "slowdown_mean", s->slowdown_mean, false);
-    json_kv_num(f, I2, "slowdown_jobs", (double)s->n_slowdown, false);
-    json_kv_num(f, I2, "bounded_slowdown_mean", s->bsld_mean, false);
-    json_kv_num(f, I2, "bounded_slowdown_tau_s", ENG_BSLD_TAU_S, false);
-    json_kv_num(f, I2, "utilization", s->utilization, false);
-    json_kv_num(f, I2, "makespan_s", s->makespan_s, false);
-    json_kv_num(f, I2, "window_start_s", s->t0_s, false);
-    json_kv_num(f, I2, "window_end_s", s->t1_s, false);
-    json_kv_num(f, I2, "queue_length_mean", s->queue_mean, false);
-    json_kv_num(f, I2, "queue_length_max", s->queue_max, false);
-    json_kv_num(f, I2, "cost", s->cost, false);
-    json_kv_num(f, I2, "failures_wasted_node_s", s->wasted_node_s, false);
-    json_kv_num(f, I2, "initialization_total_s", s->init_total_s, false);
-    json_kv_num(f, I2, "initialization_share", s->init_share, false);
-    json_kv_num(f, I2, "initialization_share_target", s->init_share_target, s->n_pseudo == 0);
-    if (s->n_pseudo > 0) { /* runs that formed packets of several jobs */
-        fprintf(f, "%s\"pseudo_job_accounting\": {\n", I2);
-        json_kv_num(f, I3, "packets", (double)s->n_packets, false);
-        json_kv_num(f, I3, "pseudo_jobs", (double)s->n_pseudo, false);
-        json_kv_num(f, I3, "wait_mean_s", s->pk_wait_mean_s, false);
-        json_kv_num(f, I3, "wait_median_s", s->pk_wait_median_s, false);
-        json_kv_num(f, I3, "queue_length_mean", s->pk_queue_mean, true);
-        fprintf(f, "%s}\n", I2);
-    }
-    if (s->log.jobs > 0) { /* the log has wait times (SWF field 3) */
-        fputs("  },\n  \"log_agreement\": {\n", f);
-        json_kv_num(f, I2, "jobs", (double)s->log.jobs, false);
-        json_kv_num(f, I2, "wait_mean_log", s->log.wait_mean_log_s, false);
-        json_kv_num(f, I2, "wait_mean_sim", s->log.wait_mean_sim_s, false);
-        json_kv_num(f, I2, "wait_mae_s", s->log.wait_mae_s, false);
-        json_kv_num(f, I2, "wait_spearman", s->log.wait_spearman, true);
-    }
-    fputs("  },\n  \"platform\": {\n", f);
-    const eng_platform *p = r->platform;
-    json_kv_str(f, I2, "path", m->platform_path, false);
-    json_kv_num(f, I2, "hosts", (double)p->n_hosts, false);
-    json_kv_num(f, I2, "cores", (double)p->total_cores, false);
-    json_kv_num(f, I2, "units", (double)s->total_units, false);
-    json_kv_num(f, I2, "ref_speed_flops", p->ref_speed_flops, false);
-    fprintf(f, "%s\"pools\": [\n", I2);
-    for (size_t i = 0; i < p->n_pools; i++) {
-        const eng_pool *pl = &p->pools[i];
-        fprintf(f, "%s{\"label\": ", I3);
-        json_str(f, pl->label);
-        fprintf(f, ", \"hosts\": %zu, \"cores\": %lld, \"cores_per_node\": %d", pl->n_hosts,
-                (long long)pl->total_cores, pl->cores_per_node);
-        if (pl->n_islands > 0) { /* named by their hosts' island property */
-            fputs(", \"islands\": [", f);
-            for (int32_t k = 0; k < pl->n_islands; k++) {
-                fprintf(f, "%s{\"name\": ", k ? ", " : "");
-                json_str(f, pl->island_names[k]);
-                fprintf(f, ", \"hosts\": %d}", pl->island_hosts[k]);
-            }
-            fputs("]", f);
-        }
-        fprintf(f, "}%s\n", i + 1 < p->n_pools ? "," : "");
-    }
-    fprintf(f, "%s]\n", I2);
-    fputs("  },\n  \"manifest\": {\n", f);
-    json_kv_str(f, I2, "batchlab_version", BATCHLAB_VERSION, false);
-    json_kv_str(f, I2, "git_commit", BATCHLAB_GIT_COMMIT, false);
-    json_kv_str(f, I2, "simgrid_version", eng_sim_simgrid_version(), false);
-    json_kv_str(f, I2, "command", m->command, false);
-    json_kv_str(f, I2, "policy", m->policy, false);
-    fprintf(f, "%s\"policy_options\": {", I2);
-    for (size_t i = 0; i < m->n_options; i++) {
-        fputs(i ? ", " : "", f);
-        json_str(f, m->options[i].key);
-        fputs(": ", f);
-        json_str(f, m->options[i].value);
-    }
-    fputs("},\n", f);
-    char report[1024];
-    eng_core_policy_report(r->core, report, sizeof report);
-    json_kv_str(f, I2, "policy_report", report, false);
-    json_kv_str(f, I2, "walltime", m->walltime, false);
-    json_kv_str(f, I2, "alloc", m->alloc, false);
-    json_kv_str(f, I2, "islands", m->islands ? m->islands : "strict", false);
-    json_kv_str(f, I2, "procs_field", m->procs_field, false);
-    json_kv_str(f, I2, "type_field", m->type_field ? m->type_field : "queue", false);
-    json_kv_str(f, I2, "initialization", m->init ? m->init : "none", false);
-    json_kv_str(f, I2, "failures", m->failures ? m->failures : "none", false);
-    fprintf(f, "%s\"lenient\": %s,\n", I2, m->lenient ? "true" : "false");
-    fprintf(f, "%s\"check\": %s,\n", I2, m->check ? "true" : "false");
-    fprintf(f, "%s\"seed\": %llu,\n", I2, (unsigned long long)m->seed); /* an integer, exact */
-    fprintf(f, "%s\"inputs\": {\n", I2);
-    fprintf(f, "%s\"workload\": {\"path\": ", I3);
-    json_str(f, m->workload_path ? m->workload_path : w->path);
-    fputs(", \"sha256\": ", f);
-    json_str(f, m->workload_sha256);
-    fputs("},\n", f);
-    fprintf(f, "%s\"platform\": {\"path\": ", I3);
-    json_str(f, m->platform_path);
-    fputs(", \"sha256\": ", f);
-    json_str(f, m->platform_sha256);
-    fprintf(f, "}\n%s},\n", I2);
-    json_kv_num(f, I2, "policy_wall_time_s", eng_core_policy_wall_s(r->core), false);
-    json_kv_num(f, I2, "wall_time_s", m->wall_time_s, true);
-    fputs("  }\n}\n", f);
-    return ferror(f) ? ENG_IO : ENG_OK;
+    bool ok = true;
+    json_t *root = json_object();
+    eng_json_set(root, "jobs", summary_jobs(s, &ok), &ok);
+    eng_json_set(root, "metrics", summary_metrics(s, &ok), &ok);
+    if (s->log.jobs > 0)
+        eng_json_set(root, "log_agreement", summary_log_agreement(s, &ok), &ok);
+    eng_json_set(root, "platform", summary_platform(r->platform, s, m, &ok), &ok);
+    eng_json_set(root, "manifest", summary_manifest(w, r, m, &ok), &ok);
+    int rc = ok ? eng_json_dumpf(root, f) : ENG_NOMEM;
+    json_decref(root);
+    return rc;
 }
 
 /* Writes schedule.swf's content to a->f; a failed write is reported for

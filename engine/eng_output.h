@@ -32,7 +32,9 @@
  * run. The first failed write ends the run: "DIR/jobs.csv: cannot write: No
  * space left on device" (ENG_IO). Numbers are printed in their shortest exact decimal form and
  * the same run gives the same bytes, except summary.json's
- * manifest.wall_time_s.
+ * manifest.wall_time_s. summary.json is a Jansson tree written by
+ * eng_json_dumpf (eng_json.h: escaping, null for non-finite numbers,
+ * layout).
  */
 #ifndef ENG_OUTPUT_H
 #define ENG_OUTPUT_H

@@ -220,6 +220,175 @@ static int make_label(eng_pool *pool)
     return ENG_OK;
 }
 
+/* One host's description checked and copied into e: name, speed, cores,
+ * price and occupation probability; its island name is checked here and
+ * kept by the caller. e->name is set first, so that the platform frees
+ * it whatever fails after. */
+static int read_host(const char *path, const eng_host_desc *h, eng_host *e, eng_diag *d)
+{
+    e->name = eng_strdup(h->name);
+    if (!e->name)
+        return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
+    if (!(h->speed_flops > 0) || !isfinite(h->speed_flops))
+        return eng_diag_set(d, ENG_PLATFORM, "%s: host %s: expected a positive speed", path,
+                            h->name);
+    e->speed_flops = h->speed_flops;
+    if (h->sg_cores > MAX_CORES)
+        return eng_diag_set(d, ENG_PLATFORM, "%s: host %s: %d cores is more than %d", path, h->name,
+                            h->sg_cores, MAX_CORES);
+    e->sg_cores = h->sg_cores > 0 ? h->sg_cores : 1;
+    e->cores = e->sg_cores;
+    if (h->cores) {
+        int64_t c;
+        if (!parse_pos_int(h->cores, MAX_CORES, &c))
+            return eng_diag_set(d, ENG_PLATFORM,
+                                "%s: host %s: property cores: expected a positive integer, "
+                                "got '%s'",
+                                path, h->name, h->cores);
+        e->cores = (int32_t)c;
+    }
+    if (h->price_per_s) {
+        errno = 0;
+        char *end;
+        double v = strtod(h->price_per_s, &end);
+        if (end == h->price_per_s || *end || errno || !isfinite(v) || v < 0)
+            return eng_diag_set(d, ENG_PLATFORM,
+                                "%s: host %s: property price_per_s: expected a number >= 0, "
+                                "got '%s'",
+                                path, h->name, h->price_per_s);
+        e->price_per_s = v;
+    }
+    if (h->occupation) {
+        errno = 0;
+        char *end;
+        double v = strtod(h->occupation, &end);
+        if (end == h->occupation || *end || errno || !(v >= 0 && v < 1))
+            return eng_diag_set(d, ENG_PLATFORM,
+                                "%s: host %s: property occupation_probability: expected a "
+                                "number in [0, 1), got '%s'",
+                                path, h->name, h->occupation);
+        e->occupation_prob = v;
+    }
+    if (h->island && !island_name_ok(h->island))
+        return eng_diag_set(d, ENG_PLATFORM,
+                            "%s: host %s: property island: expected a name of 1 to 63 "
+                            "letters, digits, '-', '_' or '.', got '%s'",
+                            path, h->name, h->island);
+    return ENG_OK;
+}
+
+/* The hosts in name order (p->hosts), each with its queue set (hq, hnq)
+ * and island name (hisl, borrowed from hosts). */
+static int read_hosts(eng_platform *p, const eng_host_desc *hosts, size_t n, size_t *order,
+                      int64_t **hq, size_t *hnq, const char **hisl, eng_diag *d)
+{
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    sort_base = hosts;
+    qsort(order, n, sizeof *order, desc_order);
+    for (size_t k = 0; k < n; k++) {
+        const eng_host_desc *h = &hosts[order[k]];
+        if (k > 0 && strcmp(h->name, hosts[order[k - 1]].name) == 0)
+            return eng_diag_set(d, ENG_PLATFORM, "%s: two hosts are named %s", p->path, h->name);
+        p->n_hosts = k + 1;
+        int rc = read_host(p->path, h, &p->hosts[k], d);
+        if (rc)
+            return rc;
+        hisl[k] = h->island;
+        if (h->queues) {
+            rc = parse_queues(p->path, h->name, h->queues, &hq[k], &hnq[k], d);
+            if (rc)
+                return rc;
+        }
+        p->total_cores += p->hosts[k].cores;
+    }
+    return ENG_OK;
+}
+
+/* The reference speed: the platform's ref_speed property, else the speed
+ * of the first host in name order. */
+static int set_ref_speed(eng_platform *p, const char *ref_speed, eng_diag *d)
+{
+    if (!ref_speed) {
+        p->ref_speed_flops = p->hosts[0].speed_flops;
+        return ENG_OK;
+    }
+    if (!eng_parse_speed(ref_speed, &p->ref_speed_flops))
+        return eng_diag_set(d, ENG_PLATFORM,
+                            "%s: platform property ref_speed: expected a speed such as "
+                            "'2.6Gf', got '%s'",
+                            p->path, ref_speed);
+    p->ref_speed_given = true;
+    return ENG_OK;
+}
+
+/* A new pool for the queue set *queues (taken: *queues becomes NULL), with
+ * room for n hosts; *pi is its index. */
+static int new_pool(eng_platform *p, int64_t **queues, size_t n_queues, size_t n, size_t *pi,
+                    eng_diag *d)
+{
+    eng_pool *np = realloc(p->pools, (p->n_pools + 1) * sizeof *np);
+    if (!np)
+        return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", p->path);
+    p->pools = np;
+    *pi = p->n_pools;
+    eng_pool *pool = &p->pools[p->n_pools++];
+    memset(pool, 0, sizeof *pool);
+    pool->queues = *queues;
+    pool->n_queues = n_queues;
+    *queues = NULL;
+    pool->hosts = malloc(n * sizeof *pool->hosts);
+    pool->cores_per_node = INT32_MAX;
+    pool->min_speed_flops = INFINITY;
+    if (!pool->hosts || make_label(pool))
+        return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", p->path);
+    if (pool->n_queues == 0)
+        p->catch_all = (int32_t)*pi;
+    return ENG_OK;
+}
+
+/* Pools: one per distinct queue set, in order of their first host. */
+static int build_pools(eng_platform *p, int64_t **hq, const size_t *hnq, eng_diag *d)
+{
+    size_t n = p->n_hosts;
+    for (size_t k = 0; k < n; k++) {
+        size_t pi = 0;
+        while (pi < p->n_pools &&
+               !same_queues(p->pools[pi].queues, p->pools[pi].n_queues, hq[k], hnq[k]))
+            pi++;
+        if (pi == p->n_pools) {
+            int rc = new_pool(p, &hq[k], hnq[k], n, &pi, d);
+            if (rc)
+                return rc;
+        }
+        eng_pool *pool = &p->pools[pi];
+        pool->hosts[pool->n_hosts++] = (int32_t)k;
+        p->hosts[k].pool = (int32_t)pi;
+        if (p->hosts[k].cores < pool->cores_per_node)
+            pool->cores_per_node = p->hosts[k].cores;
+        if (p->hosts[k].speed_flops < pool->min_speed_flops)
+            pool->min_speed_flops = p->hosts[k].speed_flops;
+        pool->total_cores += p->hosts[k].cores;
+    }
+    return ENG_OK;
+}
+
+/* A queue may be served by one pool only. */
+static int check_queue_owners(const eng_platform *p, eng_diag *d)
+{
+    for (size_t a = 0; a < p->n_pools; a++)
+        for (size_t b = a + 1; b < p->n_pools; b++)
+            for (size_t i = 0; i < p->pools[a].n_queues; i++)
+                for (size_t j = 0; j < p->pools[b].n_queues; j++)
+                    if (p->pools[a].queues[i] == p->pools[b].queues[j])
+                        return eng_diag_set(d, ENG_PLATFORM,
+                                            "%s: queue %lld is served by two different host "
+                                            "sets (%s and %s); each queue must map to one pool",
+                                            p->path, (long long)p->pools[a].queues[i],
+                                            p->pools[a].label, p->pools[b].label);
+    return ENG_OK;
+}
+
 int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
                        const char *ref_speed, eng_platform **out, eng_diag *d)
 {
@@ -232,168 +401,23 @@ int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
     size_t *hnq = calloc(n, sizeof *hnq);
     const char **hisl = calloc(n, sizeof *hisl); /* island per host, borrowed */
     int rc = ENG_OK;
-    if (!p || !order || !hq || !hnq || !hisl) {
+    if (p) {
+        p->path = eng_strdup(path);
+        p->hosts = calloc(n, sizeof *p->hosts);
+        p->catch_all = -1;
+    }
+    if (!p || !order || !hq || !hnq || !hisl || !p->path || !p->hosts)
         rc = eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
-        goto done;
-    }
-    p->path = eng_strdup(path);
-    p->hosts = calloc(n, sizeof *p->hosts);
-    p->catch_all = -1;
-    if (!p->path || !p->hosts) {
-        rc = eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
-        goto done;
-    }
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    sort_base = hosts;
-    qsort(order, n, sizeof *order, desc_order);
-    for (size_t k = 0; k < n; k++) {
-        const eng_host_desc *h = &hosts[order[k]];
-        if (k > 0 && strcmp(h->name, hosts[order[k - 1]].name) == 0) {
-            rc = eng_diag_set(d, ENG_PLATFORM, "%s: two hosts are named %s", path, h->name);
-            goto done;
-        }
-        eng_host *e = &p->hosts[k];
-        p->n_hosts = k + 1;
-        e->name = eng_strdup(h->name);
-        if (!e->name) {
-            rc = eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
-            goto done;
-        }
-        if (!(h->speed_flops > 0) || !isfinite(h->speed_flops)) {
-            rc = eng_diag_set(d, ENG_PLATFORM, "%s: host %s: expected a positive speed", path,
-                              h->name);
-            goto done;
-        }
-        e->speed_flops = h->speed_flops;
-        if (h->sg_cores > MAX_CORES) {
-            rc = eng_diag_set(d, ENG_PLATFORM, "%s: host %s: %d cores is more than %d", path,
-                              h->name, h->sg_cores, MAX_CORES);
-            goto done;
-        }
-        e->sg_cores = h->sg_cores > 0 ? h->sg_cores : 1;
-        e->cores = e->sg_cores;
-        if (h->cores) {
-            int64_t c;
-            if (!parse_pos_int(h->cores, MAX_CORES, &c)) {
-                rc = eng_diag_set(d, ENG_PLATFORM,
-                                  "%s: host %s: property cores: expected a positive integer, "
-                                  "got '%s'",
-                                  path, h->name, h->cores);
-                goto done;
-            }
-            e->cores = (int32_t)c;
-        }
-        if (h->price_per_s) {
-            errno = 0;
-            char *end;
-            double v = strtod(h->price_per_s, &end);
-            if (end == h->price_per_s || *end || errno || !isfinite(v) || v < 0) {
-                rc = eng_diag_set(d, ENG_PLATFORM,
-                                  "%s: host %s: property price_per_s: expected a number >= 0, "
-                                  "got '%s'",
-                                  path, h->name, h->price_per_s);
-                goto done;
-            }
-            e->price_per_s = v;
-        }
-        if (h->occupation) {
-            errno = 0;
-            char *end;
-            double v = strtod(h->occupation, &end);
-            if (end == h->occupation || *end || errno || !(v >= 0 && v < 1)) {
-                rc = eng_diag_set(d, ENG_PLATFORM,
-                                  "%s: host %s: property occupation_probability: expected a "
-                                  "number in [0, 1), got '%s'",
-                                  path, h->name, h->occupation);
-                goto done;
-            }
-            e->occupation_prob = v;
-        }
-        if (h->island && !island_name_ok(h->island)) {
-            rc = eng_diag_set(d, ENG_PLATFORM,
-                              "%s: host %s: property island: expected a name of 1 to 63 "
-                              "letters, digits, '-', '_' or '.', got '%s'",
-                              path, h->name, h->island);
-            goto done;
-        }
-        hisl[k] = h->island;
-        if (h->queues) {
-            rc = parse_queues(path, h->name, h->queues, &hq[k], &hnq[k], d);
-            if (rc)
-                goto done;
-        }
-        p->total_cores += e->cores;
-    }
-    if (ref_speed) {
-        if (!eng_parse_speed(ref_speed, &p->ref_speed_flops)) {
-            rc = eng_diag_set(d, ENG_PLATFORM,
-                              "%s: platform property ref_speed: expected a speed such as "
-                              "'2.6Gf', got '%s'",
-                              path, ref_speed);
-            goto done;
-        }
-        p->ref_speed_given = true;
-    } else {
-        p->ref_speed_flops = p->hosts[0].speed_flops;
-    }
-
-    /* Pools: one per distinct queue set, in order of their first host. */
-    for (size_t k = 0; k < n; k++) {
-        size_t pi = 0;
-        while (pi < p->n_pools &&
-               !same_queues(p->pools[pi].queues, p->pools[pi].n_queues, hq[k], hnq[k]))
-            pi++;
-        if (pi == p->n_pools) {
-            eng_pool *np = realloc(p->pools, (p->n_pools + 1) * sizeof *np);
-            if (!np) {
-                rc = eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
-                goto done;
-            }
-            p->pools = np;
-            eng_pool *pool = &p->pools[p->n_pools++];
-            memset(pool, 0, sizeof *pool);
-            pool->queues = hq[k];
-            pool->n_queues = hnq[k];
-            hq[k] = NULL;
-            pool->hosts = malloc(n * sizeof *pool->hosts);
-            pool->cores_per_node = INT32_MAX;
-            pool->min_speed_flops = INFINITY;
-            if (!pool->hosts || make_label(pool)) {
-                rc = eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
-                goto done;
-            }
-            if (pool->n_queues == 0)
-                p->catch_all = (int32_t)pi;
-        }
-        eng_pool *pool = &p->pools[pi];
-        pool->hosts[pool->n_hosts++] = (int32_t)k;
-        p->hosts[k].pool = (int32_t)pi;
-        if (p->hosts[k].cores < pool->cores_per_node)
-            pool->cores_per_node = p->hosts[k].cores;
-        if (p->hosts[k].speed_flops < pool->min_speed_flops)
-            pool->min_speed_flops = p->hosts[k].speed_flops;
-        pool->total_cores += p->hosts[k].cores;
-    }
-    /* A queue may be served by one pool only. */
-    for (size_t a = 0; a < p->n_pools; a++)
-        for (size_t b = a + 1; b < p->n_pools; b++)
-            for (size_t i = 0; i < p->pools[a].n_queues; i++)
-                for (size_t j = 0; j < p->pools[b].n_queues; j++)
-                    if (p->pools[a].queues[i] == p->pools[b].queues[j]) {
-                        rc = eng_diag_set(d, ENG_PLATFORM,
-                                          "%s: queue %lld is served by two different host "
-                                          "sets (%s and %s); each queue must map to one pool",
-                                          path, (long long)p->pools[a].queues[i], p->pools[a].label,
-                                          p->pools[b].label);
-                        goto done;
-                    }
-    for (size_t pi = 0; pi < p->n_pools; pi++) {
+    if (rc == ENG_OK)
+        rc = read_hosts(p, hosts, n, order, hq, hnq, hisl, d);
+    if (rc == ENG_OK)
+        rc = set_ref_speed(p, ref_speed, d);
+    if (rc == ENG_OK)
+        rc = build_pools(p, hq, hnq, d);
+    if (rc == ENG_OK)
+        rc = check_queue_owners(p, d);
+    for (size_t pi = 0; rc == ENG_OK && pi < p->n_pools; pi++)
         rc = build_islands(p, pi, hisl, d);
-        if (rc)
-            goto done;
-    }
-done:
     free(hisl);
     if (hq)
         for (size_t k = 0; k < n; k++)

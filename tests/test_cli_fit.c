@@ -31,6 +31,10 @@ static void test_fit(void)
     CU_ASSERT(bl_contains(j, "\"run_time\""));
     CU_ASSERT(bl_contains(j, "\"size\""));
     CU_ASSERT(bl_contains(j, "\"ks\": 0.1726"));
+    /* sizes 1, 2, 4, 8: the lognormal's mu is the mean of ln x, 1.5 ln 2 */
+    CU_ASSERT(bl_contains(j, "\"size\": {\n    \"n\": 4,\n    \"lognormal\": {\n      \"mu\": "
+                             "1.0397207708399179,\n"));
+    CU_ASSERT(bl_contains(j, "\"jobs\": 4,\n  \"used\": 4,\n  \"no_positive_run_time\": 0,\n"));
     free(j);
     /* the study takes the lengths' log-deviation from it */
     CU_ASSERT_EQUAL(bl_run(&out,

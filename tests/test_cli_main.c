@@ -137,7 +137,8 @@ static void test_run_and_outputs(void)
     }
     snprintf(path, sizeof path, "%s/o/summary.json", dir);
     char *sum = bl_slurp(path, NULL);
-    CU_ASSERT_PTR_NOT_NULL(sum && strstr(sum, "\"policy_options\": {\"backfill_order\": \"sjf\"}"));
+    CU_ASSERT_PTR_NOT_NULL(
+        sum && strstr(sum, "\"policy_options\": {\n      \"backfill_order\": \"sjf\"\n    }"));
     CU_ASSERT_PTR_NOT_NULL(sum && strstr(sum, "\"check\": true"));
     free(sum);
     /* only the files asked for */
@@ -401,8 +402,16 @@ static void test_islands(void)
     snprintf(path, sizeof path, "%s/isl/summary.json", dir);
     char *sum = bl_slurp(path, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
-    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"islands\": [{\"name\": \"a\", \"hosts\": 3}, "
-                                       "{\"name\": \"b\", \"hosts\": 2}]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"islands\": [\n"
+                                       "          {\n"
+                                       "            \"name\": \"a\",\n"
+                                       "            \"hosts\": 3\n"
+                                       "          },\n"
+                                       "          {\n"
+                                       "            \"name\": \"b\",\n"
+                                       "            \"hosts\": 2\n"
+                                       "          }\n"
+                                       "        ]"));
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"islands\": \"strict\""));
     CU_ASSERT_PTR_NULL(strstr(sum, "log_agreement")); /* field 3 is -1 */
     free(sum);

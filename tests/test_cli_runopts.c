@@ -166,6 +166,41 @@ static void test_help_and_manifest(void)
     json_decref(root);
 }
 
+/* The words sweep task hands run: the grid's options by their table
+ * names, in table order, a flag without a value; an option the grid does
+ * not set (--walltime) and options without a value are left out. */
+static void test_grid_words(void)
+{
+    const char *vals[BL_RUN_N] = {0};
+    vals[BL_RUN_ID_platform] = "p.xml";
+    vals[BL_RUN_ID_workload] = "w.swf";
+    vals[BL_RUN_ID_out] = "runs/a";
+    vals[BL_RUN_ID_seed] = "7";
+    vals[BL_RUN_ID_outputs] = "summary";
+    vals[BL_RUN_ID_quiet] = "";
+    vals[BL_RUN_ID_walltime] = "extend"; /* not the grid's */
+    const char *words[2 * BL_RUN_N];
+    size_t n = bl_run_grid_words(vals, words);
+    static const char *const want[] = {"--platform", "p.xml",   "--workload", "w.swf",
+                                       "--out",      "runs/a",  "--seed",     "7",
+                                       "--outputs",  "summary", "--quiet"};
+    CU_ASSERT_EQUAL_FATAL(n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT_STRING_EQUAL(words[i], want[i]);
+    /* the words parse back into the values (run's own parser) */
+    bl_run_config cfg;
+    char *msg = NULL;
+    CU_ASSERT_EQUAL(parse(words, (int)n, &cfg, &msg), 0);
+    free(msg);
+    CU_ASSERT_STRING_EQUAL(cfg.platform, "p.xml");
+    CU_ASSERT_EQUAL(cfg.seed, 7);
+    CU_ASSERT_TRUE(cfg.quiet);
+    CU_ASSERT_FALSE(cfg.walltime_set);
+    vals[BL_RUN_ID_platform] = NULL;
+    vals[BL_RUN_ID_quiet] = NULL;
+    CU_ASSERT_EQUAL(bl_run_grid_words(vals, words), n - 3);
+}
+
 int bl_suite_cli_runopts(void)
 {
     CU_pSuite s = CU_add_suite("cli_runopts", NULL, NULL);
@@ -175,5 +210,6 @@ int bl_suite_cli_runopts(void)
     CU_add_test(s, "the checks of the rows", test_checks);
     CU_add_test(s, "choice names", test_choice_names);
     CU_add_test(s, "--help and the manifest from the rows", test_help_and_manifest);
+    CU_add_test(s, "a sweep's words for run from the rows", test_grid_words);
     return 0;
 }

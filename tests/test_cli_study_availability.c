@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The text of the one-line array after "key": in json (a new string). */
+/* The elements of the array after "key": in json as one line, "a, b, c"
+ * (a new string; the file has one element per line). */
 static char *array_of(const char *json, const char *key)
 {
     char pat[64];
@@ -18,7 +19,17 @@ static char *array_of(const char *json, const char *key)
         return NULL;
     p += strlen(pat);
     const char *e = strchr(p, ']');
-    return e ? strndup(p, (size_t)(e - p)) : NULL;
+    char *a = e ? malloc((size_t)(e - p) + 1) : NULL;
+    if (!a)
+        return NULL;
+    size_t n = 0;
+    for (const char *c = p; c < e; c++)
+        if (*c == ',')
+            n += (size_t)sprintf(a + n, ", ");
+        else if (*c != ' ' && *c != '\n')
+            a[n++] = *c;
+    a[n] = '\0';
+    return a;
 }
 
 static int parse(const char *text, double *v, int max)

@@ -42,7 +42,7 @@ static void test_run_and_json(void)
         "\"cmax_over_bound\": ",
         "\"transfer_volume\": ",
         "\"cpu_seconds\": ",
-        "\"paper\": {\"cpu_seconds\": 5, \"gpu_seconds\": 60, \"cmax\": 3460"};
+        "\"paper\": {\n    \"cpu_seconds\": 5,\n    \"gpu_seconds\": 60,\n    \"cmax\": 3460"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         CU_ASSERT(bl_contains(json, keys[k]));
     /* the same command gives the same schedule */

@@ -12,6 +12,7 @@
 #include "cli_args.h"
 
 #include "eng_fit.h"
+#include "eng_json.h"
 #include "eng_swf.h"
 #include "eng_util.h"
 
@@ -51,61 +52,50 @@ static void print_fit(const char *name, const eng_fit_quantity *q, const char *u
                q->hgamma.g2.scale, q->ks_hgamma);
 }
 
-static void json_num(FILE *f, double v)
+/* One fitted quantity: n, the lognormal, the gamma and (run time only) the
+ * hyper-gamma of ln x, each with its KS statistic. */
+static json_t *fit_json(const eng_fit_quantity *q, bool *ok)
 {
-    char buf[32];
-    fputs(isfinite(v) ? eng_fmt_double(buf, sizeof buf, v) : "null", f);
-}
-
-static void json_quantity(FILE *f, const char *key, const eng_fit_quantity *q, bool last)
-{
-    fprintf(f, "  \"%s\": {\"n\": %zu,\n    \"lognormal\": {\"mu\": ", key, q->n);
-    json_num(f, q->lognormal.mu);
-    fputs(", \"sigma\": ", f);
-    json_num(f, q->lognormal.sigma);
-    fputs(", \"ks\": ", f);
-    json_num(f, q->ks_lognormal);
-    fputs("},\n    \"gamma\": {\"shape\": ", f);
-    json_num(f, q->gamma.shape);
-    fputs(", \"scale\": ", f);
-    json_num(f, q->gamma.scale);
-    fputs(", \"ks\": ", f);
-    json_num(f, q->ks_gamma);
-    fputc('}', f);
+    json_t *o = json_object(), *ln = json_object(), *g = json_object();
+    eng_json_set(o, "n", json_integer((json_int_t)q->n), ok);
+    eng_json_set(ln, "mu", eng_json_num(q->lognormal.mu), ok);
+    eng_json_set(ln, "sigma", eng_json_num(q->lognormal.sigma), ok);
+    eng_json_set(ln, "ks", eng_json_num(q->ks_lognormal), ok);
+    eng_json_set(o, "lognormal", ln, ok);
+    eng_json_set(g, "shape", eng_json_num(q->gamma.shape), ok);
+    eng_json_set(g, "scale", eng_json_num(q->gamma.scale), ok);
+    eng_json_set(g, "ks", eng_json_num(q->ks_gamma), ok);
+    eng_json_set(o, "gamma", g, ok);
     if (q->has_hgamma) {
-        fprintf(f, ",\n    \"hyper_gamma_of_log\": {\"n\": %zu, \"p\": ", q->n_hgamma);
-        json_num(f, q->hgamma.p);
-        fputs(", \"shape1\": ", f);
-        json_num(f, q->hgamma.g1.shape);
-        fputs(", \"scale1\": ", f);
-        json_num(f, q->hgamma.g1.scale);
-        fputs(", \"shape2\": ", f);
-        json_num(f, q->hgamma.g2.shape);
-        fputs(", \"scale2\": ", f);
-        json_num(f, q->hgamma.g2.scale);
-        fputs(", \"ks\": ", f);
-        json_num(f, q->ks_hgamma);
-        fputc('}', f);
+        json_t *h = json_object();
+        eng_json_set(h, "n", json_integer((json_int_t)q->n_hgamma), ok);
+        eng_json_set(h, "p", eng_json_num(q->hgamma.p), ok);
+        eng_json_set(h, "shape1", eng_json_num(q->hgamma.g1.shape), ok);
+        eng_json_set(h, "scale1", eng_json_num(q->hgamma.g1.scale), ok);
+        eng_json_set(h, "shape2", eng_json_num(q->hgamma.g2.shape), ok);
+        eng_json_set(h, "scale2", eng_json_num(q->hgamma.g2.scale), ok);
+        eng_json_set(h, "ks", eng_json_num(q->ks_hgamma), ok);
+        eng_json_set(o, "hyper_gamma_of_log", h, ok);
     }
-    fprintf(f, "}%s\n", last ? "" : ",");
+    return o;
 }
 
-static void write_json(FILE *f, const char *log, const eng_fit_log *fl)
+/* The fit file ("format": "batchlab-fit 1"), written atomically. */
+static int write_json(const char *path, const char *log, const eng_fit_log *fl, eng_diag *d)
 {
-    fputs("{\n  \"format\": \"batchlab-fit 1\",\n  \"workload\": \"", f);
-    for (const char *p = log; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fputc('\\', f);
-        if ((unsigned char)*p >= 0x20)
-            fputc(*p, f);
-    }
-    fprintf(f,
-            "\",\n  \"jobs\": %zu, \"used\": %zu, \"no_positive_run_time\": %zu, "
-            "\"no_positive_size\": %zu,\n",
-            fl->jobs, fl->used, fl->bad_runtime, fl->bad_size);
-    json_quantity(f, "run_time", &fl->runtime, false);
-    json_quantity(f, "size", &fl->size, true);
-    fputs("}\n", f);
+    bool ok = true;
+    json_t *root = json_object();
+    eng_json_set(root, "format", eng_json_str("batchlab-fit 1"), &ok);
+    eng_json_set(root, "workload", eng_json_str(log), &ok);
+    eng_json_set(root, "jobs", json_integer((json_int_t)fl->jobs), &ok);
+    eng_json_set(root, "used", json_integer((json_int_t)fl->used), &ok);
+    eng_json_set(root, "no_positive_run_time", json_integer((json_int_t)fl->bad_runtime), &ok);
+    eng_json_set(root, "no_positive_size", json_integer((json_int_t)fl->bad_size), &ok);
+    eng_json_set(root, "run_time", fit_json(&fl->runtime, &ok), &ok);
+    eng_json_set(root, "size", fit_json(&fl->size, &ok), &ok);
+    int rc = ok ? eng_json_write(path, root, d) : eng_diag_set(d, ENG_NOMEM, "out of memory");
+    json_decref(root);
+    return rc;
 }
 
 int bl_cmd_fit(int argc, char **argv)
@@ -148,18 +138,9 @@ int bl_cmd_fit(int argc, char **argv)
     printf("(Toporkov, Yemelyanov & Grigorenko 2021: lognormal lengths and sizes on ForHLR II, "
            "KS 0.14)\n");
     rc = 0;
-    if (json) {
-        eng_afile af;
-        if (eng_afile_open(&af, json, &d) != 0) {
-            fprintf(stderr, "batchlab " CMD ": %s\n", d.msg);
-            rc = 1;
-        } else {
-            write_json(af.f, log, &fl);
-            if (eng_afile_commit(&af, &d) != 0) {
-                fprintf(stderr, "batchlab " CMD ": %s\n", d.msg);
-                rc = 1;
-            }
-        }
+    if (json && write_json(json, log, &fl, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab " CMD ": %s\n", d.msg);
+        rc = 1;
     }
     bl_args_fini(&a);
     return rc;

@@ -422,6 +422,192 @@ static int scale_usage_error(const char *msg)
     return 2;
 }
 
+/* The options of one `batchlab scale`, checked. */
+typedef struct scale_req {
+    const char *in, *out, *load_s, *span_s, *platform;
+    bool have_nodes, have_types;
+    unsigned long long nodes, cpn, types, seed;
+    double load, span;
+} scale_req;
+
+/* The rules between the options, then each value. 0, or 2 after the
+ * message. */
+static int scale_parse(const bl_args *a, scale_req *q)
+{
+    memset(q, 0, sizeof *q);
+    q->cpn = 1;
+    q->in = bl_args_value(a, "workload", NULL);
+    q->out = bl_args_value(a, "output", NULL);
+    q->load_s = bl_args_value(a, "load", NULL);
+    q->span_s = bl_args_value(a, "span", NULL);
+    q->platform = bl_args_value(a, "platform", NULL);
+    q->have_nodes = bl_args_get(a, "nodes")->set || q->platform;
+    q->have_types = bl_args_get(a, "types")->set;
+    if (!q->in)
+        return scale_usage_error("--workload is required");
+    if (!q->out)
+        return scale_usage_error("-o/--output is required");
+    if (q->load_s && q->span_s)
+        return scale_usage_error("--load and --span exclude each other");
+    if (!q->load_s && !q->span_s && !q->have_types)
+        return scale_usage_error("expected --load U, --span SECONDS or --types K");
+    if (q->load_s && !q->have_nodes)
+        return scale_usage_error("--load needs the machine: --platform FILE or --nodes P");
+    if (q->platform && (bl_args_get(a, "nodes")->set || bl_args_get(a, "cores-per-node")->set))
+        return scale_usage_error("--platform replaces --nodes and --cores-per-node");
+    if (q->have_types != bl_args_get(a, "seed")->set)
+        return scale_usage_error(q->have_types ? "--types needs --seed S"
+                                               : "--seed goes with --types K");
+    if (int_opt("scale", a, "nodes", 1, INT32_MAX, &q->nodes) ||
+        int_opt("scale", a, "cores-per-node", 1, INT32_MAX, &q->cpn) ||
+        int_opt("scale", a, "types", 1, UINT32_MAX, &q->types) ||
+        int_opt("scale", a, "seed", 0, SEED_MAX, &q->seed))
+        return 2;
+    if (q->load_s) {
+        if (bl_args_double("scale", "load", q->load_s, &q->load) != 0)
+            return 2;
+        if (!(q->load > 0.0)) {
+            fprintf(stderr, "batchlab scale: --load: expected a positive load, got '%s'\n",
+                    q->load_s);
+            return 2;
+        }
+    }
+    if (q->span_s) {
+        if (bl_args_double("scale", "span", q->span_s, &q->span) != 0)
+            return 2;
+        if (!(q->span > 0.0)) {
+            fprintf(stderr, "batchlab scale: --span: expected positive seconds, got '%s'\n",
+                    q->span_s);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* --platform: the machine's nodes and cores per node (its pools must
+ * agree on the latter). 0, or 1 after the message. */
+static int scale_machine(scale_req *q, eng_diag *d)
+{
+    eng_platform *p = NULL;
+    if (eng_run_load_platform(q->platform, &p, d) != ENG_OK) {
+        fprintf(stderr, "batchlab scale: %s\n", d->msg);
+        return 1;
+    }
+    q->nodes = p->n_hosts;
+    q->cpn = (unsigned long long)p->pools[0].cores_per_node;
+    bool uniform = true;
+    for (size_t i = 1; i < p->n_pools; i++)
+        uniform = uniform && p->pools[i].cores_per_node == p->pools[0].cores_per_node;
+    eng_platform_destroy(p);
+    if (!uniform) {
+        fprintf(stderr,
+                "batchlab scale: %s: its pools differ in cores per node; give "
+                "--nodes and --cores-per-node instead\n",
+                q->platform);
+        return 1;
+    }
+    return 0;
+}
+
+/* --load or --span: the inter-arrival times stretched (*factor), and a
+ * header note saying how. 0, or 1 after the message. */
+static int scale_arrivals(eng_workload *w, const scale_req *q, const eng_load *before,
+                          double *factor, eng_diag *d)
+{
+    char note[512], num[3][32];
+    if (q->load_s) {
+        if (eng_scale_to_load(w, (int64_t)q->nodes, (int64_t)q->cpn, q->load, factor, d) !=
+            ENG_OK) {
+            fprintf(stderr, "batchlab scale: %s: %s\n", q->in, d->msg);
+            return 1;
+        }
+        snprintf(note, sizeof note,
+                 "scale: inter-arrival times multiplied by %s for a computed load of %s on %llu "
+                 "nodes of %llu cores (U = sum(run time x nodes) / (D x P), Baranov & Lyakhovets "
+                 "2022; it was %s)",
+                 eng_fmt_double(num[0], sizeof num[0], *factor),
+                 eng_fmt_double(num[1], sizeof num[1], q->load), q->nodes, q->cpn,
+                 eng_fmt_double(num[2], sizeof num[2], before->load));
+    } else {
+        if (eng_scale_to_span(w, q->span, factor, d) != ENG_OK) {
+            fprintf(stderr, "batchlab scale: %s: %s\n", q->in, d->msg);
+            return 1;
+        }
+        snprintf(note, sizeof note,
+                 "scale: inter-arrival times multiplied by %s so that the last job arrives %s s "
+                 "after the first (it was %s s)",
+                 eng_fmt_double(num[0], sizeof num[0], *factor),
+                 eng_fmt_double(num[1], sizeof num[1], q->span),
+                 eng_fmt_double(num[2], sizeof num[2], before->span_s));
+    }
+    if (eng_workload_set_header(w, "Note", note) != ENG_OK) {
+        fprintf(stderr, "batchlab scale: out of memory\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* --types K --seed S: job types drawn uniformly into the queue field, and
+ * a header note. 0, or 1 after the message. */
+static int scale_types(eng_workload *w, const scale_req *q, eng_diag *d)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng) {
+        fprintf(stderr, "batchlab scale: out of memory\n");
+        return 1;
+    }
+    gsl_rng_set(rng, (unsigned long)q->seed);
+    int rc = eng_scale_assign_types(w, (unsigned long)q->types, rng, d);
+    gsl_rng_free(rng);
+    if (rc != ENG_OK) {
+        fprintf(stderr, "batchlab scale: %s\n", d->msg);
+        return 1;
+    }
+    char note[512];
+    snprintf(note, sizeof note,
+             "scale: queue field 15 holds a job type uniform in 1..%llu, seed %llu "
+             "(gsl_rng_mt19937)",
+             q->types, q->seed);
+    if (eng_workload_set_header(w, "Note", note) != ENG_OK) {
+        fprintf(stderr, "batchlab scale: out of memory\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* Reads, rescales and writes the log; prints the span and load before and
+ * after. 0, or 1 after the message. */
+static int scale_log(const scale_req *q, eng_diag *d)
+{
+    eng_workload *w = NULL;
+    if (eng_swf_read(q->in, NULL, &w, d) != ENG_OK) {
+        fprintf(stderr, "batchlab scale: %s\n", d->msg);
+        return 1;
+    }
+    int64_t nodes = q->have_nodes ? (int64_t)q->nodes : 1;
+    eng_load before, after;
+    eng_scale_load(w, nodes, (int64_t)q->cpn, &before, NULL);
+    double factor = 1.0;
+    int rc = 0;
+    if (q->load_s || q->span_s)
+        rc = scale_arrivals(w, q, &before, &factor, d);
+    if (rc == 0 && q->have_types)
+        rc = scale_types(w, q, d);
+    if (rc == 0 && write_out("scale", q->out, w) != 0)
+        rc = 1;
+    if (rc == 0) {
+        eng_scale_load(w, nodes, (int64_t)q->cpn, &after, NULL);
+        printf("%s: %zu jobs, arrivals over %.0f s (was %.0f s, factor %.6g)", q->out, w->n_jobs,
+               after.span_s, before.span_s, factor);
+        if (q->have_nodes)
+            printf(", computed load %.4f (was %.4f) on %llu nodes of %llu core%s", after.load,
+                   before.load, q->nodes, q->cpn, q->cpn == 1 ? "" : "s");
+        printf("\n");
+    }
+    eng_workload_destroy(w);
+    return rc;
+}
+
 int bl_cmd_scale(int argc, char **argv)
 {
     bl_args a;
@@ -433,162 +619,14 @@ int bl_cmd_scale(int argc, char **argv)
         bl_args_fini(&a);
         return 0;
     }
-    eng_workload *w = NULL;
-    gsl_rng *rng = NULL;
     eng_diag d;
     eng_diag_clear(&d);
-    unsigned long long nodes = 0, cpn = 1, types = 0, seed = 0;
-    double load = 0.0, span = 0.0;
-    const char *in = bl_args_value(&a, "workload", NULL);
-    const char *out = bl_args_value(&a, "output", NULL);
-    const char *load_s = bl_args_value(&a, "load", NULL);
-    const char *span_s = bl_args_value(&a, "span", NULL);
-    const char *platform = bl_args_value(&a, "platform", NULL);
-    bool have_nodes = bl_args_get(&a, "nodes")->set || platform;
-    bool have_types = bl_args_get(&a, "types")->set;
-    rc = 2;
-    if (!in) {
-        scale_usage_error("--workload is required");
-        goto done;
-    }
-    if (!out) {
-        scale_usage_error("-o/--output is required");
-        goto done;
-    }
-    if (load_s && span_s) {
-        scale_usage_error("--load and --span exclude each other");
-        goto done;
-    }
-    if (!load_s && !span_s && !have_types) {
-        scale_usage_error("expected --load U, --span SECONDS or --types K");
-        goto done;
-    }
-    if (load_s && !have_nodes) {
-        scale_usage_error("--load needs the machine: --platform FILE or --nodes P");
-        goto done;
-    }
-    if (platform && (bl_args_get(&a, "nodes")->set || bl_args_get(&a, "cores-per-node")->set)) {
-        scale_usage_error("--platform replaces --nodes and --cores-per-node");
-        goto done;
-    }
-    if (have_types != bl_args_get(&a, "seed")->set) {
-        scale_usage_error(have_types ? "--types needs --seed S" : "--seed goes with --types K");
-        goto done;
-    }
-    if (int_opt("scale", &a, "nodes", 1, INT32_MAX, &nodes) ||
-        int_opt("scale", &a, "cores-per-node", 1, INT32_MAX, &cpn) ||
-        int_opt("scale", &a, "types", 1, UINT32_MAX, &types) ||
-        int_opt("scale", &a, "seed", 0, SEED_MAX, &seed))
-        goto done;
-    if (load_s) {
-        if (bl_args_double("scale", "load", load_s, &load) != 0)
-            goto done;
-        if (!(load > 0.0)) {
-            fprintf(stderr, "batchlab scale: --load: expected a positive load, got '%s'\n", load_s);
-            goto done;
-        }
-    }
-    if (span_s) {
-        if (bl_args_double("scale", "span", span_s, &span) != 0)
-            goto done;
-        if (!(span > 0.0)) {
-            fprintf(stderr, "batchlab scale: --span: expected positive seconds, got '%s'\n",
-                    span_s);
-            goto done;
-        }
-    }
-
-    rc = 1;
-    if (platform) {
-        eng_platform *p = NULL;
-        if (eng_run_load_platform(platform, &p, &d) != ENG_OK) {
-            fprintf(stderr, "batchlab scale: %s\n", d.msg);
-            goto done;
-        }
-        nodes = p->n_hosts;
-        cpn = (unsigned long long)p->pools[0].cores_per_node;
-        bool uniform = true;
-        for (size_t i = 1; i < p->n_pools; i++)
-            uniform = uniform && p->pools[i].cores_per_node == p->pools[0].cores_per_node;
-        eng_platform_destroy(p);
-        if (!uniform) {
-            fprintf(stderr,
-                    "batchlab scale: %s: its pools differ in cores per node; give "
-                    "--nodes and --cores-per-node instead\n",
-                    platform);
-            goto done;
-        }
-    }
-    if (eng_swf_read(in, NULL, &w, &d) != ENG_OK) {
-        fprintf(stderr, "batchlab scale: %s\n", d.msg);
-        goto done;
-    }
-    eng_load before, after;
-    eng_scale_load(w, have_nodes ? (int64_t)nodes : 1, (int64_t)cpn, &before, NULL);
-    double factor = 1.0;
-    char note[512], num[3][32];
-    if (load_s) {
-        if (eng_scale_to_load(w, (int64_t)nodes, (int64_t)cpn, load, &factor, &d) != ENG_OK) {
-            fprintf(stderr, "batchlab scale: %s: %s\n", in, d.msg);
-            goto done;
-        }
-        snprintf(note, sizeof note,
-                 "scale: inter-arrival times multiplied by %s for a computed load of %s on %llu "
-                 "nodes of %llu cores (U = sum(run time x nodes) / (D x P), Baranov & Lyakhovets "
-                 "2022; it was %s)",
-                 eng_fmt_double(num[0], sizeof num[0], factor),
-                 eng_fmt_double(num[1], sizeof num[1], load), nodes, cpn,
-                 eng_fmt_double(num[2], sizeof num[2], before.load));
-    } else if (span_s) {
-        if (eng_scale_to_span(w, span, &factor, &d) != ENG_OK) {
-            fprintf(stderr, "batchlab scale: %s: %s\n", in, d.msg);
-            goto done;
-        }
-        snprintf(note, sizeof note,
-                 "scale: inter-arrival times multiplied by %s so that the last job arrives %s s "
-                 "after the first (it was %s s)",
-                 eng_fmt_double(num[0], sizeof num[0], factor),
-                 eng_fmt_double(num[1], sizeof num[1], span),
-                 eng_fmt_double(num[2], sizeof num[2], before.span_s));
-    }
-    if ((load_s || span_s) && eng_workload_set_header(w, "Note", note) != ENG_OK) {
-        fprintf(stderr, "batchlab scale: out of memory\n");
-        goto done;
-    }
-    if (have_types) {
-        rng = gsl_rng_alloc(gsl_rng_mt19937);
-        if (!rng) {
-            fprintf(stderr, "batchlab scale: out of memory\n");
-            goto done;
-        }
-        gsl_rng_set(rng, (unsigned long)seed);
-        if (eng_scale_assign_types(w, (unsigned long)types, rng, &d) != ENG_OK) {
-            fprintf(stderr, "batchlab scale: %s\n", d.msg);
-            goto done;
-        }
-        snprintf(note, sizeof note,
-                 "scale: queue field 15 holds a job type uniform in 1..%llu, seed %llu "
-                 "(gsl_rng_mt19937)",
-                 types, seed);
-        if (eng_workload_set_header(w, "Note", note) != ENG_OK) {
-            fprintf(stderr, "batchlab scale: out of memory\n");
-            goto done;
-        }
-    }
-    if (write_out("scale", out, w) != 0)
-        goto done;
-    eng_scale_load(w, have_nodes ? (int64_t)nodes : 1, (int64_t)cpn, &after, NULL);
-    printf("%s: %zu jobs, arrivals over %.0f s (was %.0f s, factor %.6g)", out, w->n_jobs,
-           after.span_s, before.span_s, factor);
-    if (have_nodes)
-        printf(", computed load %.4f (was %.4f) on %llu nodes of %llu core%s", after.load,
-               before.load, nodes, cpn, cpn == 1 ? "" : "s");
-    printf("\n");
-    rc = 0;
-done:
-    if (rng)
-        gsl_rng_free(rng);
-    eng_workload_destroy(w);
+    scale_req q;
+    rc = scale_parse(&a, &q);
+    if (rc == 0 && q.platform)
+        rc = scale_machine(&q, &d);
+    if (rc == 0)
+        rc = scale_log(&q, &d);
     bl_args_fini(&a);
     return rc;
 }

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------ */
@@ -24,28 +25,39 @@ void bl_json_flat_fini(bl_json_flat *j)
     }
     free(j->keys);
     free(j->values);
+    free(j->lens);
     free(j->is_string);
     memset(j, 0, sizeof *j);
 }
 
-static int flat_add(bl_json_flat *j, size_t *cap, const char *key, char *value, bool is_string,
-                    eng_diag *d)
+/* Adds key with the len bytes at value (copied, NUL-terminated). */
+static int flat_add(bl_json_flat *j, size_t *cap, const char *key, const char *value, size_t len,
+                    bool is_string, eng_diag *d)
 {
-    size_t c1 = *cap, c2 = *cap, c3 = *cap;
-    char *k = eng_strdup(key);
-    if (!k || !value || eng_grow(&j->keys, &c1, j->n + 1, sizeof *j->keys) != ENG_OK ||
+    size_t c1 = *cap, c2 = *cap, c3 = *cap, c4 = *cap;
+    char *k = eng_strdup(key), *v = malloc(len + 1);
+    if (!k || !v || eng_grow(&j->keys, &c1, j->n + 1, sizeof *j->keys) != ENG_OK ||
         eng_grow(&j->values, &c2, j->n + 1, sizeof *j->values) != ENG_OK ||
-        eng_grow(&j->is_string, &c3, j->n + 1, sizeof *j->is_string) != ENG_OK) {
+        eng_grow(&j->lens, &c3, j->n + 1, sizeof *j->lens) != ENG_OK ||
+        eng_grow(&j->is_string, &c4, j->n + 1, sizeof *j->is_string) != ENG_OK) {
         free(k);
-        free(value);
+        free(v);
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     }
-    *cap = c1; /* the three arrays grow alike */
+    memcpy(v, value, len);
+    v[len] = '\0';
+    *cap = c1; /* the four arrays grow alike */
     j->keys[j->n] = k;
-    j->values[j->n] = value;
+    j->values[j->n] = v;
+    j->lens[j->n] = len;
     j->is_string[j->n] = is_string;
     j->n++;
     return ENG_OK;
+}
+
+static int flat_word(bl_json_flat *j, size_t *cap, const char *key, const char *word, eng_diag *d)
+{
+    return flat_add(j, cap, key, word, strlen(word), false, d);
 }
 
 /* Adds every scalar under v, named by its dotted path from key. */
@@ -78,19 +90,18 @@ static int flatten(bl_json_flat *j, size_t *cap, const char *key, json_t *v, eng
         }
         return ENG_OK;
     case JSON_STRING:
-        return flat_add(j, cap, key, eng_strdup(json_string_value(v)), true, d);
+        return flat_add(j, cap, key, json_string_value(v), json_string_length(v), true, d);
     case JSON_INTEGER:
         snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-        return flat_add(j, cap, key, eng_strdup(num), false, d);
+        return flat_word(j, cap, key, num, d);
     case JSON_REAL:
-        return flat_add(j, cap, key,
-                        eng_strdup(eng_fmt_double(num, sizeof num, json_real_value(v))), false, d);
+        return flat_word(j, cap, key, eng_fmt_double(num, sizeof num, json_real_value(v)), d);
     case JSON_TRUE:
-        return flat_add(j, cap, key, eng_strdup("true"), false, d);
+        return flat_word(j, cap, key, "true", d);
     case JSON_FALSE:
-        return flat_add(j, cap, key, eng_strdup("false"), false, d);
+        return flat_word(j, cap, key, "false", d);
     default:
-        return flat_add(j, cap, key, eng_strdup("null"), false, d);
+        return flat_word(j, cap, key, "null", d);
     }
 }
 
@@ -119,7 +130,7 @@ static int flat_from(const char *path, json_t *root, const json_error_t *err, bl
 int bl_json_flat_parse(const char *path, const char *text, bl_json_flat *j, eng_diag *d)
 {
     json_error_t err;
-    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &err);
+    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &err);
     return flat_from(path, root, &err, j, d);
 }
 
@@ -130,7 +141,7 @@ int bl_json_flat_read(const char *path, bl_json_flat *j, eng_diag *d)
     if (!f)
         return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path, strerror(errno));
     json_error_t err;
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &err);
     bool io = ferror(f);
     fclose(f);
     if (io && root) {
@@ -140,12 +151,21 @@ int bl_json_flat_read(const char *path, bl_json_flat *j, eng_diag *d)
     return flat_from(path, root, &err, j, d);
 }
 
-const char *bl_json_flat_get(const bl_json_flat *j, const char *key)
+const char *bl_json_flat_getn(const bl_json_flat *j, const char *key, size_t *len)
 {
     for (size_t i = 0; i < j->n; i++)
-        if (strcmp(j->keys[i], key) == 0)
+        if (strcmp(j->keys[i], key) == 0) {
+            *len = j->lens[i];
             return j->values[i];
+        }
     return NULL;
+}
+
+const char *bl_json_flat_get(const bl_json_flat *j, const char *key)
+{
+    size_t len;
+    const char *v = bl_json_flat_getn(j, key, &len);
+    return v && strlen(v) == len ? v : NULL; /* never a string cut at a NUL */
 }
 
 void bl_csv_cell(FILE *f, const char *v)

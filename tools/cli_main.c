@@ -918,6 +918,101 @@ static const bl_opt info_opts[] = {
     {"lenient", 0, BL_FLAG, NULL, "skip and count malformed SWF lines instead of stopping"},
 };
 
+/* info's machine: --platform FILE, or --nodes P [--cores-per-node C].
+ * 0, or 2 after the message. */
+static int info_machine(const bl_args *a, bool *have_nodes, unsigned long long *nodes,
+                        unsigned long long *cpn)
+{
+    *have_nodes = bl_args_get(a, "nodes")->set;
+    *nodes = 0;
+    *cpn = 1;
+    if (*have_nodes &&
+        (bl_args_u64("info", "nodes", bl_args_value(a, "nodes", ""), nodes) ||
+         bl_args_u64("info", "cores-per-node", bl_args_value(a, "cores-per-node", "1"), cpn)))
+        return 2;
+    if (*have_nodes && bl_args_value(a, "platform", NULL)) {
+        fprintf(stderr, "batchlab info: give --platform or --nodes, not both\n");
+        return 2;
+    }
+    if (*have_nodes && (*nodes < 1 || *cpn < 1)) {
+        fprintf(stderr, "batchlab info: --nodes and --cores-per-node must be at least 1\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* The log's header and its counts of lines and jobs. */
+static void info_header(const char *path, const eng_workload *w)
+{
+    const eng_swf_header *h = &w->hdr;
+    printf("%s\n", path);
+    if (h->computer || h->installation)
+        printf("  machine            %s%s%s\n", h->computer ? h->computer : "",
+               h->computer && h->installation ? ", " : "", h->installation ? h->installation : "");
+    if (h->max_nodes >= 0 || h->max_procs >= 0)
+        printf("  header size        MaxNodes %lld, MaxProcs %lld\n", (long long)h->max_nodes,
+               (long long)h->max_procs);
+    if (h->unix_start_time >= 0)
+        printf("  log start          UnixStartTime %lld%s%s\n", (long long)h->unix_start_time,
+               h->time_zone_string ? ", " : "", h->time_zone_string ? h->time_zone_string : "");
+    printf("  jobs               %zu (%zu data lines; %zu malformed skipped, %zu out of submit "
+           "order, %zu partial-execution lines, %zu repeated job numbers)\n",
+           w->n_jobs, w->n_data_lines, w->n_malformed, w->n_reordered, w->n_part_lines,
+           w->n_dup_ids);
+}
+
+/* The jobs' statistics (eng_wstats). */
+static void info_stats(const eng_wstats *ws, const eng_swf_header *h)
+{
+    printf("  submits            %.0f .. %.0f s (%.1f days)\n", ws->first_submit_s,
+           ws->last_submit_s, (ws->last_submit_s - ws->first_submit_s) / 86400.0);
+    if (ws->n_with_procs)
+        printf("  processors         median %g, max %g; serial %.1f%%, power of two %.1f%% "
+               "(field 5, else 8)\n",
+               ws->procs_median, ws->procs_max,
+               100.0 * (double)ws->n_serial / (double)ws->n_with_procs,
+               100.0 * (double)ws->n_pow2 / (double)ws->n_with_procs);
+    if (ws->n_with_runtime)
+        printf("  run time (s)       median %g, max %g; unknown in %zu jobs\n",
+               ws->runtime_median_s, ws->runtime_max_s, ws->n_no_runtime);
+    printf("  requested time     given for %zu jobs; run/request median %.3f; %zu jobs ran past "
+           "it\n",
+           ws->n_with_request, ws->accuracy_median, ws->n_over_request);
+    printf("  status             %zu completed, %zu failed, %zu cancelled, %zu unknown (-1)\n",
+           ws->n_completed, ws->n_failed, ws->n_cancelled, ws->n_status_unknown);
+    printf("  dropped by any replay  %zu without run time, %zu without processor count\n",
+           ws->n_no_runtime, ws->n_no_procs);
+    if (h->max_procs > 0)
+        printf("  larger than MaxProcs %zu\n", ws->n_larger_than_header);
+}
+
+/* With --platform: the jobs a replay there (default options) simulates
+ * and drops, and the computed load over its hosts. 0, or 1 after the
+ * message. */
+static int info_on_platform(const eng_workload *w, const eng_platform *plat, const char *platform)
+{
+    eng_prepared prep;
+    eng_prep_opts po = eng_prep_defaults();
+    eng_diag d;
+    eng_diag_clear(&d);
+    if (eng_prep(w, plat, &po, &prep, &d)) {
+        fprintf(stderr, "batchlab info: %s\n", d.msg);
+        return 1;
+    }
+    eng_summary s = {0};
+    memcpy(s.n_dropped, prep.n_dropped, sizeof s.n_dropped);
+    s.n_dropped_total = prep.n_dropped_total;
+    printf("  on %s (%zu hosts, %zu pool%s): %zu jobs simulated; ", platform, plat->n_hosts,
+           plat->n_pools, plat->n_pools == 1 ? "" : "s", prep.n_jobs);
+    print_drops(stdout, &s, "dropped ");
+    double load = eng_wstats_prepared_load(&prep, plat->n_hosts);
+    if (!isnan(load))
+        printf("  computed load      %.4f on its %zu hosts (whole nodes per job)\n", load,
+               plat->n_hosts);
+    eng_prepared_fini(&prep);
+    return 0;
+}
+
 static int cmd_info(int argc, char **argv)
 {
     bl_args a;
@@ -939,32 +1034,18 @@ static int cmd_info(int argc, char **argv)
         return 0;
     }
     const char *path = bl_args_value(&a, "workload", NULL);
-    if (!path) {
-        fprintf(stderr, "batchlab info: --workload is required\n");
-        bl_args_fini(&a);
-        return 2;
-    }
     const char *platform = bl_args_value(&a, "platform", NULL);
     unsigned long long nodes = 0, cpn = 1;
-    bool have_nodes = bl_args_get(&a, "nodes")->set;
-    if (have_nodes &&
-        (bl_args_u64("info", "nodes", bl_args_value(&a, "nodes", ""), &nodes) ||
-         bl_args_u64("info", "cores-per-node", bl_args_value(&a, "cores-per-node", "1"), &cpn))) {
-        bl_args_fini(&a);
-        return 2;
-    }
-    if (have_nodes && platform) {
-        fprintf(stderr, "batchlab info: give --platform or --nodes, not both\n");
-        bl_args_fini(&a);
-        return 2;
-    }
-    if (have_nodes && (nodes < 1 || cpn < 1)) {
-        fprintf(stderr, "batchlab info: --nodes and --cores-per-node must be at least 1\n");
-        bl_args_fini(&a);
-        return 2;
+    bool have_nodes = false;
+    if (!path) {
+        fprintf(stderr, "batchlab info: --workload is required\n");
+        rc = 2;
+    } else {
+        rc = info_machine(&a, &have_nodes, &nodes, &cpn);
     }
     eng_workload *w = NULL;
-    rc = read_workload("info", path, bl_args_flag(&a, "lenient"), &w);
+    if (rc == 0)
+        rc = read_workload("info", path, bl_args_flag(&a, "lenient"), &w);
     bl_args_fini(&a);
     if (rc)
         return rc;
@@ -978,80 +1059,25 @@ static int cmd_info(int argc, char **argv)
             return 1;
         }
     }
-    const eng_swf_header *h = &w->hdr;
-    size_t n = w->n_jobs;
-    printf("%s\n", path);
-    if (h->computer || h->installation)
-        printf("  machine            %s%s%s\n", h->computer ? h->computer : "",
-               h->computer && h->installation ? ", " : "", h->installation ? h->installation : "");
-    if (h->max_nodes >= 0 || h->max_procs >= 0)
-        printf("  header size        MaxNodes %lld, MaxProcs %lld\n", (long long)h->max_nodes,
-               (long long)h->max_procs);
-    if (h->unix_start_time >= 0)
-        printf("  log start          UnixStartTime %lld%s%s\n", (long long)h->unix_start_time,
-               h->time_zone_string ? ", " : "", h->time_zone_string ? h->time_zone_string : "");
-    printf("  jobs               %zu (%zu data lines; %zu malformed skipped, %zu out of submit "
-           "order, %zu partial-execution lines, %zu repeated job numbers)\n",
-           n, w->n_data_lines, w->n_malformed, w->n_reordered, w->n_part_lines, w->n_dup_ids);
-    if (n == 0) {
-        eng_workload_destroy(w);
-        return 0;
-    }
+    info_header(path, w);
     eng_wstats ws;
-    if (eng_wstats_compute(w, &ws) != ENG_OK) {
-        eng_workload_destroy(w);
+    if (w->n_jobs == 0) {
+        rc = 0;
+    } else if (eng_wstats_compute(w, &ws) != ENG_OK) {
         fprintf(stderr, "batchlab info: out of memory\n");
-        return 1;
-    }
-    printf("  submits            %.0f .. %.0f s (%.1f days)\n", ws.first_submit_s, ws.last_submit_s,
-           (ws.last_submit_s - ws.first_submit_s) / 86400.0);
-    if (ws.n_with_procs)
-        printf("  processors         median %g, max %g; serial %.1f%%, power of two %.1f%% "
-               "(field 5, else 8)\n",
-               ws.procs_median, ws.procs_max, 100.0 * (double)ws.n_serial / (double)ws.n_with_procs,
-               100.0 * (double)ws.n_pow2 / (double)ws.n_with_procs);
-    if (ws.n_with_runtime)
-        printf("  run time (s)       median %g, max %g; unknown in %zu jobs\n", ws.runtime_median_s,
-               ws.runtime_max_s, ws.n_no_runtime);
-    printf("  requested time     given for %zu jobs; run/request median %.3f; %zu jobs ran past "
-           "it\n",
-           ws.n_with_request, ws.accuracy_median, ws.n_over_request);
-    printf("  status             %zu completed, %zu failed, %zu cancelled, %zu unknown (-1)\n",
-           ws.n_completed, ws.n_failed, ws.n_cancelled, ws.n_status_unknown);
-    printf("  dropped by any replay  %zu without run time, %zu without processor count\n",
-           ws.n_no_runtime, ws.n_no_procs);
-    if (h->max_procs > 0)
-        printf("  larger than MaxProcs %zu\n", ws.n_larger_than_header);
-    rc = 0;
-    if (have_nodes) {
-        eng_load load;
-        eng_scale_load(w, (int64_t)nodes, (int64_t)cpn, &load, NULL);
-        printf("  computed load      %.4f on %llu nodes of %llu core%s (%zu jobs counted)\n",
-               load.load, nodes, cpn, cpn == 1 ? "" : "s", load.n_counted);
-    }
-    if (plat) {
-        eng_prepared prep;
-        eng_prep_opts po = eng_prep_defaults();
-        eng_diag d;
-        eng_diag_clear(&d);
-        if (eng_prep(w, plat, &po, &prep, &d)) {
-            fprintf(stderr, "batchlab info: %s\n", d.msg);
-            rc = 1;
-        } else {
-            eng_summary s = {0};
-            memcpy(s.n_dropped, prep.n_dropped, sizeof s.n_dropped);
-            s.n_dropped_total = prep.n_dropped_total;
-            printf("  on %s (%zu hosts, %zu pool%s): %zu jobs simulated; ", platform, plat->n_hosts,
-                   plat->n_pools, plat->n_pools == 1 ? "" : "s", prep.n_jobs);
-            print_drops(stdout, &s, "dropped ");
-            double load = eng_wstats_prepared_load(&prep, plat->n_hosts);
-            if (!isnan(load))
-                printf("  computed load      %.4f on its %zu hosts (whole nodes per job)\n", load,
-                       plat->n_hosts);
-            eng_prepared_fini(&prep);
+        rc = 1;
+    } else {
+        info_stats(&ws, &w->hdr);
+        if (have_nodes) {
+            eng_load load;
+            eng_scale_load(w, (int64_t)nodes, (int64_t)cpn, &load, NULL);
+            printf("  computed load      %.4f on %llu nodes of %llu core%s (%zu jobs counted)\n",
+                   load.load, nodes, cpn, cpn == 1 ? "" : "s", load.n_counted);
         }
-        eng_platform_destroy(plat);
+        if (plat)
+            rc = info_on_platform(w, plat, platform);
     }
+    eng_platform_destroy(plat);
     eng_workload_destroy(w);
     return rc;
 }

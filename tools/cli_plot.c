@@ -269,6 +269,87 @@ static int end_kind(const char *final_state)
     return END_OK;
 }
 
+/* The columns of jobs.csv that the Gantt chart reads (-1: absent). */
+typedef struct job_cols {
+    int id, sub, start, end, alloc, packet, state;
+} job_cols;
+
+/* The header line: the columns found, or 1 after the message. */
+static int job_columns(char **fields, long nf, const char *path, bool by_packet, job_cols *c)
+{
+    c->id = column(fields, nf, "job_id");
+    c->sub = column(fields, nf, "submission_time");
+    c->start = column(fields, nf, "starting_time");
+    c->end = column(fields, nf, "finish_time");
+    c->alloc = column(fields, nf, "allocated_resources");
+    c->packet = column(fields, nf, "packet");
+    c->state = column(fields, nf, "final_state");
+    if (c->id < 0 || c->start < 0 || c->end < 0 || c->alloc < 0 || c->sub < 0 ||
+        (by_packet && c->packet < 0)) {
+        fprintf(stderr,
+                "batchlab plot: %s:1: expected the columns job_id, submission_time, "
+                "starting_time, finish_time, allocated_resources%s\n",
+                path, by_packet ? " and packet" : "");
+        return 1;
+    }
+    return 0;
+}
+
+/* One row of the chart per interval of allocated_resources ("0-3 7
+ * 9-10"), each a copy of proto (the first marked first). 0, or 1 after
+ * the message. */
+static int add_intervals(const char *alloc, const gantt_row *proto, const char *path, long line,
+                         gantt_row **rows, size_t *n, size_t *rcap, int64_t *max_host)
+{
+    bool first = true;
+    for (const char *p = alloc; *p;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        char *end_p;
+        long long lo = strtoll(p, &end_p, 10), hi = lo;
+        if (end_p == p || lo < 0) {
+            fprintf(stderr,
+                    "batchlab plot: %s:%ld: allocated_resources: expected host "
+                    "intervals like '0-3 7', got '%s'\n",
+                    path, line, alloc);
+            return 1;
+        }
+        p = end_p;
+        if (*p == '-') {
+            hi = strtoll(p + 1, &end_p, 10);
+            if (end_p == p + 1 || hi < lo) {
+                fprintf(stderr,
+                        "batchlab plot: %s:%ld: allocated_resources: expected "
+                        "LO-HI with LO <= HI, got '%s'\n",
+                        path, line, alloc);
+                return 1;
+            }
+            p = end_p;
+        }
+        if (*p && *p != ' ') {
+            fprintf(stderr,
+                    "batchlab plot: %s:%ld: allocated_resources: expected host "
+                    "intervals like '0-3 7', got '%s'\n",
+                    path, line, alloc);
+            return 1;
+        }
+        if (eng_grow(rows, rcap, *n + 1, sizeof **rows) != ENG_OK) {
+            fprintf(stderr, "batchlab plot: out of memory\n");
+            return 1;
+        }
+        gantt_row r = *proto;
+        r.lo = lo;
+        r.hi = hi;
+        r.first = first;
+        (*rows)[(*n)++] = r;
+        first = false;
+        *max_host = hi > *max_host ? hi : *max_host;
+    }
+    return 0;
+}
+
 static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t *n,
                      int64_t *max_host, double *t_min, double *t_max)
 {
@@ -279,8 +360,8 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
     }
     char *buf = NULL, *fields[MAX_FIELDS];
     size_t cap = 0, rcap = 0;
-    int rc = 0, c_id = -1, c_start = -1, c_end = -1, c_alloc = -1, c_packet = -1, c_sub = -1,
-        c_state = -1;
+    int rc = 0;
+    job_cols c = {-1, -1, -1, -1, -1, -1, -1};
     long line = 0, nf;
     while (rc == 0 && getline(&buf, &cap, f) >= 0) {
         line++;
@@ -293,37 +374,23 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
             break;
         }
         if (line == 1) {
-            c_id = column(fields, nf, "job_id");
-            c_sub = column(fields, nf, "submission_time");
-            c_start = column(fields, nf, "starting_time");
-            c_end = column(fields, nf, "finish_time");
-            c_alloc = column(fields, nf, "allocated_resources");
-            c_packet = column(fields, nf, "packet");
-            c_state = column(fields, nf, "final_state");
-            if (c_id < 0 || c_start < 0 || c_end < 0 || c_alloc < 0 || c_sub < 0 ||
-                (by_packet && c_packet < 0)) {
-                fprintf(stderr,
-                        "batchlab plot: %s:1: expected the columns job_id, submission_time, "
-                        "starting_time, finish_time, allocated_resources%s\n",
-                        path, by_packet ? " and packet" : "");
-                rc = 1;
-            }
+            rc = job_columns(fields, nf, path, by_packet, &c);
             continue;
         }
-        int need = c_id > c_start ? c_id : c_start;
-        need = need > c_end ? need : c_end;
-        need = need > c_alloc ? need : c_alloc;
-        need = need > c_packet ? need : c_packet;
-        need = need > c_sub ? need : c_sub;
-        need = need > c_state ? need : c_state;
+        int need = c.id > c.start ? c.id : c.start;
+        need = need > c.end ? need : c.end;
+        need = need > c.alloc ? need : c.alloc;
+        need = need > c.packet ? need : c.packet;
+        need = need > c.sub ? need : c.sub;
+        need = need > c.state ? need : c.state;
         double id, start, end, sub, packet = -1;
-        if (nf <= need || !parse_num(fields[c_id], &id) || !parse_num(fields[c_start], &start) ||
-            !parse_num(fields[c_end], &end) || !parse_num(fields[c_sub], &sub) ||
-            (c_packet >= 0 && !parse_num(fields[c_packet], &packet))) {
+        if (nf <= need || !parse_num(fields[c.id], &id) || !parse_num(fields[c.start], &start) ||
+            !parse_num(fields[c.end], &end) || !parse_num(fields[c.sub], &sub) ||
+            (c.packet >= 0 && !parse_num(fields[c.packet], &packet))) {
             fprintf(stderr,
                     "batchlab plot: %s:%ld: expected numbers in job_id, "
                     "submission_time, starting_time, finish_time%s\n",
-                    path, line, c_packet >= 0 ? " and packet" : "");
+                    path, line, c.packet >= 0 ? " and packet" : "");
             rc = 1;
             break;
         }
@@ -331,61 +398,11 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
         *t_max = end > *t_max ? end : *t_max;
         if (start < 0 || end < start)
             continue; /* never started */
-        int ended = c_state >= 0 ? end_kind(fields[c_state]) : END_OK;
-        bool first = true;
-        /* allocated_resources: "0-3 7 9-10" */
-        for (char *p = fields[c_alloc]; *p;) {
-            while (*p == ' ')
-                p++;
-            if (!*p)
-                break;
-            char *end_p;
-            long long lo = strtoll(p, &end_p, 10), hi = lo;
-            if (end_p == p || lo < 0) {
-                fprintf(stderr,
-                        "batchlab plot: %s:%ld: allocated_resources: expected host "
-                        "intervals like '0-3 7', got '%s'\n",
-                        path, line, fields[c_alloc]);
-                rc = 1;
-                break;
-            }
-            p = end_p;
-            if (*p == '-') {
-                hi = strtoll(p + 1, &end_p, 10);
-                if (end_p == p + 1 || hi < lo) {
-                    fprintf(stderr,
-                            "batchlab plot: %s:%ld: allocated_resources: expected "
-                            "LO-HI with LO <= HI, got '%s'\n",
-                            path, line, fields[c_alloc]);
-                    rc = 1;
-                    break;
-                }
-                p = end_p;
-            }
-            if (*p && *p != ' ') {
-                fprintf(stderr,
-                        "batchlab plot: %s:%ld: allocated_resources: expected host "
-                        "intervals like '0-3 7', got '%s'\n",
-                        path, line, fields[c_alloc]);
-                rc = 1;
-                break;
-            }
-            if (eng_grow(rows, &rcap, *n + 1, sizeof **rows) != ENG_OK) {
-                fprintf(stderr, "batchlab plot: out of memory\n");
-                rc = 1;
-                break;
-            }
-            int64_t color = by_packet && packet >= 0 ? (int64_t)packet : (int64_t)id;
-            (*rows)[(*n)++] = (gantt_row){.start_s = start,
-                                          .end_s = end,
-                                          .lo = lo,
-                                          .hi = hi,
-                                          .color_id = color,
-                                          .end = ended,
-                                          .first = first};
-            first = false;
-            *max_host = hi > *max_host ? hi : *max_host;
-        }
+        gantt_row proto = {.start_s = start,
+                           .end_s = end,
+                           .color_id = by_packet && packet >= 0 ? (int64_t)packet : (int64_t)id,
+                           .end = c.state >= 0 ? end_kind(fields[c.state]) : END_OK};
+        rc = add_intervals(fields[c.alloc], &proto, path, line, rows, n, &rcap, max_host);
     }
     free(buf);
     fclose(f);
@@ -762,80 +779,155 @@ static int write_run_script(const char *script, const char *run, const run_fig *
     return 0;
 }
 
-static int plot_run(const char *run, const bl_args *a)
+/* plot RUN's options: the colouring and the window. 0, or 2 after the
+ * message. */
+static int run_opts_parse(const bl_args *a, int *color_idx, double *from, double *to, bool *all)
 {
-    const char *out_opt = bl_args_value(a, "output", NULL);
     const char *color = bl_args_value(a, "color", "job");
     const char *from_s = bl_args_value(a, "from", NULL), *to_s = bl_args_value(a, "to", NULL);
-    int color_idx = 0;
-    if (bl_args_choice("plot", "color", color, "job|packet", &color_idx))
+    *color_idx = 0;
+    if (bl_args_choice("plot", "color", color, "job|packet", color_idx))
         return 2;
-    double from = -INFINITY, to = INFINITY;
-    if ((from_s && bl_args_double("plot", "from", from_s, &from)) ||
-        (to_s && bl_args_double("plot", "to", to_s, &to)))
+    *from = -INFINITY;
+    *to = INFINITY;
+    if ((from_s && bl_args_double("plot", "from", from_s, from)) ||
+        (to_s && bl_args_double("plot", "to", to_s, to)))
         return 2;
-    if (!(from < to)) {
+    if (!(*from < *to)) {
         fprintf(stderr, "batchlab plot: expected --from below --to\n");
         return 2;
     }
-    bool all = bl_args_flag(a, "all"), windowed = isfinite(from) || isfinite(to);
-    if (all && windowed) {
+    *all = bl_args_flag(a, "all");
+    if (*all && (isfinite(*from) || isfinite(*to))) {
         fprintf(stderr, "batchlab plot: --all draws the whole run: expected no --from/--to "
                         "with it\n");
         return 2;
     }
-    char *run_abs = realpath(run, NULL);
-    if (!run_abs) {
+    return 0;
+}
+
+/* The files plot RUN reads (in the run's folder) and writes (in the plot
+ * folder, made here). */
+typedef struct run_files {
+    char *run, *jobs, *ts, *sum, *dir, *gantt, *marks, *series, *script;
+} run_files;
+
+static void run_files_fini(run_files *f)
+{
+    free(f->run);
+    free(f->jobs);
+    free(f->ts);
+    free(f->sum);
+    free(f->dir);
+    free(f->gantt);
+    free(f->marks);
+    free(f->series);
+    free(f->script);
+}
+
+/* The paths, absolute; the plot folder (out_opt, else RUN/plot) created.
+ * 0, or 1 after the message. */
+static int run_files_init(run_files *f, const char *run, const char *out_opt)
+{
+    memset(f, 0, sizeof *f);
+    f->run = realpath(run, NULL);
+    if (!f->run) {
         fprintf(stderr, "batchlab plot: %s: cannot open the run's folder: %s\n", run,
                 strerror(errno));
         return 1;
     }
-    run = run_abs;
-    char *jobs = eng_asprintf("%s/jobs.csv", run);
-    char *ts = eng_asprintf("%s/timeseries.csv", run);
-    char *sum = eng_asprintf("%s/summary.json", run);
-    char *dir = out_opt ? eng_strdup(out_opt) : eng_asprintf("%s/plot", run);
-    char *gantt = NULL, *marks = NULL, *series = NULL, *script = NULL;
+    f->jobs = eng_asprintf("%s/jobs.csv", f->run);
+    f->ts = eng_asprintf("%s/timeseries.csv", f->run);
+    f->sum = eng_asprintf("%s/summary.json", f->run);
+    f->dir = out_opt ? eng_strdup(out_opt) : eng_asprintf("%s/plot", f->run);
+    if (!f->jobs || !f->ts || !f->sum || !f->dir) {
+        fprintf(stderr, "batchlab plot: out of memory\n");
+        return 1;
+    }
+    if (!have_file(f->jobs) && !have_file(f->ts)) {
+        fprintf(stderr,
+                "batchlab plot: %s: expected jobs.csv or timeseries.csv in it (batchlab "
+                "run --out DIR writes both; --outputs must list jobs or timeseries)\n",
+                f->run);
+        return 1;
+    }
+    eng_diag d;
+    eng_diag_clear(&d);
+    if (eng_mkdir_p(f->dir, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
+    char *dir_abs = realpath(f->dir, NULL);
+    if (dir_abs) {
+        free(f->dir);
+        f->dir = dir_abs;
+    }
+    f->gantt = eng_asprintf("%s/gantt.dat", f->dir);
+    f->marks = eng_asprintf("%s/marks.dat", f->dir);
+    f->series = eng_asprintf("%s/series.dat", f->dir);
+    f->script = eng_asprintf("%s/plot.gp", f->dir);
+    if (!f->gantt || !f->marks || !f->series || !f->script) {
+        fprintf(stderr, "batchlab plot: out of memory\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* What plot RUN draws, in seconds: the Gantt chart's window [g_lo, g_hi]
+ * and the series' [s_lo, s_hi]; div, the seconds of the axes' unit. */
+typedef struct run_window {
+    double g_lo, g_hi, s_lo, s_hi, div;
+    bool cut; /* a long run's Gantt chart cut to its first week */
+} run_window;
+
+/* The windows: --from/--to for both figures; a long run without them
+ * shows its first week in the Gantt chart and aggregates the series
+ * (hourly or daily means, fig->bin_s); the unit (fig->unit) follows the
+ * span. fig's ranges are set in that unit. */
+static run_window choose_windows(run_fig *fig, double from, double to, bool all, double t_min,
+                                 double t_max)
+{
+    run_window w;
+    bool windowed = isfinite(from) || isfinite(to);
+    w.g_lo = isfinite(from) ? from : t_min;
+    w.g_hi = isfinite(to) ? to : t_max;
+    w.s_lo = w.g_lo;
+    w.s_hi = w.g_hi;
+    w.cut = !windowed && !all && fig->has_jobs && t_max - t_min > LONG_RUN_S;
+    if (w.cut)
+        w.g_hi = t_min + GANTT_WINDOW_S;
+    double s_span = w.s_hi - w.s_lo;
+    fig->bin_s = all || s_span <= 2 * 86400 ? 0 : s_span <= 60 * 86400 ? 3600 : 86400;
+    double span = fmax(w.g_hi - w.g_lo, s_span);
+    fig->unit = span <= 7200 ? "s" : span <= LONG_RUN_S ? "h" : "days";
+    w.div = fig->unit[0] == 's' ? 1 : fig->unit[0] == 'h' ? 3600 : 86400;
+    fig->g_lo = w.g_lo / w.div;
+    fig->g_hi = w.g_hi / w.div;
+    fig->s_lo = w.s_lo / w.div;
+    fig->s_hi = w.s_hi / w.div;
+    return w;
+}
+
+static int plot_run(const char *run, const bl_args *a)
+{
+    int color_idx;
+    double from, to;
+    bool all;
+    if (run_opts_parse(a, &color_idx, &from, &to, &all))
+        return 2;
+    run_files f;
     gantt_row *rows = NULL;
     series_pt *pts = NULL;
     size_t n = 0, n_pts = 0;
     int rc = 1;
-    if (!jobs || !ts || !sum || !dir) {
-        fprintf(stderr, "batchlab plot: out of memory\n");
+    if (run_files_init(&f, run, bl_args_value(a, "output", NULL)))
         goto done;
-    }
-    bool has_jobs = have_file(jobs), has_ts = have_file(ts);
-    if (!has_jobs && !has_ts) {
-        fprintf(stderr,
-                "batchlab plot: %s: expected jobs.csv or timeseries.csv in it (batchlab "
-                "run --out DIR writes both; --outputs must list jobs or timeseries)\n",
-                run);
-        goto done;
-    }
-    eng_diag d;
-    eng_diag_clear(&d);
-    if (eng_mkdir_p(dir, &d) != ENG_OK) {
-        fprintf(stderr, "batchlab plot: %s\n", d.msg);
-        goto done;
-    }
-    char *dir_abs = realpath(dir, NULL);
-    if (dir_abs) {
-        free(dir);
-        dir = dir_abs;
-    }
-    gantt = eng_asprintf("%s/gantt.dat", dir);
-    marks = eng_asprintf("%s/marks.dat", dir);
-    series = eng_asprintf("%s/series.dat", dir);
-    script = eng_asprintf("%s/plot.gp", dir);
-    if (!gantt || !marks || !series || !script) {
-        fprintf(stderr, "batchlab plot: out of memory\n");
-        goto done;
-    }
+    bool has_jobs = have_file(f.jobs), has_ts = have_file(f.ts);
     int64_t max_host = -1;
     double t_min = INFINITY, t_max = -INFINITY;
-    if (has_jobs && read_jobs(jobs, color_idx == 1, &rows, &n, &max_host, &t_min, &t_max))
+    if (has_jobs && read_jobs(f.jobs, color_idx == 1, &rows, &n, &max_host, &t_min, &t_max))
         goto done;
-    if (has_ts && read_series(ts, &pts, &n_pts))
+    if (has_ts && read_series(f.ts, &pts, &n_pts))
         goto done;
     for (size_t i = 0; i < n_pts; i++) {
         t_min = fmin(t_min, pts[i].t_s);
@@ -844,80 +936,55 @@ static int plot_run(const char *run, const bl_args *a)
     if (!isfinite(t_min))
         t_min = t_max = 0;
     run_meta meta;
-    read_run_meta(sum, run, max_host, &meta);
-
-    /* The windows: --from/--to for both figures; a long run without them
-     * shows its first week in the Gantt chart and aggregates the series. */
-    double g_lo = isfinite(from) ? from : t_min, g_hi = isfinite(to) ? to : t_max;
-    double s_lo = g_lo, s_hi = g_hi;
-    bool cut = !windowed && !all && has_jobs && t_max - t_min > LONG_RUN_S;
-    if (cut)
-        g_hi = t_min + GANTT_WINDOW_S;
-    double s_span = s_hi - s_lo;
-    double bin_s = all || s_span <= 2 * 86400 ? 0 : s_span <= 60 * 86400 ? 3600 : 86400;
-    double span = fmax(g_hi - g_lo, s_span);
-    const char *unit = span <= 7200 ? "s" : span <= LONG_RUN_S ? "h" : "days";
-    double div = unit[0] == 's' ? 1 : unit[0] == 'h' ? 3600 : 86400;
-
-    run_fig fig = {.dir = dir,
-                   .gantt = gantt,
-                   .marks = marks,
-                   .series = series,
+    read_run_meta(f.sum, f.run, max_host, &meta);
+    run_fig fig = {.dir = f.dir,
+                   .gantt = f.gantt,
+                   .marks = f.marks,
+                   .series = f.series,
                    .title = meta.title,
                    .has_jobs = has_jobs,
                    .has_ts = has_ts,
                    .hosts = meta.hosts,
-                   .color = color_idx ? "packet" : "job",
-                   .g_lo = g_lo / div,
-                   .g_hi = g_hi / div,
-                   .s_lo = s_lo / div,
-                   .s_hi = s_hi / div,
-                   .unit = unit,
-                   .bin_s = bin_s};
+                   .color = color_idx ? "packet" : "job"};
+    run_window w = choose_windows(&fig, from, to, all, t_min, t_max);
     for (size_t i = 0; i < n_pts && !fig.outages; i++)
-        fig.outages = pts[i].down > 0 && pts[i].t_s <= s_hi &&
-                      (i + 1 == n_pts || pts[i + 1].t_s > s_lo);
+        fig.outages = pts[i].down > 0 && pts[i].t_s <= w.s_hi &&
+                      (i + 1 == n_pts || pts[i + 1].t_s > w.s_lo);
     if (has_jobs) {
         size_t drawn = 0;
-        if (write_gantt(gantt, marks, jobs, rows, n, g_lo, g_hi, div, unit, &drawn, fig.mark_n))
+        if (write_gantt(f.gantt, f.marks, f.jobs, rows, n, w.g_lo, w.g_hi, w.div, fig.unit, &drawn,
+                        fig.mark_n))
             goto done;
-        if (drawn == 0 && windowed) {
+        if (drawn == 0 && (isfinite(from) || isfinite(to))) {
             char num[4][40];
             fprintf(stderr,
                     "batchlab plot: %s: no job runs between %s and %s s (the run spans "
                     "%s to %s s)\n",
-                    run, isfinite(from) ? eng_fmt_double(num[0], sizeof num[0], from) : "the start",
+                    f.run,
+                    isfinite(from) ? eng_fmt_double(num[0], sizeof num[0], from) : "the start",
                     isfinite(to) ? eng_fmt_double(num[1], sizeof num[1], to) : "the end",
                     eng_fmt_double(num[2], sizeof num[2], t_min),
                     eng_fmt_double(num[3], sizeof num[3], t_max));
             goto done;
         }
     }
-    if (has_ts && write_series(series, ts, pts, n_pts, s_lo, s_hi, bin_s, div))
+    if (has_ts && write_series(f.series, f.ts, pts, n_pts, w.s_lo, w.s_hi, fig.bin_s, w.div))
         goto done;
-    if (write_run_script(script, run, &fig))
+    if (write_run_script(f.script, f.run, &fig))
         goto done;
-    rc = bl_args_flag(a, "no-render") ? 0 : render(script);
+    rc = bl_args_flag(a, "no-render") ? 0 : render(f.script);
     if (rc == 0) {
-        printf("%s: %s%s%s\n", dir, has_jobs ? "gantt" : "", has_jobs && has_ts ? " and " : "",
+        printf("%s: %s%s%s\n", f.dir, has_jobs ? "gantt" : "", has_jobs && has_ts ? " and " : "",
                has_ts ? "timeseries" : "");
-        if (cut)
+        if (w.cut)
             printf("the run spans %.0f days: the Gantt chart shows its first 7 (--from/--to "
                    "choose the window, --all draws everything); the series are %s means\n",
-                   (t_max - t_min) / 86400, bin_s >= 86400 ? "daily" : "hourly");
+                   (t_max - t_min) / 86400, fig.bin_s >= 86400 ? "daily" : "hourly");
     }
 done:
-    free(run_abs);
+    run_files_fini(&f);
     free(rows);
     free(pts);
-    free(jobs);
-    free(ts);
-    free(sum);
-    free(dir);
-    free(gantt);
-    free(marks);
-    free(series);
-    free(script);
     return rc;
 }
 

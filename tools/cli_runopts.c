@@ -147,6 +147,26 @@ const bl_run_option_info *bl_run_option_list(size_t *n)
 
 static const bl_opt opt_rows[] = {BL_RUN_OPTS};
 
+/* "--NAME" of each row (argv words: they outlive every caller). */
+static const char *const long_words[] = {
+#define BL_RUN_LONG(field, name, sh, type, ch, def, check, exp, mv, man, grid, help) "--" name,
+    BL_RUN_OPTIONS(BL_RUN_LONG)
+#undef BL_RUN_LONG
+};
+
+size_t bl_run_grid_words(const char *const vals[BL_RUN_N], const char **words)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < BL_RUN_N; r++) {
+        if (!info_rows[r].grid_sets || !vals[r])
+            continue;
+        words[n++] = long_words[r];
+        if (info_rows[r].takes_value)
+            words[n++] = vals[r];
+    }
+    return n;
+}
+
 int bl_run_option_check(const char *const *words, size_t n, size_t *consumed, char *msg, size_t len)
 {
     *consumed = 1;

@@ -158,6 +158,23 @@ typedef struct bl_run_option_info {
 /* The rows in table order. */
 const bl_run_option_info *bl_run_option_list(size_t *n);
 
+/* Each row's index in the table: BL_RUN_ID_<field>. */
+enum {
+#define BL_RUN_ID(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)                 \
+    BL_RUN_ID_##field,
+    BL_RUN_OPTIONS(BL_RUN_ID) BL_RUN_N
+#undef BL_RUN_ID
+};
+
+/* The command-line words of the options a sweep's grid sets itself
+ * (BL_GRID_SETS), in table order: "--NAME" then vals[id] for an option
+ * with a value, "--NAME" alone for a flag whose vals[id] is non-NULL;
+ * rows whose vals[id] is NULL are left out. The names come from the
+ * table, so that `sweep task` hands `run` the options the grid checked.
+ * words needs room for 2 * BL_RUN_N entries (borrowed from vals and the
+ * table); returns how many were written. */
+size_t bl_run_grid_words(const char *const vals[BL_RUN_N], const char **words);
+
 /* Checks one `--name value` (or `--name=value`, or a flag) the way the
  * parser would, for a sweep's run_args. Returns 0, or 2 with "--NAME:
  * expected ..." in msg (len bytes) for an unknown option or a bad value;

@@ -57,6 +57,7 @@
 #include "alloc/pol_win_scan.h"
 #include "eng_avail.h"
 #include "eng_fit.h"
+#include "eng_json.h"
 #include "eng_util.h"
 
 #include <gsl/gsl_rng.h>
@@ -658,118 +659,6 @@ static void print_report(const params *pp, const fig5_row *rows, const ts_stats 
            1e3 * ts->alloc_ref_s / U, 1e3 * ts->alloc_plain_s / U, 1e3 * ts->alloc_knapsack_s / U);
 }
 
-static void json_num(FILE *f, double v)
-{
-    char buf[32];
-    if (!isfinite(v))
-        fputs("null", f);
-    else
-        fputs(eng_fmt_double(buf, sizeof buf, v), f);
-}
-
-static void json_array(FILE *f, const fig5_row *rows, int n, size_t off)
-{
-    fputc('[', f);
-    for (int i = 0; i < n; i++) {
-        if (i)
-            fputs(", ", f);
-        json_num(f, *(const double *)((const char *)&rows[i] + off));
-    }
-    fputc(']', f);
-}
-
-static void write_json(FILE *f, const params *pp, const fig5_row *rows, const ts_stats *ts)
-{
-    int U = ts->used ? ts->used : 1;
-    fprintf(f, "{\n  \"study\": \"availability\",\n  \"paper\": \"Toporkov, Yemelyanov & "
-               "Grigorenko 2021\",\n");
-    fprintf(f,
-            "  \"params\": {\"seed\": %llu, \"nodes\": %d, \"window\": %d, \"volume\": %lld, "
-            "\"interval\": %lld, \"global_load\": ",
-            (unsigned long long)pp->seed, pp->nodes, pp->window, (long long)pp->volume,
-            (long long)pp->interval);
-    json_num(f, pp->global_load);
-    fprintf(f, ", \"price_max\": ");
-    json_num(f, pp->price_max);
-    fprintf(f, ", \"budget_factor\": ");
-    json_num(f, pp->budget_factor);
-    fprintf(f, ", \"load_concentration\": ");
-    json_num(f, pp->concentration);
-    fprintf(f, ", \"job_length_median\": ");
-    json_num(f, pp->jobs.len_median_s);
-    fprintf(f, ", \"job_length_sigma\": ");
-    json_num(f, pp->jobs.len_sigma);
-    fprintf(f,
-            ", \"scenarios\": %d, \"timescan_scenarios\": %d, \"timescan_load\": ", pp->scenarios,
-            pp->ts_scenarios);
-    json_num(f, pp->ts_load);
-    fprintf(f, ", \"delta\": %lld},\n", (long long)pp->delta);
-    fprintf(f, "  \"job_load\": ");
-    json_array(f, rows, pp->n_loads, offsetof(fig5_row, load));
-    fprintf(f, ",\n  \"knapsack\": ");
-    json_array(f, rows, pp->n_loads, offsetof(fig5_row, knapsack));
-    fprintf(f, ",\n  \"greedyjnt\": ");
-    json_array(f, rows, pp->n_loads, offsetof(fig5_row, greedy));
-    fprintf(f, ",\n  \"knapsack_found\": ");
-    json_array(f, rows, pp->n_loads, offsetof(fig5_row, knapsack_found));
-    fprintf(f, ",\n  \"greedyjnt_found\": ");
-    json_array(f, rows, pp->n_loads, offsetof(fig5_row, greedy_found));
-    fprintf(f, ",\n  \"found\": [");
-    for (int l = 0; l < pp->n_loads; l++)
-        fprintf(f, "%s%d", l ? ", " : "", rows[l].found);
-    fprintf(f, "],\n  \"timescan\": [\n");
-    bool first = true;
-    for (int mode = 0; mode < MODES; mode++)
-        for (int k = 0; k < pp->n_starts; k++) {
-            fprintf(f, "%s    {\"starting_points\": %d, \"mode\": \"%s\", \"accuracy\": ",
-                    first ? "" : ",\n", pp->starts[k], mode_name[mode]);
-            first = false;
-            json_num(f, ts->start_acc[mode][k] / U);
-            fprintf(f, ", \"speedup\": ");
-            json_num(f, ts->start_s[mode][k] > 0 ? ts->full_s / ts->start_s[mode][k] : NAN);
-            fprintf(f, ", \"evaluations\": ");
-            json_num(f, ts->start_evals[mode][k] / U);
-            fprintf(f, ", \"paper_accuracy\": ");
-            json_num(f, mode == 0 ? paper_acc_for(pp->starts[k], paper_accuracy) : NAN);
-            fprintf(f, ", \"paper_speedup\": ");
-            json_num(f, mode == 0 ? paper_acc_for(pp->starts[k], paper_speedup) : NAN);
-            fputc('}', f);
-        }
-    fprintf(f, "\n  ],\n  \"greedyjnt_full_scan\": {\"accuracy\": ");
-    json_num(f, ts->greedy_acc / U);
-    fprintf(f, ", \"speedup\": ");
-    json_num(f, ts->greedy_s > 0 ? ts->full_s / ts->greedy_s : NAN);
-    fprintf(f, ", \"paper_accuracy\": %g, \"paper_speedup\": %g},\n", PAPER_GREEDY_ACCURACY,
-            PAPER_GREEDY_SPEEDUP);
-    fprintf(f, "  \"bounded_scan\": {\"exact_share\": ");
-    json_num(f, ts->used ? (double)ts->bounded_exact / ts->used : NAN);
-    fprintf(f, ", \"speedup\": ");
-    json_num(f, ts->bounded_s > 0 ? ts->full_s / ts->bounded_s : NAN);
-    fprintf(f, ", \"evaluations\": ");
-    json_num(f, ts->bounded_evals / U);
-    fprintf(f, "},\n  \"reuse_scan\": {\"speedup\": ");
-    json_num(f, ts->reuse_s > 0 ? ts->full_s / ts->reuse_s : NAN);
-    fprintf(f, ", \"reused_points\": ");
-    json_num(f, ts->reused / U);
-    fprintf(f, "},\n  \"seconds_per_scenario\": {\"knapsack_full_scan\": ");
-    json_num(f, ts->full_s / U);
-    fprintf(f, ", \"greedyjnt_full_scan\": ");
-    json_num(f, ts->greedy_s / U);
-    fprintf(f, ", \"knapsack_bounded_scan\": ");
-    json_num(f, ts->bounded_s / U);
-    fprintf(f, ", \"knapsack_alloc_only\": ");
-    json_num(f, ts->alloc_knapsack_s / U);
-    fprintf(f, ", \"greedyjnt_alloc_only\": ");
-    json_num(f, ts->alloc_greedy_s / U);
-    fprintf(f, ", \"knapsack_alloc_no_reductions\": ");
-    json_num(f, ts->alloc_plain_s / U);
-    fprintf(f, ", \"knapsack_alloc_reference\": ");
-    json_num(f, ts->alloc_ref_s / U);
-    fprintf(f, ", \"availability_matrix\": ");
-    json_num(f, ts->avail_s / U);
-    fprintf(f, "},\n  \"timescan_used_scenarios\": %d\n}\n", ts->used);
-}
-
 /* ---- options ------------------------------------------------------------- */
 
 static int parse_list(const char *name, const char *text, double *out, int *n, double lo, double hi)
@@ -886,17 +775,130 @@ static int parse(const bl_args *a, params *pp)
     return 0;
 }
 
+/* One column of Fig. 5 (the field at offset off of each row). */
+static json_t *json_column(const fig5_row *rows, int n, size_t off, bool *ok)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        eng_json_push(a, eng_json_num(*(const double *)((const char *)&rows[i] + off)), ok);
+    return a;
+}
+
+static json_t *json_params(const params *pp, bool *ok)
+{
+    json_t *o = json_object();
+    eng_json_set(o, "seed", json_integer((json_int_t)pp->seed), ok);
+    eng_json_set(o, "nodes", json_integer(pp->nodes), ok);
+    eng_json_set(o, "window", json_integer(pp->window), ok);
+    eng_json_set(o, "volume", json_integer((json_int_t)pp->volume), ok);
+    eng_json_set(o, "interval", json_integer((json_int_t)pp->interval), ok);
+    eng_json_set(o, "global_load", eng_json_num(pp->global_load), ok);
+    eng_json_set(o, "price_max", eng_json_num(pp->price_max), ok);
+    eng_json_set(o, "budget_factor", eng_json_num(pp->budget_factor), ok);
+    eng_json_set(o, "load_concentration", eng_json_num(pp->concentration), ok);
+    eng_json_set(o, "job_length_median", eng_json_num(pp->jobs.len_median_s), ok);
+    eng_json_set(o, "job_length_sigma", eng_json_num(pp->jobs.len_sigma), ok);
+    eng_json_set(o, "scenarios", json_integer(pp->scenarios), ok);
+    eng_json_set(o, "timescan_scenarios", json_integer(pp->ts_scenarios), ok);
+    eng_json_set(o, "timescan_load", eng_json_num(pp->ts_load), ok);
+    eng_json_set(o, "delta", json_integer((json_int_t)pp->delta), ok);
+    return o;
+}
+
+/* Fig. 5: each algorithm's mean over the job loads and how often it found
+ * a window. */
+static void json_fig5(json_t *root, const params *pp, const fig5_row *rows, bool *ok)
+{
+    int n = pp->n_loads;
+    eng_json_set(root, "job_load", json_column(rows, n, offsetof(fig5_row, load), ok), ok);
+    eng_json_set(root, "knapsack", json_column(rows, n, offsetof(fig5_row, knapsack), ok), ok);
+    eng_json_set(root, "greedyjnt", json_column(rows, n, offsetof(fig5_row, greedy), ok), ok);
+    eng_json_set(root, "knapsack_found",
+                 json_column(rows, n, offsetof(fig5_row, knapsack_found), ok), ok);
+    eng_json_set(root, "greedyjnt_found",
+                 json_column(rows, n, offsetof(fig5_row, greedy_found), ok), ok);
+    json_t *found = json_array();
+    for (int l = 0; l < n; l++)
+        eng_json_push(found, json_integer(rows[l].found), ok);
+    eng_json_set(root, "found", found, ok);
+}
+
+/* Table 1: each number of starting points in each mode, the paper's
+ * numbers beside the uniform mode's. */
+static json_t *json_timescan(const params *pp, const ts_stats *ts, bool *ok)
+{
+    int U = ts->used ? ts->used : 1;
+    json_t *a = json_array();
+    for (int mode = 0; mode < MODES; mode++)
+        for (int k = 0; k < pp->n_starts; k++) {
+            json_t *o = json_object();
+            eng_json_set(o, "starting_points", json_integer(pp->starts[k]), ok);
+            eng_json_set(o, "mode", eng_json_str(mode_name[mode]), ok);
+            eng_json_set(o, "accuracy", eng_json_num(ts->start_acc[mode][k] / U), ok);
+            eng_json_set(
+                o, "speedup",
+                eng_json_num(ts->start_s[mode][k] > 0 ? ts->full_s / ts->start_s[mode][k] : NAN),
+                ok);
+            eng_json_set(o, "evaluations", eng_json_num(ts->start_evals[mode][k] / U), ok);
+            eng_json_set(
+                o, "paper_accuracy",
+                eng_json_num(mode == 0 ? paper_acc_for(pp->starts[k], paper_accuracy) : NAN), ok);
+            eng_json_set(
+                o, "paper_speedup",
+                eng_json_num(mode == 0 ? paper_acc_for(pp->starts[k], paper_speedup) : NAN), ok);
+            eng_json_push(a, o, ok);
+        }
+    return a;
+}
+
+/* The full scans, the bounded and reusing scans, and the seconds each
+ * step takes per scenario. */
+static void json_scans(json_t *root, const ts_stats *ts, bool *ok)
+{
+    int U = ts->used ? ts->used : 1;
+    json_t *g = json_object(), *b = json_object(), *r = json_object(), *s = json_object();
+    eng_json_set(g, "accuracy", eng_json_num(ts->greedy_acc / U), ok);
+    eng_json_set(g, "speedup", eng_json_num(ts->greedy_s > 0 ? ts->full_s / ts->greedy_s : NAN),
+                 ok);
+    eng_json_set(g, "paper_accuracy", eng_json_num(PAPER_GREEDY_ACCURACY), ok);
+    eng_json_set(g, "paper_speedup", eng_json_num(PAPER_GREEDY_SPEEDUP), ok);
+    eng_json_set(root, "greedyjnt_full_scan", g, ok);
+    eng_json_set(b, "exact_share",
+                 eng_json_num(ts->used ? (double)ts->bounded_exact / ts->used : NAN), ok);
+    eng_json_set(b, "speedup", eng_json_num(ts->bounded_s > 0 ? ts->full_s / ts->bounded_s : NAN),
+                 ok);
+    eng_json_set(b, "evaluations", eng_json_num(ts->bounded_evals / U), ok);
+    eng_json_set(root, "bounded_scan", b, ok);
+    eng_json_set(r, "speedup", eng_json_num(ts->reuse_s > 0 ? ts->full_s / ts->reuse_s : NAN), ok);
+    eng_json_set(r, "reused_points", eng_json_num(ts->reused / U), ok);
+    eng_json_set(root, "reuse_scan", r, ok);
+    eng_json_set(s, "knapsack_full_scan", eng_json_num(ts->full_s / U), ok);
+    eng_json_set(s, "greedyjnt_full_scan", eng_json_num(ts->greedy_s / U), ok);
+    eng_json_set(s, "knapsack_bounded_scan", eng_json_num(ts->bounded_s / U), ok);
+    eng_json_set(s, "knapsack_alloc_only", eng_json_num(ts->alloc_knapsack_s / U), ok);
+    eng_json_set(s, "greedyjnt_alloc_only", eng_json_num(ts->alloc_greedy_s / U), ok);
+    eng_json_set(s, "knapsack_alloc_no_reductions", eng_json_num(ts->alloc_plain_s / U), ok);
+    eng_json_set(s, "knapsack_alloc_reference", eng_json_num(ts->alloc_ref_s / U), ok);
+    eng_json_set(s, "availability_matrix", eng_json_num(ts->avail_s / U), ok);
+    eng_json_set(root, "seconds_per_scenario", s, ok);
+}
+
 static int write_file(const char *path, const params *pp, const fig5_row *rows, const ts_stats *ts)
 {
-    eng_afile af;
     eng_diag d;
     eng_diag_clear(&d);
-    if (eng_afile_open(&af, path, &d) != 0) {
-        fprintf(stderr, "batchlab " CMD ": %s\n", d.msg);
-        return 1;
-    }
-    write_json(af.f, pp, rows, ts);
-    if (eng_afile_commit(&af, &d) != 0) {
+    bool ok = true;
+    json_t *root = json_object();
+    eng_json_set(root, "study", eng_json_str("availability"), &ok);
+    eng_json_set(root, "paper", eng_json_str("Toporkov, Yemelyanov & Grigorenko 2021"), &ok);
+    eng_json_set(root, "params", json_params(pp, &ok), &ok);
+    json_fig5(root, pp, rows, &ok);
+    eng_json_set(root, "timescan", json_timescan(pp, ts, &ok), &ok);
+    json_scans(root, ts, &ok);
+    eng_json_set(root, "timescan_used_scenarios", json_integer(ts->used), &ok);
+    int rc = ok ? eng_json_write(path, root, &d) : eng_diag_set(&d, ENG_NOMEM, "out of memory");
+    json_decref(root);
+    if (rc != ENG_OK) {
         fprintf(stderr, "batchlab " CMD ": %s\n", d.msg);
         return 1;
     }

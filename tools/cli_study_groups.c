@@ -45,6 +45,7 @@
 #include "alloc/pol_win_brute.h"
 #include "alloc/pol_win_group.h"
 #include "eng_avail.h"
+#include "eng_json.h"
 #include "eng_util.h"
 
 #include <gsl/gsl_rng.h>
@@ -385,102 +386,109 @@ static void print_series(const series *s, const char *xname, bool trees, const c
     printf("paper: %s\n", paper);
 }
 
-static void json_num(FILE *f, double v)
+static json_t *json_vec(const double *v, int n, bool *ok)
 {
-    char buf[32];
-    if (!isfinite(v))
-        fputs("null", f);
-    else
-        fputs(eng_fmt_double(buf, sizeof buf, v), f);
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        eng_json_push(a, eng_json_num(v[i]), ok);
+    return a;
 }
 
-static void json_vec(FILE *f, const double *v, int n)
+static json_t *json_ints(const int *v, int n, bool *ok)
 {
-    fputc('[', f);
-    for (int i = 0; i < n; i++) {
-        if (i)
-            fputs(", ", f);
-        json_num(f, v[i]);
-    }
-    fputc(']', f);
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        eng_json_push(a, json_integer(v[i]), ok);
+    return a;
 }
 
-static void json_series(FILE *f, const series *s, const char *xkey, bool trees)
+/* One series: its points, each algorithm's mean P and seconds (mean and
+ * median), the exact matches with BruteForce and, for the large one, the
+ * tree sizes. */
+static json_t *json_series(const series *s, const char *xkey, bool trees, bool *ok)
 {
-    fprintf(f, "{\"scenarios\": %d, \"%s\": [", s->scenarios, xkey);
-    for (int pt = 0; pt < s->n_points; pt++)
-        fprintf(f, "%s%d", pt ? ", " : "", s->x[pt]);
-    fprintf(f, "]");
-    for (int a = 0; a < ALGOS; a++) {
-        fprintf(f, ",\n    \"%s\": ", algo_key[a]);
-        if (s->has[a])
-            json_vec(f, s->p[a], s->n_points);
-        else
-            fputs("null", f);
-    }
+    json_t *o = json_object();
+    eng_json_set(o, "scenarios", json_integer(s->scenarios), ok);
+    eng_json_set(o, xkey, json_ints(s->x, s->n_points, ok), ok);
+    for (int a = 0; a < ALGOS; a++)
+        eng_json_set(o, algo_key[a], s->has[a] ? json_vec(s->p[a], s->n_points, ok) : json_null(),
+                     ok);
     for (int k = 0; k < 2; k++) {
-        fprintf(f, ",\n    \"%s\": {", k ? "seconds_median" : "seconds");
-        bool first = true;
-        for (int a = 0; a < ALGOS; a++) {
-            if (!s->has[a])
-                continue;
-            fprintf(f, "%s\"%s\": ", first ? "" : ", ", algo_key[a]);
-            first = false;
-            json_vec(f, k ? s->s_med[a] : s->s_mean[a], s->n_points);
-        }
-        if (trees) {
-            fprintf(f, ", \"knapsack_group_literal\": ");
-            json_vec(f, k ? s->s_lit_med : s->s_lit, s->n_points);
-        }
-        fputc('}', f);
+        json_t *sec = json_object();
+        for (int a = 0; a < ALGOS; a++)
+            if (s->has[a])
+                eng_json_set(sec, algo_key[a],
+                             json_vec(k ? s->s_med[a] : s->s_mean[a], s->n_points, ok), ok);
+        if (trees)
+            eng_json_set(sec, "knapsack_group_literal",
+                         json_vec(k ? s->s_lit_med : s->s_lit, s->n_points, ok), ok);
+        eng_json_set(o, k ? "seconds_median" : "seconds", sec, ok);
     }
-    if (s->has[BF]) {
-        fprintf(f, ",\n    \"exact_matches\": [");
-        for (int pt = 0; pt < s->n_points; pt++)
-            fprintf(f, "%s%d", pt ? ", " : "", s->exact[pt]);
-        fputc(']', f);
-    }
+    if (s->has[BF])
+        eng_json_set(o, "exact_matches", json_ints(s->exact, s->n_points, ok), ok);
     if (trees) {
-        fprintf(f, ",\n    \"tree_size\": ");
-        json_vec(f, s->tree, s->n_points);
-        fprintf(f, ",\n    \"tree_size_literal\": ");
-        json_vec(f, s->tree_lit, s->n_points);
+        eng_json_set(o, "tree_size", json_vec(s->tree, s->n_points, ok), ok);
+        eng_json_set(o, "tree_size_literal", json_vec(s->tree_lit, s->n_points, ok), ok);
     }
-    fputc('}', f);
+    return o;
 }
 
-static void write_json(FILE *f, const params *pp, const series *small, const series *bud,
-                       const series *large)
+/* The parameters of the run and the paper's two scenario sizes. */
+static json_t *json_params(const params *pp, bool *ok)
 {
-    fprintf(f,
-            "{\n  \"study\": \"groups\",\n  \"paper\": \"Toporkov, Yemelyanov & Tselishchev "
-            "2023\",\n  \"params\": {\"seed\": %llu, \"group_load\": ",
-            (unsigned long long)pp->seed);
-    json_num(f, pp->group_load);
-    fprintf(f, ", \"cost_spread\": %d", pp->cost_spread);
-    fprintf(f, ", \"small\": {\"N\": 21, \"G\": 8, \"cost_max\": 10}, \"large\": {\"N\": 200, "
-               "\"G\": 40, \"n\": 20, \"cost_max\": 19}},\n");
-    fprintf(f, "  \"small\": ");
-    if (pp->small)
-        json_series(f, small, "n", false);
-    else
-        fputs("null", f);
-    fprintf(f, ",\n  \"budget\": ");
-    if (pp->small)
-        json_series(f, bud, "budget", false);
-    else
-        fputs("null", f);
-    fprintf(f, ",\n  \"large\": ");
-    if (pp->large)
-        json_series(f, large, "budget", true);
-    else
-        fputs("null", f);
-    fprintf(f, ",\n  \"paper_statements\": {\"small\": \"KnapsackGroup, Greedy and Greedy+ equal "
-               "BruteForce; KnapsackSingle up to 5 %% lower; BruteForce over 0.5 s at n = 11\", "
-               "\"budget\": \"only KnapsackGroup exact; about 5 %% above KnapsackSingle; greedy "
-               "within 5 %%, exact for C > 90\", \"large\": \"KnapsackGroup above Greedy by up "
-               "to 20 %%, KnapsackSingle about 10 %% lower; tree about 5000 and 8 s at C = 40, "
-               "about 100 and under 1 s at C = 120\"}\n}\n");
+    json_t *o = json_object(), *sm = json_object(), *lg = json_object();
+    eng_json_set(o, "seed", json_integer((json_int_t)pp->seed), ok);
+    eng_json_set(o, "group_load", eng_json_num(pp->group_load), ok);
+    eng_json_set(o, "cost_spread", json_integer(pp->cost_spread), ok);
+    eng_json_set(sm, "N", json_integer(21), ok);
+    eng_json_set(sm, "G", json_integer(8), ok);
+    eng_json_set(sm, "cost_max", json_integer(10), ok);
+    eng_json_set(o, "small", sm, ok);
+    eng_json_set(lg, "N", json_integer(200), ok);
+    eng_json_set(lg, "G", json_integer(40), ok);
+    eng_json_set(lg, "n", json_integer(20), ok);
+    eng_json_set(lg, "cost_max", json_integer(19), ok);
+    eng_json_set(o, "large", lg, ok);
+    return o;
+}
+
+static json_t *json_paper_statements(bool *ok)
+{
+    json_t *o = json_object();
+    eng_json_set(o, "small",
+                 eng_json_str("KnapsackGroup, Greedy and Greedy+ equal BruteForce; KnapsackSingle "
+                              "up to 5 % lower; BruteForce over 0.5 s at n = 11"),
+                 ok);
+    eng_json_set(o, "budget",
+                 eng_json_str("only KnapsackGroup exact; about 5 % above KnapsackSingle; greedy "
+                              "within 5 %, exact for C > 90"),
+                 ok);
+    eng_json_set(o, "large",
+                 eng_json_str("KnapsackGroup above Greedy by up to 20 %, KnapsackSingle about "
+                              "10 % lower; tree about 5000 and 8 s at C = 40, about 100 and "
+                              "under 1 s at C = 120"),
+                 ok);
+    return o;
+}
+
+/* The study's JSON, written atomically. */
+static int write_json(const char *path, const params *pp, const series *small, const series *bud,
+                      const series *large, eng_diag *d)
+{
+    bool ok = true;
+    json_t *root = json_object();
+    eng_json_set(root, "study", eng_json_str("groups"), &ok);
+    eng_json_set(root, "paper", eng_json_str("Toporkov, Yemelyanov & Tselishchev 2023"), &ok);
+    eng_json_set(root, "params", json_params(pp, &ok), &ok);
+    eng_json_set(root, "small", pp->small ? json_series(small, "n", false, &ok) : json_null(), &ok);
+    eng_json_set(root, "budget", pp->small ? json_series(bud, "budget", false, &ok) : json_null(),
+                 &ok);
+    eng_json_set(root, "large", pp->large ? json_series(large, "budget", true, &ok) : json_null(),
+                 &ok);
+    eng_json_set(root, "paper_statements", json_paper_statements(&ok), &ok);
+    int rc = ok ? eng_json_write(path, root, d) : eng_diag_set(d, ENG_NOMEM, "out of memory");
+    json_decref(root);
+    return rc;
 }
 
 /* ---- options and main ------------------------------------------------------ */
@@ -636,18 +644,9 @@ int bl_study_groups(int argc, char **argv)
         return 1;
     }
     const char *json = bl_args_value(&a, "json", NULL);
-    if (json) {
-        eng_afile af;
-        if (eng_afile_open(&af, json, &d) != 0) {
-            fprintf(stderr, "batchlab " CMD ": %s\n", d.msg);
-            bl_args_fini(&a);
-            return 1;
-        }
-        write_json(af.f, &pp, &small, &bud, &large);
-        if (eng_afile_commit(&af, &d) != 0) {
-            fprintf(stderr, "batchlab " CMD ": %s\n", d.msg);
-            rc = 1;
-        }
+    if (json && write_json(json, &pp, &small, &bud, &large, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab " CMD ": %s\n", d.msg);
+        rc = 1;
     }
     bl_args_fini(&a);
     return rc;

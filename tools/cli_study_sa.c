@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "cli_args.h"
 
+#include "eng_json.h"
 #include "eng_util.h"
 #include "gpu_solve.h"
 
@@ -177,15 +178,6 @@ typedef struct study {
     double peak_bw;
 } study;
 
-static void json_num(FILE *f, double v)
-{
-    char buf[32];
-    if (isfinite(v))
-        fputs(eng_fmt_double(buf, sizeof buf, v), f);
-    else
-        fputs("null", f);
-}
-
 static double paper_or_nan(const study *st, int which)
 {
     int k = st->k, m = st->model - 1;
@@ -290,78 +282,84 @@ static void print_report(const study *st)
     }
 }
 
-static void write_json(FILE *f, const study *st)
+/* The problem: model, size of the grid, instance and the annealing's
+ * settings. */
+static void json_setup(json_t *o, const study *st, bool *ok)
+{
+    const gpu_sa_grid *g = &st->m.grid;
+    eng_json_set(o, "study", eng_json_str("sa"), ok);
+    eng_json_set(o, "model", json_integer(st->model), ok);
+    eng_json_set(o, "machines", json_integer(st->machines), ok);
+    eng_json_set(o, "jobs", json_integer(g->n_jobs), ok);
+    eng_json_set(o, "files", json_integer(g->n_files), ok);
+    eng_json_set(o, "inputs", json_integer(g->input_off[g->n_jobs]), ok);
+    eng_json_set(o, "dependencies", json_integer(g->dep_off[g->n_jobs]), ok);
+    eng_json_set(o, "instance", json_integer((json_int_t)st->instance), ok);
+    eng_json_set(o, "seed", json_integer((json_int_t)st->par.seed), ok);
+    eng_json_set(o, "chains", json_integer(st->par.chains), ok);
+    eng_json_set(o, "parallel", eng_json_str(st->parallel_idx ? "machines" : "chains"), ok);
+    eng_json_set(o, "acceptance", eng_json_str(st->accept_idx ? "paper" : "metropolis"), ok);
+    eng_json_set(o, "energy", eng_json_str(st->energy_idx ? "e2" : "e1"), ok);
+    eng_json_set(o, "transfer_cost_pct", json_integer(st->pct), ok);
+    eng_json_set(o, "stop_e1", json_boolean(st->par.stop_e1), ok);
+    eng_json_set(o, "max_iterations", json_integer((json_int_t)st->par.iterations), ok);
+}
+
+/* The run: its speed, where it ran, and the schedule's criteria. */
+static void json_result(json_t *o, const study *st, bool *ok)
 {
     const gpu_sa_result *r = &st->r;
-    const gpu_sa_grid *g = &st->m.grid;
     double eps = r->seconds > 0 ? r->evaluations / r->seconds : 0;
     double bpe = bytes_per_eval(st);
-    fprintf(f, "{\n  \"study\": \"sa\",\n  \"model\": %d,\n  \"machines\": %d,\n", st->model,
-            st->machines);
-    fprintf(f, "  \"jobs\": %d,\n  \"files\": %d,\n  \"inputs\": %d,\n  \"dependencies\": %d,\n",
-            g->n_jobs, g->n_files, g->input_off[g->n_jobs], g->dep_off[g->n_jobs]);
-    fprintf(f, "  \"instance\": %llu,\n  \"seed\": %llu,\n  \"chains\": %d,\n", st->instance,
-            (unsigned long long)st->par.seed, st->par.chains);
-    fprintf(f, "  \"parallel\": \"%s\",\n  \"acceptance\": \"%s\",\n",
-            st->parallel_idx ? "machines" : "chains", st->accept_idx ? "paper" : "metropolis");
-    fprintf(f, "  \"energy\": \"%s\",\n  \"transfer_cost_pct\": %d,\n  \"stop_e1\": %s,\n",
-            st->energy_idx ? "e2" : "e1", st->pct, st->par.stop_e1 ? "true" : "false");
-    fprintf(f, "  \"max_iterations\": %lld,\n  \"iterations\": %lld,\n  \"evaluations\": %lld,\n",
-            (long long)st->par.iterations, (long long)r->iterations, (long long)r->evaluations);
-    fprintf(f, "  \"seconds\": ");
-    json_num(f, r->seconds);
-    fprintf(f, ",\n  \"generate_seconds\": ");
-    json_num(f, st->gen_seconds);
-    fprintf(f, ",\n  \"evaluations_per_s\": ");
-    json_num(f, eps);
-    fprintf(f, ",\n  \"backend\": \"%s\",\n  \"device\": \"%s\",\n  \"peak_bandwidth_bytes_s\": ",
-            r->backend, st->device);
-    json_num(f, st->peak_bw);
-    fprintf(f, ",\n  \"bytes_per_eval\": ");
-    json_num(f, bpe);
-    fprintf(f, ",\n  \"rounds_per_decoding\": ");
-    json_num(f, r->rounds_per_decoding);
-    fprintf(f, ",\n  \"bandwidth_share\": ");
-    json_num(f, st->peak_bw > 0 ? eps * bpe / st->peak_bw : NAN);
-    fprintf(f, ",\n  \"cpu_seconds\": ");
-    json_num(f, st->cpu_seconds);
-    fprintf(f, ",\n  \"cmax\": %lld,\n  \"cmax_lower_bound\": %lld,\n  \"cmax_over_bound\": ",
-            (long long)r->cmax, (long long)st->bound);
-    json_num(f, st->bound > 0 ? (double)r->cmax / (double)st->bound : NAN);
-    fprintf(f,
-            ",\n  \"flowtime\": %lld,\n  \"transfer_time\": %lld,\n"
-            "  \"transfer_volume\": %lld,\n",
-            (long long)r->flowtime, (long long)r->transfer_time, (long long)r->transfer_volume);
-    fprintf(f, "  \"e1\": %lld,\n  \"e2\": ", (long long)r->e1);
-    json_num(f, r->e2);
-    fprintf(f, ",\n  \"initial_energy\": %lld,\n  \"best_chain\": %d,\n",
-            (long long)r->initial_energy, r->best_chain);
-    fprintf(f, "  \"paper\": {\"cpu_seconds\": ");
-    json_num(f, paper_or_nan(st, 0));
-    fprintf(f, ", \"gpu_seconds\": ");
-    json_num(f, paper_or_nan(st, 1));
-    fprintf(f, ", \"cmax\": ");
-    json_num(f, paper_or_nan(st, 2));
-    fprintf(f, ", \"iterations_cpu\": ");
-    json_num(f, paper_or_nan(st, 3));
-    fprintf(f, ", \"iterations_gpu\": ");
-    json_num(f, paper_or_nan(st, 4));
-    fprintf(f, ", \"e2\": ");
-    json_num(f, paper_or_nan(st, 5));
-    fprintf(f, "}\n}\n");
+    eng_json_set(o, "iterations", json_integer((json_int_t)r->iterations), ok);
+    eng_json_set(o, "evaluations", json_integer((json_int_t)r->evaluations), ok);
+    eng_json_set(o, "seconds", eng_json_num(r->seconds), ok);
+    eng_json_set(o, "generate_seconds", eng_json_num(st->gen_seconds), ok);
+    eng_json_set(o, "evaluations_per_s", eng_json_num(eps), ok);
+    eng_json_set(o, "backend", eng_json_str(r->backend), ok);
+    eng_json_set(o, "device", eng_json_str(st->device), ok);
+    eng_json_set(o, "peak_bandwidth_bytes_s", eng_json_num(st->peak_bw), ok);
+    eng_json_set(o, "bytes_per_eval", eng_json_num(bpe), ok);
+    eng_json_set(o, "rounds_per_decoding", eng_json_num(r->rounds_per_decoding), ok);
+    eng_json_set(o, "bandwidth_share",
+                 eng_json_num(st->peak_bw > 0 ? eps * bpe / st->peak_bw : NAN), ok);
+    eng_json_set(o, "cpu_seconds", eng_json_num(st->cpu_seconds), ok);
+    eng_json_set(o, "cmax", json_integer((json_int_t)r->cmax), ok);
+    eng_json_set(o, "cmax_lower_bound", json_integer((json_int_t)st->bound), ok);
+    eng_json_set(o, "cmax_over_bound",
+                 eng_json_num(st->bound > 0 ? (double)r->cmax / (double)st->bound : NAN), ok);
+    eng_json_set(o, "flowtime", json_integer((json_int_t)r->flowtime), ok);
+    eng_json_set(o, "transfer_time", json_integer((json_int_t)r->transfer_time), ok);
+    eng_json_set(o, "transfer_volume", json_integer((json_int_t)r->transfer_volume), ok);
+    eng_json_set(o, "e1", json_integer((json_int_t)r->e1), ok);
+    eng_json_set(o, "e2", eng_json_num(r->e2), ok);
+    eng_json_set(o, "initial_energy", json_integer((json_int_t)r->initial_energy), ok);
+    eng_json_set(o, "best_chain", json_integer(r->best_chain), ok);
+}
+
+/* The paper's numbers for this configuration (null where it has none). */
+static json_t *json_paper(const study *st, bool *ok)
+{
+    static const char *const keys[] = {"cpu_seconds",    "gpu_seconds",    "cmax",
+                                       "iterations_cpu", "iterations_gpu", "e2"};
+    json_t *o = json_object();
+    for (int k = 0; k < 6; k++)
+        eng_json_set(o, keys[k], eng_json_num(paper_or_nan(st, k)), ok);
+    return o;
 }
 
 static int write_file(const char *path, const study *st)
 {
-    eng_afile af;
     eng_diag d;
     eng_diag_clear(&d);
-    if (eng_afile_open(&af, path, &d) != 0) {
-        fprintf(stderr, "batchlab study sa: %s\n", d.msg);
-        return 1;
-    }
-    write_json(af.f, st);
-    if (eng_afile_commit(&af, &d) != 0) {
+    bool ok = true;
+    json_t *root = json_object();
+    json_setup(root, st, &ok);
+    json_result(root, st, &ok);
+    eng_json_set(root, "paper", json_paper(st, &ok), &ok);
+    int rc = ok ? eng_json_write(path, root, &d) : eng_diag_set(&d, ENG_NOMEM, "out of memory");
+    json_decref(root);
+    if (rc != ENG_OK) {
         fprintf(stderr, "batchlab study sa: %s\n", d.msg);
         return 1;
     }

@@ -44,6 +44,7 @@
  */
 #include "cli_args.h"
 
+#include "eng_json.h"
 #include "eng_util.h"
 #include "slots/pol_alp_amp.h"
 #include "slots/pol_batch_dp.h"
@@ -397,78 +398,72 @@ static void print_table(const study *st)
     }
 }
 
-static void json_num(FILE *f, double v)
+/* A mean rounded to 1e-6 (null when not finite). */
+static json_t *num6(double v)
 {
-    char buf[32];
-    if (isfinite(v))
-        fputs(eng_fmt_double(buf, sizeof buf, round(v * 1e6) / 1e6), f);
-    else
-        fputs("null", f);
+    return eng_json_num(round(v * 1e6) / 1e6);
 }
 
-static void write_json(FILE *f, const study *st)
+/* How the paper was read (Section 5's silences, chosen once). */
+static json_t *json_reading(const study *st, bool *ok)
 {
-    fprintf(f, "{\n  \"study\": \"slots\",\n  \"paper\": \"Toporkov, Yemelyanov, Toporkova & "
-               "Bobchenkov 2011, Section 5\",\n");
-    fprintf(f, "  \"cycles\": %llu,\n  \"seed\": %lu,\n", st->cycles, st->seed);
-    fprintf(f, "  \"reading\": {\"length_ref\": \"%s\", \"price_factor\": ",
-            st->unit_ref ? "unit" : "required");
-    json_num(f, st->price_factor);
-    fprintf(f,
-            ", \"budget\": \"C*t*N\", \"t_limit\": \"%s\", \"perf\": \"%s\", "
-            "\"dp_cells\": %lld},\n",
-            st->rule == POL_DP_TLIMIT_MEANS ? "means" : "terms", st->int_perf ? "integer" : "real",
-            (long long)st->dp_cells);
-    fprintf(f, "  \"mean_slots\": ");
-    json_num(f, mean(st->slots_sum, (double)st->cycles));
-    fprintf(f, ",\n  \"cycles_all_jobs_have_alternatives\": %.0f,\n", st->searched);
-    for (int pb = 0; pb < 2; pb++) {
-        const problem *p = &st->p[pb];
-        fprintf(f, "  \"%s\": {\n", pname[pb]);
-        for (int g = 0; g < 2; g++) {
-            const acc *a = &p->a[g];
-            fprintf(f, "    \"%s\": {\"time\": ", aname[g]);
-            json_num(f, mean(a->time_job, p->kept));
-            fprintf(f, ", \"cost\": ");
-            json_num(f, mean(a->cost_job, p->kept));
-            fprintf(f, ", \"alternatives_per_job\": ");
-            json_num(f, mean(a->alts, a->jobs));
-            fprintf(f, ", \"batch_time\": ");
-            json_num(f, mean(a->time, p->kept));
-            fprintf(f, ", \"batch_cost\": ");
-            json_num(f, mean(a->cost, p->kept));
-            fprintf(f, ", \"paper\": {\"time\": ");
-            json_num(f, paper[pb][g].time);
-            fprintf(f, ", \"cost\": ");
-            json_num(f, paper[pb][g].cost);
-            fprintf(f, ", \"alternatives_per_job\": ");
-            json_num(f, paper[pb][g].alt);
-            fprintf(f, "}},\n");
-        }
-        fprintf(f, "    \"cycles_kept\": %.0f,\n    \"jobs_per_kept_cycle\": ", p->kept);
-        json_num(f, mean(p->kept_jobs, p->kept));
-        fprintf(f, ",\n    \"cycles_lost_to_dp\": %.0f,\n    \"paper_cycles_kept\": ",
-                p->dp_infeasible);
-        if (pb == 1)
-            json_num(f, paper_kept_cost_min);
-        else
-            fputs("null", f);
-        fprintf(f, "\n  }%s\n", pb == 0 ? "," : "");
+    json_t *o = json_object();
+    eng_json_set(o, "length_ref", eng_json_str(st->unit_ref ? "unit" : "required"), ok);
+    eng_json_set(o, "price_factor", num6(st->price_factor), ok);
+    eng_json_set(o, "budget", eng_json_str("C*t*N"), ok);
+    eng_json_set(o, "t_limit", eng_json_str(st->rule == POL_DP_TLIMIT_MEANS ? "means" : "terms"),
+                 ok);
+    eng_json_set(o, "perf", eng_json_str(st->int_perf ? "integer" : "real"), ok);
+    eng_json_set(o, "dp_cells", json_integer((json_int_t)st->dp_cells), ok);
+    return o;
+}
+
+/* One problem (time or cost minimization): ALP and AMP, ours beside the
+ * paper's, and the cycles kept. */
+static json_t *json_problem(int pb, const study *st, bool *ok)
+{
+    const problem *p = &st->p[pb];
+    json_t *o = json_object();
+    for (int g = 0; g < 2; g++) {
+        const acc *a = &p->a[g];
+        json_t *ag = json_object(), *pp = json_object();
+        eng_json_set(ag, "time", num6(mean(a->time_job, p->kept)), ok);
+        eng_json_set(ag, "cost", num6(mean(a->cost_job, p->kept)), ok);
+        eng_json_set(ag, "alternatives_per_job", num6(mean(a->alts, a->jobs)), ok);
+        eng_json_set(ag, "batch_time", num6(mean(a->time, p->kept)), ok);
+        eng_json_set(ag, "batch_cost", num6(mean(a->cost, p->kept)), ok);
+        eng_json_set(pp, "time", num6(paper[pb][g].time), ok);
+        eng_json_set(pp, "cost", num6(paper[pb][g].cost), ok);
+        eng_json_set(pp, "alternatives_per_job", num6(paper[pb][g].alt), ok);
+        eng_json_set(ag, "paper", pp, ok);
+        eng_json_set(o, aname[g], ag, ok);
     }
-    fprintf(f, "}\n");
+    eng_json_set(o, "cycles_kept", eng_json_num(p->kept), ok);
+    eng_json_set(o, "jobs_per_kept_cycle", num6(mean(p->kept_jobs, p->kept)), ok);
+    eng_json_set(o, "cycles_lost_to_dp", eng_json_num(p->dp_infeasible), ok);
+    eng_json_set(o, "paper_cycles_kept", pb == 1 ? num6(paper_kept_cost_min) : json_null(), ok);
+    return o;
 }
 
 static int write_file(const char *path, const study *st)
 {
-    eng_afile af;
     eng_diag d;
     eng_diag_clear(&d);
-    if (eng_afile_open(&af, path, &d) != 0) {
-        fprintf(stderr, "batchlab study slots: %s\n", d.msg);
-        return 1;
-    }
-    write_json(af.f, st);
-    if (eng_afile_commit(&af, &d) != 0) {
+    bool ok = true;
+    json_t *root = json_object();
+    eng_json_set(root, "study", eng_json_str("slots"), &ok);
+    eng_json_set(root, "paper",
+                 eng_json_str("Toporkov, Yemelyanov, Toporkova & Bobchenkov 2011, Section 5"), &ok);
+    eng_json_set(root, "cycles", json_integer((json_int_t)st->cycles), &ok);
+    eng_json_set(root, "seed", json_integer((json_int_t)st->seed), &ok);
+    eng_json_set(root, "reading", json_reading(st, &ok), &ok);
+    eng_json_set(root, "mean_slots", num6(mean(st->slots_sum, (double)st->cycles)), &ok);
+    eng_json_set(root, "cycles_all_jobs_have_alternatives", eng_json_num(st->searched), &ok);
+    for (int pb = 0; pb < 2; pb++)
+        eng_json_set(root, pname[pb], json_problem(pb, st, &ok), &ok);
+    int rc = ok ? eng_json_write(path, root, &d) : eng_diag_set(&d, ENG_NOMEM, "out of memory");
+    json_decref(root);
+    if (rc != ENG_OK) {
         fprintf(stderr, "batchlab study slots: %s\n", d.msg);
         return 1;
     }

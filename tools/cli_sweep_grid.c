@@ -334,6 +334,107 @@ static int parse_run_args(bl_grid *g, const char *file, int line, const char *va
     return ENG_OK;
 }
 
+/* "POLICY.OPTION = v1, v2": a policy option the grid varies. key is
+ * "POLICY\0OPTION" (split at dot by the caller), put back on return. */
+static int parse_policy_option(bl_grid *g, const char *file, int line, char *key, char *dot,
+                               char *value, eng_diag *d)
+{
+    *dot = '\0';
+    const char *policy = key, *opt = dot + 1;
+    int rc = ENG_OK;
+    if (!pol_find(policy)) {
+        rc = eng_diag_set(d, ENG_PARSE, "%s:%d: unknown policy '%s' in '%s.%s' (valid: %s)", file,
+                          line, policy, policy, opt, pol_names());
+    } else if (!is_name(opt) || strchr(opt, '.')) {
+        rc = eng_diag_set(d, ENG_PARSE, "%s:%d: expected POLICY.OPTION, got '%s.%s'", file, line,
+                          policy, opt);
+    }
+    if (rc) {
+        *dot = '.';
+        return rc;
+    }
+    size_t cap = g->n_options;
+    if (eng_grow(&g->options, &cap, g->n_options + 1, sizeof *g->options) != ENG_OK)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    bl_grid_option *o = &g->options[g->n_options];
+    memset(o, 0, sizeof *o);
+    o->line = line;
+    o->policy = eng_strdup(policy);
+    o->key = eng_strdup(opt);
+    g->n_options++;
+    if (!o->policy || !o->key)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    rc = split_values(file, line, key, value, &o->values, &o->n_values, d);
+    for (size_t i = 0; i < o->n_values && rc == ENG_OK; i++) {
+        if (strpbrk(o->values[i], ":= \t'\"\\"))
+            rc = eng_diag_set(d, ENG_PARSE,
+                              "%s:%d: %s.%s: expected a value without ':', '=', quotes or "
+                              "blanks, got '%s'",
+                              file, line, policy, opt, o->values[i]);
+        for (size_t k = 0; k < i && rc == ENG_OK; k++)
+            if (strcmp(o->values[k], o->values[i]) == 0)
+                rc = eng_diag_set(d, ENG_PARSE, "%s:%d: %s.%s: '%s' listed twice", file, line,
+                                  policy, opt, o->values[i]);
+    }
+    *dot = '.';
+    return rc;
+}
+
+/* "machine = NODESxCORES". */
+static int parse_machine(bl_grid *g, const char *file, int line, const char *value, eng_diag *d)
+{
+    long long nodes = 0, cores = 0;
+    char extra;
+    if (sscanf(value, "%lldx%lld%c", &nodes, &cores, &extra) != 2 || nodes < 1 || cores < 1 ||
+        nodes > INT32_MAX || cores > INT32_MAX)
+        return eng_diag_set(d, ENG_PARSE,
+                            "%s:%d: machine: expected NODESxCORES (e.g. 1152x20), got '%s'", file,
+                            line, value);
+    g->machine_nodes = nodes;
+    g->machine_cores = cores;
+    return ENG_OK;
+}
+
+/* "policies = a, b": known policies, each once (taking v on success). */
+static int parse_policies(bl_grid *g, const char *file, int line, char ***v, size_t *n, eng_diag *d)
+{
+    int rc = ENG_OK;
+    g->policies_line = line;
+    for (size_t i = 0; i < *n && rc == ENG_OK; i++) {
+        if (!pol_find((*v)[i]))
+            rc = eng_diag_set(d, ENG_PARSE, "%s:%d: policies: unknown policy '%s' (valid: %s)",
+                              file, line, (*v)[i], pol_names());
+        for (size_t k = 0; k < i && rc == ENG_OK; k++)
+            if (strcmp((*v)[k], (*v)[i]) == 0)
+                rc = eng_diag_set(d, ENG_PARSE, "%s:%d: policies: '%s' listed twice", file, line,
+                                  (*v)[i]);
+    }
+    if (rc == ENG_OK) {
+        g->policies = *v;
+        g->n_policies = *n;
+        *v = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+/* The list keys: loads, seeds, policies. */
+static int parse_list(bl_grid *g, const char *file, int line, const char *key, char *value,
+                      eng_diag *d)
+{
+    char **v = NULL;
+    size_t n = 0;
+    int rc = split_values(file, line, key, value, &v, &n, d);
+    if (rc == ENG_OK && strcmp(key, "loads") == 0)
+        rc = parse_loads(g, file, line, v, n, d);
+    else if (rc == ENG_OK && strcmp(key, "seeds") == 0)
+        rc = parse_seeds(g, file, line, v, n, d);
+    else if (rc == ENG_OK)
+        rc = parse_policies(g, file, line, &v, &n, d);
+    free_values(v, n);
+    return rc;
+}
+
 static int parse_line(bl_grid *g, const char *base, const char *file, int line, char *text,
                       seen_keys *seen, eng_diag *d)
 {
@@ -353,47 +454,8 @@ static int parse_line(bl_grid *g, const char *base, const char *file, int line, 
     char *dot = strchr(key, '.');
     if (dot && strncmp(key, "workload.", 9) == 0)
         return parse_workload(g, base, file, line, key + 9, value, d);
-    if (dot) {
-        *dot = '\0';
-        const char *policy = key, *opt = dot + 1;
-        if (!pol_find(policy)) {
-            rc = eng_diag_set(d, ENG_PARSE, "%s:%d: unknown policy '%s' in '%s.%s' (valid: %s)",
-                              file, line, policy, policy, opt, pol_names());
-            *dot = '.';
-            return rc;
-        }
-        if (!is_name(opt) || strchr(opt, '.')) {
-            rc = eng_diag_set(d, ENG_PARSE, "%s:%d: expected POLICY.OPTION, got '%s.%s'", file,
-                              line, policy, opt);
-            *dot = '.';
-            return rc;
-        }
-        size_t cap = g->n_options;
-        if (eng_grow(&g->options, &cap, g->n_options + 1, sizeof *g->options) != ENG_OK)
-            return eng_diag_set(d, ENG_NOMEM, "out of memory");
-        bl_grid_option *o = &g->options[g->n_options];
-        memset(o, 0, sizeof *o);
-        o->line = line;
-        o->policy = eng_strdup(policy);
-        o->key = eng_strdup(opt);
-        g->n_options++;
-        if (!o->policy || !o->key)
-            return eng_diag_set(d, ENG_NOMEM, "out of memory");
-        rc = split_values(file, line, key, value, &o->values, &o->n_values, d);
-        for (size_t i = 0; i < o->n_values && rc == ENG_OK; i++) {
-            if (strpbrk(o->values[i], ":= \t'\"\\"))
-                rc = eng_diag_set(d, ENG_PARSE,
-                                  "%s:%d: %s.%s: expected a value without ':', '=', quotes or "
-                                  "blanks, got '%s'",
-                                  file, line, policy, opt, o->values[i]);
-            for (size_t k = 0; k < i && rc == ENG_OK; k++)
-                if (strcmp(o->values[k], o->values[i]) == 0)
-                    rc = eng_diag_set(d, ENG_PARSE, "%s:%d: %s.%s: '%s' listed twice", file, line,
-                                      policy, opt, o->values[i]);
-        }
-        *dot = '.';
-        return rc;
-    }
+    if (dot)
+        return parse_policy_option(g, file, line, key, dot, value, d);
     if (strcmp(key, "platform") == 0) {
         g->platform = resolve(base, value);
         if (!g->platform || access(g->platform, R_OK) != 0)
@@ -403,18 +465,8 @@ static int parse_line(bl_grid *g, const char *base, const char *file, int line, 
                                 file, line, value);
         return ENG_OK;
     }
-    if (strcmp(key, "machine") == 0) {
-        long long nodes = 0, cores = 0;
-        char extra;
-        if (sscanf(value, "%lldx%lld%c", &nodes, &cores, &extra) != 2 || nodes < 1 || cores < 1 ||
-            nodes > INT32_MAX || cores > INT32_MAX)
-            return eng_diag_set(d, ENG_PARSE,
-                                "%s:%d: machine: expected NODESxCORES (e.g. 1152x20), got '%s'",
-                                file, line, value);
-        g->machine_nodes = nodes;
-        g->machine_cores = cores;
-        return ENG_OK;
-    }
+    if (strcmp(key, "machine") == 0)
+        return parse_machine(g, file, line, value, d);
     if (strcmp(key, "outputs") == 0) {
         unsigned mask = 0;
         if (!eng_output_parse(value, &mask) || !(mask & ENG_OUT_SUMMARY))
@@ -434,41 +486,13 @@ static int parse_line(bl_grid *g, const char *base, const char *file, int line, 
         g->keep_inputs = strcmp(value, "yes") == 0;
         return ENG_OK;
     }
-    bool is_list = strcmp(key, "loads") == 0 || strcmp(key, "policies") == 0 ||
-                   strcmp(key, "seeds") == 0;
-    if (!is_list)
+    if (strcmp(key, "loads") != 0 && strcmp(key, "policies") != 0 && strcmp(key, "seeds") != 0)
         return eng_diag_set(d, ENG_PARSE,
                             "%s:%d: unknown key '%s': expected platform, workload.NAME, loads, "
                             "machine, policies, POLICY.OPTION, seeds, outputs, run_args or "
                             "keep_inputs",
                             file, line, key);
-    char **v = NULL;
-    size_t n = 0;
-    rc = split_values(file, line, key, value, &v, &n, d);
-    if (rc == ENG_OK && strcmp(key, "loads") == 0)
-        rc = parse_loads(g, file, line, v, n, d);
-    else if (rc == ENG_OK && strcmp(key, "seeds") == 0)
-        rc = parse_seeds(g, file, line, v, n, d);
-    else if (rc == ENG_OK) {
-        g->policies_line = line;
-        for (size_t i = 0; i < n && rc == ENG_OK; i++) {
-            if (!pol_find(v[i]))
-                rc = eng_diag_set(d, ENG_PARSE, "%s:%d: policies: unknown policy '%s' (valid: %s)",
-                                  file, line, v[i], pol_names());
-            for (size_t k = 0; k < i && rc == ENG_OK; k++)
-                if (strcmp(v[k], v[i]) == 0)
-                    rc = eng_diag_set(d, ENG_PARSE, "%s:%d: policies: '%s' listed twice", file,
-                                      line, v[i]);
-        }
-        if (rc == ENG_OK) {
-            g->policies = v;
-            g->n_policies = n;
-            v = NULL;
-            n = 0;
-        }
-    }
-    free_values(v, n);
-    return rc;
+    return parse_list(g, file, line, key, value, d);
 }
 
 int bl_grid_parse(const char *path, bl_grid *g, eng_diag *d)

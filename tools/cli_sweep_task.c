@@ -6,8 +6,10 @@
 
 #include "cli.h"
 #include "cli_args.h"
+#include "cli_runopts.h"
 #include "cli_standin.h"
 
+#include "eng_json.h"
 #include "eng_run.h"
 #include "eng_scale.h"
 #include "eng_util.h"
@@ -36,34 +38,22 @@ static const bl_opt task_opts[] = {
     {"verbose", 'v', BL_FLAG, NULL, "show the run's printout"},
 };
 
+/* RUN/task.json: the grid's names of the run (read back by `sweep merge`),
+ * every value a string. */
 static int write_task_json(const char *path, const char *name, const char *workload,
                            const char *load, const char *variant, const char *seed, eng_diag *d)
 {
-    eng_afile a;
-    int rc = eng_afile_open(&a, path, d);
-    if (rc)
-        return rc;
-    size_t plen = strcspn(variant, ":");
-    const char *keys[] = {"run", "workload", "load", "policy", "variant", "seed"};
-    char policy[128];
-    snprintf(policy, sizeof policy, "%.*s", (int)(plen < 127 ? plen : 127), variant);
-    const char *vals[] = {name, workload, load, policy, variant, seed};
-    fputs("{\n", a.f);
-    for (size_t i = 0; i < 6; i++) {
-        fprintf(a.f, "  \"%s\": \"", keys[i]);
-        for (const char *c = vals[i]; *c; c++) {
-            if (*c == '"' || *c == '\\')
-                fputc('\\', a.f);
-            fputc(*c, a.f);
-        }
-        fprintf(a.f, "\"%s\n", i + 1 < 6 ? "," : "");
-    }
-    fputs("}\n", a.f);
-    if (ferror(a.f)) {
-        eng_afile_abort(&a);
-        return eng_diag_set(d, ENG_IO, "%s: cannot write", path);
-    }
-    return eng_afile_commit(&a, d);
+    bool ok = true;
+    json_t *root = json_object();
+    eng_json_set(root, "run", eng_json_str(name), &ok);
+    eng_json_set(root, "workload", eng_json_str(workload), &ok);
+    eng_json_set(root, "load", eng_json_str(load), &ok);
+    eng_json_set(root, "policy", eng_json_strn(variant, strcspn(variant, ":")), &ok);
+    eng_json_set(root, "variant", eng_json_str(variant), &ok);
+    eng_json_set(root, "seed", eng_json_str(seed), &ok);
+    int rc = ok ? eng_json_write(path, root, d) : eng_diag_set(d, ENG_NOMEM, "out of memory");
+    json_decref(root);
+    return rc;
 }
 
 /* Builds RUN/input.swf: the stand-in or the log, rescaled to the load. */
@@ -100,6 +90,161 @@ static int task_input(const char *in_path, const char *standin, unsigned long lo
     return rc;
 }
 
+/* The options of one `sweep task`, checked. */
+typedef struct task_req {
+    const char *out, *platform, *workload, *standin, *load_s, *policy, *seed_s, *outputs, *wname;
+    const bl_arg *extra; /* --run-arg values, in order */
+    unsigned long long seed, jobs;
+    long long nodes, cores;
+    double load;
+    bool built; /* RUN/input.swf is made: a stand-in or a load */
+} task_req;
+
+/* The options and the rules between them. 0, or 2 after the message. */
+static int task_parse(const bl_args *a, task_req *t)
+{
+    memset(t, 0, sizeof *t);
+    t->out = bl_args_value(a, "out", NULL);
+    t->platform = bl_args_value(a, "platform", NULL);
+    t->workload = bl_args_value(a, "workload", NULL);
+    t->standin = bl_args_value(a, "standin", NULL);
+    t->load_s = bl_args_value(a, "load", NULL);
+    t->policy = bl_args_value(a, "policy", NULL);
+    t->seed_s = bl_args_value(a, "seed", NULL);
+    t->outputs = bl_args_value(a, "outputs", "summary");
+    t->wname = bl_args_value(a, "workload-name", NULL);
+    t->extra = bl_args_get(a, "run-arg");
+    t->built = t->standin || t->load_s;
+    const char *jobs_s = bl_args_value(a, "jobs", NULL);
+    const char *machine = bl_args_value(a, "machine", NULL);
+    if (!t->out || !t->platform || !t->policy || !t->seed_s || (!t->workload == !t->standin)) {
+        fprintf(stderr, "batchlab sweep task: expected --out, --platform, --policy, --seed and "
+                        "one of --workload or --standin (see batchlab sweep task --help)\n");
+        return 2;
+    }
+    if (bl_args_u64("sweep task", "seed", t->seed_s, &t->seed))
+        return 2;
+    if (t->standin && (strcmp(t->standin, "forhlr2") != 0 || !jobs_s ||
+                       bl_args_u64("sweep task", "jobs", jobs_s, &t->jobs) || t->jobs < 1)) {
+        fprintf(stderr, "batchlab sweep task: --standin: expected forhlr2 with --jobs N\n");
+        return 2;
+    }
+    if (t->load_s) {
+        char extra_c;
+        if (bl_args_double("sweep task", "load", t->load_s, &t->load))
+            return 2;
+        if (!(t->load > 0.0) || !machine ||
+            sscanf(machine, "%lldx%lld%c", &t->nodes, &t->cores, &extra_c) != 2 || t->nodes < 1 ||
+            t->cores < 1) {
+            fprintf(stderr, "batchlab sweep task: --load: expected a positive load with "
+                            "--machine NODESxCORES\n");
+            return 2;
+        }
+    }
+    unsigned mask = 0;
+    if (!eng_output_parse(t->outputs, &mask) || !(mask & ENG_OUT_SUMMARY)) {
+        fprintf(stderr,
+                "batchlab sweep task: --outputs: expected a list that holds summary, "
+                "got '%s'\n",
+                t->outputs);
+        return 2;
+    }
+    return 0;
+}
+
+/* RUN made, RUN/input.swf built when asked, RUN/task.json written. 0, or
+ * 1 after the message (an input built here is removed again). */
+static int task_prepare(const task_req *t, const char *input, const char *task_json)
+{
+    eng_diag d;
+    eng_diag_clear(&d);
+    if (eng_mkdir_p(t->out, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab sweep task: %s\n", d.msg);
+        return 1;
+    }
+    bool lenient = false;
+    for (size_t i = 0; i < t->extra->n_values; i++)
+        lenient = lenient || strcmp(t->extra->values[i], "--lenient") == 0;
+    if (t->built && task_input(t->workload, t->standin, t->jobs, t->seed, t->load, t->nodes,
+                               t->cores, lenient, input, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab sweep task: %s: %s\n", t->out, d.msg);
+        return 1;
+    }
+    /* The run's name for task.json: the folder below "runs/" when there is
+     * one, else the folder as given. */
+    const char *runs = strstr(t->out, "/runs/");
+    const char *name = runs ? runs + 6 : t->out;
+    char load_txt[32];
+    bl_sweep_load_text(load_txt, sizeof load_txt, t->load);
+    const char *wname = t->wname ? t->wname : eng_basename(t->workload ? t->workload : "-");
+    if (write_task_json(task_json, name, wname, load_txt, t->policy, t->seed_s, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab sweep task: %s\n", d.msg);
+        if (t->built)
+            unlink(input);
+        return 1;
+    }
+    return 0;
+}
+
+/* bl_cmd_run with the printout on stdout sent to /dev/null unless
+ * verbose (a sweep keeps summary.json instead). */
+static int run_muted(int argc, const char **argv, bool verbose)
+{
+    int saved = -1;
+    fflush(stdout);
+    if (!verbose) {
+        int null_fd = open("/dev/null", O_WRONLY);
+        if (null_fd >= 0) {
+            saved = dup(STDOUT_FILENO);
+            dup2(null_fd, STDOUT_FILENO);
+            close(null_fd);
+        }
+    }
+    int rc = bl_cmd_run(argc, (char **)argv);
+    fflush(stdout);
+    if (saved >= 0) {
+        dup2(saved, STDOUT_FILENO);
+        close(saved);
+    }
+    return rc;
+}
+
+/* `batchlab run` on the task: the options the grid sets, named by the run
+ * option table (bl_run_grid_words), the policy, then the grid's run_args.
+ * Returns run's exit status. */
+static int task_run(const task_req *t, const char *input, bool verbose)
+{
+    const char *vals[BL_RUN_N] = {0};
+    vals[BL_RUN_ID_platform] = t->platform;
+    vals[BL_RUN_ID_workload] = t->built ? input : t->workload;
+    vals[BL_RUN_ID_out] = t->out;
+    vals[BL_RUN_ID_seed] = t->seed_s;
+    vals[BL_RUN_ID_outputs] = t->outputs;
+    vals[BL_RUN_ID_quiet] = ""; /* a flag: given */
+    const char **argv = calloc(2 * BL_RUN_N + 3 + t->extra->n_values, sizeof *argv);
+    if (!argv) {
+        fprintf(stderr, "batchlab sweep task: out of memory\n");
+        return 1;
+    }
+    size_t n = 0;
+    argv[n++] = "run";
+    n += bl_run_grid_words(vals, argv + n);
+    argv[n++] = "--policy";
+    argv[n++] = t->policy;
+    for (size_t i = 0; i < t->extra->n_values; i++)
+        argv[n++] = t->extra->values[i];
+    int rc = run_muted((int)n, argv, verbose);
+    free(argv);
+    if (rc > 128)
+        fprintf(stderr,
+                "batchlab sweep task: %s: the run was stopped (exit %d); it stays "
+                "pending\n",
+                t->out, rc);
+    else if (rc != 0)
+        fprintf(stderr, "batchlab sweep task: %s: the run failed (exit %d)\n", t->out, rc);
+    return rc;
+}
+
 int bl_sweep_task(int argc, char **argv)
 {
     bl_args a;
@@ -119,153 +264,30 @@ int bl_sweep_task(int argc, char **argv)
         bl_args_fini(&a);
         return 0;
     }
-    const char *out = bl_args_value(&a, "out", NULL);
-    const char *platform = bl_args_value(&a, "platform", NULL);
-    const char *workload = bl_args_value(&a, "workload", NULL);
-    const char *standin = bl_args_value(&a, "standin", NULL);
-    const char *jobs_s = bl_args_value(&a, "jobs", NULL);
-    const char *load_s = bl_args_value(&a, "load", NULL);
-    const char *machine = bl_args_value(&a, "machine", NULL);
-    const char *policy = bl_args_value(&a, "policy", NULL);
-    const char *seed_s = bl_args_value(&a, "seed", NULL);
-    const char *outputs = bl_args_value(&a, "outputs", "summary");
-    const char *wname = bl_args_value(&a, "workload-name", NULL);
-    const bl_arg *extra = bl_args_get(&a, "run-arg");
-    unsigned long long seed = 0, jobs = 0;
-    long long nodes = 0, cores = 0;
-    double load = 0.0;
-    unsigned mask = 0;
-    char *summary = NULL, *input = NULL, *task_json = NULL, *name = NULL;
-    const char **run_argv = NULL;
-    rc = 2;
-    if (!out || !platform || !policy || !seed_s || (!workload == !standin)) {
-        fprintf(stderr, "batchlab sweep task: expected --out, --platform, --policy, --seed and "
-                        "one of --workload or --standin (see batchlab sweep task --help)\n");
-        goto done;
-    }
-    if (bl_args_u64("sweep task", "seed", seed_s, &seed))
-        goto done;
-    if (standin && (strcmp(standin, "forhlr2") != 0 || !jobs_s ||
-                    bl_args_u64("sweep task", "jobs", jobs_s, &jobs) || jobs < 1)) {
-        fprintf(stderr, "batchlab sweep task: --standin: expected forhlr2 with --jobs N\n");
-        goto done;
-    }
-    if (load_s) {
-        char extra_c;
-        if (bl_args_double("sweep task", "load", load_s, &load))
-            goto done;
-        if (!(load > 0.0) || !machine ||
-            sscanf(machine, "%lldx%lld%c", &nodes, &cores, &extra_c) != 2 || nodes < 1 ||
-            cores < 1) {
-            fprintf(stderr, "batchlab sweep task: --load: expected a positive load with "
-                            "--machine NODESxCORES\n");
-            goto done;
+    task_req t;
+    rc = task_parse(&a, &t);
+    char *summary = NULL, *input = NULL, *task_json = NULL;
+    if (rc == 0) {
+        summary = eng_asprintf("%s/summary.json", t.out);
+        input = eng_asprintf("%s/input.swf", t.out);
+        task_json = eng_asprintf("%s/task.json", t.out);
+        if (!summary || !input || !task_json) {
+            fprintf(stderr, "batchlab sweep task: out of memory\n");
+            rc = 1;
         }
     }
-    if (!eng_output_parse(outputs, &mask) || !(mask & ENG_OUT_SUMMARY)) {
-        fprintf(stderr,
-                "batchlab sweep task: --outputs: expected a list that holds summary, "
-                "got '%s'\n",
-                outputs);
-        goto done;
-    }
-    rc = 1;
-    summary = eng_asprintf("%s/summary.json", out);
-    input = eng_asprintf("%s/input.swf", out);
-    task_json = eng_asprintf("%s/task.json", out);
-    if (!summary || !input || !task_json) {
-        fprintf(stderr, "batchlab sweep task: out of memory\n");
-        goto done;
-    }
-    if (bl_sweep_file_exists(summary)) {
-        rc = 0; /* finished: resumption skips it */
-        goto done;
-    }
-    eng_diag d;
-    eng_diag_clear(&d);
-    if (eng_mkdir_p(out, &d) != ENG_OK) {
-        fprintf(stderr, "batchlab sweep task: %s\n", d.msg);
-        goto done;
-    }
-    bool lenient = false;
-    for (size_t i = 0; i < extra->n_values; i++)
-        lenient = lenient || strcmp(extra->values[i], "--lenient") == 0;
-    bool built = standin || load_s;
-    if (built && task_input(workload, standin, jobs, seed, load, nodes, cores, lenient, input,
-                            &d) != ENG_OK) {
-        fprintf(stderr, "batchlab sweep task: %s: %s\n", out, d.msg);
-        goto done;
-    }
-    /* The run's name for task.json: the folder below "runs/" when there is
-     * one, else the folder as given. */
-    const char *runs = strstr(out, "/runs/");
-    name = eng_strdup(runs ? runs + 6 : out);
-    char load_txt[32];
-    bl_sweep_load_text(load_txt, sizeof load_txt, load);
-    if (!name ||
-        write_task_json(task_json, name, wname ? wname : eng_basename(workload ? workload : "-"),
-                        load_txt, policy, seed_s, &d) != ENG_OK) {
-        fprintf(stderr, "batchlab sweep task: %s\n", name ? d.msg : "out of memory");
-        if (built)
-            unlink(input);
-        goto done;
-    }
-    size_t n = 0;
-    run_argv = calloc(20 + extra->n_values, sizeof *run_argv);
-    if (!run_argv) {
-        fprintf(stderr, "batchlab sweep task: out of memory\n");
-        goto done;
-    }
-    run_argv[n++] = "run";
-    run_argv[n++] = "--platform";
-    run_argv[n++] = platform;
-    run_argv[n++] = "--workload";
-    run_argv[n++] = built ? input : workload;
-    run_argv[n++] = "--policy";
-    run_argv[n++] = policy;
-    run_argv[n++] = "--seed";
-    run_argv[n++] = seed_s;
-    run_argv[n++] = "--out";
-    run_argv[n++] = out;
-    run_argv[n++] = "--outputs";
-    run_argv[n++] = outputs;
-    run_argv[n++] = "-q";
-    for (size_t i = 0; i < extra->n_values; i++)
-        run_argv[n++] = extra->values[i];
-    /* The run prints a summary on stdout; a sweep keeps summary.json
-     * instead, so the printout goes to /dev/null unless --verbose. */
-    bool verbose = bl_args_flag(&a, "verbose");
-    int saved = -1;
-    fflush(stdout);
-    if (!verbose) {
-        int null_fd = open("/dev/null", O_WRONLY);
-        if (null_fd >= 0) {
-            saved = dup(STDOUT_FILENO);
-            dup2(null_fd, STDOUT_FILENO);
-            close(null_fd);
+    /* a finished run (summary.json there) is skipped: resumption */
+    if (rc == 0 && !bl_sweep_file_exists(summary)) {
+        rc = task_prepare(&t, input, task_json);
+        if (rc == 0) {
+            rc = task_run(&t, input, bl_args_flag(&a, "verbose"));
+            if (t.built && !bl_args_flag(&a, "keep-input"))
+                unlink(input);
         }
     }
-    rc = bl_cmd_run((int)n, (char **)run_argv);
-    fflush(stdout);
-    if (saved >= 0) {
-        dup2(saved, STDOUT_FILENO);
-        close(saved);
-    }
-    if (built && !bl_args_flag(&a, "keep-input"))
-        unlink(input);
-    if (rc > 128)
-        fprintf(stderr,
-                "batchlab sweep task: %s: the run was stopped (exit %d); it stays "
-                "pending\n",
-                out, rc);
-    else if (rc != 0)
-        fprintf(stderr, "batchlab sweep task: %s: the run failed (exit %d)\n", out, rc);
-done:
-    free(run_argv);
     free(summary);
     free(input);
     free(task_json);
-    free(name);
     bl_args_fini(&a);
     return rc;
 }
