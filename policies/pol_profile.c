@@ -185,6 +185,19 @@ void pol_profile_minmax_over(const pol_profile *p, double a, double b, int32_t *
     *most = hi;
 }
 
+void pol_profile_run(const pol_profile *p, size_t i, int32_t units, size_t steps, double *from,
+                     double *to)
+{
+    size_t k = i;
+    while (k > 0 && p->free[k - 1] >= units && i - k < steps)
+        k--;
+    *from = k > 0 && p->free[k - 1] >= units ? -INFINITY : p->t[k];
+    k = i + 1;
+    while (k < p->n && p->free[k] >= units && k - i <= steps)
+        k++;
+    *to = k < p->n && p->free[k] < units ? p->t[k] : INFINITY;
+}
+
 pol_profile_cursor pol_profile_cursor_start(const pol_profile *p)
 {
     return (pol_profile_cursor){.i = 0, .start = p->t[0]};

@@ -84,4 +84,12 @@ void pol_profile_minmax_over(const pol_profile *p, double a, double b, int32_t *
  * overlaps that reservation, so it fits iff the stretch holds its start. */
 double pol_profile_free_since(const pol_profile *p, double before, int32_t units);
 
+/* The run of segments with at least `units` free around segment i (whose
+ * free[i] >= units): *from its start, *to its end (INFINITY if it never
+ * ends). Each walk passes at most `steps` segments; one cut short gives
+ * *from = -INFINITY (the start is not known) or *to = INFINITY.
+ * O(steps). */
+void pol_profile_run(const pol_profile *p, size_t i, int32_t units, size_t steps, double *from,
+                     double *to);
+
 #endif

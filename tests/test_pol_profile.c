@@ -131,6 +131,41 @@ static void test_free_since(void)
     pol_profile_fini(&p);
 }
 
+/* Runs of free units around a segment, and walks cut short. */
+static void test_run(void)
+{
+    pol_profile p;
+    make_steps(&p); /* 2 on [0,10), 0 on [10,15), 4 on [15,20), 1 on [20,30), 4 */
+    double from, to;
+    /* 1 unit around [15,20): [10,15) blocks before, free to the end */
+    pol_profile_run(&p, 2, 1, 8, &from, &to);
+    CU_ASSERT_DOUBLE_EQUAL(from, 15, 0);
+    CU_ASSERT(isinf(to) && to > 0);
+    /* 2 units: [20,30) has 1, so the run ends at 20 */
+    pol_profile_run(&p, 2, 2, 8, &from, &to);
+    CU_ASSERT_DOUBLE_EQUAL(from, 15, 0);
+    CU_ASSERT_DOUBLE_EQUAL(to, 20, 0);
+    /* around [30,inf) with 1 unit: back over [20,30) and [15,20) to 15 */
+    pol_profile_run(&p, 4, 1, 8, &from, &to);
+    CU_ASSERT_DOUBLE_EQUAL(from, 15, 0);
+    CU_ASSERT(isinf(to) && to > 0);
+    /* the first segment: the run starts at the origin */
+    pol_profile_run(&p, 0, 2, 8, &from, &to);
+    CU_ASSERT_DOUBLE_EQUAL(from, 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(to, 10, 0);
+    /* one step back from [30,inf) reaches [20,30), and [15,20) would
+     * still hold 1 unit: the start is not known */
+    pol_profile_run(&p, 4, 1, 1, &from, &to);
+    CU_ASSERT(isinf(from) && from < 0);
+    /* no step on from [15,20): with 1 unit [20,30) would continue the run
+     * (end not known), with 2 units it ends the run at 20 */
+    pol_profile_run(&p, 2, 1, 0, &from, &to);
+    CU_ASSERT(isinf(to) && to > 0);
+    pol_profile_run(&p, 2, 2, 0, &from, &to);
+    CU_ASSERT_DOUBLE_EQUAL(to, 20, 0);
+    pol_profile_fini(&p);
+}
+
 static void test_free_before_max_over(void)
 {
     pol_profile p;
@@ -191,6 +226,7 @@ int bl_suite_pol_profile(void)
     CU_add_test(s, "advance forgets the past", test_advance);
     CU_add_test(s, "earliest slots in steps (cursor)", test_earliest_resume);
     CU_add_test(s, "free stretch before a time", test_free_since);
+    CU_add_test(s, "runs of free units around a segment", test_run);
     CU_add_test(s, "free just before a time, least and most free over a span",
                 test_free_before_max_over);
     CU_add_test(s, "scans from a given time (cursor_at)", test_cursor_at);
