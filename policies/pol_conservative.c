@@ -811,12 +811,12 @@ static double first_fit(cons_state *s, cons_rec *e, double until)
         f = fit_slot(s, e->units, e->plan_s);
         e->fit = (uint16_t)(f - s->fit);
     }
+    f->used = s->passes;
     if (f->scan.start >= until)
         return INFINITY;       /* known: none before until */
     if (f->seen != s->version) /* breakpoints moved; t[0] may be later */
         f->scan = pol_profile_cursor_at(&s->prof, f->scan.start);
     f->seen = s->version;
-    f->used = s->passes;
     return pol_profile_earliest_resume(&s->prof, &f->scan, e->plan_s, e->units, until);
 }
 
@@ -906,10 +906,7 @@ static double moved_start(const cons_state *s, const pol_view *v, const cons_rec
 static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
 {
     double old = e->res_s;
-    int rc = pol_profile_add(&s->prof, old, old + e->plan_s, e->units);
-    if (rc)
-        return rc;
-    rc = pol_profile_add(&s->prof, t, t + e->plan_s, -e->units);
+    int rc = pol_profile_move(&s->prof, old, t, e->plan_s, e->units);
     if (rc)
         return rc; /* ENG_INVARIANT: t was not free after all */
     s->version++;
