@@ -119,6 +119,7 @@ typedef struct cons_fit {
 typedef struct cons_byr {
     double res_s;
     int32_t idx;
+    int32_t units;
 } cons_byr;
 
 #define CONS_FITS 1024 /* power of two; a saturated queue holds 20-60 shapes */
@@ -556,26 +557,9 @@ static int byr_insert(cons_state *s, const pol_job *j, double t)
         return ENG_NOMEM;
     size_t at = byr_lower(s, t, j->idx);
     memmove(s->byr + at + 1, s->byr + at, (s->n_byr - at) * sizeof *s->byr);
-    s->byr[at] = (cons_byr){.res_s = t, .idx = j->idx};
+    s->byr[at] = (cons_byr){.res_s = t, .idx = j->idx, .units = j->units};
     s->n_byr++;
     s->dirty[j->idx] = 0;
-    return ENG_OK;
-}
-
-/* Job idx's reservation moves from old to t < old: the entries in between
- * shift by one. */
-static int byr_move(cons_state *s, int32_t idx, double old, double t)
-{
-    size_t from = byr_lower(s, old, idx);
-    if (from == s->n_byr || s->byr[from].idx != idx)
-        return ENG_INVARIANT;
-    size_t to = from; /* moves are mostly short: walk down */
-    while (to > 0 &&
-           (s->byr[to - 1].res_s > t || (s->byr[to - 1].res_s == t && s->byr[to - 1].idx > idx))) {
-        s->byr[to] = s->byr[to - 1];
-        to--;
-    }
-    s->byr[to] = (cons_byr){.res_s = t, .idx = idx};
     return ENG_OK;
 }
 
@@ -589,13 +573,52 @@ static void byr_drop_due(cons_state *s, double now)
     s->n_byr -= k;
 }
 
-/* Units came back on [a, b): a job reserved at r in (a, b] may now have
- * its units free just before r. The others keep their answer: elsewhere
- * the profile only lost units since. O(log n + the jobs marked). */
+/* Units came back on [a, b): the jobs reserved at r in (a, b], from
+ * position k of byr on, whose units are now free just before r are marked
+ * (i: the profile's segment holding a).
+ * The others keep their answer: before r the profile has only lost units
+ * since, or it would have come back here. O(the jobs looked at + the
+ * profile's segments on [a, b]), after one binary search. */
+static void mark_from(cons_state *s, size_t k, double a, double b, size_t i)
+{
+    const pol_profile *p = &s->prof;
+    for (; k < s->n_byr && s->byr[k].res_s <= b; k++) {
+        double r = s->byr[k].res_s;
+        if (r <= a)
+            continue;
+        while (i + 1 < p->n && p->t[i + 1] < r)
+            i++; /* the last segment starting before r */
+        if (p->free[i] >= s->byr[k].units)
+            s->dirty[s->byr[k].idx] = 1;
+    }
+}
+
 static void mark_released(cons_state *s, double a, double b)
 {
-    for (size_t k = byr_lower(s, a, INT32_MAX); k < s->n_byr && s->byr[k].res_s <= b; k++)
-        s->dirty[s->byr[k].idx] = 1;
+    mark_from(s, byr_lower(s, a, INT32_MAX), a, b, pol_profile_cursor_at(&s->prof, a).i);
+}
+
+/* Job idx's reservation moved from old to t < old, giving units back on
+ * [back, end) (back >= old): the jobs reserved after it in (back, end]
+ * are marked, then its entry goes down to t (moves are mostly short: the
+ * entries in between shift by one). */
+static int byr_move(cons_state *s, int32_t idx, double old, double t, double back, double end,
+                    size_t i)
+{
+    size_t from = byr_lower(s, old, idx);
+    if (from == s->n_byr || s->byr[from].idx != idx)
+        return ENG_INVARIANT;
+    mark_from(s, from + 1, back, end, i);
+    cons_byr b = s->byr[from];
+    size_t to = from;
+    while (to > 0 &&
+           (s->byr[to - 1].res_s > t || (s->byr[to - 1].res_s == t && s->byr[to - 1].idx > idx))) {
+        s->byr[to] = s->byr[to - 1];
+        to--;
+    }
+    b.res_s = t;
+    s->byr[to] = b;
+    return ENG_OK;
 }
 
 static const pol_option cons_options[] = {
@@ -683,7 +706,7 @@ static int cons_on_submit(void *state, const pol_view *v, const pol_job *job)
     return ENG_OK;
 }
 
-static void rewind_fits(cons_state *s, double now, double old, double dur, int32_t units);
+static void rewind_fits(cons_state *s, double now, double old, double dur, int32_t units, size_t i);
 
 static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
 {
@@ -708,7 +731,7 @@ static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
         if (rc)
             return rc;
         s->version++;
-        rewind_fits(s, v->now_s, v->now_s, planned_end - v->now_s, job->units);
+        rewind_fits(s, v->now_s, v->now_s, planned_end - v->now_s, job->units, 0);
         if (s->indexed)
             mark_released(s, v->now_s, planned_end);
         s->compress = true;
@@ -820,23 +843,25 @@ static double first_fit(cons_state *s, cons_rec *e, double until)
     return pol_profile_earliest_resume(&s->prof, &f->scan, e->plan_s, e->units, until);
 }
 
-/* units were given back on [old, old + dur) (and the profile may have
- * changed elsewhere on it since). A fit of a scanned shape that did not
- * exist before overlaps a time of [old, old + dur) where the shape's units
- * were not free before and are now: so it starts after old - the shape's
- * duration, and a shape wider than what is free anywhere on the span, or
- * narrow enough to have been free all along it before (at most the least
- * free now less units), gains nothing. Fits before that, and before where
- * the shape's scan stood, did not exist before and still do not: the scan
- * goes back only that far. The shapes are kept by units, so the walk
- * covers only the widths in between. */
-static void rewind_fits(cons_state *s, double now, double old, double dur, int32_t units)
+/* units were given back on [old, old + dur) (i: the profile's segment
+ * holding old). A fit of a scanned shape that did not exist before holds
+ * a time of the span where the shape's width was not free before and is
+ * now: in a segment of the span with f free now, the widths in
+ * (f - units, f]. Such a fit starts after that segment's start (or old)
+ * less the shape's duration, and lies in the run of segments with the
+ * width free around it (pol_profile_run), so it starts at or after the
+ * run's start, and not at all if the run is shorter than the shape's
+ * duration. Fits before that, and before where the shape's scan stood, did
+ * not exist before and still do not: the scan goes back only that far.
+ * The first segment that sets a shape's scan gives its earliest new start
+ * (later segments and runs start later). The shapes are kept by units, so
+ * each segment looks only at the widths that gain there. */
+static void rewind_fits(cons_state *s, double now, double old, double dur, int32_t units, size_t i)
 {
     const pol_profile *p = &s->prof;
     double end = old + dur;
     s->rewinds++;
-    for (size_t i = pol_profile_cursor_at(p, old).i; i < p->n && (p->t[i] < end || p->t[i] <= old);
-         i++) {
+    for (; i < p->n && (p->t[i] < end || p->t[i] <= old); i++) {
         /* The widths that gain here: free now, not free before. */
         int32_t fv = p->free[i];
         double here = p->t[i] > old ? p->t[i] : old;
@@ -914,9 +939,9 @@ static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
      * [back, old + plan); only scans and reservations that could use what
      * came back need another look. */
     double back = t + e->plan_s > old ? t + e->plan_s : old;
-    rewind_fits(s, v->now_s, back, old + e->plan_s - back, e->units);
-    mark_released(s, back, old + e->plan_s);
-    rc = byr_move(s, e->idx, old, t);
+    size_t i = pol_profile_cursor_at(&s->prof, back).i; /* the segment holding back */
+    rewind_fits(s, v->now_s, back, old + e->plan_s - back, e->units, i);
+    rc = byr_move(s, e->idx, old, t, back, old + e->plan_s, i);
     if (rc)
         return rc;
     s->dirty[e->idx] = 1; /* its units may be free just before t */
