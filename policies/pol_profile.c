@@ -29,6 +29,8 @@ void pol_profile_fini(pol_profile *p)
 {
     free(p->t);
     free(p->free);
+    free(p->tmp_t);
+    free(p->tmp_free);
     memset(p, 0, sizeof *p);
 }
 
@@ -134,6 +136,81 @@ int pol_profile_add(pol_profile *p, double start, double end, int32_t delta)
     return ENG_OK;
 }
 
+/* Appends the segment (x, v) to the new segments of pol_profile_move
+ * unless it continues the last one (*last: its value). */
+static void put(pol_profile *p, size_t *m, int32_t *last, double x, int32_t v)
+{
+    if (*m > 0 && v == *last)
+        return;
+    p->tmp_t[*m] = x;
+    p->tmp_free[*m] = v;
+    (*m)++;
+    *last = v;
+}
+
+int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t units)
+{
+    double from_end = from + dur, to_end = to + dur;
+    if (to < p->t[0] || from < p->t[0] || !(dur > 0) || !isfinite(from_end) || !isfinite(to_end)) {
+        int rc = pol_profile_add(p, from, from_end, units);
+        return rc ? rc : pol_profile_add(p, to, to_end, -units);
+    }
+    double c[4] = {from < to ? from : to, from < to ? to : from,
+                   from_end < to_end ? from_end : to_end, from_end < to_end ? to_end : from_end};
+    if (c[1] > c[2]) { /* the spans are apart: start, end, start, end */
+        double x = c[1];
+        c[1] = c[2];
+        c[2] = x;
+    }
+    size_t i0 = seg(p, c[0]), i1 = seg(p, c[3]);
+    size_t need = i1 - i0 + 1 + 4;
+    if (need > p->tmp_cap) {
+        size_t cap_t = p->tmp_cap, cap_f = p->tmp_cap;
+        if (eng_grow(&p->tmp_t, &cap_t, need, sizeof *p->tmp_t) ||
+            eng_grow(&p->tmp_free, &cap_f, need, sizeof *p->tmp_free))
+            return ENG_NOMEM;
+        p->tmp_cap = cap_t < cap_f ? cap_t : cap_f;
+    }
+    /* The segments from t[i0] to past c[3], old breakpoints and the spans'
+     * ends in time order, each with its old value plus the change. */
+    size_t m = 0, a = i0 + 1, k = 0;
+    int32_t last = i0 > 0 ? p->free[i0 - 1] : INT32_MIN, old = p->free[i0];
+    double x = p->t[i0];
+    for (;;) {
+        int32_t v = old + (from <= x && x < from_end ? units : 0) -
+                    (to <= x && x < to_end ? units : 0);
+        if (v < 0 || v > p->total)
+            return ENG_INVARIANT;
+        if (m > 0 || i0 == 0 || v != last) /* else it continues segment i0 - 1 */
+            put(p, &m, &last, x, v);
+        while (k < 4 && c[k] <= x)
+            k++;
+        double next_old = a <= i1 ? p->t[a] : INFINITY, next_c = k < 4 ? c[k] : INFINITY;
+        if (next_old == INFINITY && next_c == INFINITY)
+            break;
+        if (next_old <= next_c) {
+            x = next_old;
+            old = p->free[a++];
+        } else
+            x = next_c;
+    }
+    /* Splice: segments i0..i1 become the m new ones. */
+    size_t n_new = p->n - (i1 - i0 + 1) + m;
+    if (n_new > p->cap) {
+        size_t cap_t = p->cap, cap_f = p->cap;
+        if (eng_grow(&p->t, &cap_t, n_new, sizeof *p->t) ||
+            eng_grow(&p->free, &cap_f, n_new, sizeof *p->free))
+            return ENG_NOMEM;
+        p->cap = cap_t < cap_f ? cap_t : cap_f;
+    }
+    memmove(p->t + i0 + m, p->t + i1 + 1, (p->n - i1 - 1) * sizeof *p->t);
+    memmove(p->free + i0 + m, p->free + i1 + 1, (p->n - i1 - 1) * sizeof *p->free);
+    memcpy(p->t + i0, p->tmp_t, m * sizeof *p->t);
+    memcpy(p->free + i0, p->tmp_free, m * sizeof *p->free);
+    p->n = n_new;
+    return ENG_OK;
+}
+
 double pol_profile_earliest(const pol_profile *p, double from, double dur, int32_t units)
 {
     if (units > p->total)
@@ -183,6 +260,19 @@ void pol_profile_minmax_over(const pol_profile *p, double a, double b, int32_t *
     }
     *least = lo == INT32_MAX ? 0 : lo;
     *most = hi;
+}
+
+void pol_profile_run(const pol_profile *p, size_t i, int32_t units, size_t steps, double *from,
+                     double *to)
+{
+    size_t k = i;
+    while (k > 0 && p->free[k - 1] >= units && i - k < steps)
+        k--;
+    *from = k > 0 && p->free[k - 1] >= units ? -INFINITY : p->t[k];
+    k = i + 1;
+    while (k < p->n && p->free[k] >= units && k - i <= steps)
+        k++;
+    *to = k < p->n && p->free[k] < units ? p->t[k] : INFINITY;
 }
 
 pol_profile_cursor pol_profile_cursor_start(const pol_profile *p)

@@ -8,7 +8,8 @@
  * reservations plus one.
  *
  * Costs: free_at O(log n); add O(n) (binary search, then a memmove and the
- * covered segments); earliest O(n) — the scan restarts after the segment
+ * covered segments); move O(n), one pass and one memmove where two adds
+ * would take four splits and their merges; earliest O(n) — the scan restarts after the segment
  * that blocked it, so each segment is looked at a bounded number of times.
  */
 #ifndef POL_PROFILE_H
@@ -22,6 +23,9 @@ typedef struct pol_profile {
     int32_t *free;
     size_t n, cap;
     int32_t total;
+    double *tmp_t; /* pol_profile_move's new segments */
+    int32_t *tmp_free;
+    size_t tmp_cap;
 } pol_profile;
 
 /* All `total` units free from `origin` on. 0 or ENG_NOMEM. */
@@ -42,6 +46,14 @@ int32_t pol_profile_free_before(const pol_profile *p, double x);
  * Returns 0, ENG_NOMEM, or ENG_INVARIANT if a value would leave [0, total]
  * (the profile is then unchanged). */
 int pol_profile_add(pol_profile *p, double start, double end, int32_t delta);
+
+/* Moves `units` reserved on [from, from + dur) to [to, to + dur) (to >=
+ * t[0], dur > 0): the profile pol_profile_add(from, from + dur, units) then
+ * pol_profile_add(to, to + dur, -units) would give, built in one pass over
+ * the segments the two spans cover and one shift of those after them.
+ * Returns 0, ENG_NOMEM, or ENG_INVARIANT if a value would leave
+ * [0, total] (the profile is then unchanged). */
+int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t units);
 
 /* Earliest t >= from such that `units` are free on all of [t, t + dur).
  * INFINITY if units > total. dur must be > 0. */
@@ -83,5 +95,13 @@ void pol_profile_minmax_over(const pol_profile *p, double a, double b, int32_t *
  * back: a window of its length starting in [before - length, before)
  * overlaps that reservation, so it fits iff the stretch holds its start. */
 double pol_profile_free_since(const pol_profile *p, double before, int32_t units);
+
+/* The run of segments with at least `units` free around segment i (whose
+ * free[i] >= units): *from its start, *to its end (INFINITY if it never
+ * ends). Each walk passes at most `steps` segments; one cut short gives
+ * *from = -INFINITY (the start is not known) or *to = INFINITY.
+ * O(steps). */
+void pol_profile_run(const pol_profile *p, size_t i, int32_t units, size_t steps, double *from,
+                     double *to);
 
 #endif

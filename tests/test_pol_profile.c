@@ -131,6 +131,99 @@ static void test_free_since(void)
     pol_profile_fini(&p);
 }
 
+/* Runs of free units around a segment, and walks cut short. */
+static void test_run(void)
+{
+    pol_profile p;
+    make_steps(&p); /* 2 on [0,10), 0 on [10,15), 4 on [15,20), 1 on [20,30), 4 */
+    double from, to;
+    /* 1 unit around [15,20): [10,15) blocks before, free to the end */
+    pol_profile_run(&p, 2, 1, 8, &from, &to);
+    CU_ASSERT_DOUBLE_EQUAL(from, 15, 0);
+    CU_ASSERT(isinf(to) && to > 0);
+    /* 2 units: [20,30) has 1, so the run ends at 20 */
+    pol_profile_run(&p, 2, 2, 8, &from, &to);
+    CU_ASSERT_DOUBLE_EQUAL(from, 15, 0);
+    CU_ASSERT_DOUBLE_EQUAL(to, 20, 0);
+    /* around [30,inf) with 1 unit: back over [20,30) and [15,20) to 15 */
+    pol_profile_run(&p, 4, 1, 8, &from, &to);
+    CU_ASSERT_DOUBLE_EQUAL(from, 15, 0);
+    CU_ASSERT(isinf(to) && to > 0);
+    /* the first segment: the run starts at the origin */
+    pol_profile_run(&p, 0, 2, 8, &from, &to);
+    CU_ASSERT_DOUBLE_EQUAL(from, 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(to, 10, 0);
+    /* one step back from [30,inf) reaches [20,30), and [15,20) would
+     * still hold 1 unit: the start is not known */
+    pol_profile_run(&p, 4, 1, 1, &from, &to);
+    CU_ASSERT(isinf(from) && from < 0);
+    /* no step on from [15,20): with 1 unit [20,30) would continue the run
+     * (end not known), with 2 units it ends the run at 20 */
+    pol_profile_run(&p, 2, 1, 0, &from, &to);
+    CU_ASSERT(isinf(to) && to > 0);
+    pol_profile_run(&p, 2, 2, 0, &from, &to);
+    CU_ASSERT_DOUBLE_EQUAL(to, 20, 0);
+    pol_profile_fini(&p);
+}
+
+/* pol_profile_move against the two adds it stands for, on the steps and on
+ * spans apart, overlapping, touching, at the origin and past the last
+ * breakpoint; a move that would overbook is refused and changes nothing
+ * (where the second add would fail after the first had been applied). */
+static void test_move(void)
+{
+    static const double cases[][2] = {{0, 12}, {15, 5},  {20, 15}, {21, 10},
+                                      {30, 0}, {40, 25}, {15, 0},  {22, 17}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        double from = cases[c][0], to = cases[c][1], dur = 5;
+        pol_profile a, b;
+        make_steps(&a);
+        make_steps(&b);
+        /* a reservation of 1 unit at from, then moved to `to` */
+        CU_ASSERT_EQUAL(pol_profile_add(&a, from, from + dur, -1), ENG_OK);
+        CU_ASSERT_EQUAL(pol_profile_add(&b, from, from + dur, -1), ENG_OK);
+        int ra = pol_profile_add(&a, from, from + dur, 1);
+        if (ra == ENG_OK)
+            ra = pol_profile_add(&a, to, to + dur, -1);
+        size_t n_before = b.n;
+        int rb = pol_profile_move(&b, from, to, dur, 1);
+        CU_ASSERT_EQUAL(rb, ra);
+        if (rb != ENG_OK) {
+            CU_ASSERT_EQUAL(b.n, n_before);
+            pol_profile_fini(&a);
+            pol_profile_fini(&b);
+            continue;
+        }
+        CU_ASSERT_EQUAL(b.n, a.n);
+        for (size_t i = 0; i < a.n && i < b.n; i++) {
+            CU_ASSERT_DOUBLE_EQUAL(b.t[i], a.t[i], 0);
+            CU_ASSERT_EQUAL(b.free[i], a.free[i]);
+        }
+        pol_profile_fini(&a);
+        pol_profile_fini(&b);
+    }
+    /* By hand: 2 units on [0,10), 0 on [10,15), 4 on [15,20), 1 on [20,30),
+     * 4 on. 1 unit reserved on [22,27) (0 there), moved to [16,21): 4 on
+     * [15,16), 3 on [16,20), 0 on [20,21), 1 on [21,30) (the old slot given
+     * back), 4 on. */
+    pol_profile p;
+    make_steps(&p);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 22, 27, -1), ENG_OK);
+    CU_ASSERT_EQUAL(pol_profile_move(&p, 22, 16, 5, 1), ENG_OK);
+    static const double t[] = {0, 10, 15, 16, 20, 21, 30};
+    static const int32_t f[] = {2, 0, 4, 3, 0, 1, 4};
+    CU_ASSERT_EQUAL(p.n, 7);
+    for (size_t i = 0; i < 7 && i < p.n; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(p.t[i], t[i], 0);
+        CU_ASSERT_EQUAL(p.free[i], f[i]);
+    }
+    /* 1 unit into [10,15), where none is free: refused, nothing changed */
+    CU_ASSERT_EQUAL(pol_profile_move(&p, 16, 11, 5, 1), ENG_INVARIANT);
+    CU_ASSERT_EQUAL(p.n, 7);
+    CU_ASSERT_EQUAL(p.free[3], 3);
+    pol_profile_fini(&p);
+}
+
 static void test_free_before_max_over(void)
 {
     pol_profile p;
@@ -191,6 +284,8 @@ int bl_suite_pol_profile(void)
     CU_add_test(s, "advance forgets the past", test_advance);
     CU_add_test(s, "earliest slots in steps (cursor)", test_earliest_resume);
     CU_add_test(s, "free stretch before a time", test_free_since);
+    CU_add_test(s, "runs of free units around a segment", test_run);
+    CU_add_test(s, "a reservation moved in one pass", test_move);
     CU_add_test(s, "free just before a time, least and most free over a span",
                 test_free_before_max_over);
     CU_add_test(s, "scans from a given time (cursor_at)", test_cursor_at);
