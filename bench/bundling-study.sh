@@ -60,13 +60,18 @@ variants="fcfs easy default paper no-bundling no-scaling"
 # the top queue's packet cannot start (paper = select=backfill: it holds a
 # promised reservation, later packets backfill): paper-block (nothing starts
 # until it does) and paper-pass (the next queue in weight order is tried),
-# and prints how each reading matches the paper (OUT_DIR/readings.csv).
+# and prints how each reading matches the paper (OUT_DIR/readings.csv); and
+# paper-h900 and paper-h14400, the paper reading with packets planned within
+# 15 minutes or 4 hours instead of 1 hour (fewer or more members, hence
+# fewer or more pseudo-jobs left out of its metrics), whose thresholds go
+# to thresholds.csv.
 readings=${READINGS:-0}
-[ "$readings" = 0 ] || variants="$variants paper-block paper-pass"
+[ "$readings" = 0 ] || variants="$variants paper-block paper-pass paper-h900 paper-h14400"
 spec() {
     case "$1" in
     default) echo packet ;;
     paper) echo packet:variant=paper ;;
+    paper-h*) echo "packet:variant=paper:horizon=${1#paper-h}" ;;
     paper-*) echo "packet:variant=paper:select=${1#paper-}" ;;
     no-bundling) echo packet:max_members=1 ;;
     no-scaling) echo packet:scaling=none ;;
