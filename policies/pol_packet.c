@@ -79,7 +79,8 @@
  *     Packet on the mod workloads, where the paper's Packet keeps 93-99 %
  *     utilization, so the paper's cannot have blocked); select=pass, the
  *     heaviest queue whose head packet fits starts (no reservation: wide
- *     heads starve and the queue stays 5-10x the paper's on mod);
+ *     heads wait behind narrow packets, and the queue stays 6-12x the
+ *     paper's on mod);
  *   - weights, node count and horizon as above;
  *   - "the first job carries the packet's characteristics (node count and
  *     processing time); the other jobs of the packet become pseudo-jobs of
@@ -138,7 +139,8 @@ typedef struct packet_state {
     bool paper;           /* variant=paper: Alea's one-job-at-a-time reading */
     packet_select select; /* variant=paper: when the top packet cannot start */
     bool scaling;         /* scaling=linear: members spread over the packet */
-    int32_t reserved;     /* mode=easy: the job holding the reservation, or -1 */
+    int32_t reserved;     /* mode=easy, select=backfill: the job holding the
+                           * reservation, or -1 */
     type_queue *types;    /* sorted by type */
     size_t n_types, cap_types;
     packet *packets; /* active packets */
@@ -163,7 +165,8 @@ typedef struct packet_state {
 
 static const pol_option packet_options[] = {
     {"variant", "default|paper: packets from every queue with a reservation, or the paper's "
-                "reading in Alea (the top queue's packet or nothing; default default)"},
+                "reading in Alea (each queue's packet starts with its head; see select; "
+                "default default)"},
     {"mode", "easy|greedy: a promised reservation for the first blocked head (default easy), "
              "or none; variant=paper takes select= instead"},
     {"select", "variant=paper: backfill|block|pass: when the top queue's head packet cannot "

@@ -209,9 +209,10 @@ static void test_reservation_is_promised(void)
 
 /* P6 (variant=paper): 4 hosts; type 1 initializes in 10 s, type 2 in
  * 20 s. J1 (type 1, 3 nodes, 100 s) at 0: 0-110. At 1, J2 (type 2, 2
- * nodes, 100 s) and J3 (type 2, 1 node, 10 s). The paper's reading takes
- * the top queue's packet or nothing: J2 heads it and does not fit, so J3
- * waits with it; at 110 they form one packet, J2 first, on k = 2 hosts:
+ * nodes, 100 s) and J3 (type 2, 1 node, 10 s). The paper's reading starts
+ * a queue's packet with its head: J2 heads type 2's queue and does not fit
+ * (it holds the reservation), so J3 waits with it whatever the reading
+ * (select=); at 110 they form one packet, J2 first, on k = 2 hosts:
  * J2 110 + 20 + 100 = 230, J3 (10 s on 1 node over 2) 230-235. The default
  * reading passes J2: J3 alone 1 + 20 + 10 = 1-31, J2 110-230.
  * Pseudo-job accounting (paper): J3 is a pseudo-job; the counted waits are
