@@ -12,7 +12,8 @@
 # Packet readings (one set of choices for every workload and share; see
 # policies/pol_packet.c):
 #   default      packet                    our policy: every queue, reservation
-#   paper        packet:variant=paper      the paper's reading in Alea, its
+#   paper        packet:variant=paper      the paper's reading in Alea (EASY
+#                                          over the queues' head packets), its
 #                                          metrics with pseudo-jobs left out
 #   no-bundling  packet:max_members=1      queues, weights, reservation only
 #   no-scaling   packet:scaling=none       members keep their own node count
@@ -55,10 +56,23 @@ platform=$src/platforms/uniform-500.xml
 mkdir -p "$out/workloads" "$out/runs"
 shares="0 1 2 3 4 5 6 7 8 9 10 20 30 40 50"
 variants="fcfs easy default paper no-bundling no-scaling"
+# READINGS=1 adds the paper variant's other readings of what happens when
+# the top queue's packet cannot start (paper = select=backfill: it holds a
+# promised reservation, later packets backfill): paper-block (nothing starts
+# until it does) and paper-pass (the next queue in weight order is tried),
+# and prints how each reading matches the paper (OUT_DIR/readings.csv); and
+# paper-h900 and paper-h14400, the paper reading with packets planned within
+# 15 minutes or 4 hours instead of 1 hour (fewer or more members, hence
+# fewer or more pseudo-jobs left out of its metrics), whose thresholds go
+# to thresholds.csv.
+readings=${READINGS:-0}
+[ "$readings" = 0 ] || variants="$variants paper-block paper-pass paper-h900 paper-h14400"
 spec() {
     case "$1" in
     default) echo packet ;;
     paper) echo packet:variant=paper ;;
+    paper-h*) echo "packet:variant=paper:horizon=${1#paper-h}" ;;
+    paper-*) echo "packet:variant=paper:select=${1#paper-}" ;;
     no-bundling) echo packet:max_members=1 ;;
     no-scaling) echo packet:scaling=none ;;
     *) echo "$1" ;;
@@ -79,6 +93,7 @@ load_of() { # computed load of an SWF file on 500 nodes
 }
 
 # 1. Workloads.
+t_begin=$(date +%s)
 ws=$out/workloads
 how=$ws/how.txt
 lf() { # lf SEED FILE: a Lublin-Feitelson log compressed to 100 hours
@@ -154,6 +169,8 @@ for r in $(seq 1 "$seeds"); do
     STATS_ONLY=-s$r bash "$here/bundling-workloads.sh" "$ws"
 done > "$out/workloads.txt"
 
+echo "bundling-study: workloads took $(( $(date +%s) - t_begin )) s" >&2
+
 # 2. One task per run; finished runs are skipped.
 tasks=$out/tasks.txt
 : > "$tasks"
@@ -216,7 +233,7 @@ for r in $(seq 1 "$seeds"); do
                     /"initialization_total_s"/ { it = $2 }
                     END {
                         mm = m; md = d; mq = q
-                        if (v == "paper" && pk) { mm = pm; md = pd; mq = pq }
+                        if (v ~ /^paper/ && pk) { mm = pm; md = pd; mq = pq }
                         printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", w, r, s, v,
                                mm + 0, md + 0, u + 0, mq + 0, i + 0, it + 0, m + 0, d + 0, q + 0, ua
                     }' "$d/summary.json" >> "$csv"
@@ -418,14 +435,15 @@ table mod
 # 5. Thresholds: the share from which a variant beats EASY at every larger
 #    share (means over the seeds), next to the paper's Packet thresholds.
 thr=$out/thresholds.csv
-awk -v vars="default paper no-bundling no-scaling" 'BEGIN {
+awk -v vars="${variants#fcfs easy }" 'BEGIN {
         split("orig-85 10 10 10|orig-90 8 6 8|orig-95 6 6 6|mod-85 7 7 7|mod-90 5 2 5|mod-95 3 2 3", rows, "|")
         for (i in rows) { split(rows[i], f, " "); pap[f[1], "mean_wait"] = f[2]
                           pap[f[1], "median_wait"] = f[3]; pap[f[1], "mean_queue"] = f[4] }
         split("wait mean_wait|median median_wait|queue mean_queue", mm, "|")
         for (i in mm) { split(mm[i], f, " "); metric[f[1]] = f[2] }
-        # columns of means.txt: 4 fcfs, 5 easy, 6 default, 7 paper, 8 no-bundling, 9 no-scaling
-        col["default"] = 6; col["paper"] = 7; col["no-bundling"] = 8; col["no-scaling"] = 9
+        # columns of means.txt: 4 fcfs, 5 easy, then the Packet variants in order
+        nv = split(vars, vv, " ")
+        for (a = 1; a <= nv; a++) col[vv[a]] = 5 + a
     }
     ($1 in metric) {
         k = $2 SUBSEP metric[$1]
@@ -453,6 +471,51 @@ awk -F, 'NR > 1 { k = $2 " " $3; v[$1, k] = ($4 == "" ? "never" : $4); p[k] = $5
     END {
         for (k in keys) printf "  %-22s %9s %9s %12s %11s   %s\n", k, v["default", k], v["paper", k], v["no-bundling", k], v["no-scaling", k], p[k]
     }' "$thr" | sort
+
+# 5b. READINGS=1: the paper variant's readings against the paper, per
+#     workload: the mean-wait threshold (ours, paper's), and at the sample
+#     points of Tables 2-3 how many mean waits lie within 30 % of the
+#     paper's Packet and the median of |ours - paper| / paper.
+if [ "$readings" != 0 ]; then
+    rd=$out/readings.csv
+    awk -F'[ ,]' -v vars="${variants#fcfs easy }" '
+        FILENAME ~ /paper.txt$/ { if ($1 == "wait") { pk[$2, $3] = $6; pb[$2, $3] = $5 }; next }
+        FILENAME ~ /thresholds.csv$/ { if ($3 == "mean_wait") { th[$1, $2] = $4; pt[$2] = $5 }; next }
+        $1 == "wait" && (($2 SUBSEP $3) in pk) {
+            for (v in col) {
+                e = ($(col[v]) - pk[$2, $3]) / pk[$2, $3]; if (e < 0) e = -e
+                n[v, $2]++; if (e <= 0.3) ok[v, $2]++
+                # Packet over EASY (ours) against Packet over Backfill (paper)
+                q = ($(col[v]) / $5) / (pk[$2, $3] / pb[$2, $3]) - 1; if (q < 0) q = -q
+                if (q <= 0.3) rok[v, $2]++
+                err[v, $2, n[v, $2]] = e
+            }
+        }
+        BEGIN { nv = split(vars, vv, " "); for (a = 1; a <= nv; a++) col[vv[a]] = 5 + a
+                split("paper paper-block paper-pass", rr, " ")
+                split("backfill block pass", nm, " ")
+                split("orig-85 orig-90 orig-95 mod-85 mod-90 mod-95", ww, " ") }
+        END {
+            print "reading,workload,threshold,paper_threshold,within_30pct,points,median_err_pct,ratio_within_30pct"
+            for (a = 1; a <= 3; a++) for (b = 1; b <= 6; b++) {
+                v = rr[a]; w = ww[b]; c = n[v, w]
+                for (i = 1; i <= c; i++) x[i] = err[v, w, i]
+                for (i = 2; i <= c; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
+                med = c % 2 ? x[(c + 1) / 2] : (x[c / 2] + x[c / 2 + 1]) / 2
+                printf "%s,%s,%s,%s,%d,%d,%.0f,%d\n", nm[a], w, th[v, w], pt[w], ok[v, w], c, 100 * med, rok[v, w]
+            }
+        }' "$paper" "$thr" "$means" > "$rd"
+    echo
+    echo "The paper variant's readings, per workload: mean-wait threshold (ours/paper's), Tables 2-3 mean waits within 30 % of the paper's Packet, median error"
+    printf '  %-8s |' reading
+    for w in orig-85 orig-90 orig-95 mod-85 mod-90 mod-95; do printf ' %20s |' "$w"; done
+    echo
+    awk -F, 'NR > 1 { t = ($3 == "" ? "never" : $3); d = ($3 == "" ? 99 : $3 - $4); if (d < 0) d = -d
+                      row[$1] = row[$1] sprintf(" %6s/%-3s %d/%d %4d%% |", t, $4, $5, $6, $7)
+                      if (d <= 2) near[$1]++; within[$1] += $5; pts[$1] += $6; rw[$1] += $8 }
+        END { for (r in row) printf "  %-8s |%s thresholds within 2: %d/6, points within 30 %%: %d/%d (Packet/EASY ratio: %d/%d)\n",
+                                     r, row[r], near[r], within[r], pts[r], rw[r], pts[r] }' "$rd" | sort
+fi
 
 # 6. What bundling saves against what it gains: per variant, workload and
 #    share, EASY's initialization total minus the variant's, and EASY's mean

@@ -58,14 +58,29 @@
  * variant=paper: the algorithm as the paper ran it inside Alea, whose
  *   policies answer selectJob() with one job at a time ("the SelectJob
  *   method, without parameters, is used to choose a job from the queue for
- *   execution", our translation). Its choices, one set for every workload
- *   and share:
- *   - the packet comes from the heaviest queue only, its head first and
- *     then that queue's jobs in order (a job that cannot join closes the
- *     packet); when the head does not fit the free hosts, nothing starts
- *     until it does: no reservation and no backfilling (the paper's
- *     Table 2 has Packet at FCFS's mean wait where bundling saves little:
- *     orig-85 at 5 %, 11 095 s against FCFS 11 043 s and Backfill 3 488 s);
+ *   execution", our translation); the packet is handed to Alea as one job.
+ *   The paper does not say what happens when the packet of the heaviest
+ *   queue does not fit the free nodes. Its choices, one set for every
+ *   workload and share:
+ *   - each queue's packet starts with its head, then takes that queue's
+ *     jobs in order (a job that cannot join closes the packet);
+ *   - select=backfill (the default): the packets of the queues' heads, in
+ *     weight order, are scheduled as EASY schedules jobs (Alea's Backfill,
+ *     the paper's baseline, running over packets): the first head packet
+ *     that does not fit holds a promised reservation until it starts, and
+ *     the packets of later queues start only if they end by its shadow
+ *     time or use hosts it does not need. Chosen over the two other
+ *     readings, kept as options, because it matches the paper best over
+ *     all six workloads (bench/README.md, "Job bundling": thresholds
+ *     within 2 points on 4 of 6 workloads, Tables 2-3 mean waits within
+ *     30 % at 13 of 36 points, against 1/6 and 8/36 for block and 0/6 and
+ *     4/36 for pass): select=block, nothing starts until the top packet
+ *     fits (no reservation, no backfilling; it waits 3-8x the paper's
+ *     Packet on the mod workloads, where the paper's Packet keeps 93-99 %
+ *     utilization, so the paper's cannot have blocked); select=pass, the
+ *     heaviest queue whose head packet fits starts (no reservation: wide
+ *     heads wait behind narrow packets, and the queue stays 6-12x the
+ *     paper's on mod);
  *   - weights, node count and horizon as above;
  *   - "the first job carries the packet's characteristics (node count and
  *     processing time); the other jobs of the packet become pseudo-jobs of
@@ -114,14 +129,19 @@ typedef struct packet {
 
 typedef enum { MODE_EASY, MODE_GREEDY } packet_mode;
 
+/* variant=paper: what happens when the top queue's packet cannot start */
+typedef enum { SELECT_BLOCK, SELECT_PASS, SELECT_BACKFILL } packet_select;
+
 typedef struct packet_state {
     double size_weight, age_weight, horizon_s;
     size_t max_members;
     packet_mode mode;
-    bool paper;        /* variant=paper: Alea's one-job-at-a-time reading */
-    bool scaling;      /* scaling=linear: members spread over the packet */
-    int32_t reserved;  /* mode=easy: the job holding the reservation, or -1 */
-    type_queue *types; /* sorted by type */
+    bool paper;           /* variant=paper: Alea's one-job-at-a-time reading */
+    packet_select select; /* variant=paper: when the top packet cannot start */
+    bool scaling;         /* scaling=linear: members spread over the packet */
+    int32_t reserved;     /* mode=easy, select=backfill: the job holding the
+                           * reservation, or -1 */
+    type_queue *types;    /* sorted by type */
     size_t n_types, cap_types;
     packet *packets; /* active packets */
     size_t n_packets, cap_packets;
@@ -145,9 +165,13 @@ typedef struct packet_state {
 
 static const pol_option packet_options[] = {
     {"variant", "default|paper: packets from every queue with a reservation, or the paper's "
-                "reading in Alea (the top queue's packet or nothing; default default)"},
+                "reading in Alea (each queue's packet starts with its head; see select; "
+                "default default)"},
     {"mode", "easy|greedy: a promised reservation for the first blocked head (default easy), "
-             "or none; variant=paper has neither"},
+             "or none; variant=paper takes select= instead"},
+    {"select", "variant=paper: backfill|block|pass: when the top queue's head packet cannot "
+               "start, it holds a promised reservation and later packets backfill (default "
+               "backfill), nothing starts until it does, or the next queue is tried"},
     {"scaling", "linear|none: members spread over the packet's hosts (default linear), or "
                 "packets of equal-width members on their own node count"},
     {"horizon", "seconds: planned processing a packet may reach (default 3600)"},
@@ -241,10 +265,25 @@ static int packet_init(void *state, const pol_setup *setup, char *err, size_t er
                           err, errlen);
     if (rc)
         return rc;
-    if (s->paper && s->mode == MODE_GREEDY) {
+    const char *select = pol_option_get(setup, "select", NULL);
+    if (select && !s->paper) {
+        snprintf(err, errlen, "option select: only for variant=paper");
+        return ENG_INVAL;
+    }
+    if (!select || strcmp(select, "backfill") == 0)
+        s->select = SELECT_BACKFILL;
+    else if (strcmp(select, "block") == 0)
+        s->select = SELECT_BLOCK;
+    else if (strcmp(select, "pass") == 0)
+        s->select = SELECT_PASS;
+    else {
+        snprintf(err, errlen, "option select: expected backfill, block or pass, got '%s'", select);
+        return ENG_INVAL;
+    }
+    if (s->paper && pol_option_get(setup, "mode", NULL)) {
         snprintf(err, errlen,
-                 "option mode: variant=paper has no mode (it never passes the top "
-                 "queue's packet)");
+                 "option mode: variant=paper has no mode (select= says what happens when "
+                 "the top queue's packet cannot start)");
         return ENG_INVAL;
     }
     s->n_jobs = setup->n_jobs;
@@ -759,8 +798,8 @@ static int packet_schedule(void *state, const pol_view *v, pol_out *out)
      *    packet. */
     double shadow = INFINITY;
     int32_t extra = 0;
-    if (s->mode == MODE_EASY && !s->paper &&
-        (rc = reservation(s, v, out, &n_free, &shadow, &extra)))
+    bool easy = s->paper ? s->select == SELECT_BACKFILL : s->mode == MODE_EASY;
+    if (easy && (rc = reservation(s, v, out, &n_free, &shadow, &extra)))
         return rc;
     for (;;) {
         size_t n_order;
@@ -773,13 +812,15 @@ static int packet_schedule(void *state, const pol_view *v, pol_out *out)
             if (!head)
                 return ENG_INVARIANT;
             int32_t head_nodes = job_nodes(v, head, min_cores);
-            if (s->paper && head_nodes > (int32_t)n_free)
-                break; /* the top queue's packet waits; nothing passes it */
-            if (s->mode == MODE_EASY && !s->paper && s->reserved < 0 &&
-                head_nodes > (int32_t)n_free) {
+            if (easy && s->reserved < 0 && head_nodes > (int32_t)n_free) {
                 s->reserved = head->idx; /* held until it starts */
                 if ((rc = reservation(s, v, out, &n_free, &shadow, &extra)))
                     return rc;
+            }
+            if (s->paper && head_nodes > (int32_t)n_free) {
+                if (s->select == SELECT_BLOCK)
+                    break; /* the top queue's packet waits; nothing passes it */
+                continue;  /* its packet starts with its head: the next queue */
             }
             size_t m;
             int32_t k;
@@ -788,7 +829,7 @@ static int packet_schedule(void *state, const pol_view *v, pol_out *out)
             if (rc)
                 return rc;
             if (m == 0) {
-                if (s->paper)
+                if (s->paper && s->select == SELECT_BLOCK)
                     break;
                 continue;
             }

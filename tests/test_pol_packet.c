@@ -209,9 +209,10 @@ static void test_reservation_is_promised(void)
 
 /* P6 (variant=paper): 4 hosts; type 1 initializes in 10 s, type 2 in
  * 20 s. J1 (type 1, 3 nodes, 100 s) at 0: 0-110. At 1, J2 (type 2, 2
- * nodes, 100 s) and J3 (type 2, 1 node, 10 s). The paper's reading takes
- * the top queue's packet or nothing: J2 heads it and does not fit, so J3
- * waits with it; at 110 they form one packet, J2 first, on k = 2 hosts:
+ * nodes, 100 s) and J3 (type 2, 1 node, 10 s). The paper's reading starts
+ * a queue's packet with its head: J2 heads type 2's queue and does not fit
+ * (it holds the reservation), so J3 waits with it whatever the reading
+ * (select=); at 110 they form one packet, J2 first, on k = 2 hosts:
  * J2 110 + 20 + 100 = 230, J3 (10 s on 1 node over 2) 230-235. The default
  * reading passes J2: J3 alone 1 + 20 + 10 = 1-31, J2 110-230.
  * Pseudo-job accounting (paper): J3 is a pseudo-job; the counted waits are
@@ -252,6 +253,98 @@ static void test_paper_variant(void)
     eng_metrics_compute(&s.prep, eng_core_results(s.core), NULL, 0, 4, &m);
     CU_ASSERT_EQUAL(m.n_pseudo, 0); /* packets of one job: nothing to leave out */
     bl_sched_fini(&s);
+}
+
+/* P8 (variant=paper, select=): 4 hosts; type 1 initializes in 10 s, type 2
+ * in 20 s. J1 (type 1, 3 nodes, 100 s) at 0: 0-110, 1 host left. At 1, J2
+ * (type 2, 4 nodes, 100 s), J3 (type 2, 1 node, 10 s) and J4 (type 1, 1
+ * node, r s). Type 2 weighs 2/3, type 1 1/3 (no age yet): type 2's head
+ * packet, J2 first, is the top one and does not fit. When J2 starts, J3
+ * joins its packet on J2's 4 hosts: J2 + 20 + 100, J3 10 s on 1 node over
+ * 4: 2.5 s.
+ * - select=block: nothing starts until J2 does. At 110 the weights are
+ *   2/3 + 1 and 1/3 + 1: J2 110-230, J3 230-232.5; J4 then from 232.5.
+ * - select=backfill (the default): J2 holds a reservation for 110 (J1's
+ *   planned end) with no host to spare; J4 starts now only if it ends by
+ *   then: r = 50 ends at 1 + 10 + 50 = 61 and starts at 1; r = 200 would
+ *   end at 211 and waits as under block. J2 110-230 either way.
+ * - select=pass: the next queue's packet starts whatever its end: J4 at 1
+ *   (r = 200: 1-211, and J2 waits for 4 hosts: 211-331, J3 331-333.5).
+ * Pseudo-job accounting: J3 is a pseudo-job; the counted waits are those
+ * of J1 (0), J2 and J4. */
+static void test_paper_select(void)
+{
+    static const struct {
+        double r;           /* J4's run time */
+        const char *select; /* NULL: the default */
+        bl_expect e[4];
+        double pk_wait;
+    } cases[] = {
+        {200, "block", {{1, 0, 110}, {2, 110, 230}, {3, 230, 232.5}, {4, 232.5, 442.5}}, 340.5 / 3},
+        {200,
+         "backfill",
+         {{1, 0, 110}, {2, 110, 230}, {3, 230, 232.5}, {4, 232.5, 442.5}},
+         340.5 / 3},
+        {200, "pass", {{1, 0, 110}, {2, 211, 331}, {3, 331, 333.5}, {4, 1, 211}}, 210.0 / 3},
+        {50, "block", {{1, 0, 110}, {2, 110, 230}, {3, 230, 232.5}, {4, 232.5, 292.5}}, 340.5 / 3},
+        {50, "backfill", {{1, 0, 110}, {2, 110, 230}, {3, 230, 232.5}, {4, 1, 61}}, 109.0 / 3},
+        {50, NULL, {{1, 0, 110}, {2, 110, 230}, {3, 230, 232.5}, {4, 1, 61}}, 109.0 / 3},
+        {50, "pass", {{1, 0, 110}, {2, 110, 230}, {3, 230, 232.5}, {4, 1, 61}}, 109.0 / 3},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const bl_jobspec jobs[] = {{1, 0, 100, 100, 3, 1},
+                                   {2, 1, 100, 100, 4, 2},
+                                   {3, 1, 10, 10, 1, 2},
+                                   {4, 1, cases[c].r, cases[c].r, 1, 1}};
+        pol_kv opt[] = {{"variant", "paper"}, {"select", cases[c].select}};
+        bl_opts o = {.init_times = INIT,
+                     .n_init_times = 2,
+                     .options = opt,
+                     .n_options = cases[c].select ? 2 : 1};
+        bl_sched s;
+        bl_core_run("packet", jobs, 4, bl_uniform_platform(4, 1), &o, &s);
+        CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+        bl_check(&s, cases[c].e, 4, cases[c].select ? cases[c].select : "default select");
+        const eng_job_result *r = eng_core_results(s.core);
+        CU_ASSERT_EQUAL(r[find(&s, 3)].packet, find(&s, 2));
+        eng_summary m;
+        eng_metrics_compute(&s.prep, r, NULL, 0, 4, &m);
+        CU_ASSERT_EQUAL(m.n_pseudo, 1);
+        CU_ASSERT_DOUBLE_EQUAL(m.pk_wait_mean_s, cases[c].pk_wait, 1e-9);
+        bl_sched_fini(&s);
+    }
+}
+
+/* The backfill reading promises its reservation: P8's J2, by 110. */
+static void test_paper_backfill_promises(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 100, 100, 3, 1},
+                                      {2, 1, 100, 100, 4, 2},
+                                      {3, 1, 10, 10, 1, 2},
+                                      {4, 1, 200, 200, 1, 1}};
+    static const pol_kv opt[] = {{"variant", "paper"}, {"select", "backfill"}};
+    pol_type spy = *pol_find("packet");
+    spy.schedule = spy_schedule;
+    n_promised = 0;
+    eng_platform *p = bl_uniform_platform(4, 1);
+    eng_workload *w = bl_make_workload(jobs, 4);
+    eng_prepared prep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts po = {.init_times = INIT, .n_init_times = 2};
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &po, &prep, &d), 0);
+    eng_core_opts co = {.policy = &spy, .options = opt, .n_options = 2, .check = true};
+    eng_core *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_core_create(p, &prep, &co, &c, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(eng_core_run(c, &d), 0);
+    CU_ASSERT_DOUBLE_EQUAL(eng_core_results(c)[1].start_s, 110, 1e-9);
+    CU_ASSERT_FATAL(n_promised >= 1);
+    for (size_t i = 0; i < n_promised; i++)
+        CU_ASSERT(promised[i].job_idx == 1 && fabs(promised[i].start_by_s - 110) < 1e-9);
+    eng_core_destroy(c);
+    eng_prepared_fini(&prep);
+    eng_workload_destroy(w);
+    eng_platform_destroy(p);
 }
 
 /* P7 (scaling=none, max_members=1): 4 hosts, type 1 initializes in 10 s;
@@ -302,12 +395,21 @@ static void test_options(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "option mode: expected easy or greedy"));
     bl_sched_fini(&s);
     static const pol_kv bounds[][2] = {
-        {{"horizon", "0"}},        {{"horizon", "inf"}},
-        {{"horizon", "nan"}},      {{"horizon", "1e400"}},
-        {{"max_members", "1e30"}}, {{"max_members", "-1"}},
-        {{"max_members", "2.5"}},  {{"max_members", "2147483648"}},
-        {{"max_members", ""}},     {{"variant", "alea"}},
-        {{"scaling", "log"}},      {{"variant", "paper"}, {"mode", "greedy"}},
+        {{"horizon", "0"}},
+        {{"horizon", "inf"}},
+        {{"horizon", "nan"}},
+        {{"horizon", "1e400"}},
+        {{"max_members", "1e30"}},
+        {{"max_members", "-1"}},
+        {{"max_members", "2.5"}},
+        {{"max_members", "2147483648"}},
+        {{"max_members", ""}},
+        {{"variant", "alea"}},
+        {{"scaling", "log"}},
+        {{"variant", "paper"}, {"mode", "greedy"}},
+        {{"select", "pass"}},
+        {{"variant", "paper"}, {"select", "first"}},
+        {{"variant", "paper"}, {"mode", "easy"}},
     };
     for (size_t i = 0; i < sizeof bounds / sizeof *bounds; i++) {
         o.options = bounds[i];
@@ -417,6 +519,9 @@ int bl_suite_pol_packet(void)
                 test_keeps_forming_packets_while_hosts_are_free);
     CU_add_test(s, "mode=easy promises its reservation", test_reservation_is_promised);
     CU_add_test(s, "variant=paper and its pseudo-job accounting", test_paper_variant);
+    CU_add_test(s, "variant=paper: select=block|pass|backfill", test_paper_select);
+    CU_add_test(s, "variant=paper, select=backfill promises its reservation",
+                test_paper_backfill_promises);
     CU_add_test(s, "ablations: scaling=none, max_members=1", test_ablations);
     CU_add_test(s, "options", test_options);
     CU_add_test(s, "the engine refuses broken packets", test_engine_checks);
