@@ -170,6 +170,13 @@ double eng_avail_gen_global(gsl_rng *rng, double global_load, double max_po)
     return po < max_po ? po : max_po;
 }
 
+double eng_avail_gen_group_p(gsl_rng *rng, double global_load, double event_share)
+{
+    double po_global = eng_avail_gen_global(rng, global_load, 0.99);
+    double u = gsl_rng_uniform(rng), po_event = gsl_rng_uniform(rng);
+    return (1 - po_global) * (u < event_share ? 1 - po_event : 1.0);
+}
+
 /* Study defaults. Job lengths: the paper fits ForHLR II lengths with a
  * lognormal but gives no parameters in the interval's time units; a median
  * of 450 and log-deviation 0.7 match the jobs of Fig. 1 in both papers

@@ -116,6 +116,20 @@ double eng_avail_group_window(const int32_t *group_of, const double *group_p, co
  * P_o < global_load), capped at max_po. global_load 0 gives 0. */
 double eng_avail_gen_global(gsl_rng *rng, double global_load, double max_po);
 
+/* A group's availability over the considered interval (Toporkov,
+ * Yemelyanov & Tselishchev 2023 §2.1-2.2 and §3.1; the group's members
+ * share one job's chain of events):
+ *     P_a^G = (1 - P_o^global) (1 - P_o^event),
+ * P_o^global = eng_avail_gen_global(rng, global_load, 0.99) (the static
+ * part, "P_o << 1"); with probability event_share the interval meets an
+ * allocation or release event of the group's job, whose largest occupation
+ * over it, P_o^event, is uniform on [0, 1); otherwise P_o^event = 0 (no
+ * event of the group's job in the interval; groups whose job executes
+ * throughout are not available resources and are not drawn). Two uniforms
+ * are drawn after the static part whatever event_share, so that changing
+ * the share moves no other draw. event_share in [0, 1]. */
+double eng_avail_gen_group_p(gsl_rng *rng, double global_load, double event_share);
+
 /* Job load (2021 §4.1): single-node jobs on one resource whose expected
  * spans (expected allocation to expected release) cover job_load of
  * [t0, t1]. Lengths are lognormal (median len_median_s, log-deviation

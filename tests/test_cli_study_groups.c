@@ -1,7 +1,7 @@
 /* test_cli_study_groups.c — `batchlab study groups`: the printout with the
  * paper's statements, the JSON keys issue 7 asks for, KnapsackGroup equal
  * to BruteForce in every scenario, the approximations never above it,
- * --help and usage errors. */
+ * --help and usage errors, and windows worth exactly 1 when every group is. */
 #include "bl_test.h"
 
 #include <stdio.h>
@@ -96,6 +96,35 @@ static void test_run_and_json(void)
     free(lk);
     free(lg);
     free(ls);
+    CU_ASSERT(bl_contains(j, "\"group_load\": 0.05, \"event_share\": 0.3"));
+    free(j);
+}
+
+/* No static load and no events: every group is available with
+ * probability 1, so every algorithm's window is worth exactly 1 at every
+ * budget that admits 20 resources (the cheapest 20 of 200 cost about 30). */
+static void test_all_available(void)
+{
+    const char *dir = bl_tmpdir();
+    char json[512];
+    snprintf(json, sizeof json, "%s/gr1.json", dir);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out,
+                           "study groups --skip-small --large-scenarios 1 --budgets 60,220 "
+                           "--group-load 0 --event-share 0 --json '%s'",
+                           json),
+                    0);
+    free(out);
+    char *j = bl_slurp(json, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    const char *large = strstr(j, "\"large\": {\"scenarios\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(large);
+    const char *keys[] = {"knapsack_group", "greedy", "greedy_plus", "knapsack_single"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        char *a = array_after(large, keys[k]);
+        CU_ASSERT(a && strcmp(a, "1, 1") == 0);
+        free(a);
+    }
     free(j);
 }
 
@@ -117,11 +146,18 @@ static void test_usage(void)
     CU_ASSERT_EQUAL(bl_run(&out, "study groups --help"), 0);
     CU_ASSERT(bl_contains(out, "almost impossible just to allocate any 20"));
     CU_ASSERT(bl_contains(out, "--group-costs W"));
+    CU_ASSERT(bl_contains(out, "P_o^global = |N(0, X)|, X = 0.05"));
     free(out);
     CU_ASSERT_EQUAL(bl_run(&out, "study groups --group-costs -1"), 2);
     CU_ASSERT(bl_contains(out, "--group-costs"));
     free(out);
     CU_ASSERT_EQUAL(bl_run(&out, "study groups --group-costs 101"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --event-share 1.5"), 2);
+    CU_ASSERT(bl_contains(out, "--event-share: expected 0..1"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --event-share x"), 2);
+    CU_ASSERT(bl_contains(out, "--event-share"));
     free(out);
     /* costs by group: a valid run that says so */
     CU_ASSERT_EQUAL(bl_run(&out, "study groups --skip-large --scenarios 2 --group-costs 1"), 0);
@@ -137,5 +173,6 @@ int bl_suite_cli_study_groups(void)
         return 1;
     CU_add_test(s, "printout and JSON", test_run_and_json);
     CU_add_test(s, "--help and usage errors", test_usage);
+    CU_add_test(s, "groups always available: every window worth 1", test_all_available);
     return 0;
 }

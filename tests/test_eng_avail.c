@@ -183,6 +183,33 @@ static void test_generators(void)
     for (int g = 0; g < 8; g++)
         CU_ASSERT(count[g] > 0);
     CU_ASSERT_EQUAL(eng_avail_gen_groups(rng, 3, 4, g1, &d), ENG_INVAL);
+
+    /* group availability (1 - P_o^global) (1 - P_o^event): no load, no
+     * event gives 1; with share 0.4 and no static part, 60 % of the groups
+     * are exactly 1 and the rest uniform on (0, 1], so 20 % lie below 0.5;
+     * the static part alone is the global law */
+    gsl_rng_set(rng, 11);
+    CU_ASSERT_EQUAL(eng_avail_gen_group_p(rng, 0, 0), 1.0);
+    size_t one = 0, half = 0, glob = 0;
+    for (size_t i = 0; i < N; i++) {
+        double p = eng_avail_gen_group_p(rng, 0, 0.4);
+        CU_ASSERT(p > 0 && p <= 1);
+        one += p == 1.0;
+        half += p < 0.5;
+        double q = eng_avail_gen_group_p(rng, 0.05, 0);
+        CU_ASSERT(q >= 0.01 && q <= 1);
+        glob += 1 - q < 0.05;
+    }
+    CU_ASSERT(bl_binom_ok(one, N, 0.6, 0, "groups without an event"));
+    CU_ASSERT(bl_binom_ok(half, N, 0.2, 0, "groups below 0.5"));
+    CU_ASSERT(bl_binom_ok(glob, N, 0.682689, 0, "static part below the global load"));
+    /* the share moves no other draw */
+    gsl_rng_set(rng, 5);
+    eng_avail_gen_group_p(rng, 0.05, 0);
+    unsigned long next0 = gsl_rng_get(rng);
+    gsl_rng_set(rng, 5);
+    eng_avail_gen_group_p(rng, 0.05, 1);
+    CU_ASSERT_EQUAL(gsl_rng_get(rng), next0);
     gsl_rng_free(rng);
 }
 

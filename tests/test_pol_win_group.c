@@ -60,6 +60,36 @@ static void test_group_matters(void)
 }
 
 /* Every resource its own group: (3) is (2) and KnapsackGroup is KnapsackP. */
+/* Every group certain (P_a^G = 1): the first window is worth 1 and no
+ * upper estimate can exceed it, so the search stops at once (before keys
+ * were capped at 1, the open candidates' margin kept it splitting). */
+static void test_all_certain(void)
+{
+    enum { M = 60, G = 30 };
+    int64_t c[M];
+    int32_t g[M];
+    double gp[G];
+    for (int j = 0; j < M; j++) {
+        c[j] = 1 + j % 7;
+        g[j] = j % G;
+    }
+    for (int k = 0; k < G; k++)
+        gp[k] = 1.0;
+    int32_t sel[20];
+    pol_win_ws ws;
+    pol_win_ws_init(&ws);
+    pol_wg_problem pr = {
+        .m = M, .cost = c, .group = g, .n_groups = G, .group_p = gp, .n = 20, .budget = 60};
+    pol_win_result r = {.sel = sel};
+    pol_wg_stats st;
+    for (int algo = 0; algo < 3; algo++) {
+        CU_ASSERT_EQUAL(pol_win_group(&pr, (pol_wg_algo)algo, 0, &ws, &r, &st), 0);
+        CU_ASSERT(r.n_sel == 20 && r.feasible && r.p == 1.0);
+        CU_ASSERT(st.tree_size <= 6); /* Greedy+ searches twice */
+    }
+    pol_win_ws_fini(&ws);
+}
+
 static void test_singletons(void)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -166,6 +196,7 @@ int bl_suite_pol_win_group(void)
         return 1;
     CU_add_test(s, "group awareness matters", test_group_matters);
     CU_add_test(s, "singleton groups reduce to KnapsackP", test_singletons);
+    CU_add_test(s, "every group certain: the search stops at once", test_all_certain);
     CU_add_test(s, "KnapsackGroup equals BruteForce on random instances", test_against_bruteforce);
     return 0;
 }

@@ -21,7 +21,8 @@
 
 enum { OPEN = 0, PLUS = 1, MINUS = 2 };
 
-/* Open candidates' upper estimates are raised by this relative margin. */
+/* Open candidates' upper estimates are raised by this relative margin
+ * (and capped at 1). */
 #define KEY_MARGIN 1e-12
 
 double pol_wg_prob(const pol_wg_problem *pr, const int32_t *sel, size_t n, double *scratch)
@@ -306,7 +307,9 @@ static int search(bb *b, const unsigned char *root, pol_wg_algo algo, int32_t *b
             if (valid)
                 continue;
         }
-        double key = v2 * (1 + KEY_MARGIN);
+        /* no window is worth more than 1: capping keeps them bounds, and
+         * lets an incumbent of 1 close the search (every group certain) */
+        double key = fmin(v2 * (1 + KEY_MARGIN), 1.0);
         if (!b->literal && key <= b->incumbent)
             continue;
         b->tmp_state[g] = PLUS;

@@ -27,7 +27,8 @@
  * members, the other natural reading); H orders by key, then
  * valid before open, then creation order; open candidates' keys are raised
  * by a relative 1e-12 so that rounding in the k-th roots can never prune an
- * optimal branch. Two exact refinements are on unless POL_WG_LITERAL:
+ * optimal branch, and capped at 1 (no window is worth more), so that an
+ * incumbent of 1 ends the search. Two exact refinements are on unless POL_WG_LITERAL:
  *   - a solution whose open groups are all chosen completely is valid too
  *     (its relaxed value is then its true value (3));
  *   - every relaxed solution is a feasible window: the best true value seen
