@@ -96,7 +96,7 @@ static void test_run_and_json(void)
     free(lk);
     free(lg);
     free(ls);
-    CU_ASSERT(bl_contains(j, "\"group_load\": 0.05, \"event_share\": 0.3"));
+    CU_ASSERT(bl_contains(j, "\"group_load\": 0.05,\n    \"event_share\": 0.3,"));
     free(j);
 }
 
@@ -117,7 +117,7 @@ static void test_all_available(void)
     free(out);
     char *j = bl_slurp(json, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
-    const char *large = strstr(j, "\"large\": {\"scenarios\"");
+    const char *large = strstr(j, "\"large\": {\n    \"scenarios\"");
     CU_ASSERT_PTR_NOT_NULL_FATAL(large);
     const char *keys[] = {"knapsack_group", "greedy", "greedy_plus", "knapsack_single"};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
