@@ -570,6 +570,8 @@ static void byr_drop_due(cons_state *s, double now)
     size_t k = 0;
     while (k < s->n_byr && s->byr[k].res_s <= now)
         k++;
+    if (k == 0)
+        return; /* byr may not be allocated yet */
     memmove(s->byr, s->byr + k, (s->n_byr - k) * sizeof *s->byr);
     s->n_byr -= k;
 }
