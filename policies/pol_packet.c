@@ -922,7 +922,7 @@ static int reservation(packet_state *s, const pol_view *v, pol_out *out, size_t 
 static int packet_schedule(void *state, const pol_view *v, pol_out *out)
 {
     packet_state *s = state;
-    int rc;
+    int rc = ENG_OK; /* mode=greedy and select=block may form no packet */
     int32_t min_cores = INT32_MAX;
     for (size_t h = 0; h < v->n_hosts; h++)
         if (v->hosts[h].cores < min_cores)
