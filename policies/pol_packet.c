@@ -90,10 +90,36 @@
  *     only, and the queue length with each job in the queue until its
  *     packet starts.
  *
+ * Islands (eng_policy.h, --islands strict; every variant and mode). The
+ *   paper's machine has none; ours follow the engine's rule that a job
+ *   that fits in one island runs within one (README, "Islands"), counted
+ *   in hosts since a packet takes its hosts whole:
+ *   - a packet whose first member fits in the largest island stays within
+ *     one island: its members are chosen against the most hosts any one
+ *     island has free (so no member's packet spans islands), and its k
+ *     hosts are those of the island pol_island_pick() chooses for k (best
+ *     fit, as the engine places a job), lowest names first;
+ *   - a packet whose first member is larger than every island spans them
+ *     as the engine does (pol_island_take): island by island in order,
+ *     each island's free hosts lowest names first;
+ *   - "fits now" for a queue's head (the reservation, select=) is the same
+ *     test, so a head can be blocked by islands while enough hosts are free
+ *     overall;
+ *   - the reservation's shadow time is the first planned packet end at
+ *     which pol_island_pick() can place the reserved job, and its extra
+ *     hosts are counted as pol_shadow_isl counts them (the most free beyond
+ *     its need in an island that can host it then; all free beyond it for a
+ *     job larger than every island), so a later packet that outlives the
+ *     shadow time leaves the reserved job an island, wherever it goes, and
+ *     the promise holds under --check.
+ *   Without islands (none defined, or --islands ignore) nothing changes.
+ *
  * Costs per call: per packet formed, O(t) to weigh the t waiting types
  * and O(t^2) to order them (t is small: 8 in the study), at most 256 queue
  * entries looked at per queue tried, O(p^2) for the shadow time over p
- * running packets; members are popped from FIFO queues. Out of memory
+ * running packets (with islands, plus one pass over their hosts, and
+ * O(islands x free hosts) to take a packet's hosts); members are popped
+ * from FIFO queues. Out of memory
  * anywhere is reported as ENG_NOMEM, never as "nothing fits".
  */
 #include "eng_policy.h"
@@ -161,6 +187,12 @@ typedef struct packet_state {
     double *ends;      /* scratch: planned packet ends */
     int32_t *end_units;
     size_t cap_ends, cap_end_units;
+    /* with islands (pol_setup.n_islands > 0; else n_isl == 0), in hosts: */
+    int32_t n_isl;
+    int32_t *isl_hosts;  /* per island: its hosts */
+    int32_t largest_isl; /* hosts of the largest island */
+    int32_t *isl_free;   /* per island, this call: free hosts (in free_pos) */
+    int32_t *isl_cur;    /* scratch of the shadow walk */
 } packet_state;
 
 static const pol_option packet_options[] = {
@@ -215,10 +247,14 @@ static void packet_release(packet_state *s)
     free(s->assigned);
     free(s->in_queue);
     free(s->busy);
+    free(s->isl_hosts);
+    free(s->isl_free);
+    free(s->isl_cur);
     s->job_packet = NULL;
     s->assigned = NULL;
     s->in_queue = NULL;
     s->busy = NULL;
+    s->isl_hosts = s->isl_free = s->isl_cur = NULL;
 }
 
 static int packet_init(void *state, const pol_setup *setup, char *err, size_t errlen)
@@ -292,13 +328,31 @@ static int packet_init(void *state, const pol_setup *setup, char *err, size_t er
     s->assigned = calloc(s->n_jobs ? s->n_jobs : 1, 1);
     s->in_queue = calloc(s->n_jobs ? s->n_jobs : 1, 1);
     s->busy = calloc(s->n_hosts ? s->n_hosts : 1, 1);
-    if (!s->job_packet || !s->busy || !s->assigned || !s->in_queue) {
+    s->n_isl = setup->n_islands;
+    if (s->n_isl > 0) {
+        s->isl_hosts = calloc((size_t)s->n_isl, sizeof *s->isl_hosts);
+        s->isl_free = calloc((size_t)s->n_isl, sizeof *s->isl_free);
+        s->isl_cur = calloc((size_t)s->n_isl, sizeof *s->isl_cur);
+    }
+    if (!s->job_packet || !s->busy || !s->assigned || !s->in_queue ||
+        (s->n_isl > 0 && (!s->isl_hosts || !s->isl_free || !s->isl_cur))) {
         packet_release(s); /* the engine calls fini only after a successful init */
         snprintf(err, errlen, "out of memory");
         return ENG_NOMEM;
     }
     for (size_t i = 0; i < s->n_jobs; i++)
         s->job_packet[i] = -1;
+    for (size_t h = 0; h < s->n_hosts && s->n_isl > 0; h++) {
+        int32_t k = setup->hosts[h].island;
+        if (k < 0 || k >= s->n_isl) {
+            packet_release(s);
+            snprintf(err, errlen, "host %s has no island of the pool's %d", setup->hosts[h].name,
+                     (int)s->n_isl);
+            return ENG_INVARIANT;
+        }
+        if (++s->isl_hosts[k] > s->largest_isl)
+            s->largest_isl = s->isl_hosts[k];
+    }
     return ENG_OK;
 }
 
@@ -326,6 +380,9 @@ static void packet_fini(void *state)
     free(s->free_pos);
     free(s->ends);
     free(s->end_units);
+    free(s->isl_hosts);
+    free(s->isl_free);
+    free(s->isl_cur);
 }
 
 /* The queue of a type, created in sorted position when new. */
@@ -504,9 +561,26 @@ static void trim(packet_state *s, type_queue *q)
         s->in_queue[q->jobs[q->head++]] = 0;
 }
 
+/* Hosts a packet whose first member needs `nodes` hosts may take now, of
+ * the n_free free ones: all of them, or with islands, for a member that
+ * fits in one island, the most any one island has free (its packet stays
+ * within one island: a member that fits in one runs within one, as the
+ * engine places jobs). */
+static int32_t avail_for(const packet_state *s, int32_t nodes, size_t n_free)
+{
+    if (s->n_isl == 0 || nodes > s->largest_isl)
+        return (int32_t)n_free;
+    int32_t most = 0;
+    for (int32_t k = 0; k < s->n_isl; k++)
+        if (s->isl_free[k] > most)
+            most = s->isl_free[k];
+    return most;
+}
+
 /* A packet being chosen: its members are s->pick[0..m). */
 typedef struct pick {
     size_t m;
+    int32_t avail; /* hosts it may take: avail_for() its first member */
     int32_t widest, k;
     int64_t total_nodes;
     double node_s, init;
@@ -514,15 +588,18 @@ typedef struct pick {
 
 enum { JOINED, PASSED, CLOSED };
 
-/* Offers job j to packet c, with `avail` free hosts and the reservation
+/* Offers job j to packet c, with `n_free` free hosts and the reservation
  * (shadow, extra). JOINED: it is a member now; PASSED: it cannot be one,
  * try the next job; CLOSED: the packet takes no more. */
-static int offer(packet_state *s, const pol_view *v, const pol_job *j, int32_t avail, double shadow,
-                 int32_t extra, pick *c)
+static int offer(packet_state *s, const pol_view *v, const pol_job *j, int32_t n_free,
+                 double shadow, int32_t extra, pick *c)
 {
     if (s->max_members && c->m == s->max_members)
         return CLOSED;
     int32_t nodes = job_nodes(v, j, s->min_cores);
+    if (c->m == 0)
+        c->avail = avail_for(s, nodes, (size_t)n_free);
+    int32_t avail = c->avail;
     /* The paper's reading takes the queue's jobs in order: one that cannot
      * join closes the packet. */
     int pass = s->paper ? CLOSED : PASSED;
@@ -635,6 +712,97 @@ static int shadow_of(packet_state *s, const pol_view *v, int32_t free_hosts, int
     return ENG_OK;
 }
 
+/* shadow_of with islands: `need` hosts are free when pol_island_pick()
+ * places them (in hosts per island): some island has them free, or, for a
+ * job larger than every island, the islands together. The extra hosts are
+ * those a later packet may hold past the shadow time wherever it goes, as
+ * pol_shadow_isl counts them: for a job that fits in one island, the most
+ * free beyond `need` in an island that can host it then; for a larger
+ * one, all free beyond it. O(p^2 + packets' hosts + p n_islands). */
+static int shadow_isl(packet_state *s, const pol_view *v, int32_t need, double *shadow,
+                      int32_t *extra)
+{
+    size_t n = 0;
+    if (eng_grow(&s->ends, &s->cap_ends, s->n_packets + 1, sizeof *s->ends) ||
+        eng_grow(&s->end_units, &s->cap_end_units, s->n_packets + 1, sizeof *s->end_units))
+        return ENG_NOMEM;
+    /* packets by planned end; end_units holds the packet's index here */
+    for (size_t p = 0; p < s->n_packets; p++) {
+        double e = s->packets[p].planned_end_s;
+        size_t k = n++;
+        while (k > 0 && s->ends[k - 1] > e) {
+            s->ends[k] = s->ends[k - 1];
+            s->end_units[k] = s->end_units[k - 1];
+            k--;
+        }
+        s->ends[k] = e;
+        s->end_units[k] = (int32_t)p;
+    }
+    int32_t *cur = s->isl_cur;
+    memcpy(cur, s->isl_free, (size_t)s->n_isl * sizeof *cur);
+    double t = v->now_s;
+    bool found = pol_island_pick(s->n_isl, s->isl_hosts, cur, need) != POL_ISLAND_NONE;
+    for (size_t i = 0; i < n; i++) {
+        double e = s->ends[i] > v->now_s ? s->ends[i] : v->now_s;
+        if (found && e > t)
+            break;
+        const packet *pk = &s->packets[s->end_units[i]];
+        for (int32_t h = 0; h < pk->n_hosts; h++)
+            cur[v->hosts[pk->hosts[h]].island]++;
+        if (!found && pol_island_pick(s->n_isl, s->isl_hosts, cur, need) != POL_ISLAND_NONE) {
+            found = true;
+            t = e;
+        }
+    }
+    *shadow = found ? t : INFINITY;
+    *extra = 0;
+    if (!found)
+        return ENG_OK;
+    int64_t ex = 0, total = 0;
+    for (int32_t k = 0; k < s->n_isl; k++) {
+        total += cur[k];
+        if (need <= s->largest_isl && cur[k] >= need && cur[k] - need > ex)
+            ex = cur[k] - need;
+    }
+    *extra = (int32_t)(need <= s->largest_isl ? ex : total - need);
+    return ENG_OK;
+}
+
+/* Takes the k hosts of a new packet from the free ones (free_pos, in name
+ * order) into hosts: the lowest-named; with islands, those of the island
+ * pol_island_pick() chooses for k hosts (best fit), or, for a packet
+ * larger than every island, island by island as the engine spans
+ * (pol_island_take), each island's lowest-named first. */
+static int take_hosts(packet_state *s, const pol_view *v, int32_t k, int32_t *hosts, size_t *n_free)
+{
+    if (s->n_isl == 0) {
+        memcpy(hosts, s->free_pos, (size_t)k * sizeof *hosts);
+        memmove(s->free_pos, s->free_pos + k, (*n_free - (size_t)k) * sizeof *s->free_pos);
+        *n_free -= (size_t)k;
+        return ENG_OK;
+    }
+    int32_t pick = pol_island_pick(s->n_isl, s->isl_hosts, s->isl_free, k);
+    if (pick == POL_ISLAND_NONE || (pick == POL_ISLAND_SPAN) != (k > s->largest_isl))
+        return ENG_INVARIANT; /* offer() sized the packet to what is free */
+    int32_t got = 0;
+    for (int32_t isl = pick >= 0 ? pick : 0; got < k && isl < s->n_isl; isl++) {
+        size_t kept = 0;
+        for (size_t i = 0; i < *n_free; i++) {
+            int32_t h = s->free_pos[i];
+            if (got < k && v->hosts[h].island == isl) {
+                hosts[got++] = h;
+                s->isl_free[isl]--;
+            } else {
+                s->free_pos[kept++] = h;
+            }
+        }
+        *n_free = kept;
+        if (pick >= 0)
+            break;
+    }
+    return got == k ? ENG_OK : ENG_INVARIANT;
+}
+
 /* Opens a packet of m members from q on k of the free hosts. */
 static int open_packet(packet_state *s, const pol_view *v, pol_out *out, type_queue *q, size_t m,
                        int32_t k, size_t *n_free)
@@ -650,6 +818,11 @@ static int open_packet(packet_state *s, const pol_view *v, pol_out *out, type_qu
         free_packet(pk);
         return ENG_NOMEM;
     }
+    int rc = take_hosts(s, v, k, pk->hosts, n_free);
+    if (rc) {
+        free_packet(pk);
+        return rc;
+    }
     memcpy(pk->members, s->pick, m * sizeof *pk->members);
     for (size_t i = 0; i < m; i++) {
         s->assigned[pk->members[i]] = 1;
@@ -660,10 +833,6 @@ static int open_packet(packet_state *s, const pol_view *v, pol_out *out, type_qu
     trim(s, q);
     pk->n_members = m;
     pk->first = pk->members[0];
-    /* the lowest-named free hosts */
-    memcpy(pk->hosts, s->free_pos, (size_t)k * sizeof *pk->hosts);
-    memmove(s->free_pos, s->free_pos + k, (*n_free - (size_t)k) * sizeof *s->free_pos);
-    *n_free -= (size_t)k;
     pk->n_hosts = k;
     for (int32_t h = 0; h < k; h++)
         pk->units += v->alloc == POL_ALLOC_NODE ? 1 : v->hosts[pk->hosts[h]].cores;
@@ -728,7 +897,7 @@ static int reservation(packet_state *s, const pol_view *v, pol_out *out, size_t 
         return ENG_OK;
     }
     int32_t need = job_nodes(v, j, s->min_cores);
-    if (need <= (int32_t)*n_free) {
+    if (need <= avail_for(s, need, *n_free)) {
         type_queue *q = queue_of(s, j->type);
         size_t m;
         int32_t k;
@@ -741,7 +910,8 @@ static int reservation(packet_state *s, const pol_view *v, pol_out *out, size_t 
             return ENG_INVARIANT;                       /* it fits, so it joins */
         return open_packet(s, v, out, q, m, k, n_free); /* clears s->reserved */
     }
-    int rc = shadow_of(s, v, (int32_t)*n_free, need, shadow, extra);
+    int rc = s->n_isl ? shadow_isl(s, v, need, shadow, extra)
+                      : shadow_of(s, v, (int32_t)*n_free, need, shadow, extra);
     if (rc)
         return rc;
     if (isfinite(*shadow))
@@ -752,7 +922,7 @@ static int reservation(packet_state *s, const pol_view *v, pol_out *out, size_t 
 static int packet_schedule(void *state, const pol_view *v, pol_out *out)
 {
     packet_state *s = state;
-    int rc;
+    int rc = ENG_OK; /* mode=greedy and select=block may form no packet */
     int32_t min_cores = INT32_MAX;
     for (size_t h = 0; h < v->n_hosts; h++)
         if (v->hosts[h].cores < min_cores)
@@ -792,6 +962,11 @@ static int packet_schedule(void *state, const pol_view *v, pol_out *out)
     for (size_t h = 0; h < v->n_hosts; h++)
         if (!s->busy[h] && v->hosts[h].free_cores == v->hosts[h].cores)
             s->free_pos[n_free++] = (int32_t)h;
+    if (s->n_isl > 0) {
+        memset(s->isl_free, 0, (size_t)s->n_isl * sizeof *s->isl_free);
+        for (size_t i = 0; i < n_free; i++)
+            s->isl_free[v->hosts[s->free_pos[i]].island]++;
+    }
 
     /* 3. Packets while hosts are free and jobs fit: each round weighs the
      *    queues afresh (the last packet shrank its queue) and forms one
@@ -812,12 +987,13 @@ static int packet_schedule(void *state, const pol_view *v, pol_out *out)
             if (!head)
                 return ENG_INVARIANT;
             int32_t head_nodes = job_nodes(v, head, min_cores);
-            if (easy && s->reserved < 0 && head_nodes > (int32_t)n_free) {
+            bool head_fits = head_nodes <= avail_for(s, head_nodes, n_free);
+            if (easy && s->reserved < 0 && !head_fits) {
                 s->reserved = head->idx; /* held until it starts */
                 if ((rc = reservation(s, v, out, &n_free, &shadow, &extra)))
                     return rc;
             }
-            if (s->paper && head_nodes > (int32_t)n_free) {
+            if (s->paper && !head_fits) {
                 if (s->select == SELECT_BLOCK)
                     break; /* the top queue's packet waits; nothing passes it */
                 continue;  /* its packet starts with its head: the next queue */
@@ -855,7 +1031,7 @@ const pol_type pol_packet = {
     .name = "packet",
     .summary = "bundles same-type jobs into packets that pay the initialization once",
     .citation = "Baranov & Lyakhovets 2022",
-    .flags = 0,
+    .flags = POL_FLAG_ISLANDS,
     .state_size = sizeof(packet_state),
     .options = packet_options,
     .init = packet_init,

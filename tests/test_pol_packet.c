@@ -383,6 +383,151 @@ static void test_ablations(void)
     }
 }
 
+/* The islands of the hosts of job id's run (positions in a..b order of
+ * bl_island_platform): a bit per island, 1 for a, 2 for b. */
+static unsigned islands_of(const bl_sched *s, int64_t id)
+{
+    const eng_job_result *r = eng_core_results(s->core);
+    const int32_t *hosts = eng_core_alloc_hosts(s->core);
+    long i = find(s, id);
+    unsigned mask = 0;
+    for (int32_t h = 0; i >= 0 && h < r[i].n_hosts; h++)
+        mask |= 1u << s->p->hosts[hosts[r[i].hosts_off + (size_t)h]].island;
+    return mask;
+}
+
+/* The first host of job id's run, by name. */
+static const char *first_host(const bl_sched *s, int64_t id)
+{
+    const eng_job_result *r = eng_core_results(s->core);
+    long i = find(s, id);
+    if (i < 0 || r[i].n_hosts == 0)
+        return "";
+    return s->p->hosts[eng_core_alloc_hosts(s->core)[r[i].hosts_off]].name;
+}
+
+/* I1 (islands a: a1-a3, b: b1-b2, whole nodes; as
+ * platforms/test/islands-3-2.xml): four 1-node type-1 jobs of 100 s at 0,
+ * horizon 100, type 1 initializes in 10 s. Without islands they form one
+ * packet on k = ceil(400 / 100) = 4 hosts a1, a2, a3, b1 (25 s each:
+ * J1 0-35, J2 35-60, J3 60-85, J4 85-110). With islands a packet of
+ * 1-node members stays in one island, at most 3 hosts (a's): with J4,
+ * 400 node-s on 3 hosts plan 133 s > 100, so the packet closes at J3:
+ * J1, J2, J3 on a1-a3 (100/3 s each after the 10 s initialization). J4
+ * forms the next packet, alone: 1 host, best fit in b (2 free): b1,
+ * 0-110. */
+static void test_islands_packet_within_one(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 100, 100, 1, 1},
+                                      {2, 0, 100, 100, 1, 1},
+                                      {3, 0, 100, 100, 1, 1},
+                                      {4, 0, 100, 100, 1, 1}};
+    static const eng_init_time init[] = {{.type = 1, .seconds = 10}};
+    static const pol_kv opt[] = {{"horizon", "100"}};
+    static const int sizes[] = {3, 2};
+    bl_opts o = {.init_times = init, .n_init_times = 1, .options = opt, .n_options = 1};
+    bl_sched s;
+    bl_core_run("packet", jobs, 4, bl_island_platform(sizes, 2, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    double third = 100 * (1.0 / 3), e1 = 10 + third, e2 = e1 + third, e3 = e2 + third;
+    bl_expect e[] = {{1, 0, e1}, {2, e1, e2}, {3, e2, e3}, {4, 0, 110}};
+    bl_check(&s, e, 4, "I1 islands");
+    const eng_job_result *r = eng_core_results(s.core);
+    CU_ASSERT_EQUAL(r[find(&s, 3)].packet, find(&s, 1));
+    CU_ASSERT_EQUAL(r[find(&s, 1)].n_hosts, 3);
+    CU_ASSERT_EQUAL(islands_of(&s, 1), 1u);
+    CU_ASSERT_EQUAL(islands_of(&s, 3), 1u);
+    CU_ASSERT_EQUAL(r[find(&s, 4)].packet, find(&s, 4));
+    CU_ASSERT_STRING_EQUAL(first_host(&s, 4), "b1");
+    bl_sched_fini(&s);
+
+    o.ignore_islands = true;
+    bl_core_run("packet", jobs, 4, bl_island_platform(sizes, 2, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect ei[] = {{1, 0, 35}, {2, 35, 60}, {3, 60, 85}, {4, 85, 110}};
+    bl_check(&s, ei, 4, "I1 --islands ignore");
+    CU_ASSERT_EQUAL(eng_core_results(s.core)[find(&s, 4)].n_hosts, 4);
+    CU_ASSERT_EQUAL(islands_of(&s, 4), 3u); /* spans a and b */
+    bl_sched_fini(&s);
+}
+
+/* I2 (islands a: a1-a3, b: b1-b2, whole nodes, no initialization; also
+ * run through SimGrid on platforms/test/islands-3-2.xml), one type per
+ * job. At 0, J1 (1 node, 100 s) best fits b (2 free against 3):
+ * b1; J2 (2 nodes, 50 s) then best fits a (3 free against 1): a1-a2. At 1,
+ * J3 (2 nodes, 10 s), J4 and J5 (1 node, 200 s each) arrive: two hosts
+ * are free (a3, b2) but no island has two, so J3 waits. Its reservation:
+ * at J2's planned end, 50, island a has 3 free (b 1): shadow time 50,
+ * extra hosts 3 - 2 = 1, promised. J4 runs past 50 on the one extra host
+ * (best fit for 1 node, a and b tied at 1 free: a, a3), 1-201; J5 would
+ * take a second one and waits. At 50 J3 starts on a1-a2 (50-60), then J5
+ * on b2 (50-250). variant=paper (select=backfill) reads the same here;
+ * mode=greedy keeps no reservation: J5 1-201 on b2, and J3 still 50-60.
+ * With --islands ignore J3 starts at 1 on the two free hosts. */
+static void test_islands_blocked_start_keeps_reservation(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 100, 100, 1, 1},
+                                      {2, 0, 50, 50, 2, 2},
+                                      {3, 1, 10, 10, 2, 3},
+                                      {4, 1, 200, 200, 1, 4},
+                                      {5, 1, 200, 200, 1, 5}};
+    static const int sizes[] = {3, 2};
+    static const pol_kv paper[] = {{"variant", "paper"}}, greedy[] = {{"mode", "greedy"}};
+    static const struct {
+        const pol_kv *opt;
+        const char *what;
+        bl_expect e[5];
+        bool promises;
+    } cases[] = {
+        {NULL, "I2 default", {{1, 0, 100}, {2, 0, 50}, {3, 50, 60}, {4, 1, 201}, {5, 50, 250}}, 1},
+        {paper, "I2 paper", {{1, 0, 100}, {2, 0, 50}, {3, 50, 60}, {4, 1, 201}, {5, 50, 250}}, 1},
+        {greedy, "I2 greedy", {{1, 0, 100}, {2, 0, 50}, {3, 50, 60}, {4, 1, 201}, {5, 1, 201}}, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        pol_type spy = *pol_find("packet");
+        spy.schedule = spy_schedule;
+        n_promised = 0;
+        bl_opts o = {
+            .options = cases[c].opt, .n_options = cases[c].opt ? 1 : 0, .policy_type = &spy};
+        bl_sched s;
+        bl_core_run("packet", jobs, 5, bl_island_platform(sizes, 2, 1), &o, &s);
+        CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+        bl_check(&s, cases[c].e, 5, cases[c].what);
+        CU_ASSERT_STRING_EQUAL(first_host(&s, 1), "b1");
+        CU_ASSERT_STRING_EQUAL(first_host(&s, 2), "a1");
+        CU_ASSERT_STRING_EQUAL(first_host(&s, 3), "a1");
+        CU_ASSERT_EQUAL(islands_of(&s, 3), 1u);
+        CU_ASSERT_STRING_EQUAL(first_host(&s, 4), "a3");
+        CU_ASSERT_STRING_EQUAL(first_host(&s, 5), "b2");
+        if (cases[c].promises) {
+            CU_ASSERT_FATAL(n_promised >= 1);
+            for (size_t i = 0; i < n_promised; i++)
+                CU_ASSERT(promised[i].job_idx == find(&s, 3) &&
+                          fabs(promised[i].start_by_s - 50) < 1e-9);
+        } else {
+            CU_ASSERT_EQUAL(n_promised, 0);
+        }
+        bl_sched_fini(&s);
+        /* the same through SimGrid on platforms/test/islands-3-2.xml,
+         * checker on */
+        o.policy_type = NULL;
+        eng_run_report rep;
+        eng_diag d;
+        eng_diag_clear(&d);
+        CU_ASSERT_EQUAL_FATAL(
+            bl_sim_run("packet", jobs, 5, bl_src("platforms/test/islands-3-2.xml"), &o, &rep, &d),
+            0);
+        bl_check_rep(&rep, cases[c].e, 5, cases[c].what);
+        eng_run_report_fini(&rep);
+    }
+    bl_opts o = {.ignore_islands = true};
+    bl_sched s;
+    bl_core_run("packet", jobs, 5, bl_island_platform(sizes, 2, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    CU_ASSERT_DOUBLE_EQUAL(bl_start(&s, 3), 1, 0);
+    bl_sched_fini(&s);
+}
+
 /* Options. */
 static void test_options(void)
 {
@@ -523,6 +668,9 @@ int bl_suite_pol_packet(void)
     CU_add_test(s, "variant=paper, select=backfill promises its reservation",
                 test_paper_backfill_promises);
     CU_add_test(s, "ablations: scaling=none, max_members=1", test_ablations);
+    CU_add_test(s, "islands: a packet within one island", test_islands_packet_within_one);
+    CU_add_test(s, "islands: a start blocked by islands keeps its reservation",
+                test_islands_blocked_start_keeps_reservation);
     CU_add_test(s, "options", test_options);
     CU_add_test(s, "the engine refuses broken packets", test_engine_checks);
     CU_add_test(s, "sane against EASY without initialization", test_sane_without_initialization);

@@ -244,15 +244,26 @@ static eng_platform *island_platform(gsl_rng *r, bool three, int *cores, bool fa
     return p;
 }
 
+/* Configurations run besides every policy's defaults in the island
+ * rounds: Packet's other readings, each of which places packets itself. */
+static const struct variant island_variants[] = {
+    {"packet", {{"variant", "paper"}}, 1},
+    {"packet", {{"variant", "paper"}, {"select", "block"}}, 2},
+    {"packet", {{"mode", "greedy"}, {"horizon", "600"}}, 2},
+    {"packet", {{"scaling", "none"}}, 1},
+};
+
 /* Every policy that plans with islands, on random workloads over islands,
  * checker on (its promises included): no start is refused, and every job
- * that fits in one island ran within one. The others are refused. */
+ * whose units (a packet member: its packet's) fit in one island ran
+ * within one. The others are refused. */
 static void test_conformance_islands(void)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 20261126);
-    size_t n_policies;
-    const pol_type *const *list = pol_list(&n_policies);
+    size_t n_registered;
+    const pol_type *const *list = pol_list(&n_registered);
+    size_t n_policies = n_registered + sizeof island_variants / sizeof island_variants[0];
     int runs = 0, failures = 0;
     for (int round = 0; round < 24; round++) {
         bool three = round % 2;
@@ -283,11 +294,17 @@ static void test_conformance_islands(void)
                                       .seed = seed,
                                       .requeue = requeue,
                                       .max_requeues = 20}};
+            const struct variant *var = k < n_registered ? NULL
+                                                         : &island_variants[k - n_registered];
+            const char *name = var ? var->policy : list[k]->name;
+            if (var) {
+                o.options = var->options;
+                o.n_options = var->n_options;
+            }
             bl_sched s;
-            int rc = bl_core_run(list[k]->name, jobs, n, p, &o, &s);
-            bool plans = list[k]->flags & POL_FLAG_ISLANDS;
-            bool refused = !plans ||
-                           (alloc == POL_ALLOC_CORE && strcmp(list[k]->name, "conservative") == 0);
+            int rc = bl_core_run(name, jobs, n, p, &o, &s);
+            bool plans = pol_find(name)->flags & POL_FLAG_ISLANDS;
+            bool refused = !plans || (alloc == POL_ALLOC_CORE && strcmp(name, "conservative") == 0);
             runs++;
             if (refused) {
                 CU_ASSERT_EQUAL(rc, ENG_USAGE);
@@ -296,7 +313,8 @@ static void test_conformance_islands(void)
             }
             if (rc) {
                 failures++;
-                printf("\n  islands round %d %s: %s", round, list[k]->name, s.diag.msg);
+                printf("\n  islands round %d %s%s: %s", round, name, var ? " (variant)" : "",
+                       s.diag.msg);
             }
             CU_ASSERT_EQUAL(rc, 0);
             if (rc == 0) {
@@ -304,7 +322,7 @@ static void test_conformance_islands(void)
                 const int32_t *hosts = eng_core_alloc_hosts(s.core);
                 CU_ASSERT_EQUAL(eng_core_jobs_left(s.core), 0);
                 for (size_t i = 0; i < s.prep.n_jobs; i++) {
-                    if (s.prep.jobs[i].units > largest || res[i].n_hosts == 0)
+                    if (res[i].units > largest || res[i].n_hosts == 0)
                         continue;
                     int32_t isl = s.p->hosts[hosts[res[i].hosts_off]].island;
                     for (int32_t h = 1; h < res[i].n_hosts; h++)
