@@ -58,6 +58,11 @@ int bl_run(char **output, const char *fmt, ...) __attribute__((format(printf, 2,
 /* True if s holds needle; otherwise prints both and returns false. */
 bool bl_contains(const char *s, const char *needle);
 
+/* The elements of the JSON array after "key": in json (batchlab's layout,
+ * one element per line) as one line "a, b, c"; a new string, NULL if the
+ * key is absent or on OOM. */
+char *bl_json_array(const char *json, const char *key);
+
 /* |count/n - p| <= 5 sqrt(p (1 - p) / n) + slack (a binomial share at five
  * standard deviations); prints the numbers when it fails. */
 bool bl_binom_ok(size_t count, size_t n, double p, double slack, const char *what);

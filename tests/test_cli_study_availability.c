@@ -8,30 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The elements of the array after "key": in json as one line, "a, b, c"
- * (a new string; the file has one element per line). */
-static char *array_of(const char *json, const char *key)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\": [", key);
-    const char *p = strstr(json, pat);
-    if (!p)
-        return NULL;
-    p += strlen(pat);
-    const char *e = strchr(p, ']');
-    char *a = e ? malloc((size_t)(e - p) + 1) : NULL;
-    if (!a)
-        return NULL;
-    size_t n = 0;
-    for (const char *c = p; c < e; c++)
-        if (*c == ',')
-            n += (size_t)sprintf(a + n, ", ");
-        else if (*c != ' ' && *c != '\n')
-            a[n++] = *c;
-    a[n] = '\0';
-    return a;
-}
-
 static int parse(const char *text, double *v, int max)
 {
     int n = 0;
@@ -65,8 +41,8 @@ static void test_run_and_json(void)
                           "\"starting_points\"", "\"accuracy\"", "\"speedup\""};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
         CU_ASSERT(bl_contains(j, keys[k]));
-    char *ks = array_of(j, "knapsack"), *gr = array_of(j, "greedyjnt"),
-         *jl = array_of(j, "job_load");
+    char *ks = bl_json_array(j, "knapsack"), *gr = bl_json_array(j, "greedyjnt"),
+         *jl = bl_json_array(j, "job_load");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ks);
     CU_ASSERT_PTR_NOT_NULL_FATAL(gr);
     double k[8], g[8], l[8];
@@ -93,7 +69,7 @@ static void test_run_and_json(void)
     /* the same seed gives the same values (times differ) */
     CU_ASSERT_EQUAL(bl_run(NULL, "%s --json '%s'", args, json2), 0);
     char *j2 = bl_slurp(json2, NULL);
-    char *ks2 = j2 ? array_of(j2, "knapsack") : NULL;
+    char *ks2 = j2 ? bl_json_array(j2, "knapsack") : NULL;
     CU_ASSERT(ks2 && strcmp(ks, ks2) == 0);
     free(ks);
     free(ks2);

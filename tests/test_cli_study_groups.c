@@ -8,30 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The elements of the array after "key": at or after from as one line,
- * "a, b, c" (a new string; the file has one element per line). */
-static char *array_after(const char *from, const char *key)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\": [", key);
-    const char *p = strstr(from, pat);
-    if (!p)
-        return NULL;
-    p += strlen(pat);
-    const char *e = strchr(p, ']');
-    char *a = e ? malloc((size_t)(e - p) + 1) : NULL;
-    if (!a)
-        return NULL;
-    size_t n = 0;
-    for (const char *c = p; c < e; c++)
-        if (*c == ',')
-            n += (size_t)sprintf(a + n, ", ");
-        else if (*c != ' ' && *c != '\n')
-            a[n++] = *c;
-    a[n] = '\0';
-    return a;
-}
-
 static void test_run_and_json(void)
 {
     const char *dir = bl_tmpdir();
@@ -55,38 +31,38 @@ static void test_run_and_json(void)
     const char *keys[] = {"n",      "bruteforce",  "knapsack_group",
                           "greedy", "greedy_plus", "knapsack_single"};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
-        char *a = array_after(small, keys[k]);
+        char *a = bl_json_array(small, keys[k]);
         CU_ASSERT_PTR_NOT_NULL(a);
         free(a);
     }
     /* KnapsackGroup is exact, so its means equal BruteForce's to the bit */
-    char *bf = array_after(small, "bruteforce"), *kg = array_after(small, "knapsack_group");
+    char *bf = bl_json_array(small, "bruteforce"), *kg = bl_json_array(small, "knapsack_group");
     CU_ASSERT(bf && kg && strcmp(bf, kg) == 0);
     free(bf);
     free(kg);
-    char *em = array_after(small, "exact_matches");
+    char *em = bl_json_array(small, "exact_matches");
     CU_ASSERT(em && strspn(em, "3, ") == strlen(em)); /* 3 of 3 at every n */
     free(em);
     const char *bud = strstr(j, "\"budget\": {\n    \"scenarios\"");
     CU_ASSERT_PTR_NOT_NULL_FATAL(bud);
-    em = array_after(bud, "exact_matches");
+    em = bl_json_array(bud, "exact_matches");
     CU_ASSERT(em && strspn(em, "3, ") == strlen(em));
     free(em);
     const char *lkeys[] = {"budget",      "knapsack_group",  "greedy",
                            "greedy_plus", "knapsack_single", "tree_size"};
     for (size_t k = 0; k < sizeof lkeys / sizeof *lkeys; k++) {
-        char *a = array_after(large, lkeys[k]);
+        char *a = bl_json_array(large, lkeys[k]);
         CU_ASSERT_PTR_NOT_NULL(a);
         free(a);
     }
     CU_ASSERT(bl_contains(large, "\"bruteforce\": null"));
     CU_ASSERT(bl_contains(large, "\"seconds\": {\n      \"knapsack_group\": ["));
-    char *b = array_after(large, "budget");
+    char *b = bl_json_array(large, "budget");
     CU_ASSERT(b && strcmp(b, "60, 160") == 0);
     free(b);
     /* the approximations never above the exact optimum */
-    char *lk = array_after(large, "knapsack_group"), *lg = array_after(large, "greedy"),
-         *ls = array_after(large, "knapsack_single");
+    char *lk = bl_json_array(large, "knapsack_group"), *lg = bl_json_array(large, "greedy"),
+         *ls = bl_json_array(large, "knapsack_single");
     CU_ASSERT_PTR_NOT_NULL_FATAL(lk);
     CU_ASSERT_PTR_NOT_NULL_FATAL(lg);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ls);
@@ -121,7 +97,7 @@ static void test_all_available(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(large);
     const char *keys[] = {"knapsack_group", "greedy", "greedy_plus", "knapsack_single"};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
-        char *a = array_after(large, keys[k]);
+        char *a = bl_json_array(large, keys[k]);
         CU_ASSERT(a && strcmp(a, "1, 1") == 0);
         free(a);
     }

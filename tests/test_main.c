@@ -196,6 +196,28 @@ bool bl_contains(const char *s, const char *needle)
     return ok;
 }
 
+char *bl_json_array(const char *json, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": [", key);
+    const char *p = strstr(json, pat);
+    if (!p)
+        return NULL;
+    p += strlen(pat);
+    const char *e = strchr(p, ']');
+    char *a = e ? malloc((size_t)(e - p) + 1) : NULL;
+    if (!a)
+        return NULL;
+    size_t n = 0;
+    for (const char *c = p; c < e; c++)
+        if (*c == ',')
+            n += (size_t)sprintf(a + n, ", ");
+        else if (*c != ' ' && *c != '\n')
+            a[n++] = *c;
+    a[n] = '\0';
+    return a;
+}
+
 bool bl_binom_ok(size_t count, size_t n, double p, double slack, const char *what)
 {
     double f = (double)count / (double)n;
