@@ -184,9 +184,9 @@ typedef struct packet_state {
     int32_t *free_pos; /* scratch */
     size_t cap_free;
     int32_t min_cores; /* this call's smallest host */
-    double *ends;      /* scratch: planned packet ends */
-    int32_t *end_units;
-    size_t cap_ends, cap_end_units;
+    double *ends;      /* scratch: planned packet ends, ascending */
+    int32_t *end_pkt;  /* scratch: the packet of each of ends */
+    size_t cap_ends, cap_end_pkt;
     /* with islands (pol_setup.n_islands > 0; else n_isl == 0), in hosts: */
     int32_t n_isl;
     int32_t *isl_hosts;  /* per island: its hosts */
@@ -379,7 +379,7 @@ static void packet_fini(void *state)
     free(s->order);
     free(s->free_pos);
     free(s->ends);
-    free(s->end_units);
+    free(s->end_pkt);
     free(s->isl_hosts);
     free(s->isl_free);
     free(s->isl_cur);
@@ -677,36 +677,46 @@ static int choose_members(packet_state *s, const pol_view *v, type_queue *q, int
     return ENG_OK;
 }
 
+/* The running packets by planned end (insertion, stable): s->ends[i] and
+ * s->end_pkt[i], the packet's index; *n their count. O(p^2) for p
+ * packets (one per host at most). */
+static int order_by_end(packet_state *s, size_t *n)
+{
+    if (eng_grow(&s->ends, &s->cap_ends, s->n_packets + 1, sizeof *s->ends) ||
+        eng_grow(&s->end_pkt, &s->cap_end_pkt, s->n_packets + 1, sizeof *s->end_pkt))
+        return ENG_NOMEM;
+    *n = 0;
+    for (size_t p = 0; p < s->n_packets; p++) {
+        double e = s->packets[p].planned_end_s;
+        size_t k = (*n)++;
+        while (k > 0 && s->ends[k - 1] > e) {
+            s->ends[k] = s->ends[k - 1];
+            s->end_pkt[k] = s->end_pkt[k - 1];
+            k--;
+        }
+        s->ends[k] = e;
+        s->end_pkt[k] = (int32_t)p;
+    }
+    return ENG_OK;
+}
+
 /* When will `need` hosts be free, counting the running packets' planned
  * ends? Returns the shadow time and the hosts free then beyond need. */
 static int shadow_of(packet_state *s, const pol_view *v, int32_t free_hosts, int32_t need,
                      double *shadow, int32_t *extra)
 {
-    size_t n = 0;
-    if (eng_grow(&s->ends, &s->cap_ends, s->n_packets + 1, sizeof *s->ends) ||
-        eng_grow(&s->end_units, &s->cap_end_units, s->n_packets + 1, sizeof *s->end_units))
+    size_t n;
+    if (order_by_end(s, &n))
         return ENG_NOMEM;
-    for (size_t p = 0; p < s->n_packets; p++) {
-        double e = s->packets[p].planned_end_s;
-        int32_t h = s->packets[p].n_hosts;
-        size_t k = n++;
-        while (k > 0 && s->ends[k - 1] > e) {
-            s->ends[k] = s->ends[k - 1];
-            s->end_units[k] = s->end_units[k - 1];
-            k--;
-        }
-        s->ends[k] = e;
-        s->end_units[k] = h;
-    }
     int64_t acc = free_hosts;
     double t = v->now_s;
     size_t i = 0;
     while (acc < need && i < n) {
         t = s->ends[i] > v->now_s ? s->ends[i] : v->now_s;
-        acc += s->end_units[i++];
+        acc += s->packets[s->end_pkt[i++]].n_hosts;
     }
     while (i < n && s->ends[i] <= t)
-        acc += s->end_units[i++];
+        acc += s->packets[s->end_pkt[i++]].n_hosts;
     *extra = (int32_t)(acc - need);
     *shadow = acc >= need ? t : INFINITY;
     return ENG_OK;
@@ -722,22 +732,9 @@ static int shadow_of(packet_state *s, const pol_view *v, int32_t free_hosts, int
 static int shadow_isl(packet_state *s, const pol_view *v, int32_t need, double *shadow,
                       int32_t *extra)
 {
-    size_t n = 0;
-    if (eng_grow(&s->ends, &s->cap_ends, s->n_packets + 1, sizeof *s->ends) ||
-        eng_grow(&s->end_units, &s->cap_end_units, s->n_packets + 1, sizeof *s->end_units))
+    size_t n;
+    if (order_by_end(s, &n))
         return ENG_NOMEM;
-    /* packets by planned end; end_units holds the packet's index here */
-    for (size_t p = 0; p < s->n_packets; p++) {
-        double e = s->packets[p].planned_end_s;
-        size_t k = n++;
-        while (k > 0 && s->ends[k - 1] > e) {
-            s->ends[k] = s->ends[k - 1];
-            s->end_units[k] = s->end_units[k - 1];
-            k--;
-        }
-        s->ends[k] = e;
-        s->end_units[k] = (int32_t)p;
-    }
     int32_t *cur = s->isl_cur;
     memcpy(cur, s->isl_free, (size_t)s->n_isl * sizeof *cur);
     double t = v->now_s;
@@ -746,7 +743,7 @@ static int shadow_isl(packet_state *s, const pol_view *v, int32_t need, double *
         double e = s->ends[i] > v->now_s ? s->ends[i] : v->now_s;
         if (found && e > t)
             break;
-        const packet *pk = &s->packets[s->end_units[i]];
+        const packet *pk = &s->packets[s->end_pkt[i]];
         for (int32_t h = 0; h < pk->n_hosts; h++)
             cur[v->hosts[pk->hosts[h]].island]++;
         if (!found && pol_island_pick(s->n_isl, s->isl_hosts, cur, need) != POL_ISLAND_NONE) {
