@@ -16,7 +16,9 @@ do for [m = 1:4] {
     metric = word(metrics, m)
     set output sprintf("%s/fig-%s.png", dir, metric)
     set multiplot layout 2,3 title sprintf("%s against the initialization share (means over seeds; Packet-paper counts its pseudo-jobs out, as the paper did%s)", metric, m == 2 ? "; zero medians are not drawn on the log scale" : "")
-    if (m != 3) { set logscale y; set key top left } else { unset logscale y; set key bottom right }
+    # the key below each panel: inside, some series ran through it
+    if (m != 3) { set logscale y } else { unset logscale y }
+    set key below horizontal maxcols 3
     do for [w = 1:6] {
         f = sprintf("%s/%s-%s.dat", dir, metric, word(names, w))
         set title word(names, w)
@@ -26,7 +28,7 @@ do for [m = 1:4] {
 }
 unset logscale y
 
-set key top left
+set key inside top left vertical maxcols 1
 # Saved initialization against the wait gained, per share.
 set output sprintf("%s/fig-saving.png", dir)
 set multiplot layout 2,3 title "initialization saved against EASY (hours, x) and mean wait gained over EASY (s, y; every job counted), one point per share"
