@@ -109,6 +109,52 @@ static void test_edges(void)
     pol_win_ws_fini(&ws);
 }
 
+/* MinC with and without the tie-break on p. n = 2, budget 3:
+ *   j   p     cost  p/c
+ *   0   0.1   1     0.1
+ *   1   0.2   1     0.2
+ *   2   0.3   1     0.3
+ *   3   0.99  2     0.495
+ *   4   0.98  2     0.49
+ * Three resources share the least cost. MinC with the tie-break takes the
+ * two of higher p, {1, 2} (0.2 x 0.3 = 0.06); as the papers write it ("MinC
+ * does not perform any availability optimization", POL_WIN_MINC_PLAIN) the
+ * first two by index, {0, 1} (0.1 x 0.2 = 0.02). Both cost 2. MaxP and
+ * MaxP/C both take {3, 4} (cost 4 > 3), so GreedyJnt ends in MinC and
+ * returns the same two; the optimum, {2, 3} (0.297, cost 3), is out of
+ * every greedy rule's reach. The flag changes MinC only. */
+static void test_minc_tiebreak(void)
+{
+    const double p[] = {0.1, 0.2, 0.3, 0.99, 0.98};
+    const int64_t c[] = {1, 1, 1, 2, 2};
+    int32_t sel[2];
+    pol_win_ws ws;
+    pol_win_ws_init(&ws);
+    pol_win_problem pr = {.m = 5, .p = p, .cost = c, .n = 2, .budget = 3};
+    pol_win_result r = {.sel = sel};
+    static const pol_win_rule rules[] = {POL_WIN_MINC, POL_WIN_GREEDYJNT};
+    for (int k = 0; k < 2; k++) {
+        CU_ASSERT_EQUAL(pol_win_greedy_flags(&pr, rules[k], 0, &ws, &r), 0);
+        CU_ASSERT(is_sel(&r, 1, 2) && r.feasible && r.cost == 2);
+        CU_ASSERT_DOUBLE_EQUAL(r.p, 0.06, 1e-15);
+        CU_ASSERT_EQUAL(pol_win_greedy(&pr, rules[k], &ws, &r), 0); /* flags 0 */
+        CU_ASSERT(is_sel(&r, 1, 2));
+        CU_ASSERT_EQUAL(pol_win_greedy_flags(&pr, rules[k], POL_WIN_MINC_PLAIN, &ws, &r), 0);
+        CU_ASSERT(is_sel(&r, 0, 1) && r.feasible && r.cost == 2);
+        CU_ASSERT_DOUBLE_EQUAL(r.p, 0.02, 1e-15);
+    }
+    /* MaxP and MaxP/C do not read the flag */
+    CU_ASSERT_EQUAL(pol_win_greedy_flags(&pr, POL_WIN_MAXP, POL_WIN_MINC_PLAIN, &ws, &r), 0);
+    CU_ASSERT(is_sel(&r, 3, 4) && !r.feasible);
+    CU_ASSERT_EQUAL(pol_win_greedy_flags(&pr, POL_WIN_MAXPC, POL_WIN_MINC_PLAIN, &ws, &r), 0);
+    CU_ASSERT(is_sel(&r, 3, 4) && !r.feasible);
+    /* a budget of 1 fits nothing, with or without the tie-break */
+    pr.budget = 1;
+    CU_ASSERT_EQUAL(pol_win_greedy_flags(&pr, POL_WIN_MINC, POL_WIN_MINC_PLAIN, &ws, &r), 0);
+    CU_ASSERT_EQUAL(r.n_sel, 0);
+    pol_win_ws_fini(&ws);
+}
+
 int bl_suite_pol_win_greedy(void)
 {
     CU_pSuite s = CU_add_suite("pol_win_greedy", NULL, NULL);
@@ -117,5 +163,6 @@ int bl_suite_pol_win_greedy(void)
     CU_add_test(s, "MaxP, MinC, MaxP/C", test_single_rules);
     CU_add_test(s, "GreedyJnt stages and infeasible budgets", test_greedyjnt_stages);
     CU_add_test(s, "ties, zero costs, too few resources", test_edges);
+    CU_add_test(s, "MinC with and without the tie-break on p", test_minc_tiebreak);
     return 0;
 }

@@ -59,6 +59,42 @@ static void test_group_matters(void)
     pol_win_ws_fini(&ws);
 }
 
+/* POL_WG_MINC_PLAIN reaches Greedy's relaxations. Five singleton groups
+ * (so (3) is (2)), the instance of test_pol_win_greedy.c's MinC test:
+ * P = 0.1, 0.2, 0.3, 0.99, 0.98, costs 1, 1, 1, 2, 2, n = 2, budget 3. At
+ * the root every group is open with p = P (k = 1); GreedyJnt ends in MinC
+ * (MaxP and MaxP/C both take the two dear ones, cost 4), both chosen groups
+ * are chosen completely, so the root's window is valid and Greedy returns
+ * it: {1, 2} = 0.06 with the tie-break, {0, 1} = 0.02 without.
+ * KnapsackGroup and Greedy+ (the exact search in Greedy's final subtree,
+ * here the whole tree) find {2, 3} = 0.297 either way. */
+static void test_greedy_minc_plain(void)
+{
+    const int64_t c[] = {1, 1, 1, 2, 2};
+    const int32_t g[] = {0, 1, 2, 3, 4};
+    const double gp[] = {0.1, 0.2, 0.3, 0.99, 0.98};
+    int32_t sel[2];
+    pol_win_ws ws;
+    pol_win_ws_init(&ws);
+    pol_wg_problem pr = {
+        .m = 5, .cost = c, .group = g, .n_groups = 5, .group_p = gp, .n = 2, .budget = 3};
+    pol_win_result r = {.sel = sel};
+    CU_ASSERT_EQUAL(pol_win_group(&pr, POL_WG_GREEDY, 0, &ws, &r, NULL), 0);
+    CU_ASSERT(r.n_sel == 2 && sel[0] == 1 && sel[1] == 2);
+    CU_ASSERT_DOUBLE_EQUAL(r.p, 0.06, 1e-15);
+    CU_ASSERT_EQUAL(pol_win_group(&pr, POL_WG_GREEDY, POL_WG_MINC_PLAIN, &ws, &r, NULL), 0);
+    CU_ASSERT(r.n_sel == 2 && sel[0] == 0 && sel[1] == 1);
+    CU_ASSERT_DOUBLE_EQUAL(r.p, 0.02, 1e-15);
+    for (unsigned fl = 0; fl <= POL_WG_MINC_PLAIN; fl += POL_WG_MINC_PLAIN) {
+        CU_ASSERT_EQUAL(pol_win_group(&pr, POL_WG_KNAPSACK, fl, &ws, &r, NULL), 0);
+        CU_ASSERT(r.n_sel == 2 && sel[0] == 2 && sel[1] == 3);
+        CU_ASSERT_DOUBLE_EQUAL(r.p, 0.297, 1e-15);
+        CU_ASSERT_EQUAL(pol_win_group(&pr, POL_WG_GREEDY_PLUS, fl, &ws, &r, NULL), 0);
+        CU_ASSERT_DOUBLE_EQUAL(r.p, 0.297, 1e-15);
+    }
+    pol_win_ws_fini(&ws);
+}
+
 /* Every resource its own group: (3) is (2) and KnapsackGroup is KnapsackP. */
 /* Every group certain (P_a^G = 1): the first window is worth 1 and no
  * upper estimate can exceed it, so the search stops at once (before keys
@@ -197,6 +233,7 @@ int bl_suite_pol_win_group(void)
     CU_add_test(s, "group awareness matters", test_group_matters);
     CU_add_test(s, "singleton groups reduce to KnapsackP", test_singletons);
     CU_add_test(s, "every group certain: the search stops at once", test_all_certain);
+    CU_add_test(s, "Greedy's MinC stage with and without the tie-break", test_greedy_minc_plain);
     CU_add_test(s, "KnapsackGroup equals BruteForce on random instances", test_against_bruteforce);
     return 0;
 }

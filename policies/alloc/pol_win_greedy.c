@@ -21,12 +21,12 @@ static bool better(const key *a, const key *b)
     return a->idx < b->idx;
 }
 
-static key make_key(const pol_win_problem *pr, pol_win_rule rule, int32_t j)
+static key make_key(const pol_win_problem *pr, pol_win_rule rule, unsigned flags, int32_t j)
 {
     double p = pr->p[j], c = (double)pr->cost[j];
     switch (rule) {
     case POL_WIN_MINC:
-        return (key){-c, -p, j};
+        return (key){-c, (flags & POL_WIN_MINC_PLAIN) ? 0.0 : -p, j};
     case POL_WIN_MAXPC:
         if (c <= 0)
             return (key){INFINITY, -p, j};
@@ -37,11 +37,12 @@ static key make_key(const pol_win_problem *pr, pol_win_rule rule, int32_t j)
 }
 
 /* The n best of the m keys into top[0..n), best first. */
-static void select_top(const pol_win_problem *pr, pol_win_rule rule, key *top, int32_t n)
+static void select_top(const pol_win_problem *pr, pol_win_rule rule, unsigned flags, key *top,
+                       int32_t n)
 {
     int32_t k = 0;
     for (size_t j = 0; j < pr->m; j++) {
-        key x = make_key(pr, rule, (int32_t)j);
+        key x = make_key(pr, rule, flags, (int32_t)j);
         if (k == n && !better(&x, &top[n - 1]))
             continue;
         int32_t pos = k < n ? k++ : n - 1;
@@ -53,7 +54,7 @@ static void select_top(const pol_win_problem *pr, pol_win_rule rule, key *top, i
     }
 }
 
-static int apply_rule(const pol_win_problem *pr, pol_win_rule rule, pol_win_ws *ws,
+static int apply_rule(const pol_win_problem *pr, pol_win_rule rule, unsigned flags, pol_win_ws *ws,
                       pol_win_result *res)
 {
     int32_t n = pr->n;
@@ -61,7 +62,7 @@ static int apply_rule(const pol_win_problem *pr, pol_win_rule rule, pol_win_ws *
     double *scratch = pol_win_ws_get(ws, 1, (size_t)n * sizeof *scratch);
     if (!top || !scratch)
         return ENG_NOMEM;
-    select_top(pr, rule, top, n);
+    select_top(pr, rule, flags, top, n);
     for (int32_t k = 0; k < n; k++)
         res->sel[k] = top[k].idx;
     res->n_sel = n;
@@ -78,6 +79,12 @@ const char *pol_win_rule_name(pol_win_rule rule)
 int pol_win_greedy(const pol_win_problem *pr, pol_win_rule rule, pol_win_ws *ws,
                    pol_win_result *res)
 {
+    return pol_win_greedy_flags(pr, rule, 0, ws, res);
+}
+
+int pol_win_greedy_flags(const pol_win_problem *pr, pol_win_rule rule, unsigned flags,
+                         pol_win_ws *ws, pol_win_result *res)
+{
     res->n_sel = 0;
     res->feasible = false;
     res->p = 0;
@@ -86,7 +93,7 @@ int pol_win_greedy(const pol_win_problem *pr, pol_win_rule rule, pol_win_ws *ws,
         return ENG_OK;
     int rc;
     if (rule != POL_WIN_GREEDYJNT) {
-        if ((rc = apply_rule(pr, rule, ws, res)) != ENG_OK)
+        if ((rc = apply_rule(pr, rule, flags, ws, res)) != ENG_OK)
             return rc;
         if (rule == POL_WIN_MINC && !res->feasible)
             res->n_sel = 0, res->p = 0, res->cost = 0;
@@ -94,7 +101,7 @@ int pol_win_greedy(const pol_win_problem *pr, pol_win_rule rule, pol_win_ws *ws,
     }
     static const pol_win_rule stages[] = {POL_WIN_MAXP, POL_WIN_MAXPC, POL_WIN_MINC};
     for (int s = 0; s < 3; s++) {
-        if ((rc = apply_rule(pr, stages[s], ws, res)) != ENG_OK)
+        if ((rc = apply_rule(pr, stages[s], flags, ws, res)) != ENG_OK)
             return rc;
         if (res->feasible)
             return ENG_OK;

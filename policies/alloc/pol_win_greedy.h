@@ -8,7 +8,10 @@
  *           can buy, and optimal whenever it is affordable.
  *   MinC    the n cheapest (ties: higher p, then lower index), or nothing
  *           (n_sel = 0) when even they exceed the budget: the least budget
- *           any feasible selection needs.
+ *           any feasible selection needs. With POL_WIN_MINC_PLAIN, ties
+ *           of cost go to the lower index alone, as both papers write it:
+ *           "MinC does not perform any availability optimization"
+ *           (2021 §3.4, 2023 §2.3).
  *   MaxP/C  the n of highest p / c (cost 0 ranks first, by p); may be
  *           infeasible.
  *   GreedyJnt  MaxP if affordable, else MaxP/C if affordable, else MinC if
@@ -33,9 +36,19 @@ typedef enum pol_win_rule {
 /* "maxp", "minc", "maxpc", "greedyjnt". */
 const char *pol_win_rule_name(pol_win_rule rule);
 
+enum {
+    /* MinC (alone or as GreedyJnt's last stage) ranks by cost alone, ties
+     * by index, without the tie-break on p */
+    POL_WIN_MINC_PLAIN = 1u << 0,
+};
+
 /* Applies one rule. res->sel must hold pr->n slots. n_sel = 0 when m < n
  * or (MinC, GreedyJnt) nothing is affordable. Returns 0 or ENG_NOMEM. */
 int pol_win_greedy(const pol_win_problem *pr, pol_win_rule rule, pol_win_ws *ws,
                    pol_win_result *res);
+
+/* pol_win_greedy with flags (POL_WIN_MINC_PLAIN or 0; 0 is pol_win_greedy). */
+int pol_win_greedy_flags(const pol_win_problem *pr, pol_win_rule rule, unsigned flags,
+                         pol_win_ws *ws, pol_win_result *res);
 
 #endif

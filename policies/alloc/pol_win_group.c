@@ -60,6 +60,7 @@ typedef struct bb {
     const pol_wg_problem *pr;
     pol_win_ws *ws;
     bool literal;
+    unsigned greedy_flags; /* pol_win_greedy_flags() of the Greedy relaxations */
     size_t G;
     int32_t *gstart, *gmem; /* members of group g: gmem[gstart[g] .. gstart[g+1]) */
     double *root_p;         /* (P_a^G)^(1/k) */
@@ -201,8 +202,9 @@ static int evaluate(bb *b, const unsigned char *state, pol_wg_algo algo, eval_rc
             .budget = pr->budget == POL_WIN_NO_BUDGET ? POL_WIN_NO_BUDGET : pr->budget - fcost,
         };
         pol_win_result r = {.sel = b->ssel};
-        int rc = algo == POL_WG_KNAPSACK ? pol_win_knapsack(&sub, POL_WIN_KS_ALL, b->ws, &r, NULL)
-                                         : pol_win_greedy(&sub, POL_WIN_GREEDYJNT, b->ws, &r);
+        int rc = algo == POL_WG_KNAPSACK
+                     ? pol_win_knapsack(&sub, POL_WIN_KS_ALL, b->ws, &r, NULL)
+                     : pol_win_greedy_flags(&sub, POL_WIN_GREEDYJNT, b->greedy_flags, b->ws, &r);
         if (rc)
             return rc;
         if (r.n_sel == 0)
@@ -345,7 +347,11 @@ int pol_win_group(const pol_wg_problem *pr, pol_wg_algo algo, unsigned flags, po
             return ENG_INVAL;
     if (pr->n < 1 || n > m || pr->budget < 0)
         return ENG_OK;
-    bb b = {.pr = pr, .ws = ws, .literal = flags & POL_WG_LITERAL, .G = G};
+    bb b = {.pr = pr,
+            .ws = ws,
+            .literal = flags & POL_WG_LITERAL,
+            .greedy_flags = (flags & POL_WG_MINC_PLAIN) ? POL_WIN_MINC_PLAIN : 0u,
+            .G = G};
     int rc = ENG_NOMEM;
     b.gstart = calloc(G + 1, sizeof *b.gstart);
     b.gmem = malloc(m * sizeof *b.gmem);

@@ -39,7 +39,9 @@
  *
  * Variants (§3.1): KnapsackGroup solves every relaxation with KnapsackP
  * (exact: the optimum equals BruteForce's); Greedy with GreedyJnt (its
- * keys are then no longer bounds: approximate); Greedy+ runs Greedy, then
+ * keys are then no longer bounds: approximate; POL_WG_MINC_PLAIN takes
+ * its MinC stage as the paper writes it, ties of cost by index, not by
+ * p); Greedy+ runs Greedy, then
  * re-optimizes its final candidate exactly — our reading of "the final
  * solution optimization is performed again using KnapsackP": the
  * KnapsackGroup search restricted to that candidate's subtree (its G+ and
@@ -75,6 +77,9 @@ typedef enum pol_wg_algo {
 enum {
     /* the paper's algorithm only: validity = all chosen in G+, no incumbent */
     POL_WG_LITERAL = 1u << 0,
+    /* Greedy, Greedy+: GreedyJnt's MinC stage without the tie-break on p
+     * (POL_WIN_MINC_PLAIN of pol_win_greedy.h); KnapsackGroup ignores it */
+    POL_WG_MINC_PLAIN = 1u << 1,
 };
 
 typedef struct pol_wg_stats {
