@@ -21,13 +21,15 @@ set output dir.'/groups-fig5.png'
 set title 'Fig. 5: mean calculation time against n (N = 21, G = 8, no budget)'
 set ylabel 'seconds'
 set logscale y
-set key top right
+# outside: BruteForce's arch crosses every corner inside
+set key outside right top
 plot dir.'/groups-small.csv' using 1:3 with linespoints lw 2 pt 7 title 'BruteForce', \
      '' using 1:5 with linespoints lw 2 pt 6 title 'KnapsackGroup', \
      '' using 1:7 with linespoints pt 1 title 'Greedy', \
      '' using 1:9 with linespoints pt 2 title 'Greedy+', \
      '' using 1:11 with linespoints pt 5 title 'KnapsackSingle'
 unset logscale y
+set key inside
 
 set output dir.'/groups-fig6.png'
 set title 'Fig. 6: P_a^w against the budget (N = 21, G = 8, n = 8)'

@@ -24,8 +24,15 @@
 #    Greedy ahead of KnapsackSingle only where C > 200; KnapsackGroup's
 #    tree smaller at C = 220 than at C = 40 and at C = 120 than at C = 40.
 #
+#    Beside them, per seed: at C = 220 the scenarios where Greedy equals
+#    KnapsackGroup and where it is above or below KnapsackSingle; and, on
+#    budgets that no longer bind (GR_LOOSE, default "240 260 300"), the
+#    first where Greedy's mean is above KnapsackSingle's and the first
+#    where Greedy equals KnapsackGroup in every scenario — the paper's
+#    "without the cost restriction, Greedy can outperform KnapsackSingle".
+#
 # Environment: GR_SCENARIOS, GR_LARGE, GR_REPS, GR_TIMING, GR_SEED (default
-# 1), GR_SEEDS.
+# 1), GR_SEEDS, GR_LOOSE.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -133,18 +140,36 @@ fi
 # 4. Trend targets over seeds (N = 200 series).
 # One seed's facts: the largest KnapsackGroup / Greedy - 1, the largest
 # 1 - KnapsackSingle / KnapsackGroup, the budgets <= 200 where Greedy is
-# ahead of KnapsackSingle, the tree at C = 40, 120 and 220.
+# ahead of KnapsackSingle, the tree at C = 40, 120 and 220, and at C = 220
+# the scenarios where Greedy equals KnapsackGroup, is above and is below
+# KnapsackSingle.
 gfacts() {
     local b
     b=$(block "$1" large)
     paste -d' ' <(echo "$b" | arr budget) <(echo "$b" | arr knapsack_group) <(echo "$b" | arr greedy) \
-        <(echo "$b" | arr knapsack_single) <(echo "$b" | arr tree_size) | awk '
+        <(echo "$b" | arr knapsack_single) <(echo "$b" | arr tree_size) \
+        <(echo "$b" | arr greedy_equal_group) <(echo "$b" | arr greedy_above_single) \
+        <(echo "$b" | arr greedy_below_single) | awk '
         { c = $1 + 0; kg = $2 + 0; gr = $3 + 0; ks = $4 + 0; t = $5 + 0
           if (gr > 0 && kg / gr - 1 > lead) lead = kg / gr - 1
           if (kg > 0 && 1 - ks / kg > loss) loss = 1 - ks / kg
           if (c <= 200 && gr > ks) ahead++
-          if (c == 40) t40 = t; if (c == 120) t120 = t; if (c == 220) t220 = t }
-        END { printf "%.4f %.4f %d %g %g %g\n", lead, loss, ahead + 0, t40, t120, t220 }'
+          if (c == 40) t40 = t; if (c == 120) t120 = t
+          if (c == 220) { t220 = t; eq = $6; up = $7; down = $8 } }
+        END { printf "%.4f %.4f %d %g %g %g %d %d %d\n", lead, loss, ahead + 0, t40, t120, t220,
+                     eq, up, down }'
+}
+# Budgets that no longer bind (GR_LOOSE, default "240 260 300"): one
+# seed's smallest such budget where Greedy's mean is above KnapsackSingle's
+# and Greedy equals KnapsackGroup in every scenario ("-" if none).
+loose=${GR_LOOSE:-"240 260 300"}
+lfacts() {
+    local b
+    b=$(block "$1" large)
+    paste -d' ' <(echo "$b" | arr budget) <(echo "$b" | arr greedy) <(echo "$b" | arr knapsack_single) \
+        <(echo "$b" | arr greedy_equal_group) | awk -v n="$2" '
+        !f && $2 > $3 { f = $1 } !e && $4 == n { e = $1 }
+        END { printf "%s %s\n", f ? f : "-", e ? e : "-" }'
 }
 echo
 echo "Trend targets (issue 13), N = 200, G = 40, n = 20, seeds: $seeds; $large scenarios per budget"
@@ -161,6 +186,14 @@ for s in $seeds; do
     set -- $r
     printf '  seed %s: KnapsackGroup ahead of Greedy by up to %.1f %%; KnapsackSingle up to %.1f %% lower; Greedy ahead of KnapsackSingle at %s budgets <= 200; tree %s / %s / %s at C = 40 / 120 / 220\n' \
         "$s" "$(awk -v x="$1" 'BEGIN {print 100 * x}')" "$(awk -v x="$2" 'BEGIN {print 100 * x}')" "$3" "$4" "$5" "$6"
+    printf '    at C = 220, of %s scenarios: Greedy = KnapsackGroup in %s; Greedy above KnapsackSingle in %s, below in %s\n' \
+        "$large" "$7" "$8" "$9"
+    jl=$out/groups-loose-seed$s.json
+    "$exe" study groups --seed "$s" --skip-small --large-scenarios "$large" \
+        --budgets "$(echo $loose | tr ' ' ,)" --json "$jl" > /dev/null
+    set -- $(lfacts "$jl" "$large")
+    printf "    budgets %s: Greedy's mean above KnapsackSingle's from C = %s; Greedy = KnapsackGroup in every scenario from C = %s\n" \
+        "$(echo $loose | tr ' ' ,)" "$1" "$2"
 done
 col() { printf '%s\n' "${rows[@]}" | awk -v c="$1" '{print $c}' | median; }
 lead=$(col 1) loss=$(col 2) ahead=$(col 3) t40=$(col 4) t120=$(col 5) t220=$(col 6)

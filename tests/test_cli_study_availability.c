@@ -89,8 +89,12 @@ static void test_usage(void)
     CU_ASSERT(bl_contains(out, "remained\n                unloaded"));
     CU_ASSERT(bl_contains(out, "--load-concentration K"));
     CU_ASSERT(bl_contains(out, "--job-model FILE"));
+    CU_ASSERT(bl_contains(out, "MinC does not perform any availability optimization"));
     free(out);
     CU_ASSERT_EQUAL(bl_run(&out, "study availability --load-concentration -1"), 2);
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study availability --minc cheapest"), 2);
+    CU_ASSERT(bl_contains(out, "--minc: expected paper or tiebreak"));
     free(out);
     CU_ASSERT_EQUAL(bl_run(&out, "study availability --job-model /nonexistent/fit.json"), 1);
     CU_ASSERT(bl_contains(out, "/nonexistent/fit.json"));

@@ -73,6 +73,13 @@ static void test_run_and_json(void)
     free(lg);
     free(ls);
     CU_ASSERT(bl_contains(j, "\"group_load\": 0.05,\n    \"event_share\": 0.3,"));
+    CU_ASSERT(bl_contains(j, "\"minc\": \"paper\""));
+    const char *ckeys[] = {"greedy_equal_group", "greedy_above_single", "greedy_below_single"};
+    for (size_t k = 0; k < sizeof ckeys / sizeof *ckeys; k++) {
+        char *a = bl_json_array(large, ckeys[k]);
+        CU_ASSERT_PTR_NOT_NULL(a);
+        free(a);
+    }
     free(j);
 }
 
@@ -99,6 +106,15 @@ static void test_all_available(void)
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
         char *a = bl_json_array(large, keys[k]);
         CU_ASSERT(a && strcmp(a, "1, 1") == 0);
+        free(a);
+    }
+    /* so Greedy equals KnapsackGroup, and is neither above nor below
+     * KnapsackSingle, in the one scenario at each budget */
+    const char *ckeys[] = {"greedy_equal_group", "greedy_above_single", "greedy_below_single"};
+    const char *want[] = {"1, 1", "0, 0", "0, 0"};
+    for (size_t k = 0; k < 3; k++) {
+        char *a = bl_json_array(large, ckeys[k]);
+        CU_ASSERT(a && strcmp(a, want[k]) == 0);
         free(a);
     }
     free(j);
@@ -131,6 +147,9 @@ static void test_usage(void)
     free(out);
     CU_ASSERT_EQUAL(bl_run(&out, "study groups --event-share 1.5"), 2);
     CU_ASSERT(bl_contains(out, "--event-share: expected 0..1"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --minc cheapest"), 2);
+    CU_ASSERT(bl_contains(out, "--minc: expected paper or tiebreak"));
     free(out);
     CU_ASSERT_EQUAL(bl_run(&out, "study groups --event-share x"), 2);
     CU_ASSERT(bl_contains(out, "--event-share"));

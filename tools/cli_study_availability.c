@@ -94,6 +94,9 @@ static const bl_opt opts[] = {
      "0: every node exactly x)"},
     {"job-model", 0, BL_VALUE, "FILE",
      "job lengths' log-deviation from a `batchlab fit --json` file (default 0.7)"},
+    {"minc", 0, BL_VALUE, "RULE",
+     "GreedyJnt's MinC stage: paper (ties of cost by index) or tiebreak (by higher p) "
+     "(default paper)"},
     {"delta", 0, BL_VALUE, "D", "step of the starting-points search (default 5)"},
     {"starts", 0, BL_VALUE, "LIST", "starting points for Table 1 (default 1,5,10,20,50,100)"},
     {"json", 0, BL_VALUE, "FILE", "write the results as JSON"},
@@ -103,7 +106,7 @@ static const char synopsis[] =
     "[--seed S] [--scenarios N] [--timescan-scenarios N] [--job-loads LIST]\n"
     "        [--timescan-load X] [--nodes M] [--window N] [--volume T] [--interval L]\n"
     "        [--global-load G] [--price-max P] [--budget-factor F] [--load-concentration K]\n"
-    "        [--job-model FILE] [--delta D] [--starts LIST] [--json FILE]";
+    "        [--job-model FILE] [--minc RULE] [--delta D] [--starts LIST] [--json FILE]";
 
 static const char description[] =
     "Reproduces the study of Toporkov, Yemelyanov & Grigorenko 2021: per scenario, M nodes\n"
@@ -136,7 +139,10 @@ static const char description[] =
     "  prices        integers uniform in 1..P per time unit; performances uniform in\n"
     "                [1, 3] (\"nodes have different usage costs and performance levels\").\n"
     "  budget        F x the cheapest window's cost (the paper gives none; F = 3 keeps\n"
-    "                the best-availability choice out of budget in most scenarios).";
+    "                the best-availability choice out of budget in most scenarios).\n"
+    "  MinC          GreedyJnt's last stage takes the n cheapest nodes, ties of cost by\n"
+    "                index (\"MinC does not perform any availability optimization\");\n"
+    "                --minc tiebreak prefers the higher availability among equal costs.";
 
 /* ---- the paper's numbers -------------------------------------------------- */
 
@@ -161,6 +167,7 @@ typedef struct params {
     double global_load, price_max, budget_factor, concentration;
     eng_avail_job_params jobs; /* the job chains' laws */
     const char *job_model;     /* the fit they come from, or NULL */
+    unsigned greedy_flags;     /* GreedyJnt's: POL_WIN_MINC_PLAIN unless --minc tiebreak */
     int64_t delta;
     int starts[MAX_LIST];
     int n_starts;
@@ -251,7 +258,7 @@ static int f_greedy(void *vc, int64_t t, double *v)
     scan_ctx *c = vc;
     pol_win_problem pr = problem(c, node_avail(c, t));
     pol_win_result r = {.sel = c->sel};
-    int rc = pol_win_greedy(&pr, POL_WIN_GREEDYJNT, &c->ws, &r);
+    int rc = pol_win_greedy_flags(&pr, POL_WIN_GREEDYJNT, c->pp->greedy_flags, &c->ws, &r);
     *v = r.n_sel ? r.p : 0.0;
     return rc;
 }
@@ -543,7 +550,8 @@ static int run_table1(const params *pp, gsl_rng *rng, ts_stats *ts, eng_diag *d)
                     rc = pol_win_knapsack(&pr, POL_WIN_KS_ALL, &c.ws, &res, NULL);
                     break;
                 case 1:
-                    rc = pol_win_greedy(&pr, POL_WIN_GREEDYJNT, &c.ws, &res);
+                    rc = pol_win_greedy_flags(&pr, POL_WIN_GREEDYJNT, pp->greedy_flags, &c.ws,
+                                              &res);
                     break;
                 case 2:
                     rc = pol_win_knapsack(&pr, 0, &c.ws, &res, NULL);
@@ -582,11 +590,14 @@ static double paper_acc_for(int k, const double *tab)
 
 static void print_report(const params *pp, const fig5_row *rows, const ts_stats *ts)
 {
-    printf("Availability study (Toporkov, Yemelyanov & Grigorenko 2021, seed 000): %d nodes, "
-           "window of %d for %lld time units, start in [0, %lld],\nglobal load %g, prices "
-           "1..%g per time unit, budget %g x the cheapest window, seed %llu\n\n",
-           pp->nodes, pp->window, (long long)pp->volume, (long long)pp->interval, pp->global_load,
-           pp->price_max, pp->budget_factor, (unsigned long long)pp->seed);
+    printf(
+        "Availability study (Toporkov, Yemelyanov & Grigorenko 2021, seed 000): %d nodes, "
+        "window of %d for %lld time units, start in [0, %lld],\nglobal load %g, prices "
+        "1..%g per time unit, budget %g x the cheapest window, seed %llu,\nGreedyJnt's MinC %s\n\n",
+        pp->nodes, pp->window, (long long)pp->volume, (long long)pp->interval, pp->global_load,
+        pp->price_max, pp->budget_factor, (unsigned long long)pp->seed,
+        (pp->greedy_flags & POL_WIN_MINC_PLAIN) ? "ties of cost by index (the paper's)"
+                                                : "ties of cost by higher p (--minc tiebreak)");
     printf("Nodes' job-load shares Beta(%g x, %g (1 - x)); job lengths lognormal, median %g, "
            "log-deviation %.4g%s%s\n\n",
            pp->concentration, pp->concentration, pp->jobs.len_median_s, pp->jobs.len_sigma,
@@ -750,6 +761,15 @@ static int parse(const bl_args *a, params *pp)
         num_opt(a, "load-concentration", 0, 1e6, 0.5, &pp->concentration) ||
         num_opt(a, "timescan-load", 0, 1, 0.5, &pp->ts_load))
         return 2;
+    pp->greedy_flags = POL_WIN_MINC_PLAIN;
+    const char *mc = bl_args_value(a, "minc", NULL);
+    if (mc && strcmp(mc, "paper") != 0) {
+        if (strcmp(mc, "tiebreak") != 0) {
+            fprintf(stderr, "batchlab " CMD ": --minc: expected paper or tiebreak, got '%s'\n", mc);
+            return 2;
+        }
+        pp->greedy_flags = 0;
+    }
     pp->jobs = eng_avail_job_defaults();
     pp->job_model = bl_args_value(a, "job-model", NULL);
     if (pp->job_model) {
@@ -796,6 +816,8 @@ static json_t *json_params(const params *pp, bool *ok)
     eng_json_set(o, "price_max", eng_json_num(pp->price_max), ok);
     eng_json_set(o, "budget_factor", eng_json_num(pp->budget_factor), ok);
     eng_json_set(o, "load_concentration", eng_json_num(pp->concentration), ok);
+    eng_json_set(o, "minc",
+                 eng_json_str((pp->greedy_flags & POL_WIN_MINC_PLAIN) ? "paper" : "tiebreak"), ok);
     eng_json_set(o, "job_length_median", eng_json_num(pp->jobs.len_median_s), ok);
     eng_json_set(o, "job_length_sigma", eng_json_num(pp->jobs.len_sigma), ok);
     eng_json_set(o, "scenarios", json_integer(pp->scenarios), ok);
