@@ -49,9 +49,10 @@
  *     n cheapest with ties of cost by index, as the paper writes it ("MinC
  *     does not perform any availability optimization"; POL_WG_MINC_PLAIN);
  *     --minc tiebreak prefers the higher P among equal costs. The two give
- *     the same numbers on seeds 1-3 (bench/README.md): MinC decides few
- *     relaxations, and the candidates it yields are worth too little to
- *     be expanded.
+ *     the same numbers on seeds 1-3 but in one scenario of 200 at Fig. 6's
+ *     C = 30 (bench/README.md): MinC decides few relaxations, and the
+ *     candidates it yields are nearly always worth too little to be
+ *     expanded.
  * The large series also counts, per budget, the scenarios where Greedy
  * equals KnapsackGroup and where it is above or below KnapsackSingle: the
  * means hide that near C = 220 Greedy is above KnapsackSingle in most
