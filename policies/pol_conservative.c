@@ -53,7 +53,9 @@
  * 100 000-job saturated log: 50 million visits, 11.8 million of them
  * asking (b), 4.0 million resumed scans, 3.9 million moves. Same schedule
  * as the plain algorithm (release, re-place, reserve), byte for byte. Due
- * reservations come from a heap, O(log) per reservation change.
+ * reservations are the head of the by-start list (cons_byr); the plain
+ * compression and islands take them from a heap, O(log) per reservation
+ * change.
  *
  * The planned duration of a job is read in one place, planned_s().
  *
@@ -193,8 +195,12 @@ static bool heap_top_valid(const cons_state *s)
     return s->res[e->id] == e->t;
 }
 
+/* The indexed compression reads due reservations from its by-start list
+ * (cons_byr) instead: no heap there. */
 static int heap_push(cons_state *s, double t, int32_t job)
 {
+    if (s->indexed)
+        return ENG_OK;
     return eng_heap_push(&s->due_heap, (eng_heap_ev){.t = t, .id = job});
 }
 
@@ -1148,6 +1154,19 @@ static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
     /* Start every job whose reservation is due, in queue order. */
     size_t n_due = 0;
     int32_t due_units = 0;
+    for (size_t k = 0; s->indexed && k < s->n_byr && s->byr[k].res_s <= v->now_s; k++) {
+        int32_t idx = s->byr[k].idx;
+        if (eng_grow(&s->due, &s->cap_due, n_due + 1, sizeof *s->due))
+            return ENG_NOMEM;
+        const pol_job *j = pol_queue_find(v, idx);
+        if (!j)
+            return ENG_INVARIANT;
+        s->due[n_due++] = j;
+        due_units += j->units;
+        s->res[idx] = NAN;
+        rec_drop(s, idx);
+        s->n_live--;
+    }
     while (s->due_heap.n && s->due_heap.v[0].t <= v->now_s) {
         if (heap_top_valid(s)) {
             int32_t idx = s->due_heap.v[0].id;
@@ -1196,7 +1215,9 @@ static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
         eng_heap_pop(&s->due_heap);
     if (s->due_heap.n > 2 * s->n_live + 64 && heap_rebuild(s, v))
         return ENG_NOMEM;
-    if (s->due_heap.n)
+    if (s->indexed && s->n_byr)
+        pol_out_wakeup(out, s->byr[0].res_s);
+    else if (s->due_heap.n)
         pol_out_wakeup(out, s->due_heap.v[0].t);
     return ENG_OK;
 }
