@@ -39,7 +39,8 @@
  * stretch before r, overlapping its own slot). (b) is a binary search,
  * O(log P), and asked only of a job whose reservation start lay in a span
  * where units came back since it was last asked (mark_released: the
- * reserved jobs are also kept by start, cons_byr; elsewhere the profile
+ * reserved jobs are also kept by start, cons_byr, and the marks reach the
+ * span's first reservation by a galloping search; elsewhere the profile
  * only lost units, so the answer still holds). (a) reads a scan kept per
  * shape (cons_fit), which resumes where it stopped and survives moves and
  * early ends: reservations only take units away, and where units come back
