@@ -20,7 +20,10 @@
 #              conservative (the floor has no queue to compare with), then
 #              once conservative:compress=plain, the reference compression
 #              (release, re-place, reserve every waiting job; the same
-#              schedule), to show what the indexed compression saves.
+#              schedule), to show what the indexed compression saves. Then
+#              BENCH_ALTERNATE rounds (default 5; 0: none) of one EASY and
+#              one conservative run in turn, whose medians a loaded machine
+#              disturbs less than REPS runs of one policy after the other.
 #   slots      SDSC-SP2: EASY, alp and amp (ratios to EASY).
 #   million    the ForHLR II stand-in at 125 000, 250 000, 500 000 and
 #              1 000 000 jobs (load 0.9), EASY once each: wall time and
@@ -137,6 +140,33 @@ variant() { # LABEL NAME PLATFORM LOG BASE_WALL JOBS [run options...]
                (cb > 0 ? sprintf("%.2f", c / cb) : "-") }'
 }
 
+# ROUNDS rounds of one EASY and one conservative run in turn: the medians
+# of each policy's simulation wall time and CPU time, and their ratios.
+alternate() { # LABEL PLATFORM LOG ROUNDS
+    local label=$1 platform=$2 path=$3 rounds=$4 out sim policy
+    local e_walls="" e_cpus="" c_walls="" c_cpus=""
+    [ "$rounds" -gt 0 ] || return 0
+    for ((i = 0; i < rounds; i++)); do
+        for policy in easy conservative; do
+            out=$(timed "$exe" run --platform "$platform" --workload "$path" -q --policy "$policy")
+            sim=$(grep '^  simulation' <<< "$out" | awk '{print $2}')
+            if [ "$policy" = easy ]; then
+                e_walls+="$sim " e_cpus+="$(awk '{print $1 + $2}' "$tmp/cpu") "
+            else
+                c_walls+="$sim " c_cpus+="$(awk '{print $1 + $2}' "$tmp/cpu") "
+            fi
+        done
+    done
+    local ew ec cw cc
+    ew=$(tr ' ' '\n' <<< "$e_walls" | grep . | median)
+    ec=$(tr ' ' '\n' <<< "$e_cpus" | grep . | median)
+    cw=$(tr ' ' '\n' <<< "$c_walls" | grep . | median)
+    cc=$(tr ' ' '\n' <<< "$c_cpus" | grep . | median)
+    awk -v l="$label" -v r="$rounds" -v ew="$ew" -v ec="$ec" -v cw="$cw" -v cc="$cc" 'BEGIN {
+        printf "%-24s %d alternating rounds, medians: easy %.3f s wall %.2f s cpu, conservative %.3f s wall %.2f s cpu: %.2f wall, %.2f cpu (target <= 3)\n",
+               l, r, ew, ec, cw, cc, cw / ew, cc / ec }'
+}
+
 # The floor, REPS times: prints its median line; sets $floor_wall, $floor_jobs.
 floor() { # LABEL PLATFORM LOG
     local label=$1 platform=$2 path=$3 walls=() rss=() line
@@ -221,6 +251,7 @@ for case in $cases; do
             printf "%-24s conservative / easy: %.2f wall, %.2f cpu (target <= 3); plain compression / easy: %.2f wall, %.2f cpu\n",
                    "", c / e, cc / ec, p / e, pc / ec }'
         cpu_base=
+        alternate "1024x8-100k-load1.5" "$tmp/sat.xml" "$tmp/sat.swf" "${BENCH_ALTERNATE:-5}"
         rm -f "$tmp/sat.swf"
         ;;
     slots)

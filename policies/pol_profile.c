@@ -34,18 +34,20 @@ void pol_profile_fini(pol_profile *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Index of the segment holding x: the last i with t[i] <= x (0 if none). */
+/* Index of the segment holding x: the last i with t[i] <= x (0 if none).
+ * Branch-free (the answer lies in [base, base + len) throughout): the
+ * searches of a compression land at unpredictable places, where a
+ * branching search pays a misprediction at every other step. */
 static size_t seg(const pol_profile *p, double x)
 {
-    size_t lo = 0, hi = p->n;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (p->t[mid] <= x)
-            lo = mid;
-        else
-            hi = mid;
+    const double *base = p->t;
+    size_t len = p->n;
+    while (len > 1) {
+        size_t half = len / 2;
+        base = base[half] <= x ? base + half : base;
+        len -= half;
     }
-    return lo;
+    return (size_t)(base - p->t);
 }
 
 void pol_profile_advance(pol_profile *p, double now)
@@ -162,7 +164,9 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
         c[1] = c[2];
         c[2] = x;
     }
-    size_t i0 = seg(p, c[0]), i1 = seg(p, c[3]);
+    size_t i0 = seg(p, c[0]), i1 = i0; /* i1: the segment holding c[3] */
+    while (i1 + 1 < p->n && p->t[i1 + 1] <= c[3])
+        i1++; /* no further than the pass below goes */
     size_t need = i1 - i0 + 1 + 4;
     if (need > p->tmp_cap) {
         size_t cap_t = p->tmp_cap, cap_f = p->tmp_cap;
