@@ -304,7 +304,9 @@ static void test_conformance_islands(void)
             bl_sched s;
             int rc = bl_core_run(name, jobs, n, p, &o, &s);
             bool plans = pol_find(name)->flags & POL_FLAG_ISLANDS;
-            bool refused = !plans || (alloc == POL_ALLOC_CORE && strcmp(name, "conservative") == 0);
+            bool node_only = strcmp(name, "conservative") == 0 || strcmp(name, "alp") == 0 ||
+                             strcmp(name, "amp") == 0;
+            bool refused = !plans || (alloc == POL_ALLOC_CORE && node_only);
             runs++;
             if (refused) {
                 CU_ASSERT_EQUAL(rc, ENG_USAGE);
