@@ -245,8 +245,10 @@ static eng_platform *island_platform(gsl_rng *r, bool three, int *cores, bool fa
 }
 
 /* Configurations run besides every policy's defaults in the island
- * rounds: Packet's other readings, each of which places packets itself. */
+ * rounds: Packet's other readings, each of which places packets itself,
+ * and sa naming the fastest hosts of the island it picks. */
 static const struct variant island_variants[] = {
+    {"sa", {{"hosts", "fastest"}}, 1},
     {"packet", {{"variant", "paper"}}, 1},
     {"packet", {{"variant", "paper"}, {"select", "block"}}, 2},
     {"packet", {{"mode", "greedy"}, {"horizon", "600"}}, 2},
