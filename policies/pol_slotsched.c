@@ -93,10 +93,11 @@
  * islands. Every window of a job that fits in one island lies in one, the
  * head's promised window included, so the guarantee above holds as it is
  * (the promised window stays free in its island) and every start names
- * hosts of one island. Under --alloc core a window's cores cannot be named
- * in a way the engine's greedy take keeps within the window's islands for
- * a job that spans them (see "Core allocation"): alp and amp then refuse
- * islands (run them with --islands ignore). Without islands nothing
+ * hosts of one island. Under --alloc core the engine takes every free core
+ * of each named host but the last (see "Core allocation"), so for a job
+ * that spans islands no naming need give each island the window's number
+ * of cores, and the plan would no longer hold per island: alp and amp then
+ * refuse islands (run them with --islands ignore). Without islands nothing
  * changes (one list, pol_slot_batch_search). Extra cost with islands: one
  * search per island and job, O(m) per tie to count free lines, and
  * O(m log m) to merge the lists for a job larger than every island.
@@ -877,7 +878,7 @@ static int32_t free_at(const pol_slot_list *l, double t)
  * list. w->piece points into s->best. */
 static int isl_find(ss_state *s, const pol_slot_req *r, pol_window *w, bool *found)
 {
-    int32_t at = -1, at_free = 0;
+    int32_t at = -1, at_free = -1; /* -1: not counted yet */
     for (int32_t k = 0; k < s->n_isl; k++) {
         if (s->isl_lines[k] < r->n)
             continue;
@@ -890,10 +891,15 @@ static int isl_find(ss_state *s, const pol_slot_req *r, pol_window *w, bool *fou
             continue;
         bool better = at < 0 || x.start_s < w->start_s ||
                       (x.start_s == w->start_s && x.cost < w->cost);
-        bool tie = !better && x.start_s == w->start_s && x.cost == w->cost;
-        int32_t x_free = better || tie ? free_at(&s->isl_list[k], x.start_s) : 0;
-        if (!better && !(tie && x_free < at_free))
-            continue;
+        int32_t x_free = -1; /* counted only for a tie */
+        if (!better) {
+            if (x.start_s != w->start_s || x.cost != w->cost)
+                continue;
+            if (at_free < 0)
+                at_free = free_at(&s->isl_list[at], w->start_s);
+            if ((x_free = free_at(&s->isl_list[k], x.start_s)) >= at_free)
+                continue;
+        }
         if (eng_grow(&s->best, &s->cap_best, x.n, sizeof *s->best))
             return ENG_NOMEM;
         memcpy(s->best, x.piece, x.n * sizeof *x.piece);
