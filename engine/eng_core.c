@@ -1194,9 +1194,41 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
     return ENG_OK;
 }
 
+/* With islands: every job this call started whose units (a packet
+ * member: its packet's) fit in one island holds hosts of one island,
+ * wherever they came from (named by the policy, a packet's, or placed by
+ * the engine). O(hosts of this call's starts). */
+static int audit_island_starts(eng_core *c, pool_state *ps, eng_diag *d)
+{
+    int32_t largest = largest_island(ps);
+    for (size_t i = 0; i < ps->out.n_starts; i++) {
+        const pol_job *j = &c->pj[ps->out.starts[i].job_idx];
+        if (c->res[j->idx].units > largest || j->n_alloc < 2)
+            continue;
+        const pol_host *first = &ps->hosts[c->live_pos[j->alloc_off]];
+        for (int32_t k = 1; k < j->n_alloc; k++) {
+            const pol_host *h = &ps->hosts[c->live_pos[j->alloc_off + (size_t)k]];
+            if (h->island != first->island)
+                return eng_diag_set(d, ENG_INVARIANT,
+                                    "t=%.17g: policy %s started job %lld, whose %d units fit in "
+                                    "one island, across islands: on hosts %s (island %s) and %s "
+                                    "(island %s)",
+                                    c->now, policy_name(c), (long long)j->id, c->res[j->idx].units,
+                                    first->name, ps->pool->island_names[first->island], h->name,
+                                    ps->pool->island_names[h->island]);
+        }
+    }
+    return ENG_OK;
+}
+
 static int check_decisions(eng_core *c, pool_state *ps, const int32_t *queue_before,
                            size_t n_before, eng_diag *d)
 {
+    if (ps->n_islands) {
+        int rc = audit_island_starts(c, ps, d);
+        if (rc)
+            return rc;
+    }
     const pol_out *out = &ps->out;
     if (c->policy->flags & POL_FLAG_ORDERED) {
         for (size_t i = 0; i < out->n_starts; i++)

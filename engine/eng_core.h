@@ -30,7 +30,10 @@
  * with opts.check (and in every test): ORDERED and HEAD_GREEDY policy
  * flags (with islands, "fits" as pol_island_pick says), every job starts
  * no later than the first promise its policy made for it, and a full
- * audit of the pool's free capacity (per island too) after every call. A violation is ENG_INVARIANT with
+ * audit of the pool's free capacity (per island too) after every call,
+ * and, with islands, of every start's hosts: a job whose units (a packet
+ * member: its packet's) fit in one island holds hosts of one island. A
+ * violation is ENG_INVARIANT with
  * the time, job and rule.
  *
  * Cost per step: O(events + decisions * log(queue)) plus the policy's own;

@@ -75,7 +75,17 @@
  * profiles' breakpoints) and O(queue x islands x P) per early end. Under
  * --alloc core, where a start can share hosts, a reservation cannot name
  * its cores in advance: conservative then refuses islands (run it with
- * --islands ignore).
+ * --islands ignore). A job that fits in one island could still start on
+ * named hosts of its island (the engine takes their free cores in turn,
+ * all within it), but a job larger than every island is reserved a number
+ * of cores in each island, and the engine takes every free core of each
+ * named host but the last: an island gives it more cores than reserved
+ * unless the free cores of the hosts named there add up to exactly that
+ * number, and the surplus is what a later reservation in that island
+ * counts on. Nor does taking each island's cores free at the start (what
+ * the greedy take gives) keep the profiles exact: reservations due at the
+ * same instant and not yet started hold cores the engine still shows free.
+ * Without a way to name a number of cores per host, the refusal stays.
  */
 #include "eng_policy.h"
 #include "pol_predict.h"

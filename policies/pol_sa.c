@@ -37,14 +37,24 @@
  * Hosts: the engine picks (lowest names), or with hosts=fastest the policy
  * names the fastest free hosts (ties by name order).
  *
- * Islands: not planned with (no POL_FLAG_ISLANDS). The queue problem of
- * gpu/gpu_sa.h has one capacity, a count of units over time, and its
- * decoders (the CPU reference and the CUDA kernel, shared with the
- * annealing study) place every job into that count: a plan could start a
- * job where no island can host it, and the model of Skrinarova & Povinsky
- * 2019 has no place for a per-island capacity. On a pool whose hosts name
- * islands the engine therefore refuses `sa` (a usage error, exit 2) and
- * says to run it with --islands ignore.
+ * Islands (eng_policy.h): the queue problem of gpu/gpu_sa.h has one
+ * capacity, a count of units over time, and its decoders (the CPU
+ * reference and the CUDA kernel, shared with the annealing study) place
+ * every job into that count; the model of Skrinarova & Povinsky 2019 has
+ * no per-island capacity. The annealing therefore plans on counts as
+ * without islands, and only step 4 changes: the jobs the plan starts at
+ * time 0 are taken in queue order, and each starts now only where
+ * pol_island_pick() places it given the starts before it in this call
+ * (followed with pol_island_take(); with hosts=fastest, the fastest free
+ * hosts of the island it picks, any island for a job larger than every
+ * island); one that no island can host now is left for a later call, and
+ * the next plan, computed afresh, has it again. So under islands a job may
+ * start later than the annealed plan says, and the plan's energy is that of
+ * a schedule the islands may not allow; sa promises nothing, so no promise
+ * becomes unhostable. A call starts the annealing only if some window job
+ * could be placed now. Progress holds as before: when nothing runs every
+ * island is free, and the first job of any order fits in one (or, larger
+ * than every island, in all of them), unless hosts are down.
  *
  * Cost per call: chains x (iterations + 17) decodings of O(W x P) each, W
  * the window and P the profile's breakpoints (at most running + 2W + 1);
@@ -94,6 +104,7 @@ typedef struct sa_state {
     size_t n_hosts;
     const pol_job **starts;
     int64_t refinements; /* annealing runs (the engine times them) */
+    int32_t *isl_free;   /* islands: free units per island as this call's starts leave them */
 } sa_state;
 
 static const pol_option sa_options[] = {
@@ -224,6 +235,12 @@ static int sa_init(void *state, const pol_setup *setup, char *err, size_t errlen
     s->alloc = setup->alloc;
     s->seed = setup->seed;
     s->n_hosts = setup->n_hosts;
+    if (setup->n_islands > 0 &&
+        !(s->isl_free = malloc((size_t)setup->n_islands * sizeof *s->isl_free))) {
+        sa_fini(s);
+        snprintf(err, errlen, "out of memory");
+        return ENG_NOMEM;
+    }
     if (s->fastest) {
         size_t n = setup->n_hosts ? setup->n_hosts : 1;
         s->by_speed = malloc(n * sizeof *s->by_speed);
@@ -262,6 +279,7 @@ static void sa_fini(void *state)
     free(s->host_free);
     free(s->picked);
     free(s->starts);
+    free(s->isl_free);
 }
 
 /* SplitMix64's finaliser (Steele, Lea & Flood 2014): one seed per call. */
@@ -324,25 +342,31 @@ static int by_idx(const void *a, const void *b)
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* Starts job on the fastest hosts still free in this call. */
-static void start_fastest(sa_state *s, const pol_view *v, const pol_job *j, pol_out *out)
+/* Starts job on the fastest hosts still free in this call (of island isl
+ * only when isl >= 0; with islands, s->isl_free follows the take). */
+static void start_fastest(sa_state *s, const pol_view *v, const pol_job *j, int32_t isl,
+                          pol_out *out)
 {
     size_t n = 0;
     int32_t need = j->units;
     for (size_t k = 0; k < v->n_hosts && need > 0; k++) {
-        int32_t h = s->by_speed[k];
+        int32_t h = s->by_speed[k], take = 0;
+        if (isl >= 0 && v->hosts[h].island != isl)
+            continue;
         if (s->alloc == POL_ALLOC_NODE) {
             if (s->host_free[h] == v->hosts[h].cores) {
                 s->host_free[h] = 0;
                 s->picked[n++] = h;
-                need--;
+                take = 1;
             }
         } else if (s->host_free[h] > 0) {
-            int32_t take = s->host_free[h] < need ? s->host_free[h] : need;
+            take = s->host_free[h] < need ? s->host_free[h] : need;
             s->host_free[h] -= take;
             s->picked[n++] = h;
-            need -= take;
         }
+        need -= take;
+        if (v->n_islands > 0)
+            s->isl_free[v->hosts[h].island] -= take;
     }
     if (need > 0) /* cannot happen: the plan fits in the free units */
         pol_out_start(out, j);
@@ -371,7 +395,10 @@ static int sa_schedule(void *state, const pol_view *v, pol_out *out)
         const pol_job *j = v->queue[k];
         if (j->units > up)
             continue;
-        fits_now = fits_now || j->units <= v->free_units;
+        fits_now = fits_now ||
+                   (v->n_islands > 0 ? pol_island_pick(v->n_islands, v->island_units,
+                                                       v->island_free, j->units) != POL_ISLAND_NONE
+                                     : j->units <= v->free_units);
         s->win[n] = j;
         s->units[n] = j->units;
         s->dur[n] = ticks_up(j->estimate_s);
@@ -437,9 +464,20 @@ static int sa_schedule(void *state, const pol_view *v, pol_out *out)
     if (s->fastest)
         for (size_t h = 0; h < v->n_hosts; h++)
             s->host_free[h] = v->hosts[h].free_cores;
+    if (v->n_islands > 0)
+        memcpy(s->isl_free, v->island_free, (size_t)v->n_islands * sizeof *s->isl_free);
     for (size_t k = 0; k < n_start; k++) {
+        int32_t isl = -1;
+        if (v->n_islands > 0) {
+            /* only where an island can host it now; else a later call */
+            isl = pol_island_pick(v->n_islands, v->island_units, s->isl_free, s->starts[k]->units);
+            if (isl == POL_ISLAND_NONE)
+                continue;
+            if (!s->fastest)
+                pol_island_take(v->n_islands, s->isl_free, isl, s->starts[k]->units);
+        }
         if (s->fastest)
-            start_fastest(s, v, s->starts[k], out);
+            start_fastest(s, v, s->starts[k], isl, out);
         else
             pol_out_start(out, s->starts[k]);
     }
@@ -464,7 +502,7 @@ const pol_type pol_sa = {
     .name = "sa",
     .summary = "the queue window ordered by simulated annealing over conservative placement",
     .citation = "Skrinarova & Povinsky 2019; Mu'alem & Feitelson 2001",
-    .flags = 0,
+    .flags = POL_FLAG_ISLANDS,
     .state_size = sizeof(sa_state),
     .options = sa_options,
     .init = sa_init,

@@ -78,6 +78,30 @@
  * the plan is still valid and foresaw everything. Otherwise a cycle runs.
  * With period > 0, calls between cycles start the reservations due.
  *
+ * Islands (eng_policy.h; whole-node allocation): each island's lines form
+ * a slot list of their own. A job that fits in one island (units <= the
+ * largest island's hosts) searches its window with ALP or AMP in every
+ * island that has enough lines and keeps the earliest — both algorithms
+ * answer the earliest window their rule admits, so this is that rule's
+ * answer among the windows one island can host; ties go to the cheaper
+ * window (the cost c_i the criteria use), then to the island with the
+ * fewest lines free at the window's start (the engine's best fit), then to
+ * the lower island. A job larger than every island searches the islands'
+ * slots merged into one list in (start, line) order, and may span them as
+ * the engine does. Either window is cut out of the islands' lists, so
+ * alternatives stay disjoint and the multi-variant passes run as without
+ * islands. Every window of a job that fits in one island lies in one, the
+ * head's promised window included, so the guarantee above holds as it is
+ * (the promised window stays free in its island) and every start names
+ * hosts of one island. Under --alloc core the engine takes every free core
+ * of each named host but the last (see "Core allocation"), so for a job
+ * that spans islands no naming need give each island the window's number
+ * of cores, and the plan would no longer hold per island: alp and amp then
+ * refuse islands (run them with --islands ignore). Without islands nothing
+ * changes (one list, pol_slot_batch_search). Extra cost with islands: one
+ * search per island and job, O(m) per tie to count free lines, and
+ * O(m log m) to merge the lists for a job larger than every island.
+ *
  * Cost per cycle: O(L log L) to build the list (L lines), O(passes * batch
  * * m * W) for the search (pol_alp_amp.h), O(dp_cells * alternatives) for
  * the program; between cycles O(plan).
@@ -171,6 +195,18 @@ typedef struct ss_state {
     int32_t *alt_of; /* CSR position -> alternative index */
     int32_t *choice;
     size_t cap_alt;
+    /* islands (n_isl > 0; see "Islands" in the header) */
+    int32_t n_isl;
+    int32_t largest_isl;     /* lines of the largest island */
+    int32_t *isl_lines;      /* per island: its lines */
+    int32_t *line_isl;       /* per line: its island */
+    pol_slot_list *isl_list; /* per island: the free slots of its lines */
+    pol_slot_list span_list; /* every island's slots, for a job larger than every island */
+    pol_slot *all;           /* scratch: those slots in (start, line) order */
+    size_t cap_all;
+    pol_piece *best; /* the earliest window over the islands so far */
+    size_t cap_best;
+    int32_t *mark; /* per line: 1 + its piece in a spanning window, or 0 */
 } ss_state;
 
 static const pol_option ss_options[] = {
@@ -214,6 +250,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 static void ss_fini(void *state);
+static int isl_init(ss_state *s, const pol_setup *setup, char *err, size_t errlen);
 
 static int ss_init_common(ss_state *s, const pol_setup *setup, pol_slot_algo algo, char *err,
                           size_t errlen)
@@ -304,7 +341,7 @@ static int ss_init_common(ss_state *s, const pol_setup *setup, pol_slot_algo alg
     pol_dp_init(&s->dp);
     s->next_cycle_s = -INFINITY;
     s->dirty = true;
-    return ENG_OK;
+    return isl_init(s, setup, err, errlen);
 oom:
     ss_fini(s);
     snprintf(err, errlen, "out of memory");
@@ -351,6 +388,17 @@ static void ss_fini(void *state)
     free(s->crit_cost);
     free(s->alt_of);
     free(s->choice);
+    for (int32_t k = 0; s->isl_list && k < s->n_isl; k++)
+        if (s->isl_list[k].rng)
+            pol_slots_fini(&s->isl_list[k]);
+    free(s->isl_list);
+    if (s->span_list.rng)
+        pol_slots_fini(&s->span_list);
+    free(s->isl_lines);
+    free(s->line_isl);
+    free(s->all);
+    free(s->best);
+    free(s->mark);
 }
 
 /* The price limit C the job is searched with: the option's, raised to the
@@ -543,6 +591,8 @@ static int add_plan(ss_state *s, int32_t job, double start, const int32_t *ln, s
     return ENG_OK;
 }
 
+static int isl_batch_search(ss_state *s, size_t nb);
+
 static int run_cycle(ss_state *s, const pol_view *v, pol_out *out)
 {
     s->n_plan = s->n_plan_lines = 0;
@@ -575,6 +625,8 @@ static int run_cycle(ss_state *s, const pol_view *v, pol_out *out)
         s->by_avail[k] = (line_avail){.at = s->avail[k], .line = (int32_t)k};
     qsort(s->by_avail, s->n_lines, sizeof *s->by_avail, cmp_avail);
     pol_slots_clear(&s->list);
+    for (int32_t k = 0; k < s->n_isl; k++)
+        pol_slots_clear(&s->isl_list[k]);
     for (size_t i = 0; i < s->n_lines && isfinite(s->by_avail[i].at); i++) {
         size_t k = (size_t)s->by_avail[i].line;
         pol_slot sl = {.start_s = s->avail[k],
@@ -582,10 +634,13 @@ static int run_cycle(ss_state *s, const pol_view *v, pol_out *out)
                        .perf = s->lines[k].speed,
                        .price = s->lines[k].price,
                        .line = (int32_t)k};
-        if ((rc = pol_slots_insert(&s->list, &sl, NULL)) != 0)
+        pol_slot_list *into = s->n_isl ? &s->isl_list[s->line_isl[k]] : &s->list;
+        if ((rc = pol_slots_insert(into, &sl, NULL)) != 0)
             return rc;
     }
-    rc = pol_slot_batch_search(&s->search, &s->list, s->algo, s->reqs, nb, s->max_alt, &s->alts);
+    rc = s->n_isl ? isl_batch_search(s, nb)
+                  : pol_slot_batch_search(&s->search, &s->list, s->algo, s->reqs, nb, s->max_alt,
+                                          &s->alts);
     if (rc)
         return rc;
     const pol_alt_set *as = &s->alts;
@@ -749,11 +804,214 @@ static int ss_schedule(void *state, const pol_view *v, pol_out *out)
     return ENG_OK;
 }
 
+/* ---- islands ---------------------------------------------------------- */
+
+static int isl_init(ss_state *s, const pol_setup *setup, char *err, size_t errlen)
+{
+    if (setup->n_islands <= 0)
+        return ENG_OK;
+    if (setup->alloc != POL_ALLOC_NODE) {
+        snprintf(err, errlen,
+                 "%s plans with islands under whole-node allocation only; with --alloc core "
+                 "run it with --islands ignore",
+                 s->algo == POL_SLOT_ALP ? "alp" : "amp");
+        ss_fini(s);
+        return ENG_USAGE;
+    }
+    s->n_isl = setup->n_islands;
+    size_t nl = s->n_lines ? s->n_lines : 1;
+    s->isl_lines = calloc((size_t)s->n_isl, sizeof *s->isl_lines);
+    s->isl_list = calloc((size_t)s->n_isl, sizeof *s->isl_list);
+    s->line_isl = malloc(nl * sizeof *s->line_isl);
+    s->mark = calloc(nl, sizeof *s->mark);
+    bool ok = s->isl_lines && s->isl_list && s->line_isl && s->mark;
+    unsigned long seed = setup->seed ? setup->seed : 1;
+    for (int32_t k = 0; ok && k < s->n_isl; k++)
+        ok = pol_slots_init(&s->isl_list[k], seed) == ENG_OK;
+    ok = ok && pol_slots_init(&s->span_list, seed) == ENG_OK;
+    if (!ok) {
+        ss_fini(s);
+        snprintf(err, errlen, "out of memory");
+        return ENG_NOMEM;
+    }
+    for (size_t k = 0; k < s->n_lines; k++) {
+        int32_t isl = setup->hosts[s->lines[k].pos].island;
+        s->line_isl[k] = isl;
+        if (++s->isl_lines[isl] > s->largest_isl)
+            s->largest_isl = s->isl_lines[isl];
+    }
+    return ENG_OK;
+}
+
+/* Records window w as an alternative of batch job `job`. */
+static int isl_record(pol_alt_set *as, size_t job, const pol_window *w)
+{
+    if (eng_grow(&as->alt, &as->cap_alt, as->n_alt + 1, sizeof *as->alt) ||
+        eng_grow(&as->piece, &as->cap_piece, as->n_piece + w->n, sizeof *as->piece))
+        return ENG_NOMEM;
+    as->alt[as->n_alt++] = (pol_alt){.job = (int32_t)job,
+                                     .start_s = w->start_s,
+                                     .time = w->time,
+                                     .cost = w->cost,
+                                     .off = as->n_piece,
+                                     .n = w->n};
+    memcpy(as->piece + as->n_piece, w->piece, w->n * sizeof *w->piece);
+    as->n_piece += w->n;
+    as->per_job[job]++;
+    return ENG_OK;
+}
+
+/* Lines of list l free at t (slots holding t). O(slots starting by t). */
+static int32_t free_at(const pol_slot_list *l, double t)
+{
+    int32_t n = 0;
+    for (int32_t h = pol_slots_first(l); h && pol_slots_get(l, h)->start_s <= t;
+         h = pol_slots_next(l, h))
+        n += pol_slots_get(l, h)->end_s > t;
+    return n;
+}
+
+/* A job that fits in one island: the algorithm's window in each island
+ * that has enough lines, the earliest of them kept (ties: the cheaper
+ * window, then the island with the fewest lines free at its start, the
+ * engine's best fit, then the lower island), and cut out of its island's
+ * list. w->piece points into s->best. */
+static int isl_find(ss_state *s, const pol_slot_req *r, pol_window *w, bool *found)
+{
+    int32_t at = -1, at_free = -1; /* -1: not counted yet */
+    for (int32_t k = 0; k < s->n_isl; k++) {
+        if (s->isl_lines[k] < r->n)
+            continue;
+        pol_window x;
+        bool ok;
+        int rc = pol_slot_find(&s->search, &s->isl_list[k], s->algo, r, &x, &ok);
+        if (rc)
+            return rc;
+        if (!ok)
+            continue;
+        bool better = at < 0 || x.start_s < w->start_s ||
+                      (x.start_s == w->start_s && x.cost < w->cost);
+        int32_t x_free = -1; /* counted only for a tie */
+        if (!better) {
+            if (x.start_s != w->start_s || x.cost != w->cost)
+                continue;
+            if (at_free < 0)
+                at_free = free_at(&s->isl_list[at], w->start_s);
+            if ((x_free = free_at(&s->isl_list[k], x.start_s)) >= at_free)
+                continue;
+        }
+        if (eng_grow(&s->best, &s->cap_best, x.n, sizeof *s->best))
+            return ENG_NOMEM;
+        memcpy(s->best, x.piece, x.n * sizeof *x.piece);
+        *w = x;
+        w->piece = s->best;
+        at = k;
+        at_free = x_free;
+    }
+    *found = at >= 0;
+    return at >= 0 ? pol_slot_take(&s->isl_list[at], w) : ENG_OK;
+}
+
+static int cmp_slot(const void *a, const void *b)
+{
+    const pol_slot *x = a, *y = b;
+    if (x->start_s != y->start_s)
+        return x->start_s < y->start_s ? -1 : 1;
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+/* A job larger than every island: the algorithm's window on all the
+ * islands' slots together (in (start, line) order), cut out of each
+ * island's list. O(m log m) for the merged list. */
+static int span_find(ss_state *s, const pol_slot_req *r, pol_window *w, bool *found)
+{
+    size_t m = 0;
+    for (int32_t k = 0; k < s->n_isl; k++)
+        m += pol_slots_count(&s->isl_list[k]);
+    if (eng_grow(&s->all, &s->cap_all, m ? m : 1, sizeof *s->all))
+        return ENG_NOMEM;
+    m = 0;
+    for (int32_t k = 0; k < s->n_isl; k++)
+        for (int32_t h = pol_slots_first(&s->isl_list[k]); h;
+             h = pol_slots_next(&s->isl_list[k], h))
+            s->all[m++] = *pol_slots_get(&s->isl_list[k], h);
+    qsort(s->all, m, sizeof *s->all, cmp_slot);
+    pol_slots_clear(&s->span_list);
+    int rc = ENG_OK;
+    for (size_t i = 0; i < m && rc == ENG_OK; i++)
+        rc = pol_slots_insert(&s->span_list, &s->all[i], NULL);
+    if (rc == ENG_OK)
+        rc = pol_slot_find(&s->search, &s->span_list, s->algo, r, w, found);
+    if (rc || !*found)
+        return rc;
+    /* each piece lies in the one slot of its line that holds it */
+    for (size_t p = 0; p < w->n; p++)
+        s->mark[w->piece[p].line] = (int32_t)p + 1;
+    size_t cut = 0;
+    for (int32_t k = 0; k < s->n_isl && rc == ENG_OK; k++) {
+        pol_slot_list *l = &s->isl_list[k];
+        for (int32_t h = pol_slots_first(l), next; h && rc == ENG_OK; h = next) {
+            next = pol_slots_next(l, h);
+            const pol_slot *sl = pol_slots_get(l, h);
+            int32_t q = s->mark[sl->line];
+            if (!q)
+                continue;
+            double to = w->start_s + w->piece[q - 1].hold;
+            if (sl->start_s <= w->start_s && to <= sl->end_s) {
+                s->mark[sl->line] = 0;
+                cut++;
+                rc = pol_slots_cut(l, h, w->start_s, to, NULL);
+            }
+        }
+    }
+    for (size_t p = 0; p < w->n; p++)
+        s->mark[w->piece[p].line] = 0;
+    return rc ? rc : cut == w->n ? ENG_OK : ENG_INVARIANT;
+}
+
+/* The multi-variant search of pol_slot_batch_search with islands: passes
+ * over the batch in priority order, each job searching one more
+ * alternative (isl_find, or span_find for a job larger than every
+ * island) on the lists left by all earlier ones, until a pass finds none. */
+static int isl_batch_search(ss_state *s, size_t nb)
+{
+    pol_alt_set *as = &s->alts;
+    as->n_alt = as->n_piece = 0;
+    if (eng_grow(&as->per_job, &as->cap_jobs, nb, sizeof *as->per_job))
+        return ENG_NOMEM;
+    as->n_jobs = nb;
+    memset(as->per_job, 0, nb * sizeof *as->per_job);
+    bool *active = malloc(nb * sizeof *active);
+    if (!active)
+        return ENG_NOMEM;
+    for (size_t i = 0; i < nb; i++)
+        active[i] = true;
+    int rc = ENG_OK;
+    for (bool any = true; any && rc == ENG_OK;) {
+        any = false;
+        for (size_t i = 0; i < nb && rc == ENG_OK; i++) {
+            if (!active[i])
+                continue;
+            pol_window w;
+            bool found = false;
+            rc = s->reqs[i].n <= s->largest_isl ? isl_find(s, &s->reqs[i], &w, &found)
+                                                : span_find(s, &s->reqs[i], &w, &found);
+            if (rc == ENG_OK && found)
+                rc = isl_record(as, i, &w);
+            any = any || found;
+            if (!found || (s->max_alt && as->per_job[i] >= s->max_alt))
+                active[i] = false;
+        }
+    }
+    free(active);
+    return rc;
+}
+
 const pol_type pol_alp = {
     .name = "alp",
     .summary = "batch cycles: ALP window search (per-host price limit), DP choice per job",
     .citation = "Toporkov, Yemelyanov, Toporkova & Bobchenkov 2011",
-    .flags = 0,
+    .flags = POL_FLAG_ISLANDS,
     .state_size = sizeof(ss_state),
     .options = ss_options,
     .init = alp_init,
@@ -767,7 +1025,7 @@ const pol_type pol_amp = {
     .name = "amp",
     .summary = "batch cycles: AMP window search (per-job budget), DP choice per job",
     .citation = "Toporkov, Yemelyanov, Toporkova & Bobchenkov 2011",
-    .flags = 0,
+    .flags = POL_FLAG_ISLANDS,
     .state_size = sizeof(ss_state),
     .options = ss_options,
     .init = amp_init,

@@ -376,8 +376,9 @@ static void test_failures(void)
 }
 
 /* Islands: the platform's island property read through SimGrid's loader
- * (on a zone and on hosts), placement within one island, --islands, a
- * policy that does not plan with islands, a malformed property. */
+ * (on a zone and on hosts), placement within one island, --islands, sa,
+ * alp and amp under strict, alp's refusal under core allocation, a
+ * malformed property. */
 static void test_islands(void)
 {
     const char *w = bl_write_tmp("isl.swf", "1 0 -1 10 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n"
@@ -415,23 +416,30 @@ static void test_islands(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"islands\": \"strict\""));
     CU_ASSERT_PTR_NULL(strstr(sum, "log_agreement")); /* field 3 is -1 */
     free(sum);
-    /* a policy that does not plan with islands: a usage error, unless
-     * islands are ignored; `policies` says which do */
+    /* `policies` says which policies plan with islands (every registered
+     * one does; the engine's refusal of one that does not is tested in
+     * test_eng_core.c); sa and alp run under strict and under ignore;
+     * under --alloc core alp asks for --islands ignore */
     expect("policies", 0,
            "conservative   conservative backfilling: every waiting job holds a "
            "reservation\n               (Mu'alem & Feitelson 2001)\n"
            "                 plans with islands (--islands strict)\n");
     snprintf(args, sizeof args,
-             "run --platform platforms/test/islands-3-2.xml --workload %s --policy sa -q", w);
-    expect(args, 2,
-           "policy sa does not plan with islands, and the hosts of pool all "
-           "queues in platforms/test/islands-3-2.xml name 2 islands: run it with "
-           "--islands ignore");
+             "run --platform platforms/test/islands-3-2.xml --workload %s --policy sa -q --check",
+             w);
+    expect(args, 0, "batchlab run: sa");
     snprintf(args, sizeof args,
              "compare --platform platforms/test/islands-3-2.xml --workload %s -q "
-             "--policies easy,sa",
+             "--policies easy,sa,alp,amp",
              w);
-    expect(args, 2, "policy sa does not plan with islands");
+    expect(args, 0, "alp");
+    snprintf(args, sizeof args,
+             "run --platform platforms/test/islands-3-2.xml --workload %s --policy alp -q "
+             "--alloc core",
+             w);
+    expect(args, 2,
+           "alp plans with islands under whole-node allocation only; with --alloc core run it "
+           "with --islands ignore");
     snprintf(args, sizeof args,
              "run --platform platforms/test/islands-3-2.xml --workload %s --policy sa -q "
              "--islands ignore",

@@ -7,6 +7,7 @@
 #include "eng_policy.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* fast (2 Gf), slow1, slow2 (1 Gf), 2 cores each, ref 1 Gf; given in
@@ -750,6 +751,58 @@ static void test_island_blocked_start(void)
     bl_sched_fini(&s);
 }
 
+/* A policy that starts each waiting job, when the pool is idle, as a
+ * packet of its own on the hosts at positions *state (a1 and then a2 or
+ * b1 of islands a1-a4, b1-b2): packets name their hosts, which the start
+ * checks leave to the checker's audit. */
+static int straddle_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    const int32_t *hosts = st;
+    if (v->n_queue > 0 && v->n_running == 0)
+        pol_out_start_packet(out, v->queue[0], v->queue[0]->idx, hosts, 2);
+    return 0;
+}
+
+static int straddle_init(void *st, const pol_setup *setup, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    int32_t *hosts = st;
+    hosts[0] = 0;
+    hosts[1] = atoi(pol_option_get(setup, "second", "1"));
+    return 0;
+}
+
+/* The checker audits where each started job runs: a job of 2 nodes (fits
+ * in either island) started across islands, on a1 and b1, is a violation;
+ * on a1 and a2 it runs clean (0-10, then 10-20). */
+static void test_island_audit(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 2, 0}, {2, 0, 10, 10, 2, 0}};
+    static const pol_option opts[] = {{"second", "position of the second host"}, {NULL, NULL}};
+    const pol_type straddle = {.name = "straddle",
+                               .flags = POL_FLAG_ISLANDS,
+                               .state_size = 2 * sizeof(int32_t),
+                               .options = opts,
+                               .init = straddle_init,
+                               .schedule = straddle_schedule};
+    static const pol_kv across[] = {{"second", "4"}}, within[] = {{"second", "1"}};
+    bl_sched s;
+    bl_opts o = {.policy_type = &straddle, .options = across, .n_options = 1};
+    bl_core_run("straddle", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 1), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_INVARIANT);
+    CU_ASSERT_STRING_EQUAL(s.diag.msg, "t=0: policy straddle started job 1, whose 2 units fit in "
+                                       "one island, across islands: on hosts a1 (island a) and "
+                                       "b1 (island b)");
+    bl_sched_fini(&s);
+    o.options = within;
+    bl_core_run("straddle", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 1), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, 0);
+    static const bl_expect e[] = {{1, 0, 10}, {2, 10, 20}};
+    bl_check(&s, e, N_OF(e), "within island a");
+    bl_sched_fini(&s);
+}
+
 int bl_suite_eng_core(void)
 {
     CU_pSuite s = CU_add_suite("eng_core", NULL, NULL);
@@ -775,5 +828,7 @@ int bl_suite_eng_core(void)
     CU_add_test(s, "islands: placement, spanning, ignore", test_island_placement);
     CU_add_test(s, "islands under core allocation", test_island_cores);
     CU_add_test(s, "islands: a start no island can host", test_island_blocked_start);
+    CU_add_test(s, "checker: a job that fits in one island started across islands",
+                test_island_audit);
     return 0;
 }

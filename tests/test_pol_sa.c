@@ -117,6 +117,54 @@ static void expect_bad(const pol_kv *o, const char *needle)
     bl_sched_fini(&s);
 }
 
+/* Islands a1-a3 (a) and b1, b2 (b), whole nodes, default options. At 0
+ * J1 (1 node, 100 s), J2 (1 node, 50 s) and J3 (1 node, 200 s) all start
+ * (the plan has room): J1 best fits b (b1), J2 b (b2), J3 a (a1). J4 (3
+ * nodes, 10 s) arrives at 10: 2 free, it waits. At 50 J2 ends and J5 (1
+ * node, 10 s) arrives: 3 units free (a2, a3, b2), so on counts J4 fits.
+ * The plan: J4 waited 40, J5 0; order J4, J5: J4 [0, 10), J5 [10, 20),
+ * F = 50 + 20; order J5, J4: J5 [0, 10), J4 [10, 20), F = 10 + 60: a tie
+ * at E1 = n Cmax + F = 2 x 20 + 70 = 110, so the queue order stays: J4
+ * now, J5 at +10. No island has 3 free: J4 is left, nothing starts, the policy wakes
+ * at 60, and so on every 10 s (the same tie). At 100 J1 ends (a2, a3, b1,
+ * b2 free): the plan starts both now; J4 still fits no island, J5 goes to
+ * a (best fit tie, lower island): a2, 100-110. At 200 J3 ends and J4 gets
+ * a1-a3: 200-210, later than every plan said. Ignoring islands: J1-J3 on
+ * a1-a3, and at 50 J4 takes a2, b1, b2 (50-60), J5 then 60-70. */
+static void test_islands_start_later(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 100, 100, 1, 0},
+                                      {2, 0, 50, 50, 1, 0},
+                                      {3, 0, 200, 200, 1, 0},
+                                      {4, 10, 10, 10, 3, 0},
+                                      {5, 50, 10, 10, 1, 0}};
+    static const int sizes[] = {3, 2};
+    static const bl_expect strict[] = {
+        {1, 0, 100}, {2, 0, 50}, {3, 0, 200}, {4, 200, 210}, {5, 100, 110}};
+    static const bl_expect ignore[] = {
+        {1, 0, 100}, {2, 0, 50}, {3, 0, 200}, {4, 50, 60}, {5, 60, 70}};
+    for (int k = 0; k < 2; k++) {
+        bl_sched s;
+        bl_opts opts = {.alloc = POL_ALLOC_NODE, .ignore_islands = k == 1};
+        int rc = bl_core_run("sa", jobs, N_OF(jobs), bl_island_platform(sizes, 2, 1), &opts, &s);
+        if (rc)
+            printf("\n  islands: %s", s.diag.msg);
+        CU_ASSERT_EQUAL(rc, 0);
+        bl_check(&s, k == 0 ? strict : ignore, N_OF(strict), k == 0 ? "strict" : "ignore");
+        if (k == 0) {
+            const eng_job_result *res = eng_core_results(s.core);
+            const int32_t *h = eng_core_alloc_hosts(s.core);
+            /* J4 (index 3) on a1-a3, J5 (index 4) on a2 */
+            CU_ASSERT_EQUAL(res[3].n_hosts, 3);
+            for (int32_t i = 0; i < res[3].n_hosts; i++)
+                CU_ASSERT(h[res[3].hosts_off + (size_t)i] <= 2);
+            CU_ASSERT_EQUAL(res[4].n_hosts, 1);
+            CU_ASSERT_EQUAL(h[res[4].hosts_off], 1);
+        }
+        bl_sched_fini(&s);
+    }
+}
+
 static void test_options(void)
 {
     static const pol_kv w0[] = {{"window", "0"}}, w2[] = {{"window", "2x"}},
@@ -290,6 +338,7 @@ int bl_suite_pol_sa(void)
                 test_plan_reorders);
     CU_add_test(s, "S3: early end", test_plan_early_end);
     CU_add_test(s, "hosts=fastest", test_fastest_hosts);
+    CU_add_test(s, "islands: a planned start no island can host waits", test_islands_start_later);
     CU_add_test(s, "options validated", test_options);
     CU_add_test(s, "the policy report, per pool", test_report_per_pool);
     CU_add_test(s, "random workloads under the checker", test_random_checked);

@@ -7,6 +7,7 @@
 #include "bl_sched.h"
 #include "bl_test.h"
 #include "eng_core.h"
+#include "eng_error.h"
 #include "pol_registry.h"
 
 #include <stdlib.h>
@@ -191,6 +192,130 @@ static void test_core_allocation_named_hosts(void)
     }
 }
 
+/* ---- islands: hosts a1..a3 (island a) and b1, b2 (island b), one core
+ * each, whole nodes; platform indices 0..4 in that order. ---- */
+
+static const int isl_sizes[] = {3, 2};
+
+static int run_isl(const char *policy, const bl_jobspec *jobs, size_t n, bool ignore, bl_sched *s)
+{
+    bl_opts o = {.alloc = POL_ALLOC_NODE, .ignore_islands = ignore};
+    int rc = bl_core_run(policy, jobs, n, bl_island_platform(isl_sizes, 2, 1), &o, s);
+    if (rc)
+        printf("\n  %s: %s\n", policy, s->diag.msg);
+    return rc;
+}
+
+/* J1 (2 nodes) and J2 (3 nodes), 100 s each, at 0. Without islands the
+ * list is one: J1 takes the first lines, a1 and a2, and J2 the next three,
+ * a3, b1 and b2 (both islands). With islands each job searches each
+ * island: J1 finds a window at 0 in a and in b, equally cheap (no
+ * prices); the tie goes to b, which has fewer lines free then (2 < 3),
+ * the engine's best fit; J2 then finds a1..a3 at 0 (b has only 2 lines).
+ * Both run 0-100 either way. */
+static void test_islands_within_one(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 100, 100, 2, 0}, {2, 0, 100, 100, 3, 0}};
+    static const bl_expect e[] = {{1, 0, 100}, {2, 0, 100}};
+    const char *const pol[] = {"alp", "amp"};
+    for (int k = 0; k < 2; k++) {
+        bl_sched s;
+        CU_ASSERT_EQUAL(run_isl(pol[k], jobs, 2, true, &s), 0);
+        bl_check(&s, e, 2, "ignore");
+        CU_ASSERT_EQUAL(hosts_of(&s, 1), 0x03u);
+        CU_ASSERT_EQUAL(hosts_of(&s, 2), 0x1Cu);
+        bl_sched_fini(&s);
+        CU_ASSERT_EQUAL(run_isl(pol[k], jobs, 2, false, &s), 0);
+        bl_check(&s, e, 2, "strict");
+        CU_ASSERT_EQUAL(hosts_of(&s, 1), 0x18u);
+        CU_ASSERT_EQUAL(hosts_of(&s, 2), 0x07u);
+        bl_sched_fini(&s);
+    }
+}
+
+/* J1 (2 nodes, 100 s) and J2 (1 node, 200 s) at 0; J3 (3 nodes, 10 s) at
+ * 150. With islands: J1 goes to b (as above), J2 to a1 (a at 0, b only at
+ * 100). At 150 four hosts are free (a2, a3, b1, b2), but no island has
+ * three: J3's only window is a1..a3 at 200, when J2 ends (promised then,
+ * started on time): 200-210. Without islands J1 takes a1, a2 and J2 a3;
+ * at 150 J3 takes a1, a2, b1: 150-160. */
+static void test_islands_blocked(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 2, 0}, {2, 0, 200, 200, 1, 0}, {3, 150, 10, 10, 3, 0}};
+    static const bl_expect strict[] = {{1, 0, 100}, {2, 0, 200}, {3, 200, 210}};
+    static const bl_expect ignore[] = {{1, 0, 100}, {2, 0, 200}, {3, 150, 160}};
+    const char *const pol[] = {"alp", "amp"};
+    for (int k = 0; k < 2; k++) {
+        bl_sched s;
+        CU_ASSERT_EQUAL(run_isl(pol[k], jobs, 3, false, &s), 0);
+        bl_check(&s, strict, 3, "strict");
+        CU_ASSERT_EQUAL(hosts_of(&s, 1), 0x18u);
+        CU_ASSERT_EQUAL(hosts_of(&s, 2), 0x01u);
+        CU_ASSERT_EQUAL(hosts_of(&s, 3), 0x07u);
+        bl_sched_fini(&s);
+        CU_ASSERT_EQUAL(run_isl(pol[k], jobs, 3, true, &s), 0);
+        bl_check(&s, ignore, 3, "ignore");
+        CU_ASSERT_EQUAL(hosts_of(&s, 3), 0x0Bu);
+        bl_sched_fini(&s);
+    }
+}
+
+/* J1 (1 node, 100 s) and J2 (4 nodes, 50 s) at 0. J1 goes to b1 (the
+ * best fit of two windows at 0); J2 is larger than every island and
+ * searches all islands' lines together, in (start, line) order: a1, a2,
+ * a3 and b2 at 0, a window across both islands: 0-50. */
+static void test_islands_wider_job_spans(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 100, 100, 1, 0}, {2, 0, 50, 50, 4, 0}};
+    static const bl_expect e[] = {{1, 0, 100}, {2, 0, 50}};
+    const char *const pol[] = {"alp", "amp"};
+    for (int k = 0; k < 2; k++) {
+        bl_sched s;
+        CU_ASSERT_EQUAL(run_isl(pol[k], jobs, 2, false, &s), 0);
+        bl_check(&s, e, 2, pol[k]);
+        CU_ASSERT_EQUAL(hosts_of(&s, 1), 0x08u);
+        CU_ASSERT_EQUAL(hosts_of(&s, 2), 0x17u);
+        bl_sched_fini(&s);
+    }
+}
+
+/* Through SimGrid with --check on platforms/test/islands-3-2.xml (the
+ * same islands): J1 (2 nodes) and J2 (3) at 0, J3 (3) at 1, J4 (4) at 2,
+ * 10 s each. J1 goes to b, J2 to a: 0-10. J3 is promised a at 10. At 10
+ * J3 takes a again (b has 2 lines), 10-20; J4, wider than both islands,
+ * finds b1, b2 free from 10 and a1, a2 from 20 in the merged list: 20-30.
+ * Under --alloc core alp and amp refuse islands (usage error). */
+static void test_islands_simgrid_check(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 10, 10, 2, 0}, {2, 0, 10, 10, 3, 0}, {3, 1, 10, 10, 3, 0}, {4, 2, 10, 10, 4, 0}};
+    static const bl_expect e[] = {{1, 0, 10}, {2, 0, 10}, {3, 10, 20}, {4, 20, 30}};
+    const char *const pol[] = {"alp", "amp"};
+    for (int k = 0; k < 2; k++) {
+        eng_run_report rep;
+        eng_diag d;
+        eng_diag_clear(&d);
+        bl_opts o = {.alloc = POL_ALLOC_NODE};
+        int rc = bl_sim_run(pol[k], jobs, N_OF(jobs), bl_src("platforms/test/islands-3-2.xml"), &o,
+                            &rep, &d);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (rc) {
+            printf("\n  %s: %s\n", pol[k], d.msg);
+            continue;
+        }
+        bl_check_rep(&rep, e, N_OF(e), pol[k]);
+        eng_run_report_fini(&rep);
+        bl_sched s;
+        bl_opts core = {.alloc = POL_ALLOC_CORE};
+        CU_ASSERT_EQUAL(
+            bl_core_run(pol[k], jobs, N_OF(jobs), bl_island_platform(isl_sizes, 2, 2), &core, &s),
+            ENG_USAGE);
+        CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "--islands ignore"));
+        bl_sched_fini(&s);
+    }
+}
+
 static void test_options(void)
 {
     static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 0}};
@@ -232,6 +357,12 @@ int bl_suite_pol_slotsched(void)
     CU_add_test(s, "reservations kept between cycles", test_reservations_between_cycles);
     CU_add_test(s, "cycle period and batch trigger", test_period_and_batch_trigger);
     CU_add_test(s, "core allocation: named hosts", test_core_allocation_named_hosts);
+    CU_add_test(s, "islands: a job placed within one island", test_islands_within_one);
+    CU_add_test(s, "islands: a job blocked by islands, enough hosts free", test_islands_blocked);
+    CU_add_test(s, "islands: a job wider than every island spans them",
+                test_islands_wider_job_spans);
+    CU_add_test(s, "islands: through SimGrid, checker on; core allocation refused",
+                test_islands_simgrid_check);
     CU_add_test(s, "options", test_options);
     return 0;
 }
