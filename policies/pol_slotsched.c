@@ -339,8 +339,7 @@ static void ss_fini(void *state)
     free(s->promise_s);
     free(s->plan);
     free(s->plan_lines);
-    if (s->list.rng)
-        pol_slots_fini(&s->list);
+    pol_slots_fini(&s->list);
     pol_slot_search_fini(&s->search);
     pol_alt_set_fini(&s->alts);
     pol_dp_fini(&s->dp);

@@ -1,7 +1,8 @@
 /* test_pol_slots.c — the ordered slot list: order and ties, every case of
  * slot subtraction (middle, at the start, at the end, whole, clipped,
  * missed, zero length), copies, handle reuse, and random operations
- * against a plain sorted array. */
+ * against a plain sorted array; the i-th slot (pol_slots_nth) is always
+ * the one the links reach i-th. */
 #include "bl_test.h"
 #include "eng_error.h"
 #include "slots/pol_slots.h"
@@ -19,6 +20,7 @@ static void expect(const pol_slot_list *l, const double (*rows)[3], size_t n)
     size_t k = 0;
     for (int32_t h = pol_slots_first(l); h; h = pol_slots_next(l, h), k++) {
         const pol_slot *s = pol_slots_get(l, h);
+        CU_ASSERT_EQUAL(pol_slots_nth(l, k), h); /* the order array and the links agree */
         CU_ASSERT_DOUBLE_EQUAL(s->start_s, rows[k][0], 0);
         CU_ASSERT_DOUBLE_EQUAL(s->end_s, rows[k][1], 0);
         CU_ASSERT_EQUAL(s->line, (int32_t)rows[k][2]);
@@ -191,7 +193,8 @@ static void test_random_against_array(void)
         size_t k = 0;
         for (int32_t h = pol_slots_first(&l); h; h = pol_slots_next(&l, h), k++) {
             const pol_slot *s = pol_slots_get(&l, h);
-            if (h != ref[k].handle || s->start_s != ref[k].s || s->end_s != ref[k].e)
+            if (h != ref[k].handle || pol_slots_nth(&l, k) != h || s->start_s != ref[k].s ||
+                s->end_s != ref[k].e)
                 bad++;
         }
     }

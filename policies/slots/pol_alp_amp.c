@@ -90,7 +90,8 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
      * the expiration scan runs only when the start nears it (the margin
      * covers the rounding of end - hold) */
     double min_lim = INFINITY;
-    for (int32_t h = pol_slots_first(l); h; h = pol_slots_next(l, h)) {
+    for (size_t i = 0, m = pol_slots_count(l); i < m; i++) {
+        int32_t h = pol_slots_nth(l, i);
         const pol_slot *s = pol_slots_get(l, h);
         if (!(s->perf >= r->perf_min) || !(s->perf > 0)) /* 2°a */
             continue;
