@@ -198,6 +198,30 @@ static int record(pol_alt_set *out, int32_t job, const pol_window *w)
     return ENG_OK;
 }
 
+/* Does the failure of request f on a list prove that request r fails on
+ * that list or on any list cut out of it? For ALP when r asks at least as
+ * much in every respect: no fewer slots, no shorter hold on every line
+ * (the same rigidity and reference performance, t no smaller), no lower
+ * performance floor, no higher price limit. Proof: a window of r on the
+ * cut list at start T takes n_r slots, each inside a distinct slot of the
+ * list f failed on (a slot and its K2 piece cannot both hold the same
+ * instant), each of those suits f and holds f's task from T; at the visit
+ * of the last of them in list order (start T' <= T) f's window would have
+ * held them all, n_r >= n_f, and f would have been found. For AMP the
+ * costs must be the same numbers (t equal, so every hold is), the budget
+ * no larger and n no smaller: the n_f cheapest costs of f's window sum, in
+ * ascending order, to at most the n_r cheapest of r's (prices >= 0, and a
+ * rounded sum of non-negative terms is monotone in each of them). */
+static bool dominated(pol_slot_algo algo, const pol_slot_req *f, const pol_slot_req *r)
+{
+    if (r->rigid != f->rigid || r->perf_ref != f->perf_ref || !(r->perf_min >= f->perf_min) ||
+        r->n < f->n)
+        return false;
+    if (algo == POL_SLOT_ALP)
+        return r->t >= f->t && r->price_max <= f->price_max;
+    return r->t == f->t && budget_of(r) <= budget_of(f);
+}
+
 int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo algo,
                           const pol_slot_req *reqs, size_t n_jobs, size_t max_per_job,
                           pol_alt_set *out)
@@ -212,8 +236,12 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
             return ENG_INVAL;
     /* active jobs: those that may still find an alternative */
     bool *active = malloc((n_jobs ? n_jobs : 1) * sizeof *active);
-    if (!active)
+    size_t *failed = malloc((n_jobs ? n_jobs : 1) * sizeof *failed), n_failed = 0;
+    if (!active || !failed) {
+        free(active);
+        free(failed);
         return ENG_NOMEM;
+    }
     for (size_t i = 0; i < n_jobs; i++)
         active[i] = true;
     int rc = ENG_OK;
@@ -224,12 +252,22 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
             if (!active[i])
                 continue;
             pol_window w;
-            bool found;
-            rc = pol_slot_find(ss, l, algo, &reqs[i], &w, &found);
-            if (rc)
-                break;
+            bool found = false, skip = false;
+            /* a request that asks more than one that failed fails too:
+             * no search (the list only loses time, see dominated()) */
+            for (size_t f = 0; f < n_failed && !skip; f++)
+                skip = dominated(algo, &reqs[failed[f]], &reqs[i]);
+            ss->skipped += skip;
+            if (!skip) {
+                ss->searched++;
+                rc = pol_slot_find(ss, l, algo, &reqs[i], &w, &found);
+                if (rc)
+                    break;
+            }
             if (!found) {
                 active[i] = false;
+                if (!skip)
+                    failed[n_failed++] = i;
                 continue;
             }
             rc = record(out, (int32_t)i, &w);
@@ -241,5 +279,6 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
         }
     }
     free(active);
+    free(failed);
     return rc;
 }
