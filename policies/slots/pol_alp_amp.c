@@ -88,8 +88,11 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
     uint64_t order = 0;
     /* min over the window of end - hold: no slot expires before it, so
      * the expiration scan runs only when the start nears it (the margin
-     * covers the rounding of end - hold) */
-    double min_lim = INFINITY;
+     * covers the rounding of end - hold). Nor does it run again at the
+     * start it last ran at: every slot it kept, and every slot that joined
+     * since (each passed 2°b from its own start, this one), holds its task
+     * from there, so it would drop nothing and find the same minimum. */
+    double min_lim = INFINITY, scanned_at = NAN;
     for (size_t i = 0, m = pol_slots_count(l); i < m; i++) {
         int32_t h = pol_slots_nth(l, i);
         const pol_slot *s = pol_slots_get(l, h);
@@ -101,12 +104,15 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
         if (algo == POL_SLOT_ALP && !(s->price <= r->price_max)) /* 2°c */
             continue;
         double start = s->start_s; /* 3°: the window now starts here */
-        if (start >= min_lim - 1e-9 * (fabs(min_lim) + 1)) {
+        if (start != scanned_at && start >= min_lim - 1e-9 * (fabs(min_lim) + 1)) {
             size_t keep = 0; /* 4°: drop what expired */
             min_lim = INFINITY;
+            scanned_at = start;
             for (size_t k = 0; k < nw; k++)
                 if (start + ss->win[k].p.hold <= ss->win[k].end_s) {
-                    ss->win[keep++] = ss->win[k];
+                    if (keep != k)
+                        ss->win[keep] = ss->win[k];
+                    keep++;
                     double lim = ss->win[k].end_s - ss->win[k].p.hold;
                     if (lim < min_lim)
                         min_lim = lim;
