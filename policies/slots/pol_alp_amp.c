@@ -165,13 +165,18 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
 
 int pol_slot_take(pol_slot_list *l, const pol_window *w)
 {
-    for (size_t k = 0; k < w->n; k++) {
-        const pol_piece *p = &w->piece[k];
-        int rc = pol_slots_cut(l, p->handle, w->start_s, w->start_s + p->hold, NULL);
-        if (rc)
-            return rc;
-    }
-    return ENG_OK;
+    if (w->n == 0)
+        return ENG_OK;
+    pol_slot_cut local[128];
+    pol_slot_cut *c = w->n <= 128 ? local : malloc(w->n * sizeof *c);
+    if (!c)
+        return ENG_NOMEM;
+    for (size_t k = 0; k < w->n; k++)
+        c[k] = (pol_slot_cut){.handle = w->piece[k].handle, .to = w->start_s + w->piece[k].hold};
+    int rc = pol_slots_cut_all(l, w->start_s, c, w->n);
+    if (c != local)
+        free(c);
+    return rc;
 }
 
 void pol_alt_set_init(pol_alt_set *s)

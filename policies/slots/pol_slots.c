@@ -38,6 +38,10 @@ static int grow(pol_slot_list *l, size_t need)
         if (!order)
             return ENG_NOMEM;
         l->order = order;
+        int32_t *tmp = realloc(l->tmp, 2 * cap * sizeof *tmp);
+        if (!tmp)
+            return ENG_NOMEM;
+        l->tmp = tmp;
         l->cap_order = cap;
     }
     return ENG_OK;
@@ -59,6 +63,7 @@ void pol_slots_fini(pol_slot_list *l)
 {
     free(l->node);
     free(l->order);
+    free(l->tmp);
     memset(l, 0, sizeof *l);
 }
 
@@ -187,6 +192,94 @@ int pol_slots_cut(pol_slot_list *l, int32_t h, double from, double to, int32_t *
      * allocation can fail after the list changed */
     unlink_slot(l, h);
     return pol_slots_insert(l, &tail, k2);
+}
+
+/* A mark on the node of a slot that pol_slots_cut_all removes. */
+#define DEAD (-1)
+
+/* Sorts the handles a[0..n) by (start_s, seq); they come in seq order, so
+ * a run of equal starts is already sorted: insertion sort. */
+static void sort_by_key(const pol_slot_list *l, int32_t *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        int32_t x = a[i];
+        size_t j = i;
+        while (j > 0 && !before(l, a[j - 1], l->node[x].slot.start_s, l->node[x].seq)) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = x;
+    }
+}
+
+int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, size_t n)
+{
+    /* room for n new handles first, so that nothing fails once the list
+     * changes; removed handles are recycled only at the end */
+    size_t fresh = 0;
+    for (int32_t f = l->free_head; f && fresh < n; f = l->node[f].next)
+        fresh++;
+    if (l->used + (n - fresh) >= (size_t)INT32_MAX || grow(l, l->used + (n - fresh)))
+        return ENG_NOMEM;
+    int32_t *add = l->tmp + l->cap_order; /* the K2 pieces, in seq order */
+    size_t n_add = 0, n_dead = 0;
+    for (size_t k = 0; k < n; k++) {
+        int32_t h = cuts[k].handle;
+        double to = cuts[k].to;
+        pol_slot s = l->node[h].slot;
+        if (!(from < to) || !(from < s.end_s) || !(to > s.start_s))
+            continue;
+        if (to < s.end_s) {
+            int32_t k2;
+            if (l->free_head) {
+                k2 = l->free_head;
+                l->free_head = l->node[k2].next;
+            } else {
+                k2 = (int32_t)l->used++;
+            }
+            l->node[k2].slot = s;
+            l->node[k2].slot.start_s = to;
+            l->node[k2].seq = l->next_seq++;
+            add[n_add++] = k2;
+        }
+        if (from > s.start_s) {
+            l->node[h].slot.end_s = from; /* K1: same start, same place */
+        } else {
+            l->node[h].next = DEAD;
+            n_dead++;
+        }
+    }
+    if (n_add == 0 && n_dead == 0)
+        return ENG_OK;
+    sort_by_key(l, add, n_add);
+    /* removed slots start at or after from (K1 was empty), K2 pieces after
+     * it: the slots before lo stay where they are */
+    size_t lo = place_of(l, from, 0), n_keep = 0;
+    int32_t *keep = l->tmp;
+    for (size_t i = lo; i < l->n; i++) {
+        int32_t x = l->order[i];
+        if (l->node[x].next == DEAD) {
+            l->node[x].next = l->free_head;
+            l->free_head = x;
+        } else {
+            keep[n_keep++] = x;
+        }
+    }
+    size_t a = 0, b = 0, i = lo;
+    while (a < n_keep || b < n_add) {
+        bool take_keep = b == n_add ||
+                         (a < n_keep &&
+                          before(l, keep[a], l->node[add[b]].slot.start_s, l->node[add[b]].seq));
+        l->order[i++] = take_keep ? keep[a++] : add[b++];
+    }
+    l->n = i;
+    int32_t prev = pred_of(l, lo);
+    for (size_t j = lo; j < l->n; j++) {
+        l->node[prev].next = l->order[j];
+        prev = l->order[j];
+    }
+    l->node[prev].next = 0;
+    return ENG_OK;
 }
 
 bool pol_slots_valid(const pol_slot_list *l)

@@ -27,7 +27,8 @@
  * Costs (m slots): insert, remove O(log m) comparisons and O(m) moves of
  * 4-byte handles (O(1) for a slot that goes after every other, so a list
  * built in start order costs O(m)); shorten, get, first, next, nth O(1);
- * cut as insert plus remove; copy O(m).
+ * cut as insert plus remove; the n cuts of a window together O(m + n log
+ * n) (pol_slots_cut_all); copy O(m).
  */
 #ifndef POL_SLOTS_H
 #define POL_SLOTS_H
@@ -62,7 +63,14 @@ typedef struct pol_slot_list {
     size_t n;          /* slots in the list */
     int32_t free_head; /* recycled handles, linked through next */
     uint64_t next_seq;
+    int32_t *tmp; /* scratch of pol_slots_cut_all, 2 * cap_order handles */
 } pol_slot_list;
+
+/* One cut of pol_slots_cut_all: [from, to) out of the slot handle. */
+typedef struct pol_slot_cut {
+    int32_t handle;
+    double to;
+} pol_slot_cut;
 
 /* An empty list. The list draws no random numbers: seed is not used (it
  * seeded the levels of an earlier representation). 0 or ENG_NOMEM. */
@@ -119,6 +127,16 @@ static inline size_t pol_slots_count(const pol_slot_list *l)
  * is clipped to the slot; an interval that misses it changes nothing.
  * 0 or ENG_NOMEM (the list is then unchanged). */
 int pol_slots_cut(pol_slot_list *l, int32_t h, double from, double to, int32_t *k2);
+
+/* Subtracts [from, cuts[k].to) from slot cuts[k].handle for k = 0..n-1
+ * (distinct slots): the list is then the one n calls of pol_slots_cut in
+ * that order would leave (the same slots in the same order, ties
+ * included; the handles of the new K2 pieces may differ). Everything that
+ * moves starts at or after from, so the work is one binary search, one
+ * pass over the slots from there and a sort of the K2 pieces (none when
+ * they start together, as a rigid window's do). 0 or ENG_NOMEM (the list
+ * is then unchanged). O(m + n log n). */
+int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, size_t n);
 
 /* Checks the order and the links; true when consistent (for tests). */
 bool pol_slots_valid(const pol_slot_list *l);
