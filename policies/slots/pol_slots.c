@@ -2,8 +2,7 @@
  * pol_slots.h): a pool of nodes and the array of their handles in order.
  * Invariants: order[0 .. n) holds every slot once, in strictly increasing
  * (start_s, seq) order (a slot's start never changes in place, and every
- * seq is distinct); node[0].next is order[0] and node[order[i]].next is
- * order[i + 1] (0 after the last).
+ * seq is distinct); the node of a slot in the list has next 0.
  */
 #include "pol_slots.h"
 
@@ -38,7 +37,7 @@ static int grow(pol_slot_list *l, size_t need)
         if (!order)
             return ENG_NOMEM;
         l->order = order;
-        int32_t *tmp = realloc(l->tmp, 2 * cap * sizeof *tmp);
+        int32_t *tmp = realloc(l->tmp, cap * sizeof *tmp);
         if (!tmp)
             return ENG_NOMEM;
         l->tmp = tmp;
@@ -69,10 +68,10 @@ void pol_slots_fini(pol_slot_list *l)
 
 void pol_slots_clear(pol_slot_list *l)
 {
-    l->node[0].next = 0;
     l->used = 1;
     l->n = 0;
     l->free_head = 0;
+    l->n_free = 0;
     l->next_seq = 0;
 }
 
@@ -85,6 +84,7 @@ int pol_slots_copy(pol_slot_list *dst, const pol_slot_list *src)
     dst->used = src->used;
     dst->n = src->n;
     dst->free_head = src->free_head;
+    dst->n_free = src->n_free;
     dst->next_seq = src->next_seq;
     return ENG_OK;
 }
@@ -106,12 +106,6 @@ static size_t place_of(const pol_slot_list *l, double start, uint64_t seq)
     return lo;
 }
 
-/* The handle before place i (0, the head, for the first). */
-static int32_t pred_of(const pol_slot_list *l, size_t i)
-{
-    return i > 0 ? l->order[i - 1] : 0;
-}
-
 /* Puts the slot of handle h (slot and seq set) at its place. */
 static void link_at(pol_slot_list *l, int32_t h)
 {
@@ -120,21 +114,24 @@ static void link_at(pol_slot_list *l, int32_t h)
     memmove(l->order + i + 1, l->order + i, (l->n - i) * sizeof *l->order);
     l->order[i] = h;
     l->n++;
-    int32_t p = pred_of(l, i);
-    l->node[h].next = l->node[p].next;
-    l->node[p].next = h;
+    l->node[h].next = 0;
 }
 
 /* Takes h out of the order and the links and recycles its handle. */
 static void unlink_slot(pol_slot_list *l, int32_t h)
 {
     size_t i = place_of(l, l->node[h].slot.start_s, l->node[h].seq);
-    int32_t p = pred_of(l, i);
-    l->node[p].next = l->node[h].next;
     memmove(l->order + i, l->order + i + 1, (l->n - i - 1) * sizeof *l->order);
     l->n--;
     l->node[h].next = l->free_head;
     l->free_head = h;
+    l->n_free++;
+}
+
+int32_t pol_slots_next(const pol_slot_list *l, int32_t h)
+{
+    size_t i = place_of(l, l->node[h].slot.start_s, l->node[h].seq);
+    return i + 1 < l->n ? l->order[i + 1] : 0;
 }
 
 int pol_slots_insert(pol_slot_list *l, const pol_slot *s, int32_t *handle)
@@ -147,6 +144,7 @@ int pol_slots_insert(pol_slot_list *l, const pol_slot *s, int32_t *handle)
     if (l->free_head) {
         h = l->free_head;
         l->free_head = l->node[h].next;
+        l->n_free--;
     } else {
         if (l->used >= (size_t)INT32_MAX || grow(l, l->used + 1))
             return ENG_NOMEM;
@@ -216,13 +214,12 @@ int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, s
 {
     /* room for n new handles first, so that nothing fails once the list
      * changes; removed handles are recycled only at the end */
-    size_t fresh = 0;
-    for (int32_t f = l->free_head; f && fresh < n; f = l->node[f].next)
-        fresh++;
+    size_t fresh = l->n_free < n ? l->n_free : n;
     if (l->used + (n - fresh) >= (size_t)INT32_MAX || grow(l, l->used + (n - fresh)))
         return ENG_NOMEM;
-    int32_t *add = l->tmp + l->cap_order; /* the K2 pieces, in seq order */
+    int32_t *add = l->tmp; /* the K2 pieces, in seq order */
     size_t n_add = 0, n_dead = 0;
+    double dead_max = from;
     for (size_t k = 0; k < n; k++) {
         int32_t h = cuts[k].handle;
         double to = cuts[k].to;
@@ -234,9 +231,11 @@ int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, s
             if (l->free_head) {
                 k2 = l->free_head;
                 l->free_head = l->node[k2].next;
+                l->n_free--;
             } else {
                 k2 = (int32_t)l->used++;
             }
+            l->node[k2].next = 0;
             l->node[k2].slot = s;
             l->node[k2].slot.start_s = to;
             l->node[k2].seq = l->next_seq++;
@@ -247,38 +246,53 @@ int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, s
         } else {
             l->node[h].next = DEAD;
             n_dead++;
+            dead_max = s.start_s > dead_max ? s.start_s : dead_max;
         }
     }
     if (n_add == 0 && n_dead == 0)
         return ENG_OK;
     sort_by_key(l, add, n_add);
-    /* removed slots start at or after from (K1 was empty), K2 pieces after
-     * it: the slots before lo stay where they are */
-    size_t lo = place_of(l, from, 0), n_keep = 0;
-    int32_t *keep = l->tmp;
-    for (size_t i = lo; i < l->n; i++) {
-        int32_t x = l->order[i];
-        if (l->node[x].next == DEAD) {
-            l->node[x].next = l->free_head;
-            l->free_head = x;
-        } else {
-            keep[n_keep++] = x;
+    /* Removed slots start in [from, dead_max] (K1 was empty): only that
+     * stretch of the order is read for marks; what follows it moves down
+     * as one block. */
+    if (n_dead > 0) {
+        size_t i = place_of(l, from, 0), end = place_of(l, dead_max, UINT64_MAX), w = i;
+        for (; i < end; i++) {
+            int32_t x = l->order[i];
+            if (l->node[x].next == DEAD) {
+                l->node[x].next = l->free_head;
+                l->free_head = x;
+                l->n_free++;
+            } else {
+                l->order[w++] = x;
+            }
         }
+        memmove(l->order + w, l->order + end, (l->n - end) * sizeof *l->order);
+        l->n -= end - w;
     }
-    size_t a = 0, b = 0, i = lo;
-    while (a < n_keep || b < n_add) {
-        bool take_keep = b == n_add ||
-                         (a < n_keep &&
-                          before(l, keep[a], l->node[add[b]].slot.start_s, l->node[add[b]].seq));
-        l->order[i++] = take_keep ? keep[a++] : add[b++];
+    /* The K2 pieces from the last: each goes after the slots before its
+     * key, found by binary search unless it goes after all that are left
+     * (as the pieces of a rigid window do, once the last is placed). */
+    size_t top = l->n; /* order[0 .. top) not yet moved */
+    for (size_t b = n_add; b-- > 0;) {
+        const pol_slot_node *x = &l->node[add[b]];
+        size_t p = top;
+        if (top > 0 && !before(l, l->order[top - 1], x->slot.start_s, x->seq)) {
+            size_t lo = 0, hi = top;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (before(l, l->order[mid], x->slot.start_s, x->seq))
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            p = lo;
+        }
+        memmove(l->order + p + b + 1, l->order + p, (top - p) * sizeof *l->order);
+        l->order[p + b] = add[b];
+        top = p;
     }
-    l->n = i;
-    int32_t prev = pred_of(l, lo);
-    for (size_t j = lo; j < l->n; j++) {
-        l->node[prev].next = l->order[j];
-        prev = l->order[j];
-    }
-    l->node[prev].next = 0;
+    l->n += n_add;
     return ENG_OK;
 }
 
@@ -287,7 +301,7 @@ bool pol_slots_valid(const pol_slot_list *l)
     int32_t prev = 0;
     for (size_t i = 0; i < l->n; i++) {
         int32_t x = l->order[i];
-        if (x <= 0 || (size_t)x >= l->used || l->node[prev].next != x)
+        if (x <= 0 || (size_t)x >= l->used || l->node[x].next != 0)
             return false;
         if (prev && !before(l, prev, l->node[x].slot.start_s, l->node[x].seq))
             return false;
@@ -295,5 +309,8 @@ bool pol_slots_valid(const pol_slot_list *l)
             return false;
         prev = x;
     }
-    return l->node[prev].next == 0;
+    size_t n_free = 0;
+    for (int32_t f = l->free_head; f && n_free <= l->used; f = l->node[f].next)
+        n_free++;
+    return n_free == l->n_free && l->n + l->n_free + 1 == l->used;
 }

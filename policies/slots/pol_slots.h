@@ -18,17 +18,17 @@
  * is "none"; handles of removed slots are recycled, the last removed
  * first), and one array of the handles in list order. A slot's place is
  * found by binary search on (start_s, seq) and taken by moving the
- * handles after it; each node also links to the next slot, so that
- * pol_slots_next is O(1). The lists of the ALP/AMP cycles hold a few
+ * handles after it. The lists of the ALP/AMP cycles hold a few
  * hundred slots, whose handles fit in a few cache lines: a move of them
  * costs less than the pointer chase of a balanced or randomized tree, and
  * a search scans the array without following links.
  *
  * Costs (m slots): insert, remove O(log m) comparisons and O(m) moves of
  * 4-byte handles (O(1) for a slot that goes after every other, so a list
- * built in start order costs O(m)); shorten, get, first, next, nth O(1);
+ * built in start order costs O(m)); shorten, get, first, nth O(1); next
+ * O(log m);
  * cut as insert plus remove; the n cuts of a window together O(m + n log
- * n) (pol_slots_cut_all); copy O(m).
+ * m) (pol_slots_cut_all); copy O(m).
  */
 #ifndef POL_SLOTS_H
 #define POL_SLOTS_H
@@ -51,19 +51,20 @@ typedef struct pol_slot {
 typedef struct pol_slot_node {
     pol_slot slot;
     uint64_t seq; /* insertion number: the tie-break key */
-    int32_t next; /* the next slot in order (0: none); in the free list, the next free handle */
+    int32_t next; /* in the free list, the next free handle (0 while in the list) */
 } pol_slot_node;
 
 typedef struct pol_slot_list {
-    struct pol_slot_node *node; /* per handle (index 0: the head, whose next is the first slot) */
+    struct pol_slot_node *node; /* per handle (index 0 unused) */
     size_t cap;                 /* handles allocated */
     size_t used;                /* handles ever handed out + 1 */
     int32_t *order;             /* the n slots' handles in (start_s, seq) order */
     size_t cap_order;
     size_t n;          /* slots in the list */
     int32_t free_head; /* recycled handles, linked through next */
+    size_t n_free;     /* handles in that list */
     uint64_t next_seq;
-    int32_t *tmp; /* scratch of pol_slots_cut_all, 2 * cap_order handles */
+    int32_t *tmp; /* scratch of pol_slots_cut_all, cap_order handles */
 } pol_slot_list;
 
 /* One cut of pol_slots_cut_all: [from, to) out of the slot handle. */
@@ -95,13 +96,11 @@ void pol_slots_remove(pol_slot_list *l, int32_t h);
 /* The first slot (earliest start), the one after h; 0 at the end. */
 static inline int32_t pol_slots_first(const pol_slot_list *l)
 {
-    return l->node[0].next;
+    return l->n ? l->order[0] : 0;
 }
 
-static inline int32_t pol_slots_next(const pol_slot_list *l, int32_t h)
-{
-    return l->node[h].next;
-}
+/* O(log m), a binary search for h's place: scans use pol_slots_nth. */
+int32_t pol_slots_next(const pol_slot_list *l, int32_t h);
 
 /* The handle of the i-th slot in order, i < pol_slots_count(l). */
 static inline int32_t pol_slots_nth(const pol_slot_list *l, size_t i)
@@ -131,14 +130,16 @@ int pol_slots_cut(pol_slot_list *l, int32_t h, double from, double to, int32_t *
 /* Subtracts [from, cuts[k].to) from slot cuts[k].handle for k = 0..n-1
  * (distinct slots): the list is then the one n calls of pol_slots_cut in
  * that order would leave (the same slots in the same order, ties
- * included; the handles of the new K2 pieces may differ). Everything that
- * moves starts at or after from, so the work is one binary search, one
- * pass over the slots from there and a sort of the K2 pieces (none when
- * they start together, as a rigid window's do). 0 or ENG_NOMEM (the list
- * is then unchanged). O(m + n log n). */
+ * included; the handles of the new K2 pieces may differ). The removed
+ * slots start in [from, the last removed start]: only that stretch is
+ * read, and the slots after it move down as one block; each K2 piece
+ * then goes in at a binary search (none for a piece that goes right
+ * before the one placed last, as a rigid window's pieces do) and one move
+ * of the slots after it. 0 or ENG_NOMEM (the list is then unchanged).
+ * O(m + n log m). */
 int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, size_t n);
 
-/* Checks the order and the links; true when consistent (for tests). */
+/* Checks the order; true when consistent (for tests). */
 bool pol_slots_valid(const pol_slot_list *l);
 
 #endif
