@@ -132,8 +132,8 @@ double pol_slot_hold(const pol_slot_req *r, double perf);
 int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo algo,
                   const pol_slot_req *r, pol_window *w, bool *found);
 
-/* Cuts a window found on l out of l (Fig. 1 (b)). 0 or ENG_NOMEM.
- * O(N log m) expected. */
+/* Cuts a window found on l out of l (Fig. 1 (b)), all its pieces in one
+ * pass (pol_slots_cut_all). 0 or ENG_NOMEM. O(m + N log m). */
 int pol_slot_take(pol_slot_list *l, const pol_window *w);
 
 /* Alternatives found for a batch, in the order found. */
