@@ -376,8 +376,7 @@ static void ss_fini(void *state)
     free(s->promise_s);
     free(s->plan);
     free(s->plan_lines);
-    if (s->list.rng)
-        pol_slots_fini(&s->list);
+    pol_slots_fini(&s->list);
     pol_slot_search_fini(&s->search);
     pol_alt_set_fini(&s->alts);
     pol_dp_fini(&s->dp);
@@ -389,11 +388,9 @@ static void ss_fini(void *state)
     free(s->alt_of);
     free(s->choice);
     for (int32_t k = 0; s->isl_list && k < s->n_isl; k++)
-        if (s->isl_list[k].rng)
-            pol_slots_fini(&s->isl_list[k]);
+        pol_slots_fini(&s->isl_list[k]);
     free(s->isl_list);
-    if (s->span_list.rng)
-        pol_slots_fini(&s->span_list);
+    pol_slots_fini(&s->span_list);
     free(s->isl_lines);
     free(s->line_isl);
     free(s->all);

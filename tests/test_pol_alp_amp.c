@@ -322,6 +322,131 @@ static void test_random_earliest_and_disjoint(void)
     gsl_rng_free(g);
 }
 
+/* Three lines [0, 100), price 1, ALP. A (N = 4, t = 50) fails: 3 lines.
+ * B (N = 5, t = 50) asks at least as much as A: skipped. C (N = 2, t = 60)
+ * at 0 on lines 1, 2 (left [60, 100) on each). D (N = 3, t = 30): line 3
+ * from 0, lines 1, 2 from 60 -> window at 60 (left: line 3 [0, 60) and
+ * [90, 100), lines 1, 2 [90, 100)). E (A's N and t, price limit 0.5):
+ * skipped. Pass 2: C and D are searched (neither asks as much as A) and
+ * fail: only line 3 [0, 60) is long enough. AMP (budget C t N): B's
+ * budget 250 exceeds A's 200, so B is searched (and fails); E (A's t, N,
+ * budget 100) is skipped. */
+static void test_batch_skips_dominated(void)
+{
+    static const pol_slot s[] = {{0, 100, 1, 1, 1}, {0, 100, 1, 1, 2}, {0, 100, 1, 1, 3}};
+    pol_slot_list l;
+    pol_slots_init(&l, 5);
+    fill(&l, s, 3);
+    pol_slot_search ss;
+    pol_slot_search_init(&ss);
+    pol_alt_set set;
+    pol_alt_set_init(&set);
+    pol_slot_req r[5] = {{.n = 4, .t = 50, .perf_ref = 1, .price_max = 1},
+                         {.n = 5, .t = 50, .perf_ref = 1, .price_max = 1},
+                         {.n = 2, .t = 60, .perf_ref = 1, .price_max = 1},
+                         {.n = 3, .t = 30, .perf_ref = 1, .price_max = 1},
+                         {.n = 4, .t = 50, .perf_ref = 1, .price_max = 0.5}};
+    CU_ASSERT_EQUAL(pol_slot_batch_search(&ss, &l, POL_SLOT_ALP, r, 5, 0, &set), 0);
+    CU_ASSERT_EQUAL_FATAL(set.n_alt, 2);
+    CU_ASSERT_EQUAL(set.alt[0].job, 2);
+    CU_ASSERT_DOUBLE_EQUAL(set.alt[0].start_s, 0, 0);
+    CU_ASSERT_EQUAL(set.alt[1].job, 3);
+    CU_ASSERT_DOUBLE_EQUAL(set.alt[1].start_s, 60, 0);
+    /* searched: A, C, D in pass 1, C, D in pass 2; skipped: B and E */
+    CU_ASSERT_EQUAL(ss.searched, 5);
+    CU_ASSERT_EQUAL(ss.skipped, 2);
+    fill(&l, s, 3);
+    ss.searched = ss.skipped = 0;
+    CU_ASSERT_EQUAL(pol_slot_batch_search(&ss, &l, POL_SLOT_AMP, r, 5, 0, &set), 0);
+    CU_ASSERT_EQUAL(set.n_alt, 2);
+    CU_ASSERT_EQUAL(ss.searched, 6);
+    CU_ASSERT_EQUAL(ss.skipped, 1);
+    pol_alt_set_fini(&set);
+    pol_slot_search_fini(&ss);
+    pol_slots_fini(&l);
+}
+
+/* The plain passes: every active job searched, a failure ends it. */
+static void plain_batch(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo algo,
+                        const pol_slot_req *reqs, size_t n, pol_alt_set *out)
+{
+    out->n_alt = out->n_piece = 0;
+    bool active[16];
+    for (size_t i = 0; i < n; i++)
+        active[i] = true;
+    bool any = true;
+    while (any) {
+        any = false;
+        for (size_t i = 0; i < n; i++) {
+            if (!active[i])
+                continue;
+            pol_window w;
+            bool found;
+            CU_ASSERT_EQUAL(pol_slot_find(ss, l, algo, &reqs[i], &w, &found), 0);
+            if (!found) {
+                active[i] = false;
+                continue;
+            }
+            CU_ASSERT_EQUAL(pol_slot_take(l, &w), 0);
+            out->alt[out->n_alt++] = (pol_alt){
+                .job = (int32_t)i, .start_s = w.start_s, .cost = w.cost, .n = w.n};
+            any = true;
+        }
+    }
+}
+
+/* Random batches whose requests often ask more than one another: the
+ * batch search gives the alternatives of the plain passes, and skips. */
+static void test_random_batches_as_plain(void)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 5);
+    pol_slot_list l;
+    pol_slots_init(&l, 6);
+    pol_slot_search ss;
+    pol_slot_search_init(&ss);
+    pol_alt_set set, ref;
+    pol_alt_set_init(&set);
+    pol_alt_set_init(&ref);
+    ref.alt = malloc(4096 * sizeof *ref.alt);
+    enum { M = 40, J = 12 };
+    pol_slot s[M];
+    int differ = 0;
+    for (int round = 0; round < 400; round++) {
+        random_list(g, s, M);
+        pol_slot_req reqs[J];
+        for (int j = 0; j < J; j++) {
+            static const double ts[] = {60, 90, 120};
+            reqs[j] = (pol_slot_req){.n = 1 + (int32_t)gsl_rng_uniform_int(g, 8),
+                                     .t = ts[gsl_rng_uniform_int(g, 3)],
+                                     .perf_ref = 1,
+                                     .perf_min = 1 + 0.5 * (double)gsl_rng_uniform_int(g, 3),
+                                     .price_max = 3 + 2 * (double)gsl_rng_uniform_int(g, 3),
+                                     .rigid = round % 2 == 0};
+        }
+        pol_slot_algo algo = (pol_slot_algo)(round / 2 % 2);
+        fill(&l, s, M);
+        CU_ASSERT_EQUAL(pol_slot_batch_search(&ss, &l, algo, reqs, J, 0, &set), 0);
+        fill(&l, s, M);
+        plain_batch(&ss, &l, algo, reqs, J, &ref);
+        if (set.n_alt != ref.n_alt) {
+            differ++;
+            continue;
+        }
+        for (size_t a = 0; a < set.n_alt; a++)
+            if (set.alt[a].job != ref.alt[a].job || set.alt[a].start_s != ref.alt[a].start_s ||
+                set.alt[a].cost != ref.alt[a].cost || set.alt[a].n != ref.alt[a].n)
+                differ++;
+    }
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT(ss.skipped > 0);
+    pol_alt_set_fini(&set);
+    pol_alt_set_fini(&ref);
+    pol_slot_search_fini(&ss);
+    pol_slots_fini(&l);
+    gsl_rng_free(g);
+}
+
 int bl_suite_pol_alp_amp(void)
 {
     CU_pSuite s = CU_add_suite("pol_alp_amp", NULL, NULL);
@@ -332,5 +457,9 @@ int bl_suite_pol_alp_amp(void)
     CU_add_test(s, "multi-variant batch search by hand", test_batch_by_hand);
     CU_add_test(s, "random lists: earliest window, disjoint alternatives",
                 test_random_earliest_and_disjoint);
+    CU_add_test(s, "batch search skips requests that ask more than a failed one",
+                test_batch_skips_dominated);
+    CU_add_test(s, "random batches: the alternatives of the plain passes",
+                test_random_batches_as_plain);
     return 0;
 }

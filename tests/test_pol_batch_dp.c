@@ -41,6 +41,34 @@ static void test_run_by_hand(void)
     pol_dp_fini(&dp);
 }
 
+/* Rows are computed only where the forward read can go. Jobs (g, w):
+ * J1 (4, 2), (7, 1); J2 (3, 3), (9, 1); J3 (2, 2), (5, 0); limit 4.
+ * Within 4: (a, b, b) w 3 g 18; (b, a, b) w 4 g 15; (b, b, a) w 4 g 18;
+ * (b, b, b) w 2 g 21 -> min 15 = ranks (1, 0, 1), max 21 = (1, 1, 1).
+ * Reachable limits: row 1 {4}, row 2 [2, 3], row 3 [0, 2], row 4 [0, 2].
+ * The tables are first filled by a run whose values are all -100 or
+ * below, so that a read of a cell outside those ranges would win the
+ * minimum. */
+static void test_run_reads_only_reachable_cells(void)
+{
+    pol_dp dp;
+    pol_dp_init(&dp);
+    size_t off[] = {0, 2, 4, 6};
+    double g[] = {4, 7, 3, 9, 2, 5}, junk[] = {-100, -200, -100, -300, -100, -100};
+    int64_t w[] = {2, 1, 3, 1, 2, 0}, wj[] = {0, 0, 0, 0, 0, 0};
+    int32_t ch[3];
+    double best;
+    bool ok;
+    CU_ASSERT_EQUAL(pol_dp_run(&dp, 3, off, junk, wj, 4, false, ch, &best, &ok), 0);
+    CU_ASSERT(ok && best == -600);
+    CU_ASSERT_EQUAL(pol_dp_run(&dp, 3, off, g, w, 4, false, ch, &best, &ok), 0);
+    CU_ASSERT(ok && best == 15 && ch[0] == 1 && ch[1] == 0 && ch[2] == 1);
+    CU_ASSERT_EQUAL(pol_dp_run(&dp, 3, off, junk, wj, 4, true, ch, &best, &ok), 0);
+    CU_ASSERT_EQUAL(pol_dp_run(&dp, 3, off, g, w, 4, true, ch, &best, &ok), 0);
+    CU_ASSERT(ok && best == 21 && ch[0] == 1 && ch[1] == 1 && ch[2] == 1);
+    pol_dp_fini(&dp);
+}
+
 /* Job 1: (t, c) = (10, 50), (20, 20), (30, 10); job 2: (5, 40), (15, 8).
  * (2), floor term by term: T* = [10/3] + [20/3] + [30/3] + [5/2] + [15/2]
  * = 3 + 6 + 10 + 2 + 7 = 28. Combinations (T, C): (15, 90) (25, 58) (25, 60) (35, 28) (35, 50)
@@ -212,6 +240,7 @@ int bl_suite_pol_batch_dp(void)
     CU_pSuite s = CU_add_suite("pol_batch_dp", NULL, NULL);
     if (!s)
         return 1;
+    CU_add_test(s, "rows only where the forward read goes", test_run_reads_only_reachable_cells);
     CU_add_test(s, "backward run by hand", test_run_by_hand);
     CU_add_test(s, "limits (2) and (3) by hand; infeasible and free batches", test_limits_by_hand);
     CU_add_test(s, "random batches against brute force", test_random_against_brute_force);

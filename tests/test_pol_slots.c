@@ -1,7 +1,9 @@
 /* test_pol_slots.c — the ordered slot list: order and ties, every case of
  * slot subtraction (middle, at the start, at the end, whole, clipped,
  * missed, zero length), copies, handle reuse, and random operations
- * against a plain sorted array. */
+ * against a plain sorted array; the i-th slot (pol_slots_nth) is always
+ * the one the links reach i-th; a window's cuts made together, by hand
+ * and against the same cuts one by one. */
 #include "bl_test.h"
 #include "eng_error.h"
 #include "slots/pol_slots.h"
@@ -19,6 +21,7 @@ static void expect(const pol_slot_list *l, const double (*rows)[3], size_t n)
     size_t k = 0;
     for (int32_t h = pol_slots_first(l); h; h = pol_slots_next(l, h), k++) {
         const pol_slot *s = pol_slots_get(l, h);
+        CU_ASSERT_EQUAL(pol_slots_nth(l, k), h); /* the order array and the links agree */
         CU_ASSERT_DOUBLE_EQUAL(s->start_s, rows[k][0], 0);
         CU_ASSERT_DOUBLE_EQUAL(s->end_s, rows[k][1], 0);
         CU_ASSERT_EQUAL(s->line, (int32_t)rows[k][2]);
@@ -191,13 +194,103 @@ static void test_random_against_array(void)
         size_t k = 0;
         for (int32_t h = pol_slots_first(&l); h; h = pol_slots_next(&l, h), k++) {
             const pol_slot *s = pol_slots_get(&l, h);
-            if (h != ref[k].handle || s->start_s != ref[k].s || s->end_s != ref[k].e)
+            if (h != ref[k].handle || pol_slots_nth(&l, k) != h || s->start_s != ref[k].s ||
+                s->end_s != ref[k].e)
                 bad++;
         }
     }
     CU_ASSERT_EQUAL(bad, 0);
     free(ref);
     pol_slots_fini(&l);
+    gsl_rng_free(r);
+}
+
+/* A window of three lines from 20 to 50 (then line 3's piece to 40):
+ * line 1 [0, 100) -> K1 [0, 20), K2 [50, 100); line 2 [20, 60) -> K2
+ * [50, 60) only; line 3 [20, 40) -> gone. K2 pieces come after the slots
+ * that start at 50 (line 4) in the order cut. */
+static void test_cut_all_by_hand(void)
+{
+    pol_slot_list l;
+    pol_slots_init(&l, 6);
+    int32_t a, b, c;
+    pol_slots_insert(&l, &(pol_slot){0, 100, 1, 1, 1}, &a);
+    pol_slots_insert(&l, &(pol_slot){20, 60, 1, 1, 2}, &b);
+    pol_slots_insert(&l, &(pol_slot){20, 40, 1, 1, 3}, &c);
+    pol_slots_insert(&l, &(pol_slot){50, 70, 1, 1, 4}, NULL);
+    pol_slot_cut cuts[] = {{a, 50}, {b, 50}, {c, 40}};
+    CU_ASSERT_EQUAL(pol_slots_cut_all(&l, 20, cuts, 3), 0);
+    static const double rows[][3] = {{0, 20, 1}, {50, 70, 4}, {50, 100, 1}, {50, 60, 2}};
+    expect(&l, rows, N_OF(rows));
+    /* nothing to cut: unchanged */
+    CU_ASSERT_EQUAL(pol_slots_cut_all(&l, 20, cuts, 0), 0);
+    expect(&l, rows, N_OF(rows));
+    pol_slots_fini(&l);
+}
+
+/* Random lists and windows: pol_slots_cut_all leaves the list that the
+ * cuts one by one leave. */
+static void test_cut_all_as_one_by_one(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 13);
+    pol_slot_list l, m;
+    pol_slots_init(&l, 1);
+    pol_slots_init(&m, 1);
+    int bad = 0;
+    for (int round = 0; round < 500; round++) {
+        pol_slots_clear(&l);
+        size_t n = 1 + gsl_rng_uniform_int(r, 60);
+        for (size_t i = 0; i < n; i++) {
+            double st = (double)gsl_rng_uniform_int(r, 40);
+            pol_slots_insert(
+                &l, &(pol_slot){st, st + 1 + (double)gsl_rng_uniform_int(r, 40), 1, 1, (int32_t)i},
+                NULL);
+        }
+        /* a few removals and cuts first, so that handles are recycled */
+        for (int k = 0; k < 5 && pol_slots_count(&l) > 1; k++)
+            pol_slots_remove(&l, pol_slots_nth(&l, gsl_rng_uniform_int(r, pol_slots_count(&l))));
+        CU_ASSERT_EQUAL_FATAL(pol_slots_copy(&m, &l), 0);
+        double from = (double)gsl_rng_uniform_int(r, 50);
+        pol_slot_cut cuts[64];
+        size_t nc = 0;
+        for (size_t i = 0; i < pol_slots_count(&l); i++)
+            if (gsl_rng_uniform(r) < 0.4) {
+                double to = round % 2 ? from + 15 : from + (double)gsl_rng_uniform_int(r, 30) - 5;
+                cuts[nc++] = (pol_slot_cut){pol_slots_nth(&l, i), to};
+            }
+        /* cut in an order other than the list's */
+        for (size_t i = nc; i > 1; i--) {
+            size_t j = gsl_rng_uniform_int(r, i);
+            pol_slot_cut x = cuts[i - 1];
+            cuts[i - 1] = cuts[j];
+            cuts[j] = x;
+        }
+        for (size_t k = 0; k < nc; k++)
+            pol_slots_cut(&m, cuts[k].handle, from, cuts[k].to, NULL);
+        CU_ASSERT_EQUAL(pol_slots_cut_all(&l, from, cuts, nc), 0);
+        if (!pol_slots_valid(&l) || pol_slots_count(&l) != pol_slots_count(&m)) {
+            bad++;
+            continue;
+        }
+        for (size_t i = 0; i < pol_slots_count(&l); i++) {
+            const pol_slot *x = pol_slots_get(&l, pol_slots_nth(&l, i));
+            const pol_slot *y = pol_slots_get(&m, pol_slots_nth(&m, i));
+            if (x->start_s != y->start_s || x->end_s != y->end_s || x->line != y->line)
+                bad++;
+        }
+        /* later insertions sort the same way */
+        pol_slot z = {from + 15, from + 30, 1, 1, -1};
+        pol_slots_insert(&l, &z, NULL);
+        pol_slots_insert(&m, &z, NULL);
+        for (size_t i = 0; i < pol_slots_count(&l); i++)
+            if (pol_slots_get(&l, pol_slots_nth(&l, i))->line !=
+                pol_slots_get(&m, pol_slots_nth(&m, i))->line)
+                bad++;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    pol_slots_fini(&l);
+    pol_slots_fini(&m);
     gsl_rng_free(r);
 }
 
@@ -211,5 +304,7 @@ int bl_suite_pol_slots(void)
     CU_add_test(s, "cut at the start, at the end, whole, clipped, missed", test_cut_edges);
     CU_add_test(s, "handle reuse and copies", test_reuse_and_copy);
     CU_add_test(s, "random inserts and cuts against a sorted array", test_random_against_array);
+    CU_add_test(s, "a window's cuts together, by hand", test_cut_all_by_hand);
+    CU_add_test(s, "a window's cuts together as one by one", test_cut_all_as_one_by_one);
     return 0;
 }

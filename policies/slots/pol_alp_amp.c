@@ -88,9 +88,13 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
     uint64_t order = 0;
     /* min over the window of end - hold: no slot expires before it, so
      * the expiration scan runs only when the start nears it (the margin
-     * covers the rounding of end - hold) */
-    double min_lim = INFINITY;
-    for (int32_t h = pol_slots_first(l); h; h = pol_slots_next(l, h)) {
+     * covers the rounding of end - hold). Nor does it run again at the
+     * start it last ran at: every slot it kept, and every slot that joined
+     * since (each passed 2°b from its own start, this one), holds its task
+     * from there, so it would drop nothing and find the same minimum. */
+    double min_lim = INFINITY, scanned_at = NAN;
+    for (size_t i = 0, m = pol_slots_count(l); i < m; i++) {
+        int32_t h = pol_slots_nth(l, i);
         const pol_slot *s = pol_slots_get(l, h);
         if (!(s->perf >= r->perf_min) || !(s->perf > 0)) /* 2°a */
             continue;
@@ -100,12 +104,15 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
         if (algo == POL_SLOT_ALP && !(s->price <= r->price_max)) /* 2°c */
             continue;
         double start = s->start_s; /* 3°: the window now starts here */
-        if (start >= min_lim - 1e-9 * (fabs(min_lim) + 1)) {
+        if (start != scanned_at && start >= min_lim - 1e-9 * (fabs(min_lim) + 1)) {
             size_t keep = 0; /* 4°: drop what expired */
             min_lim = INFINITY;
+            scanned_at = start;
             for (size_t k = 0; k < nw; k++)
                 if (start + ss->win[k].p.hold <= ss->win[k].end_s) {
-                    ss->win[keep++] = ss->win[k];
+                    if (keep != k)
+                        ss->win[keep] = ss->win[k];
+                    keep++;
                     double lim = ss->win[k].end_s - ss->win[k].p.hold;
                     if (lim < min_lim)
                         min_lim = lim;
@@ -158,13 +165,18 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
 
 int pol_slot_take(pol_slot_list *l, const pol_window *w)
 {
-    for (size_t k = 0; k < w->n; k++) {
-        const pol_piece *p = &w->piece[k];
-        int rc = pol_slots_cut(l, p->handle, w->start_s, w->start_s + p->hold, NULL);
-        if (rc)
-            return rc;
-    }
-    return ENG_OK;
+    if (w->n == 0)
+        return ENG_OK;
+    pol_slot_cut local[128];
+    pol_slot_cut *c = w->n <= 128 ? local : malloc(w->n * sizeof *c);
+    if (!c)
+        return ENG_NOMEM;
+    for (size_t k = 0; k < w->n; k++)
+        c[k] = (pol_slot_cut){.handle = w->piece[k].handle, .to = w->start_s + w->piece[k].hold};
+    int rc = pol_slots_cut_all(l, w->start_s, c, w->n);
+    if (c != local)
+        free(c);
+    return rc;
 }
 
 void pol_alt_set_init(pol_alt_set *s)
@@ -197,6 +209,30 @@ static int record(pol_alt_set *out, int32_t job, const pol_window *w)
     return ENG_OK;
 }
 
+/* Does the failure of request f on a list prove that request r fails on
+ * that list or on any list cut out of it? For ALP when r asks at least as
+ * much in every respect: no fewer slots, no shorter hold on every line
+ * (the same rigidity and reference performance, t no smaller), no lower
+ * performance floor, no higher price limit. Proof: a window of r on the
+ * cut list at start T takes n_r slots, each inside a distinct slot of the
+ * list f failed on (a slot and its K2 piece cannot both hold the same
+ * instant), each of those suits f and holds f's task from T; at the visit
+ * of the last of them in list order (start T' <= T) f's window would have
+ * held them all, n_r >= n_f, and f would have been found. For AMP the
+ * costs must be the same numbers (t equal, so every hold is), the budget
+ * no larger and n no smaller: the n_f cheapest costs of f's window sum, in
+ * ascending order, to at most the n_r cheapest of r's (prices >= 0, and a
+ * rounded sum of non-negative terms is monotone in each of them). */
+static bool dominated(pol_slot_algo algo, const pol_slot_req *f, const pol_slot_req *r)
+{
+    if (r->rigid != f->rigid || r->perf_ref != f->perf_ref || !(r->perf_min >= f->perf_min) ||
+        r->n < f->n)
+        return false;
+    if (algo == POL_SLOT_ALP)
+        return r->t >= f->t && r->price_max <= f->price_max;
+    return r->t == f->t && budget_of(r) <= budget_of(f);
+}
+
 int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo algo,
                           const pol_slot_req *reqs, size_t n_jobs, size_t max_per_job,
                           pol_alt_set *out)
@@ -211,8 +247,12 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
             return ENG_INVAL;
     /* active jobs: those that may still find an alternative */
     bool *active = malloc((n_jobs ? n_jobs : 1) * sizeof *active);
-    if (!active)
+    size_t *failed = malloc((n_jobs ? n_jobs : 1) * sizeof *failed), n_failed = 0;
+    if (!active || !failed) {
+        free(active);
+        free(failed);
         return ENG_NOMEM;
+    }
     for (size_t i = 0; i < n_jobs; i++)
         active[i] = true;
     int rc = ENG_OK;
@@ -223,12 +263,22 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
             if (!active[i])
                 continue;
             pol_window w;
-            bool found;
-            rc = pol_slot_find(ss, l, algo, &reqs[i], &w, &found);
-            if (rc)
-                break;
+            bool found = false, skip = false;
+            /* a request that asks more than one that failed fails too:
+             * no search (the list only loses time, see dominated()) */
+            for (size_t f = 0; f < n_failed && !skip; f++)
+                skip = dominated(algo, &reqs[failed[f]], &reqs[i]);
+            ss->skipped += skip;
+            if (!skip) {
+                ss->searched++;
+                rc = pol_slot_find(ss, l, algo, &reqs[i], &w, &found);
+                if (rc)
+                    break;
+            }
             if (!found) {
                 active[i] = false;
+                if (!skip)
+                    failed[n_failed++] = i;
                 continue;
             }
             rc = record(out, (int32_t)i, &w);
@@ -240,5 +290,6 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
         }
     }
     free(active);
+    free(failed);
     return rc;
 }

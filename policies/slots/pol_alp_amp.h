@@ -58,8 +58,12 @@
  * order, each job searching one more alternative on the list left by all
  * earlier alternatives (which are cut out of it), until a pass finds none
  * for any job. A job that found nothing once finds nothing later (the list
- * only loses time), so it is skipped. Alternatives never intersect in
- * processor time.
+ * only loses time), so it is skipped. Nor is a job searched whose request
+ * asks at least as much as one that already failed in this search (ALP:
+ * no fewer slots, no shorter t, no lower performance floor, no higher
+ * price limit; AMP: the same t, no fewer slots, no larger budget): it
+ * would fail too, so the alternatives are those of the plain passes.
+ * Alternatives never intersect in processor time.
  */
 #ifndef POL_ALP_AMP_H
 #define POL_ALP_AMP_H
@@ -109,6 +113,8 @@ typedef struct pol_slot_search {
     size_t cap_win;
     pol_piece *out; /* the answer's pieces */
     size_t cap_out;
+    uint64_t searched; /* searches run by pol_slot_batch_search, */
+    uint64_t skipped;  /* and those it skipped as dominated (counts only) */
 } pol_slot_search;
 
 void pol_slot_search_init(pol_slot_search *ss);
@@ -126,8 +132,8 @@ double pol_slot_hold(const pol_slot_req *r, double perf);
 int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo algo,
                   const pol_slot_req *r, pol_window *w, bool *found);
 
-/* Cuts a window found on l out of l (Fig. 1 (b)). 0 or ENG_NOMEM.
- * O(N log m) expected. */
+/* Cuts a window found on l out of l (Fig. 1 (b)), all its pieces in one
+ * pass (pol_slots_cut_all). 0 or ENG_NOMEM. O(m + N log m). */
 int pol_slot_take(pol_slot_list *l, const pol_window *w);
 
 /* Alternatives found for a batch, in the order found. */

@@ -25,6 +25,7 @@ void pol_dp_fini(pol_dp *dp)
     free(dp->f);
     free(dp->arg);
     free(dp->w);
+    free(dp->range);
     memset(dp, 0, sizeof *dp);
 }
 
@@ -50,14 +51,32 @@ int pol_dp_run(pol_dp *dp, size_t n_jobs, const size_t *off, const double *g, co
         eng_grow(&dp->arg, &dp->cap_arg, (n_jobs ? n_jobs : 1) * width, sizeof *dp->arg))
         return ENG_NOMEM;
     double none = maximize ? -INFINITY : INFINITY;
+    /* The forward read visits f_i only at Z_i = Z* - the weights of the
+     * choices of jobs before i, so row i is computed only on
+     * [lo[i], hi[i]]: Z* less the largest and the smallest weights of the
+     * jobs before i (clipped to the grid). A cell of row i reads row i + 1
+     * at Z - w, inside row i + 1's range; cells outside are never read. */
+    if (eng_grow(&dp->range, &dp->cap_range, 2 * (n_jobs + 1), sizeof *dp->range))
+        return ENG_NOMEM;
+    size_t *lo = dp->range, *hi = dp->range + n_jobs + 1;
+    lo[0] = hi[0] = (size_t)cells;
+    for (size_t i = 0; i < n_jobs; i++) {
+        int64_t wmin = INT64_MAX, wmax = 0;
+        for (size_t a = off[i]; a < off[i + 1]; a++) {
+            wmin = w[a] < wmin ? w[a] : wmin;
+            wmax = w[a] > wmax ? w[a] : wmax;
+        }
+        lo[i + 1] = (uint64_t)wmax >= lo[i] ? 0 : lo[i] - (size_t)wmax;
+        hi[i + 1] = off[i + 1] == off[i] || (uint64_t)wmin > hi[i] ? hi[i] : hi[i] - (size_t)wmin;
+    }
     double *last = dp->f + n_jobs * width;
-    for (size_t z = 0; z < width; z++)
+    for (size_t z = lo[n_jobs]; z <= hi[n_jobs]; z++)
         last[z] = 0; /* f_{n+1} ≡ 0 */
     for (size_t i = n_jobs; i-- > 0;) {
         double *fi = dp->f + i * width;
         const double *fn = fi + width;
         int32_t *ai = dp->arg + i * width;
-        for (size_t z = 0; z < width; z++) {
+        for (size_t z = lo[i]; z <= hi[i]; z++) {
             fi[z] = none;
             ai[z] = -1;
         }
@@ -70,8 +89,9 @@ int pol_dp_run(pol_dp *dp, size_t n_jobs, const size_t *off, const double *g, co
             double ga = g[a];
             int32_t rank = (int32_t)(a - off[i]);
             const double *src = fn - wa;
+            size_t z0 = wa > lo[i] ? wa : lo[i], z1 = hi[i] + 1;
             if (maximize) {
-                for (size_t z = wa; z < width; z++) {
+                for (size_t z = z0; z < z1; z++) {
                     double cand = ga + src[z];
                     if (cand > fi[z]) {
                         fi[z] = cand;
@@ -79,7 +99,7 @@ int pol_dp_run(pol_dp *dp, size_t n_jobs, const size_t *off, const double *g, co
                     }
                 }
             } else {
-                for (size_t z = wa; z < width; z++) {
+                for (size_t z = z0; z < z1; z++) {
                     double cand = ga + src[z];
                     if (cand < fi[z]) {
                         fi[z] = cand;

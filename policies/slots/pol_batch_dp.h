@@ -44,7 +44,10 @@
  * admits every choice.
  *
  * Costs: O(cells * sum_i l_i) time, O(n * cells) memory per run; the time
- * problem runs (1) twice (for B*, then for T), the cost problem once.
+ * problem runs (1) twice (for B*, then for T), the cost problem once. Row
+ * i is computed only on the limits the forward read can reach, Z* less
+ * the smallest to the largest total weight of the jobs before it: the
+ * first rows are short, the later ones often the whole grid.
  */
 #ifndef POL_BATCH_DP_H
 #define POL_BATCH_DP_H
@@ -61,6 +64,8 @@ typedef struct pol_dp {
     size_t cap_arg;
     int64_t *w;
     size_t cap_w;
+    size_t *range; /* per row, the cells the forward read can visit */
+    size_t cap_range;
 } pol_dp;
 
 void pol_dp_init(pol_dp *dp);

@@ -1,24 +1,15 @@
 /* pol_slots.c — the ordered slot list and slot subtraction (see
- * pol_slots.h). A skip list (Pugh 1990): level k links every slot of level
- * > k in (start_s, seq) order; handle 0 is the head, whose links start
- * every level. Invariant: following next[h][0] from the head visits every
- * slot once, in non-decreasing (start_s, seq) order (a slot's start
- * never changes in place).
+ * pol_slots.h): a pool of nodes and the array of their handles in order.
+ * Invariants: order[0 .. n) holds every slot once, in strictly increasing
+ * (start_s, seq) order (a slot's start never changes in place, and every
+ * seq is distinct); the node of a slot in the list has next 0.
  */
 #include "pol_slots.h"
 
 #include "eng_error.h"
 
-#include <gsl/gsl_rng.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define L POL_SLOTS_MAX_LEVEL
-
-static int32_t *links(const pol_slot_list *l, int32_t h)
-{
-    return l->node[h].next;
-}
 
 /* Does handle a come before the key (start, seq)? */
 static bool before(const pol_slot_list *l, int32_t a, double start, uint64_t seq)
@@ -29,27 +20,36 @@ static bool before(const pol_slot_list *l, int32_t a, double start, uint64_t seq
 
 static int grow(pol_slot_list *l, size_t need)
 {
-    if (need <= l->cap)
-        return ENG_OK;
-    size_t cap = l->cap ? l->cap : 64;
-    while (cap < need)
-        cap *= 2;
-    pol_slot_node *node = realloc(l->node, cap * sizeof *node);
-    if (!node)
-        return ENG_NOMEM;
-    l->node = node;
-    l->cap = cap;
+    if (need > l->cap) {
+        size_t cap = l->cap ? l->cap : 64;
+        while (cap < need)
+            cap *= 2;
+        pol_slot_node *node = realloc(l->node, cap * sizeof *node);
+        if (!node)
+            return ENG_NOMEM;
+        l->node = node;
+        l->cap = cap;
+    }
+    /* the order array holds at most one handle per node but the head */
+    if (need > l->cap_order) {
+        size_t cap = l->cap;
+        int32_t *order = realloc(l->order, cap * sizeof *order);
+        if (!order)
+            return ENG_NOMEM;
+        l->order = order;
+        int32_t *tmp = realloc(l->tmp, cap * sizeof *tmp);
+        if (!tmp)
+            return ENG_NOMEM;
+        l->tmp = tmp;
+        l->cap_order = cap;
+    }
     return ENG_OK;
 }
 
 int pol_slots_init(pol_slot_list *l, unsigned long seed)
 {
+    (void)seed;
     memset(l, 0, sizeof *l);
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!r)
-        return ENG_NOMEM;
-    gsl_rng_set(r, seed);
-    l->rng = r;
     if (grow(l, 64)) {
         pol_slots_fini(l);
         return ENG_NOMEM;
@@ -60,22 +60,18 @@ int pol_slots_init(pol_slot_list *l, unsigned long seed)
 
 void pol_slots_fini(pol_slot_list *l)
 {
-    if (l->rng)
-        gsl_rng_free(l->rng);
     free(l->node);
+    free(l->order);
+    free(l->tmp);
     memset(l, 0, sizeof *l);
 }
 
 void pol_slots_clear(pol_slot_list *l)
 {
-    memset(links(l, 0), 0, L * sizeof(int32_t));
-    memset(l->tail, 0, sizeof l->tail);
-    l->hint = 0;
-    l->node[0].level = L;
     l->used = 1;
     l->n = 0;
     l->free_head = 0;
-    l->top = 1;
+    l->n_free = 0;
     l->next_seq = 0;
 }
 
@@ -84,69 +80,61 @@ int pol_slots_copy(pol_slot_list *dst, const pol_slot_list *src)
     if (grow(dst, src->used))
         return ENG_NOMEM;
     memcpy(dst->node, src->node, src->used * sizeof *dst->node);
+    memcpy(dst->order, src->order, src->n * sizeof *dst->order);
     dst->used = src->used;
     dst->n = src->n;
     dst->free_head = src->free_head;
-    dst->top = src->top;
-    memcpy(dst->tail, src->tail, sizeof dst->tail);
-    dst->hint = src->hint;
-    memcpy(dst->hint_update, src->hint_update, sizeof dst->hint_update);
+    dst->n_free = src->n_free;
     dst->next_seq = src->next_seq;
-    gsl_rng_memcpy(dst->rng, src->rng);
     return ENG_OK;
 }
 
-/* A level in 1..L with P(level > k) = 2^-k. */
-static int draw_level(pol_slot_list *l)
+/* The place of the key (start, seq) in order: the number of slots before
+ * it. O(1) after the last slot, else a binary search. */
+static size_t place_of(const pol_slot_list *l, double start, uint64_t seq)
 {
-    unsigned long bits = gsl_rng_get(l->rng); /* 32 random bits */
-    int lv = 1;
-    while (lv < L && (bits & 1u)) {
-        lv++;
-        bits >>= 1;
+    size_t lo = 0, hi = l->n;
+    if (hi == 0 || before(l, l->order[hi - 1], start, seq))
+        return hi;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (before(l, l->order[mid], start, seq))
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return lv;
+    return lo;
 }
 
-/* The last handle before (start, seq) on every level. */
-static void find_update(const pol_slot_list *l, double start, uint64_t seq, int32_t *update)
+/* Puts the slot of handle h (slot and seq set) at its place. */
+static void link_at(pol_slot_list *l, int32_t h)
 {
-    int32_t x = 0;
-    for (int k = l->top - 1; k >= 0; k--) {
-        int32_t nx;
-        while ((nx = links(l, x)[k]) != 0 && before(l, nx, start, seq))
-            x = nx;
-        update[k] = x;
-    }
+    const pol_slot_node *x = &l->node[h];
+    size_t i = place_of(l, x->slot.start_s, x->seq);
+    memmove(l->order + i + 1, l->order + i, (l->n - i) * sizeof *l->order);
+    l->order[i] = h;
+    l->n++;
+    l->node[h].next = 0;
 }
 
-/* As find_update, starting each level from the finger when it is further
- * on: fingers are the predecessors of a key before (start, seq), e.g. of
- * a slot just unlinked, so the search costs O(log distance). */
-static void find_update_from(const pol_slot_list *l, double start, uint64_t seq,
-                             const int32_t *finger, int32_t *update)
+/* Takes h out of the order and the links and recycles its handle. */
+static void unlink_slot(pol_slot_list *l, int32_t h)
 {
-    int32_t x = 0;
-    for (int k = l->top - 1; k >= 0; k--) {
-        int32_t f = finger[k];
-        if (f != 0 && (x == 0 || before(l, x, l->node[f].slot.start_s, l->node[f].seq)))
-            x = f;
-        int32_t nx;
-        while ((nx = links(l, x)[k]) != 0 && before(l, nx, start, seq))
-            x = nx;
-        update[k] = x;
-    }
+    size_t i = place_of(l, l->node[h].slot.start_s, l->node[h].seq);
+    memmove(l->order + i, l->order + i + 1, (l->n - i - 1) * sizeof *l->order);
+    l->n--;
+    l->node[h].next = l->free_head;
+    l->free_head = h;
+    l->n_free++;
 }
 
-static int insert_at(pol_slot_list *l, const pol_slot *s, int32_t *handle, const int32_t *finger);
+int32_t pol_slots_next(const pol_slot_list *l, int32_t h)
+{
+    size_t i = place_of(l, l->node[h].slot.start_s, l->node[h].seq);
+    return i + 1 < l->n ? l->order[i + 1] : 0;
+}
 
 int pol_slots_insert(pol_slot_list *l, const pol_slot *s, int32_t *handle)
-{
-    return insert_at(l, s, handle, NULL);
-}
-
-/* Inserts s; the search starts from finger[] when given. */
-static int insert_at(pol_slot_list *l, const pol_slot *s, int32_t *handle, const int32_t *finger)
 {
     if (handle)
         *handle = 0;
@@ -155,7 +143,8 @@ static int insert_at(pol_slot_list *l, const pol_slot *s, int32_t *handle, const
     int32_t h;
     if (l->free_head) {
         h = l->free_head;
-        l->free_head = links(l, h)[0];
+        l->free_head = l->node[h].next;
+        l->n_free--;
     } else {
         if (l->used >= (size_t)INT32_MAX || grow(l, l->used + 1))
             return ENG_NOMEM;
@@ -163,73 +152,15 @@ static int insert_at(pol_slot_list *l, const pol_slot *s, int32_t *handle, const
     }
     l->node[h].slot = *s;
     l->node[h].seq = l->next_seq++;
-    int lv = draw_level(l);
-    l->node[h].level = (uint8_t)lv;
-    int32_t update[L];
-    if (lv > l->top) {
-        for (int k = l->top; k < lv; k++)
-            links(l, 0)[k] = 0;
-        l->top = lv;
-    }
-    int32_t last = l->tail[0], hn = l->hint, succ = hn ? links(l, hn)[0] : 0;
-    if (last == 0 || !before(l, h, l->node[last].slot.start_s, l->node[last].seq)) {
-        /* after every slot: the tails are the predecessors, O(1) */
-        for (int k = 0; k < l->top; k++)
-            update[k] = l->tail[k];
-    } else if (hn && !before(l, h, l->node[hn].slot.start_s, l->node[hn].seq) &&
-               (succ == 0 || before(l, h, l->node[succ].slot.start_s, l->node[succ].seq))) {
-        /* right after the slot inserted last: its predecessors, O(1) */
-        for (int k = 0; k < l->top; k++)
-            update[k] = k < l->node[hn].level ? hn : l->hint_update[k];
-    } else if (finger) {
-        find_update_from(l, s->start_s, l->node[h].seq, finger, update);
-    } else {
-        find_update(l, s->start_s, l->node[h].seq, update);
-    }
-    for (int k = 0; k < lv; k++) {
-        links(l, h)[k] = links(l, update[k])[k];
-        links(l, update[k])[k] = h;
-        if (links(l, h)[k] == 0)
-            l->tail[k] = h;
-    }
-    for (int k = lv; k < L; k++)
-        links(l, h)[k] = 0;
-    l->hint = h;
-    for (int k = 0; k < L; k++)
-        l->hint_update[k] = k < l->top ? update[k] : 0;
-    l->n++;
+    link_at(l, h);
     if (handle)
         *handle = h;
     return ENG_OK;
 }
 
-/* Unlinks h; update[] receives its predecessors on every level. */
-static void unlink_slot(pol_slot_list *l, int32_t h, int32_t *update)
-{
-    /* the hint stays right unless h is the hint or one of its predecessors */
-    if (h == l->hint)
-        l->hint = 0;
-    for (int k = 0; k < l->top && l->hint; k++)
-        if (l->hint_update[k] == h)
-            l->hint = 0;
-    find_update(l, l->node[h].slot.start_s, l->node[h].seq, update);
-    for (int k = 0; k < l->node[h].level; k++)
-        if (links(l, update[k])[k] == h) {
-            links(l, update[k])[k] = links(l, h)[k];
-            if (l->tail[k] == h)
-                l->tail[k] = update[k];
-        }
-    while (l->top > 1 && links(l, 0)[l->top - 1] == 0)
-        l->top--;
-    l->n--;
-    links(l, h)[0] = l->free_head;
-    l->free_head = h;
-}
-
 void pol_slots_remove(pol_slot_list *l, int32_t h)
 {
-    int32_t update[L];
-    unlink_slot(l, h, update);
+    unlink_slot(l, h);
 }
 
 int pol_slots_cut(pol_slot_list *l, int32_t h, double from, double to, int32_t *k2)
@@ -252,44 +183,134 @@ int pol_slots_cut(pol_slot_list *l, int32_t h, double from, double to, int32_t *
         return ENG_OK;
     }
     if (!(to < s.end_s)) {
-        pol_slots_remove(l, h);
+        unlink_slot(l, h);
         return ENG_OK;
     }
-    /* K1 empty, K2 not: make room first (K2 may need a new handle), then
-     * unlink K and insert K2 from K's predecessors */
-    if (!l->free_head && grow(l, l->used + 1))
+    /* K1 empty, K2 not: K leaves and K2 takes its recycled handle, so no
+     * allocation can fail after the list changed */
+    unlink_slot(l, h);
+    return pol_slots_insert(l, &tail, k2);
+}
+
+/* A mark on the node of a slot that pol_slots_cut_all removes. */
+#define DEAD (-1)
+
+/* Sorts the handles a[0..n) by (start_s, seq); they come in seq order, so
+ * a run of equal starts is already sorted: insertion sort. */
+static void sort_by_key(const pol_slot_list *l, int32_t *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        int32_t x = a[i];
+        size_t j = i;
+        while (j > 0 && !before(l, a[j - 1], l->node[x].slot.start_s, l->node[x].seq)) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = x;
+    }
+}
+
+int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, size_t n)
+{
+    /* room for n new handles first, so that nothing fails once the list
+     * changes; removed handles are recycled only at the end */
+    size_t fresh = l->n_free < n ? l->n_free : n;
+    if (l->used + (n - fresh) >= (size_t)INT32_MAX || grow(l, l->used + (n - fresh)))
         return ENG_NOMEM;
-    int32_t update[L];
-    unlink_slot(l, h, update);
-    for (int k = l->top; k < L; k++)
-        update[k] = 0;
-    return insert_at(l, &tail, k2, update);
+    int32_t *add = l->tmp; /* the K2 pieces, in seq order */
+    size_t n_add = 0, n_dead = 0;
+    double dead_max = from;
+    for (size_t k = 0; k < n; k++) {
+        int32_t h = cuts[k].handle;
+        double to = cuts[k].to;
+        pol_slot s = l->node[h].slot;
+        if (!(from < to) || !(from < s.end_s) || !(to > s.start_s))
+            continue;
+        if (to < s.end_s) {
+            int32_t k2;
+            if (l->free_head) {
+                k2 = l->free_head;
+                l->free_head = l->node[k2].next;
+                l->n_free--;
+            } else {
+                k2 = (int32_t)l->used++;
+            }
+            l->node[k2].next = 0;
+            l->node[k2].slot = s;
+            l->node[k2].slot.start_s = to;
+            l->node[k2].seq = l->next_seq++;
+            add[n_add++] = k2;
+        }
+        if (from > s.start_s) {
+            l->node[h].slot.end_s = from; /* K1: same start, same place */
+        } else {
+            l->node[h].next = DEAD;
+            n_dead++;
+            dead_max = s.start_s > dead_max ? s.start_s : dead_max;
+        }
+    }
+    if (n_add == 0 && n_dead == 0)
+        return ENG_OK;
+    sort_by_key(l, add, n_add);
+    /* Removed slots start in [from, dead_max] (K1 was empty): only that
+     * stretch of the order is read for marks; what follows it moves down
+     * as one block. */
+    if (n_dead > 0) {
+        size_t i = place_of(l, from, 0), end = place_of(l, dead_max, UINT64_MAX), w = i;
+        for (; i < end; i++) {
+            int32_t x = l->order[i];
+            if (l->node[x].next == DEAD) {
+                l->node[x].next = l->free_head;
+                l->free_head = x;
+                l->n_free++;
+            } else {
+                l->order[w++] = x;
+            }
+        }
+        memmove(l->order + w, l->order + end, (l->n - end) * sizeof *l->order);
+        l->n -= end - w;
+    }
+    /* The K2 pieces from the last: each goes after the slots before its
+     * key, found by binary search unless it goes after all that are left
+     * (as the pieces of a rigid window do, once the last is placed). */
+    size_t top = l->n; /* order[0 .. top) not yet moved */
+    for (size_t b = n_add; b-- > 0;) {
+        const pol_slot_node *x = &l->node[add[b]];
+        size_t p = top;
+        if (top > 0 && !before(l, l->order[top - 1], x->slot.start_s, x->seq)) {
+            size_t lo = 0, hi = top;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (before(l, l->order[mid], x->slot.start_s, x->seq))
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            p = lo;
+        }
+        memmove(l->order + p + b + 1, l->order + p, (top - p) * sizeof *l->order);
+        l->order[p + b] = add[b];
+        top = p;
+    }
+    l->n += n_add;
+    return ENG_OK;
 }
 
 bool pol_slots_valid(const pol_slot_list *l)
 {
-    size_t count = 0;
-    for (int k = 0; k < l->top; k++) {
-        int32_t last = 0;
-        for (int32_t x = links(l, 0)[k]; x; x = links(l, x)[k])
-            last = x;
-        if (l->tail[k] != last)
+    int32_t prev = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        int32_t x = l->order[i];
+        if (x <= 0 || (size_t)x >= l->used || l->node[x].next != 0)
             return false;
+        if (prev && !before(l, prev, l->node[x].slot.start_s, l->node[x].seq))
+            return false;
+        if (!(l->node[x].slot.end_s > l->node[x].slot.start_s))
+            return false;
+        prev = x;
     }
-    for (int k = 0; k < l->top; k++) {
-        int32_t prev = 0;
-        for (int32_t x = links(l, 0)[k]; x; x = links(l, x)[k]) {
-            if ((size_t)x >= l->used || l->node[x].level <= k)
-                return false;
-            if (prev && !before(l, prev, l->node[x].slot.start_s, l->node[x].seq))
-                return false;
-            if (k == 0) {
-                if (!(l->node[x].slot.end_s > l->node[x].slot.start_s))
-                    return false;
-                count++;
-            }
-            prev = x;
-        }
-    }
-    return count == l->n;
+    size_t n_free = 0;
+    for (int32_t f = l->free_head; f && n_free <= l->used; f = l->node[f].next)
+        n_free++;
+    return n_free == l->n_free && l->n + l->n_free + 1 == l->used;
 }
