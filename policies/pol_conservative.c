@@ -290,30 +290,15 @@ static int32_t min_free(const pol_profile *p, double a, double b)
     return m;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The earliest slot of a job larger than every island: at now or at a
  * breakpoint of some island's profile, where the islands' nodes free all
  * along add up to its units; taken from the islands in turn. Fills its
  * row; INFINITY when no such time is known (hosts down). */
 static int isl_earliest_span(cons_state *s, const pol_view *v, const pol_job *j, double *at)
 {
-    size_t n = 1;
-    for (int32_t k = 0; k < s->n_isl; k++)
-        n += s->ip[k].n;
-    if (eng_grow(&s->cand, &s->cap_cand, n, sizeof *s->cand))
+    size_t n;
+    if (pol_profile_breaks(s->ip, s->n_isl, v->now_s, INFINITY, &s->cand, &s->cap_cand, &n))
         return ENG_NOMEM;
-    n = 0;
-    s->cand[n++] = v->now_s;
-    for (int32_t k = 0; k < s->n_isl; k++)
-        for (size_t i = 0; i < s->ip[k].n; i++)
-            if (s->ip[k].t[i] > v->now_s)
-                s->cand[n++] = s->ip[k].t[i];
-    qsort(s->cand, n, sizeof *s->cand, cmp_double);
     int32_t *r = row_of(s, j->idx);
     *at = INFINITY;
     for (size_t c = 0; c < n; c++) {

@@ -311,3 +311,29 @@ double pol_profile_earliest_resume(const pol_profile *p, pol_profile_cursor *c, 
     }
     return INFINITY;
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int pol_profile_breaks(const pol_profile *p, int32_t n, double now, double until, double **cand,
+                       size_t *cap, size_t *n_cand)
+{
+    size_t m = 1;
+    for (int32_t k = 0; k < n; k++)
+        m += p[k].n;
+    if (eng_grow(cand, cap, m, sizeof **cand))
+        return ENG_NOMEM;
+    double *c = *cand;
+    m = 0;
+    c[m++] = now;
+    for (int32_t k = 0; k < n; k++)
+        for (size_t i = 0; i < p[k].n; i++)
+            if (p[k].t[i] > now && p[k].t[i] < until)
+                c[m++] = p[k].t[i];
+    qsort(c, m, sizeof *c, cmp_double);
+    *n_cand = m;
+    return ENG_OK;
+}

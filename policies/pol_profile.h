@@ -104,4 +104,12 @@ double pol_profile_free_since(const pol_profile *p, double before, int32_t units
 void pol_profile_run(const pol_profile *p, size_t i, int32_t units, size_t steps, double *from,
                      double *to);
 
+/* The candidate start times of a job planned across the n profiles p[]
+ * (islands): `now`, then every breakpoint of any of them in (now, until),
+ * sorted ascending (a time shared by several profiles appears once per
+ * profile). Into *cand, grown as needed (capacity *cap); *n_cand their
+ * count. 0 or ENG_NOMEM. O(B log B), B the profiles' breakpoints. */
+int pol_profile_breaks(const pol_profile *p, int32_t n, double now, double until, double **cand,
+                       size_t *cap, size_t *n_cand);
+
 #endif

@@ -910,12 +910,6 @@ static double earliest_in(const slurm_state *s, const pol_profile *p, const pol_
     return INFINITY;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Plans j, larger than every island, at the earliest time before `until`
  * at which the islands together keep its units free over its planned
  * length, taking from the islands in turn what stays free there: now or a
@@ -924,18 +918,9 @@ static int cmp_double(const void *a, const void *b)
 static int isl_plan_span(slurm_state *s, const pol_view *v, const pol_job *j, double until,
                          double *at)
 {
-    size_t n = 1;
-    for (int32_t k = 0; k < s->n_isl; k++)
-        n += s->ip[k].n;
-    if (eng_grow(&s->cand, &s->cap_cand, n, sizeof *s->cand))
+    size_t n;
+    if (pol_profile_breaks(s->ip, s->n_isl, v->now_s, until, &s->cand, &s->cap_cand, &n))
         return ENG_NOMEM;
-    n = 0;
-    s->cand[n++] = v->now_s;
-    for (int32_t k = 0; k < s->n_isl; k++)
-        for (size_t i = 0; i < s->ip[k].n; i++)
-            if (s->ip[k].t[i] > v->now_s && s->ip[k].t[i] < until)
-                s->cand[n++] = s->ip[k].t[i];
-    qsort(s->cand, n, sizeof *s->cand, cmp_double);
     for (size_t c = 0; c < n; c++) {
         double t = s->cand[c];
         if ((c > 0 && t == s->cand[c - 1]) || !(t < until))

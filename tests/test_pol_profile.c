@@ -5,6 +5,7 @@
 #include "pol_profile.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static void expect(const pol_profile *p, const double *t, const int32_t *f, size_t n)
 {
@@ -274,6 +275,37 @@ static void test_cursor_at(void)
     pol_profile_fini(&p);
 }
 
+/* Two islands: a (4 units) busy 2 in [10, 20): breakpoints 0, 10, 20;
+ * b (2 units) busy 1 in [10, 30): 0, 10, 30. From now = 5: 5, then every
+ * later breakpoint of either, sorted, 10 once per island: 5, 10, 10, 20,
+ * 30; with until = 25 the 30 is left out. */
+static void test_breaks(void)
+{
+    pol_profile p[2];
+    CU_ASSERT_EQUAL_FATAL(pol_profile_init(&p[0], 4, 0), 0);
+    CU_ASSERT_EQUAL_FATAL(pol_profile_init(&p[1], 2, 0), 0);
+    CU_ASSERT_EQUAL(pol_profile_add(&p[0], 10, 20, -2), 0);
+    CU_ASSERT_EQUAL(pol_profile_add(&p[1], 10, 30, -1), 0);
+    double *cand = NULL;
+    size_t cap = 0, n = 0;
+    CU_ASSERT_EQUAL_FATAL(pol_profile_breaks(p, 2, 5, INFINITY, &cand, &cap, &n), 0);
+    double all[] = {5, 10, 10, 20, 30};
+    CU_ASSERT_EQUAL_FATAL(n, 5);
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT_DOUBLE_EQUAL(cand[i], all[i], 0);
+    CU_ASSERT_EQUAL_FATAL(pol_profile_breaks(p, 2, 5, 25, &cand, &cap, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT_DOUBLE_EQUAL(cand[i], all[i], 0);
+    /* no profile: now alone */
+    CU_ASSERT_EQUAL_FATAL(pol_profile_breaks(p, 0, 7, INFINITY, &cand, &cap, &n), 0);
+    CU_ASSERT_EQUAL(n, 1);
+    CU_ASSERT_DOUBLE_EQUAL(cand[0], 7, 0);
+    free(cand);
+    pol_profile_fini(&p[0]);
+    pol_profile_fini(&p[1]);
+}
+
 int bl_suite_pol_profile(void)
 {
     CU_pSuite s = CU_add_suite("pol_profile", NULL, NULL);
@@ -289,5 +321,6 @@ int bl_suite_pol_profile(void)
     CU_add_test(s, "free just before a time, least and most free over a span",
                 test_free_before_max_over);
     CU_add_test(s, "scans from a given time (cursor_at)", test_cursor_at);
+    CU_add_test(s, "candidate starts across islands (breaks)", test_breaks);
     return 0;
 }
