@@ -535,6 +535,25 @@ static void rec_drop(cons_state *s, int32_t idx)
     }
 }
 
+/* Job idx's reservation is due: it joins s->due (n_due of them, due_units
+ * their units) and leaves the reserved set. 0, ENG_NOMEM or
+ * ENG_INVARIANT (not in the queue). */
+static int take_due(cons_state *s, const pol_view *v, int32_t idx, size_t *n_due,
+                    int32_t *due_units)
+{
+    if (eng_grow(&s->due, &s->cap_due, *n_due + 1, sizeof *s->due))
+        return ENG_NOMEM;
+    const pol_job *j = pol_queue_find(v, idx);
+    if (!j)
+        return ENG_INVARIANT;
+    s->due[(*n_due)++] = j;
+    *due_units += j->units;
+    s->res[idx] = NAN;
+    rec_drop(s, idx);
+    s->n_live--;
+    return ENG_OK;
+}
+
 /* ---- the reserved jobs by start (indexed compression) ------------------ */
 
 /* The first position in byr[k, end) at or after (r, idx) (end if none).
@@ -1171,31 +1190,15 @@ static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
     size_t n_due = 0;
     int32_t due_units = 0;
     for (size_t k = 0; s->indexed && k < s->n_byr && s->byr[k].res_s <= v->now_s; k++) {
-        int32_t idx = s->byr[k].idx;
-        if (eng_grow(&s->due, &s->cap_due, n_due + 1, sizeof *s->due))
-            return ENG_NOMEM;
-        const pol_job *j = pol_queue_find(v, idx);
-        if (!j)
-            return ENG_INVARIANT;
-        s->due[n_due++] = j;
-        due_units += j->units;
-        s->res[idx] = NAN;
-        rec_drop(s, idx);
-        s->n_live--;
+        rc = take_due(s, v, s->byr[k].idx, &n_due, &due_units);
+        if (rc)
+            return rc;
     }
     while (s->due_heap.n && s->due_heap.v[0].t <= v->now_s) {
         if (heap_top_valid(s)) {
-            int32_t idx = s->due_heap.v[0].id;
-            if (eng_grow(&s->due, &s->cap_due, n_due + 1, sizeof *s->due))
-                return ENG_NOMEM;
-            const pol_job *j = pol_queue_find(v, idx);
-            if (!j)
-                return ENG_INVARIANT;
-            s->due[n_due++] = j;
-            due_units += j->units;
-            s->res[idx] = NAN;
-            rec_drop(s, idx);
-            s->n_live--;
+            rc = take_due(s, v, s->due_heap.v[0].id, &n_due, &due_units);
+            if (rc)
+                return rc;
         }
         eng_heap_pop(&s->due_heap);
     }
