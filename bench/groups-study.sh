@@ -31,8 +31,14 @@
 #    where Greedy equals KnapsackGroup in every scenario — the paper's
 #    "without the cost restriction, Greedy can outperform KnapsackSingle".
 #
+# The price law is GR_COST_LAW (default uniform; `batchlab study groups
+# --cost-law`: uniform, calibrated, avail, calibrated-avail), the same in
+# every run of the script. Beside the targets it prints, per seed, the
+# cost of the 20 cheapest resources and of MaxP's choice (median and 95th
+# percentile over the environments): the paper's two calibration sentences.
+#
 # Environment: GR_SCENARIOS, GR_LARGE, GR_REPS, GR_TIMING, GR_SEED (default
-# 1), GR_SEEDS, GR_LOOSE.
+# 1), GR_SEEDS, GR_LOOSE, GR_COST_LAW.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -45,6 +51,7 @@ reps=${GR_REPS:-5}
 tim=${GR_TIMING:-50}
 seed=${GR_SEED:-1}
 seeds=${GR_SEEDS:-"$seed 2 3"}
+law=${GR_COST_LAW:-uniform}
 [ -x "$exe" ] || { echo "groups-study: $exe is missing; build first" >&2; exit 1; }
 mkdir -p "$out"
 
@@ -67,12 +74,12 @@ oarr() {
         in_o && index($0, k) { on = 1; if ($0 ~ /\]/) exit }'
 }
 
-echo "groups-study: build $build, seed $seed"
+echo "groups-study: build $build, seed $seed, cost law $law"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
 
 # 1. The study.
 json=$out/groups.json
-"$exe" study groups --seed "$seed" --scenarios "$scen" --large-scenarios "$large" \
+"$exe" study groups --cost-law "$law" --seed "$seed" --scenarios "$scen" --large-scenarios "$large" \
     --json "$json" | tee "$out/groups.txt"
 
 # 2. Timing of KnapsackGroup at C = 40.
@@ -81,7 +88,7 @@ echo "Timing: $reps runs of KnapsackGroup on N = 200, G = 40, n = 20, C = 40, $t
 meds=()
 for r in $(seq 1 "$reps"); do
     tj=$out/timing-$r.json
-    "$exe" study groups --seed "$seed" --skip-small --large-scenarios "$tim" --budgets 40 \
+    "$exe" study groups --cost-law "$law" --seed "$seed" --skip-small --large-scenarios "$tim" --budgets 40 \
         --json "$tj" > /dev/null
     m=$(block "$tj" large | oarr seconds_median knapsack_group)
     mean=$(block "$tj" large | oarr seconds knapsack_group)
@@ -171,6 +178,14 @@ lfacts() {
         !f && $2 > $3 { f = $1 } !e && $4 == n { e = $1 }
         END { printf "%s %s\n", f ? f : "-", e ? e : "-" }'
 }
+# One seed's calibration: median and 95th percentile of the cost of the 20
+# cheapest resources and of MaxP's choice over the environments.
+cfacts() {
+    block "$1" large | awk '/"cost_cheapest": \{/ { o = 1 } /"cost_maxp": \{/ { o = 2 }
+        o && /"median"/ { v = $2; sub(/,$/, "", v); m[o] = v }
+        o && /"p95"/ { v = $2; sub(/,$/, "", v); q[o] = v; o = 0 }
+        END { print m[1], q[1], m[2], q[2] }'
+}
 echo
 echo "Trend targets (issue 13), N = 200, G = 40, n = 20, seeds: $seeds; $large scenarios per budget"
 rows=()
@@ -179,7 +194,7 @@ for s in $seeds; do
     if [ "$s" = "$seed" ]; then
         cp "$json" "$j"
     else
-        "$exe" study groups --seed "$s" --skip-small --large-scenarios "$large" --json "$j" > /dev/null
+        "$exe" study groups --cost-law "$law" --seed "$s" --skip-small --large-scenarios "$large" --json "$j" > /dev/null
     fi
     r=$(gfacts "$j")
     rows+=("$r")
@@ -188,8 +203,10 @@ for s in $seeds; do
         "$s" "$(awk -v x="$1" 'BEGIN {print 100 * x}')" "$(awk -v x="$2" 'BEGIN {print 100 * x}')" "$3" "$4" "$5" "$6"
     printf '    at C = 220, of %s scenarios: Greedy = KnapsackGroup in %s; Greedy above KnapsackSingle in %s, below in %s\n' \
         "$large" "$7" "$8" "$9"
+    printf "    cost of the 20 cheapest: median %s, 95th percentile %s; of MaxP's 20: median %s, 95th percentile %s (paper: 20 hardly fit C < 40, C > 200 hardly binds)\n" \
+        $(cfacts "$j")
     jl=$out/groups-loose-seed$s.json
-    "$exe" study groups --seed "$s" --skip-small --large-scenarios "$large" \
+    "$exe" study groups --cost-law "$law" --seed "$s" --skip-small --large-scenarios "$large" \
         --budgets "$(echo $loose | tr ' ' ,)" --json "$jl" > /dev/null
     set -- $(lfacts "$jl" "$large")
     printf "    budgets %s: Greedy's mean above KnapsackSingle's from C = %s; Greedy = KnapsackGroup in every scenario from C = %s\n" \
