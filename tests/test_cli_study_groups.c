@@ -190,6 +190,20 @@ static void test_cost_laws(void)
     free(j);
     free(k);
 
+    /* calibrated-avail: prices on 1.5..11, so 20 cost at least 30 and at
+     * most 220 */
+    j = run_large("law6", "--cost-law calibrated-avail --large-scenarios 3 --budgets 29,220");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    large = strstr(j, "\"large\": {\n    \"scenarios\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(large);
+    a = bl_json_array(large, "feasible");
+    CU_ASSERT(a && strcmp(a, "0, 3") == 0);
+    free(a);
+    c = cost_stat(j, "cost_cheapest", "p95");
+    m = cost_stat(j, "cost_maxp", "median");
+    CU_ASSERT(c >= 30 && c <= 220 && m >= 30 && m <= 220);
+    free(j);
+
     /* with the paper's availability law, the correlation's sign: MaxP's
      * most available resources cost more under avail than under uniform,
      * from the same drawn prices */
