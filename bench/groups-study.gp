@@ -1,6 +1,10 @@
 # groups-study.gp — figures of bench/groups-study.sh, drawn like Figs. 4-8 of
 # Toporkov, Yemelyanov & Tselishchev 2023.
-# Called with: gnuplot -e "term='pngcairo'; dir='OUT_DIR'" groups-study.gp
+# Called with: gnuplot -e "term='pngcairo'; dir='OUT_DIR'; law='LAW'" groups-study.gp
+# (law: the --cost-law of the run, named in the titles of Figs. 6 and 7
+# unless uniform; optional).
+if (!exists("law")) law = 'uniform'
+lawt = (law eq 'uniform') ? '' : ', prices '.law
 set datafile separator ','
 set grid
 set format y '%g'
@@ -32,7 +36,7 @@ unset logscale y
 set key inside
 
 set output dir.'/groups-fig6.png'
-set title 'Fig. 6: P_a^w against the budget (N = 21, G = 8, n = 8)'
+set title 'Fig. 6: P_a^w against the budget (N = 21, G = 8, n = 8'.lawt.')'
 set xlabel 'budget C'
 set ylabel 'P_a^w'
 set key bottom right
@@ -46,7 +50,7 @@ plot dir.'/groups-budget.csv' using 1:2 with linespoints lw 2 pt 7 title 'BruteF
 # greedy_plus, knapsack_single, then tree sizes and the literal time
 set xtics 40
 set output dir.'/groups-fig7.png'
-set title 'Fig. 7: P_a^w against the budget (N = 200, G = 40, n = 20)'
+set title 'Fig. 7: P_a^w against the budget (N = 200, G = 40, n = 20'.lawt.')'
 plot dir.'/groups-large.csv' using 1:2 with linespoints lw 2 pt 7 title 'KnapsackGroup', \
      '' using 1:4 with linespoints pt 1 title 'Greedy', \
      '' using 1:6 with linespoints pt 2 title 'Greedy+', \

@@ -21,7 +21,8 @@
 #    seeds GR_SEEDS (default "1 2 3"; the first one's run reused), each
 #    printed as PASS/MISS: KnapsackGroup >= 15 % ahead of Greedy at some
 #    budget; KnapsackSingle within 10 % of KnapsackGroup at every budget;
-#    Greedy ahead of KnapsackSingle only where C > 200; KnapsackGroup's
+#    Greedy ahead of KnapsackSingle only where C > 200, and ahead of it
+#    at C = 220 (the median over seeds of the difference of means); KnapsackGroup's
 #    tree smaller at C = 220 than at C = 40 and at C = 120 than at C = 40.
 #
 #    Beside them, per seed: at C = 220 the scenarios where Greedy equals
@@ -31,8 +32,14 @@
 #    where Greedy equals KnapsackGroup in every scenario — the paper's
 #    "without the cost restriction, Greedy can outperform KnapsackSingle".
 #
+# The price law is GR_COST_LAW (default uniform; `batchlab study groups
+# --cost-law`: uniform, calibrated, avail, calibrated-avail), the same in
+# every run of the script. Beside the targets it prints, per seed, the
+# cost of the 20 cheapest resources and of MaxP's choice (median and 95th
+# percentile over the environments): the paper's two calibration sentences.
+#
 # Environment: GR_SCENARIOS, GR_LARGE, GR_REPS, GR_TIMING, GR_SEED (default
-# 1), GR_SEEDS, GR_LOOSE.
+# 1), GR_SEEDS, GR_LOOSE, GR_COST_LAW.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -45,6 +52,7 @@ reps=${GR_REPS:-5}
 tim=${GR_TIMING:-50}
 seed=${GR_SEED:-1}
 seeds=${GR_SEEDS:-"$seed 2 3"}
+law=${GR_COST_LAW:-uniform}
 [ -x "$exe" ] || { echo "groups-study: $exe is missing; build first" >&2; exit 1; }
 mkdir -p "$out"
 
@@ -67,12 +75,12 @@ oarr() {
         in_o && index($0, k) { on = 1; if ($0 ~ /\]/) exit }'
 }
 
-echo "groups-study: build $build, seed $seed"
+echo "groups-study: build $build, seed $seed, cost law $law"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
 
 # 1. The study.
 json=$out/groups.json
-"$exe" study groups --seed "$seed" --scenarios "$scen" --large-scenarios "$large" \
+"$exe" study groups --cost-law "$law" --seed "$seed" --scenarios "$scen" --large-scenarios "$large" \
     --json "$json" | tee "$out/groups.txt"
 
 # 2. Timing of KnapsackGroup at C = 40.
@@ -81,7 +89,7 @@ echo "Timing: $reps runs of KnapsackGroup on N = 200, G = 40, n = 20, C = 40, $t
 meds=()
 for r in $(seq 1 "$reps"); do
     tj=$out/timing-$r.json
-    "$exe" study groups --seed "$seed" --skip-small --large-scenarios "$tim" --budgets 40 \
+    "$exe" study groups --cost-law "$law" --seed "$seed" --skip-small --large-scenarios "$tim" --budgets 40 \
         --json "$tj" > /dev/null
     m=$(block "$tj" large | oarr seconds_median knapsack_group)
     mean=$(block "$tj" large | oarr seconds knapsack_group)
@@ -131,7 +139,7 @@ done
 if command -v gnuplot > /dev/null; then
     term=png
     gnuplot -e 'set terminal pngcairo' > /dev/null 2>&1 && term=pngcairo
-    gnuplot -e "term='$term'; dir='$out'" "$here/groups-study.gp"
+    gnuplot -e "term='$term'; dir='$out'; law='$law'" "$here/groups-study.gp"
     echo "wrote $out/groups-fig4.png ... groups-fig8.png"
 else
     echo "gnuplot not found: no figures"
@@ -155,9 +163,9 @@ gfacts() {
           if (kg > 0 && 1 - ks / kg > loss) loss = 1 - ks / kg
           if (c <= 200 && gr > ks) ahead++
           if (c == 40) t40 = t; if (c == 120) t120 = t
-          if (c == 220) { t220 = t; eq = $6; up = $7; down = $8 } }
-        END { printf "%.4f %.4f %d %g %g %g %d %d %d\n", lead, loss, ahead + 0, t40, t120, t220,
-                     eq, up, down }'
+          if (c == 220) { t220 = t; eq = $6; up = $7; down = $8; d220 = gr - ks } }
+        END { printf "%.4f %.4f %d %g %g %g %d %d %d %.6f\n", lead, loss, ahead + 0, t40, t120, t220,
+                     eq, up, down, d220 }'
 }
 # Budgets that no longer bind (GR_LOOSE, default "240 260 300"): one
 # seed's smallest such budget where Greedy's mean is above KnapsackSingle's
@@ -171,6 +179,14 @@ lfacts() {
         !f && $2 > $3 { f = $1 } !e && $4 == n { e = $1 }
         END { printf "%s %s\n", f ? f : "-", e ? e : "-" }'
 }
+# One seed's calibration: median and 95th percentile of the cost of the 20
+# cheapest resources and of MaxP's choice over the environments.
+cfacts() {
+    block "$1" large | awk '/"cost_cheapest": \{/ { o = 1 } /"cost_maxp": \{/ { o = 2 }
+        o && /"median"/ { v = $2; sub(/,$/, "", v); m[o] = v }
+        o && /"p95"/ { v = $2; sub(/,$/, "", v); q[o] = v; o = 0 }
+        END { print m[1], q[1], m[2], q[2] }'
+}
 echo
 echo "Trend targets (issue 13), N = 200, G = 40, n = 20, seeds: $seeds; $large scenarios per budget"
 rows=()
@@ -179,7 +195,7 @@ for s in $seeds; do
     if [ "$s" = "$seed" ]; then
         cp "$json" "$j"
     else
-        "$exe" study groups --seed "$s" --skip-small --large-scenarios "$large" --json "$j" > /dev/null
+        "$exe" study groups --cost-law "$law" --seed "$s" --skip-small --large-scenarios "$large" --json "$j" > /dev/null
     fi
     r=$(gfacts "$j")
     rows+=("$r")
@@ -188,15 +204,17 @@ for s in $seeds; do
         "$s" "$(awk -v x="$1" 'BEGIN {print 100 * x}')" "$(awk -v x="$2" 'BEGIN {print 100 * x}')" "$3" "$4" "$5" "$6"
     printf '    at C = 220, of %s scenarios: Greedy = KnapsackGroup in %s; Greedy above KnapsackSingle in %s, below in %s\n' \
         "$large" "$7" "$8" "$9"
+    printf "    cost of the 20 cheapest: median %s, 95th percentile %s; of MaxP's 20: median %s, 95th percentile %s (paper: 20 hardly fit C < 40, C > 200 hardly binds)\n" \
+        $(cfacts "$j")
     jl=$out/groups-loose-seed$s.json
-    "$exe" study groups --seed "$s" --skip-small --large-scenarios "$large" \
+    "$exe" study groups --cost-law "$law" --seed "$s" --skip-small --large-scenarios "$large" \
         --budgets "$(echo $loose | tr ' ' ,)" --json "$jl" > /dev/null
     set -- $(lfacts "$jl" "$large")
     printf "    budgets %s: Greedy's mean above KnapsackSingle's from C = %s; Greedy = KnapsackGroup in every scenario from C = %s\n" \
         "$(echo $loose | tr ' ' ,)" "$1" "$2"
 done
 col() { printf '%s\n' "${rows[@]}" | awk -v c="$1" '{print $c}' | median; }
-lead=$(col 1) loss=$(col 2) ahead=$(col 3) t40=$(col 4) t120=$(col 5) t220=$(col 6)
+lead=$(col 1) loss=$(col 2) ahead=$(col 3) t40=$(col 4) t120=$(col 5) t220=$(col 6) d220=$(col 10)
 pf() { if [ "$1" = 1 ]; then echo PASS; else echo MISS; fi; }
 printf 'target: KnapsackGroup >= 15 %% ahead of Greedy at some budget: %.1f %%: %s (paper: over 20 %%)\n' \
     "$(awk -v x="$lead" 'BEGIN {print 100 * x}')" "$(pf "$(awk -v x="$lead" 'BEGIN {print (x >= 0.15)}')")"
@@ -204,5 +222,7 @@ printf 'target: KnapsackSingle within 10 %% of KnapsackGroup: up to %.1f %% lowe
     "$(awk -v x="$loss" 'BEGIN {print 100 * x}')" "$(pf "$(awk -v x="$loss" 'BEGIN {print (x <= 0.10)}')")"
 printf 'target: Greedy ahead of KnapsackSingle only for C > 200: ahead at %s budgets <= 200: %s\n' \
     "$ahead" "$(pf "$(awk -v x="$ahead" 'BEGIN {print (x == 0)}')")"
+printf 'target: Greedy ahead of KnapsackSingle at C = 220 (mean, the median over seeds): Greedy - KnapsackSingle = %+.4f: %s\n' \
+    "$d220" "$(pf "$(awk -v x="$d220" 'BEGIN {print (x > 0)}')")"
 printf 'target: tree falling with C: %s / %s / %s at C = 40 / 120 / 220: %s (paper: about 5000 at 40, 100 at 120)\n' \
     "$t40" "$t120" "$t220" "$(pf "$(awk -v a="$t40" -v b="$t120" -v c="$t220" 'BEGIN {print (a > b && b > c)}')")"

@@ -341,6 +341,49 @@ int eng_avail_gen_groups(gsl_rng *rng, size_t n_res, size_t n_groups, int32_t *g
     return ENG_OK;
 }
 
+typedef struct ranked {
+    double score;
+    size_t idx;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->score != y->score)
+        return (x->score > y->score) - (x->score < y->score);
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int cmp_val(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int eng_avail_couple_by_rank(const double *score, double *val, size_t n, eng_diag *d)
+{
+    if (n == 0)
+        return ENG_OK;
+    ranked *r = malloc(n * sizeof *r);
+    double *v = malloc(n * sizeof *v);
+    if (!r || !v) {
+        free(r);
+        free(v);
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        r[i] = (ranked){score[i], i};
+        v[i] = val[i];
+    }
+    qsort(r, n, sizeof *r, cmp_ranked);
+    qsort(v, n, sizeof *v, cmp_val);
+    for (size_t k = 0; k < n; k++)
+        val[r[k].idx] = v[k];
+    free(r);
+    free(v);
+    return ENG_OK;
+}
+
 /* ---- drawing --------------------------------------------------------- */
 
 static int cmp_span(const void *a, const void *b)

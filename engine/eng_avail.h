@@ -185,6 +185,13 @@ void eng_avail_gen_uniform(gsl_rng *rng, double lo, double hi, double step, doub
 int eng_avail_gen_groups(gsl_rng *rng, size_t n_res, size_t n_groups, int32_t *group_of,
                          eng_diag *d);
 
+/* Prices that grow with a score (the reliability a price reflects):
+ * reorders val[0..n) so that the resource with the k-th smallest score gets
+ * the k-th smallest value (ties of score by index), so the values' law is
+ * kept and their rank correlation with the score is 1. ENG_NOMEM (message
+ * in d). O(n log n). */
+int eng_avail_couple_by_rank(const double *score, double *val, size_t n, eng_diag *d);
+
 /* ---- drawing real unavailability (for the engine's host failures) ---- */
 
 /* An interval [start_s, end_s) during which the resource is taken. */

@@ -4,6 +4,7 @@
  * --help and usage errors, and windows worth exactly 1 when every group is. */
 #include "bl_test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,103 @@ static void test_all_available(void)
     free(j);
 }
 
+/* The value of "key": {"median": ..., "p95": ...} (field "median" or
+ * "p95") in the large series of a study's JSON; NAN when absent. */
+static double cost_stat(const char *json, const char *key, const char *field)
+{
+    const char *large = strstr(json, "\"large\": {\n    \"scenarios\"");
+    char k[64];
+    snprintf(k, sizeof k, "\"%s\": {", key);
+    const char *o = large ? strstr(large, k) : NULL;
+    snprintf(k, sizeof k, "\"%s\": ", field);
+    const char *f = o ? strstr(o, k) : NULL;
+    return f ? strtod(f + strlen(k), NULL) : NAN;
+}
+
+/* One run's JSON (N = 200 only) with the extra options; NULL on failure. */
+static char *run_large(const char *tag, const char *opts)
+{
+    char json[512];
+    snprintf(json, sizeof json, "%s/%s.json", bl_tmpdir(), tag);
+    char *out = NULL;
+    int rc = bl_run(&out, "study groups --skip-small %s --json '%s'", opts, json);
+    free(out);
+    return rc == 0 ? bl_slurp(json, NULL) : NULL;
+}
+
+/* The price laws (--cost-law), by hand: */
+static void test_cost_laws(void)
+{
+    /* calibrated: every price on 1.25..15.5, so 20 resources cost at least
+     * 25 (no window at C = 24: all worth 0) and at most 310 (every choice
+     * fits C = 310) */
+    char *j = run_large("law1", "--cost-law calibrated --large-scenarios 3 --budgets 24,310");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    const char *large = strstr(j, "\"large\": {\n    \"scenarios\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(large);
+    char *a = bl_json_array(large, "feasible");
+    CU_ASSERT(a && strcmp(a, "0, 3") == 0);
+    free(a);
+    a = bl_json_array(large, "knapsack_group");
+    CU_ASSERT(a && strncmp(a, "0, ", 3) == 0);
+    free(a);
+    CU_ASSERT(bl_contains(j, "\"cost_law\": \"calibrated\""));
+    CU_ASSERT(bl_contains(j, "\"cost_max\": 15.5,\n      \"cost_min\": 1.25,\n      "
+                             "\"cost_step\": 0.25"));
+    double c = cost_stat(j, "cost_cheapest", "median"), m = cost_stat(j, "cost_maxp", "p95");
+    CU_ASSERT(c >= 25 && c <= m && m <= 310);
+    CU_ASSERT(c * 4 == floor(c * 4)); /* a sum of quarters */
+    free(j);
+
+    /* every group always available and no static part: all resources tie
+     * on reliability, so under avail the prices rise with the index and
+     * MaxP's choice (the first 20 by index) is the 20 cheapest; under
+     * uniform the first 20 are a random draw, dearer */
+    const char *flat = "--group-load 0 --event-share 0 --large-scenarios 3 --budgets 220";
+    j = run_large("law2", flat);
+    char *k = NULL;
+    char opts[256];
+    snprintf(opts, sizeof opts, "%s --cost-law avail", flat);
+    k = run_large("law3", opts);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_EQUAL(cost_stat(k, "cost_maxp", "median"), cost_stat(k, "cost_cheapest", "median"));
+    CU_ASSERT_EQUAL(cost_stat(k, "cost_maxp", "p95"), cost_stat(k, "cost_cheapest", "p95"));
+    CU_ASSERT(cost_stat(j, "cost_maxp", "median") > cost_stat(j, "cost_cheapest", "median"));
+    /* the same prices handed out otherwise: the cheapest 20 cost the same */
+    CU_ASSERT_EQUAL(cost_stat(j, "cost_cheapest", "median"),
+                    cost_stat(k, "cost_cheapest", "median"));
+    free(j);
+    free(k);
+
+    /* calibrated-avail: prices on 1.5..11, so 20 cost at least 30 and at
+     * most 220 */
+    j = run_large("law6", "--cost-law calibrated-avail --large-scenarios 3 --budgets 29,220");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    large = strstr(j, "\"large\": {\n    \"scenarios\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(large);
+    a = bl_json_array(large, "feasible");
+    CU_ASSERT(a && strcmp(a, "0, 3") == 0);
+    free(a);
+    c = cost_stat(j, "cost_cheapest", "p95");
+    m = cost_stat(j, "cost_maxp", "median");
+    CU_ASSERT(c >= 30 && c <= 220 && m >= 30 && m <= 220);
+    free(j);
+
+    /* with the paper's availability law, the correlation's sign: MaxP's
+     * most available resources cost more under avail than under uniform,
+     * from the same drawn prices */
+    j = run_large("law4", "--large-scenarios 9 --budgets 220");
+    k = run_large("law5", "--large-scenarios 9 --budgets 220 --cost-law avail");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT_EQUAL(cost_stat(j, "cost_cheapest", "median"),
+                    cost_stat(k, "cost_cheapest", "median"));
+    CU_ASSERT(cost_stat(k, "cost_maxp", "median") > cost_stat(j, "cost_maxp", "median"));
+    free(j);
+    free(k);
+}
+
 static void test_usage(void)
 {
     char *out = NULL;
@@ -148,6 +246,17 @@ static void test_usage(void)
     CU_ASSERT_EQUAL(bl_run(&out, "study groups --event-share 1.5"), 2);
     CU_ASSERT(bl_contains(out, "--event-share: expected 0..1"));
     free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --cost-law cheap"), 2);
+    CU_ASSERT(bl_contains(out, "--cost-law: expected uniform, calibrated"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --cost-law avail --group-costs 2"), 2);
+    CU_ASSERT(bl_contains(out, "--group-costs takes the uniform law only"));
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(&out, "study groups --help"), 0);
+    CU_ASSERT(bl_contains(out, "--cost-law LAW"));
+    CU_ASSERT(bl_contains(out, "Upper bound C > 200 allows to select almost any"));
+    CU_ASSERT(bl_contains(out, "nodes have different usage costs"));
+    free(out);
     CU_ASSERT_EQUAL(bl_run(&out, "study groups --minc cheapest"), 2);
     CU_ASSERT(bl_contains(out, "--minc: expected paper or tiebreak"));
     free(out);
@@ -169,5 +278,6 @@ int bl_suite_cli_study_groups(void)
     CU_add_test(s, "printout and JSON", test_run_and_json);
     CU_add_test(s, "--help and usage errors", test_usage);
     CU_add_test(s, "groups always available: every window worth 1", test_all_available);
+    CU_add_test(s, "price laws: ranges, ties and the correlation's sign", test_cost_laws);
     return 0;
 }

@@ -341,6 +341,53 @@ static void test_node_load(void)
     gsl_rng_free(rng);
 }
 
+/* Prices by rank of a score: hand-worked ranks, the values kept, ties of
+ * score by index; on random draws the rank correlation is exactly 1 and a
+ * price law's range and mean (uniform on 1.25..15.5 by 0.25: mean 8.375 by
+ * hand) survive the reordering. */
+static void test_couple_by_rank(void)
+{
+    eng_diag d;
+    eng_diag_clear(&d);
+    /* scores 0.5, 0.9, 0.1, 0.9: ranks 2, 3, 1, 4 (the tie at 0.9 by index) */
+    const double score[4] = {0.5, 0.9, 0.1, 0.9};
+    double val[4] = {3, 1, 4, 2};
+    CU_ASSERT_EQUAL(eng_avail_couple_by_rank(score, val, 4, &d), ENG_OK);
+    CU_ASSERT(val[0] == 2 && val[1] == 3 && val[2] == 1 && val[3] == 4);
+    CU_ASSERT_EQUAL(eng_avail_couple_by_rank(score, val, 0, &d), ENG_OK);
+
+    enum { N = 20000 };
+    double *sc = malloc(N * sizeof *sc), *v = malloc(N * sizeof *v);
+    CU_ASSERT_FATAL(sc && v);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 5);
+    eng_avail_gen_uniform(rng, 1.25, 15.5, 0.25, v, N);
+    for (int i = 0; i < N; i++)
+        sc[i] = gsl_rng_uniform(rng);
+    double sum0 = 0, sum1 = 0, lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < N; i++)
+        sum0 += v[i];
+    CU_ASSERT_EQUAL(eng_avail_couple_by_rank(sc, v, N, &d), ENG_OK);
+    bool grid = true, monotone = true;
+    for (int i = 0; i < N; i++) {
+        sum1 += v[i];
+        lo = fmin(lo, v[i]);
+        hi = fmax(hi, v[i]);
+        grid = grid && v[i] * 4 == floor(v[i] * 4);
+        for (int k = i + 1; k < i + 50 && k < N; k++)
+            if ((sc[k] > sc[i]) != (v[k] >= v[i]) && v[k] != v[i])
+                monotone = false;
+    }
+    CU_ASSERT(grid && monotone);
+    CU_ASSERT(lo == 1.25 && hi == 15.5);
+    CU_ASSERT_DOUBLE_EQUAL(sum1, sum0, 1e-6);
+    /* mean 8.375, standard error 4.13 / sqrt(20000) = 0.029 */
+    CU_ASSERT_DOUBLE_EQUAL(sum1 / N, 8.375, 0.12);
+    gsl_rng_free(rng);
+    free(sc);
+    free(v);
+}
+
 int bl_suite_eng_avail(void)
 {
     CU_pSuite s = CU_add_suite("eng_avail", NULL, NULL);
@@ -350,6 +397,7 @@ int bl_suite_eng_avail(void)
     CU_add_test(s, "job chain shape and validation", test_chain_shape);
     CU_add_test(s, "group criterion (3)", test_group_window);
     CU_add_test(s, "environment generators", test_generators);
+    CU_add_test(s, "prices by rank of a score", test_couple_by_rank);
     CU_add_test(s, "job-load shares and coverage per resource", test_node_load);
     CU_add_test(s, "drawn unavailability matches the model", test_draw);
     return 0;

@@ -43,6 +43,28 @@
  *     one type and price level, its base cost uniform in the same range
  *     and each member the base +- W; it narrows KnapsackSingle's loss at
  *     tight budgets but flattens KnapsackGroup's tree (bench/README.md).
+ *   - --cost-law names another price law, for every figure at once (N = 21
+ *     and N = 200 alike; Fig. 6's budgets 30..120 are the paper's own):
+ *     uniform is the default above; calibrated fixes the law by the two
+ *     calibration sentences together, as measured quantities: the cost of
+ *     the 20 cheapest of 200 about 40 ("almost impossible just to allocate
+ *     any 20 resources with budget C < 40": its median over seeds 1-3,
+ *     50 environments each, the nearest to 40 on a grid of 0.25) and the
+ *     cost of MaxP's choice, which does not look at costs, at most about
+ *     200 in almost every environment ("Upper bound C > 200 allows to
+ *     select almost any resources without checking for the total cost
+ *     limit": its 95th percentile the nearest to 200): prices uniform on
+ *     1.25..15.5 by 0.25 (the problem in quarter units); avail keeps the
+ *     uniform law's prices and hands them out by rank of each resource's
+ *     reliability, its group's P_a^G times its own static 1 - |N(0, X)|
+ *     (eng_avail_couple_by_rank: a more reliable node costs more, the
+ *     economic premise of the authors' earlier models; "nodes have
+ *     different usage costs and availability probabilities");
+ *     calibrated-avail couples the prices so and calibrates the range by
+ *     the same two sentences under the coupling: 1.5..11 by 0.25. Each
+ *     series with a fixed n reports the cost of the n cheapest and of
+ *     MaxP's n (median and 95th percentile) and the scenarios whose n
+ *     cheapest fit each budget. None is the default (bench/README.md).
  *   - Greedy is the branch and bound with GreedyUnited (MaxP, else MaxP/C,
  *     else MinC) in every relaxation ("Greedy performs interim
  *     optimizations at step 3 with GreedyUnited algorithm"), its MinC the
@@ -97,6 +119,10 @@ static const bl_opt opts[] = {
      "share of groups with an allocation or release event in the interval (default 0.3)"},
     {"group-costs", 0, BL_VALUE, "W",
      "costs by group: members cost their group's base +- W (default: each resource's own)"},
+    {"cost-law", 0, BL_VALUE, "LAW",
+     "prices: uniform (integers 1..10 / 1..19), calibrated (1.25..15.5 by 0.25, both sizes), "
+     "avail (uniform's, rising with availability) or calibrated-avail (1.5..11 by 0.25, rising "
+     "with availability) (default uniform)"},
     {"minc", 0, BL_VALUE, "RULE",
      "Greedy's MinC stage: paper (ties of cost by index) or tiebreak (by higher p) "
      "(default paper)"},
@@ -108,7 +134,7 @@ static const bl_opt opts[] = {
 
 static const char synopsis[] =
     "[--seed S] [--scenarios N] [--large-scenarios N] [--group-load X]\n"
-    "        [--event-share Q] [--group-costs W] [--minc RULE]\n"
+    "        [--event-share Q] [--group-costs W] [--cost-law LAW] [--minc RULE]\n"
     "        [--budgets LIST] [--skip-small | --skip-large] [--json FILE]";
 
 static const char description[] =
@@ -136,6 +162,22 @@ static const char description[] =
     "                resources\"). --group-costs W is another reading: costs by group (one\n"
     "                parallel job's resources, \"one scheduled job ... forms a single group\"),\n"
     "                the group's base uniform in the same range, each member +- W.\n"
+    "                --cost-law (one law for Figs. 4-8; N = 21's Fig. 6 budgets are the\n"
+    "                paper's own): uniform is the above; calibrated fixes the law by the\n"
+    "                two sentences together (\"Lower bound was selected so that it was\n"
+    "                almost impossible just to allocate any 20 resources with budget\n"
+    "                C < 40\"; \"Upper bound C > 200 allows to select almost any resources\n"
+    "                without checking for the total cost limit\"): prices on 1.25..15.5 by\n"
+    "                0.25 for every N, so that over seeds 1-3 the 20 cheapest cost about\n"
+    "                40 (median) and MaxP's choice, made without looking at costs, at\n"
+    "                most about 200 (95th percentile); avail hands the uniform law's\n"
+    "                prices out by rank of the resource's reliability, its group's P_a^G\n"
+    "                times its own 1 - |N(0, X)| (\"nodes have different usage costs and\n"
+    "                availability probabilities\"; a more reliable node costs more);\n"
+    "                calibrated-avail does both, on 1.5..11 by 0.25 (the same two\n"
+    "                sentences measured under the coupling). Each run prints the cost of\n"
+    "                the n cheapest and of MaxP's n (median, 95th percentile). None\n"
+    "                meets every Fig. 7 statement (bench/README.md), hence the default.\n"
     "  Greedy        the branch and bound with GreedyUnited in every relaxation (\"Greedy\n"
     "                performs interim optimizations at step 3 with GreedyUnited\"): MaxP,\n"
     "                else MaxP/C, else MinC; MinC takes the n cheapest, ties of cost by\n"
@@ -162,6 +204,13 @@ typedef struct series {
     int greedy_above[MAXP]; /* scenarios with Greedy above KnapsackSingle */
     int greedy_below[MAXP]; /* scenarios with Greedy below KnapsackSingle */
     int greedy_exact[MAXP]; /* scenarios with Greedy equal to KnapsackGroup */
+    int feasible[MAXP];     /* scenarios where the n cheapest fit the budget */
+    /* with a fixed n, over the scenarios (paper units): the cost of the n
+     * cheapest resources and of MaxP's choice (the n with the highest
+     * P_a^G, ties by index: a choice made without looking at costs),
+     * median and 95th percentile */
+    bool has_costs;
+    double cheap_med, cheap_p95, maxp_med, maxp_p95;
     int scenarios;
 } series;
 
@@ -171,10 +220,51 @@ typedef struct params {
     double group_load, event_share;
     int cost_spread;    /* --group-costs: the group's base +- spread; < 0: each its own */
     bool minc_tiebreak; /* --minc tiebreak: Greedy's MinC ties of cost by higher p */
+    int cost_law;       /* --cost-law: LAW_UNIFORM ... */
     bool small, large;
     int budgets[MAXP];
     int n_budgets;
 } params;
+
+/* The price laws of --cost-law. A law draws each resource's price on the
+ * grid lo, lo + step, ..., hi (paper units; the problem sees them times
+ * `scale`, an integer, and the budgets likewise); a coupled law then hands
+ * the drawn prices out by rank of the resource's reliability (see
+ * genv_generate). */
+enum { LAW_UNIFORM = 0, LAW_CALIBRATED = 1, LAW_AVAIL = 2, LAW_CALIBRATED_AVAIL = 3, LAWS = 4 };
+static const char *law_name[LAWS] = {"uniform", "calibrated", "avail", "calibrated-avail"};
+
+typedef struct cost_law {
+    double lo, hi, step;
+    int scale;
+    bool coupled;
+} cost_law;
+
+/* The law for a series of N resources (21 or 200). */
+static cost_law law_of(int law, size_t N)
+{
+    switch (law) {
+    case LAW_CALIBRATED:
+        return (cost_law){1.25, 15.5, 0.25, 4, false};
+    case LAW_CALIBRATED_AVAIL:
+        return (cost_law){1.5, 11, 0.25, 4, true};
+    default:
+        return (cost_law){1, N > 21 ? 19 : 10, 1, 1, law == LAW_AVAIL};
+    }
+}
+
+/* "1..19", "1.5..11 by 0.25, rising with availability" */
+static void law_text(const cost_law *l, char *buf, size_t size)
+{
+    if (l->step == 1)
+        snprintf(buf, size, "%g..%g", l->lo, l->hi);
+    else
+        snprintf(buf, size, "%g..%g by %g", l->lo, l->hi, l->step);
+    if (l->coupled) {
+        size_t k = strlen(buf);
+        snprintf(buf + k, size - k, ", rising with availability");
+    }
+}
 
 static double seconds(void)
 {
@@ -195,10 +285,36 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* The 95th percentile by nearest rank: the ceil(0.95 n)-th smallest. */
+static double pct95(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    int k = (95 * n + 99) / 100;
+    return v[k > 0 ? k - 1 : 0];
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Order of MaxP: higher P_a^G first, then lower index. */
+static const double *maxp_p;
+static const int32_t *maxp_group;
+static int cmp_maxp(const void *a, const void *b)
+{
+    int32_t i = *(const int32_t *)a, j = *(const int32_t *)b;
+    double pi = maxp_p[maxp_group[i]], pj = maxp_p[maxp_group[j]];
+    if (pi != pj)
+        return (pi < pj) - (pi > pj);
+    return (i > j) - (i < j);
+}
+
 /* One environment: costs, groups, group probabilities. */
 typedef struct genv {
     size_t N, G;
-    int64_t *cost;
+    int64_t *cost; /* in units of 1 / law.scale */
     int32_t *group;
     double *gp;
 } genv;
@@ -209,22 +325,35 @@ typedef struct genv {
  * the base plus an integer uniform in -spread..spread, clamped to
  * 1..cost_max. Independent costs (spread < 0, the ablation): every
  * resource's cost uniform in 1..cost_max, whatever its group. */
-static int genv_generate(genv *e, gsl_rng *rng, double cost_max, double group_load,
+static int genv_generate(genv *e, gsl_rng *rng, const cost_law *law, double group_load,
                          double event_share, int cost_spread, eng_diag *d)
 {
-    double *c = malloc((e->N > e->G ? e->N : e->G) * sizeof *c);
-    if (!c)
-        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    double cost_max = law->hi;
+    size_t nc = e->N > e->G ? e->N : e->G;
+    double *c = malloc(nc * sizeof *c), *score = malloc(e->N * sizeof *score);
     int rc = ENG_OK;
-    if (cost_spread < 0) {
-        eng_avail_gen_uniform(rng, 1, cost_max, 1, c, e->N);
-        for (size_t j = 0; j < e->N; j++)
-            e->cost[j] = (int64_t)c[j];
+    if (!c || !score) {
+        rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+        goto out;
     }
+    if (cost_spread < 0)
+        eng_avail_gen_uniform(rng, law->lo, law->hi, law->step, c, e->N);
     if ((rc = eng_avail_gen_groups(rng, e->N, e->G, e->group, d)))
         goto out;
     for (size_t k = 0; k < e->G; k++)
         e->gp[k] = eng_avail_gen_group_p(rng, group_load, event_share);
+    if (cost_spread < 0 && law->coupled) {
+        /* a more reliable resource costs more: its reliability is its
+         * group's availability times its own static part, 1 - |N(0, X)|
+         * with the groups' X; the drawn prices go out by its rank */
+        for (size_t j = 0; j < e->N; j++)
+            score[j] = e->gp[e->group[j]] * (1 - eng_avail_gen_global(rng, group_load, 0.99));
+        if ((rc = eng_avail_couple_by_rank(score, c, e->N, d)))
+            goto out;
+    }
+    if (cost_spread < 0)
+        for (size_t j = 0; j < e->N; j++)
+            e->cost[j] = (int64_t)llround(c[j] * law->scale);
     if (cost_spread >= 0) {
         eng_avail_gen_uniform(rng, 1, cost_max, 1, c, e->G);
         for (size_t j = 0; j < e->N; j++) {
@@ -236,6 +365,7 @@ static int genv_generate(genv *e, gsl_rng *rng, double cost_max, double group_lo
     }
 out:
     free(c);
+    free(score);
     return rc;
 }
 
@@ -252,7 +382,7 @@ static void scenario_seed(gsl_rng *rng, uint64_t seed, int series_id, int sc)
 }
 
 static int run_series(series *s, const params *pp, gsl_rng *rng, int series_id, size_t N, size_t G,
-                      double cost_max, bool vary_n, int32_t n_fixed, const bool *which,
+                      const cost_law *law, bool vary_n, int32_t n_fixed, const bool *which,
                       bool literal, eng_diag *d)
 {
     genv e = {.N = N, .G = G};
@@ -262,6 +392,10 @@ static int run_series(series *s, const params *pp, gsl_rng *rng, int series_id, 
     int32_t *sel = malloc(N * sizeof *sel), *sel_bf = malloc(N * sizeof *sel_bf);
     double *times = malloc((size_t)s->scenarios * sizeof *times);
     double *tlit = malloc((size_t)s->scenarios * sizeof *tlit);
+    double *cheap = malloc((size_t)s->scenarios * sizeof *cheap);
+    double *maxp = malloc((size_t)s->scenarios * sizeof *maxp);
+    int64_t *sorted = malloc(N * sizeof *sorted);
+    int32_t *order = malloc(N * sizeof *order);
     double *tall[ALGOS];
     for (int a = 0; a < ALGOS; a++)
         tall[a] = malloc((size_t)s->scenarios * sizeof *tall[a]);
@@ -269,7 +403,8 @@ static int run_series(series *s, const params *pp, gsl_rng *rng, int series_id, 
     pol_win_ws_init(&ws);
     unsigned gflags = pp->minc_tiebreak ? 0u : POL_WG_MINC_PLAIN;
     int rc = ENG_NOMEM;
-    if (!e.cost || !e.group || !e.gp || !sel || !sel_bf || !times || !tlit)
+    if (!e.cost || !e.group || !e.gp || !sel || !sel_bf || !times || !tlit || !cheap || !maxp ||
+        !sorted || !order)
         goto out;
     for (int a = 0; a < ALGOS; a++)
         if (!tall[a])
@@ -280,11 +415,30 @@ static int run_series(series *s, const params *pp, gsl_rng *rng, int series_id, 
         double sum_p[ALGOS] = {0}, sum_tree = 0, sum_tree_lit = 0;
         for (int sc = 0; sc < s->scenarios && rc == ENG_OK; sc++) {
             scenario_seed(rng, pp->seed, series_id, sc);
-            if ((rc = genv_generate(&e, rng, cost_max, pp->group_load, pp->event_share,
-                                    pp->cost_spread, d)))
+            if ((rc = genv_generate(&e, rng, law, pp->group_load, pp->event_share, pp->cost_spread,
+                                    d)))
                 break;
             int32_t n = vary_n ? s->x[pt] : n_fixed;
-            int64_t budget = vary_n ? POL_WIN_NO_BUDGET : s->x[pt];
+            int64_t budget = vary_n ? POL_WIN_NO_BUDGET : (int64_t)s->x[pt] * law->scale;
+            if (!vary_n) {
+                memcpy(sorted, e.cost, N * sizeof *sorted);
+                qsort(sorted, N, sizeof *sorted, cmp_i64);
+                int64_t cc = 0, cm = 0;
+                for (int32_t k = 0; k < n; k++)
+                    cc += sorted[k];
+                s->feasible[pt] += cc <= budget;
+                if (pt == 0) {
+                    for (size_t j = 0; j < N; j++)
+                        order[j] = (int32_t)j;
+                    maxp_p = e.gp;
+                    maxp_group = e.group;
+                    qsort(order, N, sizeof *order, cmp_maxp);
+                    for (int32_t k = 0; k < n; k++)
+                        cm += e.cost[order[k]];
+                    cheap[sc] = (double)cc / law->scale;
+                    maxp[sc] = (double)cm / law->scale;
+                }
+            }
             pol_wg_problem pr = {.m = N,
                                  .cost = e.cost,
                                  .group = e.group,
@@ -362,6 +516,13 @@ static int run_series(series *s, const params *pp, gsl_rng *rng, int series_id, 
             s->s_med[a][pt] = median(tall[a], s->scenarios);
         }
         s->tree[pt] = sum_tree / s->scenarios;
+        if (!vary_n && pt == 0) {
+            s->has_costs = true;
+            s->cheap_med = median(cheap, s->scenarios);
+            s->cheap_p95 = pct95(cheap, s->scenarios);
+            s->maxp_med = median(maxp, s->scenarios);
+            s->maxp_p95 = pct95(maxp, s->scenarios);
+        }
         if (literal) {
             double tot = 0;
             for (int sc = 0; sc < s->scenarios; sc++)
@@ -380,6 +541,10 @@ out:
     free(sel_bf);
     free(times);
     free(tlit);
+    free(cheap);
+    free(maxp);
+    free(sorted);
+    free(order);
     for (int a = 0; a < ALGOS; a++)
         free(tall[a]);
     if (rc == ENG_NOMEM)
@@ -403,6 +568,8 @@ static void print_series(const series *s, const char *xname, bool trees, const c
         printf(" %6s %6s %6s", "Gr=KG", "Gr>Sgl", "Gr<Sgl");
     if (trees)
         printf(" %8s %8s", "tree", "literal");
+    if (s->has_costs)
+        printf(" %7s", "fit");
     printf("\n");
     for (int pt = 0; pt < s->n_points; pt++) {
         printf("%-7d", s->x[pt]);
@@ -417,8 +584,15 @@ static void print_series(const series *s, const char *xname, bool trees, const c
             printf(" %6d %6d %6d", s->greedy_exact[pt], s->greedy_above[pt], s->greedy_below[pt]);
         if (trees)
             printf(" %8.0f %8.0f", s->tree[pt], s->tree_lit[pt]);
+        if (s->has_costs)
+            printf(" %3d/%-3d", s->feasible[pt], s->scenarios);
         printf("\n");
     }
+    if (s->has_costs)
+        printf("fit: scenarios whose cheapest resources fit C. Over the scenarios, the cheapest "
+               "cost %.4g (median), %.4g (95th percentile); MaxP's choice (highest P, costs "
+               "unseen) %.4g, %.4g\n",
+               s->cheap_med, s->cheap_p95, s->maxp_med, s->maxp_p95);
     printf("mean time per call, ms (median)\n%-7s", xname);
     for (int a = 0; a < ALGOS; a++)
         if (s->has[a])
@@ -490,6 +664,17 @@ static json_t *json_series(const series *s, const char *xkey, bool trees, bool *
     eng_json_set(o, "greedy_equal_group", json_ints(s->greedy_exact, s->n_points, ok), ok);
     eng_json_set(o, "greedy_above_single", json_ints(s->greedy_above, s->n_points, ok), ok);
     eng_json_set(o, "greedy_below_single", json_ints(s->greedy_below, s->n_points, ok), ok);
+    if (s->has_costs) {
+        eng_json_set(o, "feasible", json_ints(s->feasible, s->n_points, ok), ok);
+        const char *ck[2] = {"cost_cheapest", "cost_maxp"};
+        double cv[2][2] = {{s->cheap_med, s->cheap_p95}, {s->maxp_med, s->maxp_p95}};
+        for (int k = 0; k < 2; k++) {
+            json_t *c = json_object();
+            eng_json_set(c, "median", eng_json_num(cv[k][0]), ok);
+            eng_json_set(c, "p95", eng_json_num(cv[k][1]), ok);
+            eng_json_set(o, ck[k], c, ok);
+        }
+    }
     if (trees) {
         eng_json_set(o, "tree_size", json_vec(s->tree, s->n_points, ok), ok);
         eng_json_set(o, "tree_size_literal", json_vec(s->tree_lit, s->n_points, ok), ok);
@@ -506,14 +691,20 @@ static json_t *json_params(const params *pp, bool *ok)
     eng_json_set(o, "event_share", eng_json_num(pp->event_share), ok);
     eng_json_set(o, "cost_spread", json_integer(pp->cost_spread), ok);
     eng_json_set(o, "minc", eng_json_str(pp->minc_tiebreak ? "tiebreak" : "paper"), ok);
+    eng_json_set(o, "cost_law", eng_json_str(law_name[pp->cost_law]), ok);
+    cost_law ls = law_of(pp->cost_law, 21), ll = law_of(pp->cost_law, 200);
     eng_json_set(sm, "N", json_integer(21), ok);
     eng_json_set(sm, "G", json_integer(8), ok);
-    eng_json_set(sm, "cost_max", json_integer(10), ok);
+    eng_json_set(sm, "cost_max", eng_json_num(ls.hi), ok);
+    eng_json_set(sm, "cost_min", eng_json_num(ls.lo), ok);
+    eng_json_set(sm, "cost_step", eng_json_num(ls.step), ok);
     eng_json_set(o, "small", sm, ok);
     eng_json_set(lg, "N", json_integer(200), ok);
     eng_json_set(lg, "G", json_integer(40), ok);
     eng_json_set(lg, "n", json_integer(20), ok);
-    eng_json_set(lg, "cost_max", json_integer(19), ok);
+    eng_json_set(lg, "cost_max", eng_json_num(ll.hi), ok);
+    eng_json_set(lg, "cost_min", eng_json_num(ll.lo), ok);
+    eng_json_set(lg, "cost_step", eng_json_num(ll.step), ok);
     eng_json_set(o, "large", lg, ok);
     return o;
 }
@@ -587,6 +778,28 @@ static int parse(const bl_args *a, params *pp)
             return 2;
         }
         pp->cost_spread = (int)v;
+    }
+    pp->cost_law = LAW_UNIFORM;
+    const char *cl = bl_args_value(a, "cost-law", NULL);
+    if (cl) {
+        int k = 0;
+        while (k < LAWS && strcmp(cl, law_name[k]) != 0)
+            k++;
+        if (k == LAWS) {
+            fprintf(stderr,
+                    "batchlab " CMD ": --cost-law: expected uniform, calibrated, avail or "
+                    "calibrated-avail, got '%s'\n",
+                    cl);
+            return 2;
+        }
+        if (k != LAW_UNIFORM && cs) {
+            fprintf(stderr,
+                    "batchlab " CMD ": --group-costs takes the uniform law only, got "
+                    "--cost-law %s\n",
+                    cl);
+            return 2;
+        }
+        pp->cost_law = k;
     }
     pp->minc_tiebreak = false;
     const char *mc = bl_args_value(a, "minc", NULL);
@@ -679,30 +892,38 @@ int bl_study_groups(int argc, char **argv)
            "%llu, groups' availability (1 - |N(0, %g)|) x (1 - U[0, 1)) for a share %g, ",
            (unsigned long long)pp.seed, pp.group_load, pp.event_share);
     if (pp.cost_spread < 0)
-        printf("each resource's cost its own, ");
+        printf("each resource's cost its own (--cost-law %s), ", law_name[pp.cost_law]);
     else
         printf("costs by group: the group's base +- %d, ", pp.cost_spread);
     printf("Greedy's MinC %s\n", pp.minc_tiebreak ? "ties of cost by higher p (--minc tiebreak)"
                                                   : "ties of cost by index (the paper's)");
+    cost_law law_s = law_of(pp.cost_law, 21), law_l = law_of(pp.cost_law, 200);
+    char lawtxt_s[96], lawtxt_l[96], name_s[160], name_b[160], name_l[160];
+    law_text(&law_s, lawtxt_s, sizeof lawtxt_s);
+    law_text(&law_l, lawtxt_l, sizeof lawtxt_l);
+    snprintf(name_s, sizeof name_s, "Fig. 4-5: N = 21, G = 8, no budget, costs %s", lawtxt_s);
+    snprintf(name_b, sizeof name_b, "Fig. 6: N = 21, G = 8, n = 8, budget C, costs %s", lawtxt_s);
+    snprintf(name_l, sizeof name_l, "Fig. 7-8: N = 200, G = 40, n = 20, budget C, costs %s",
+             lawtxt_l);
     if (pp.small) {
-        small.name = "Fig. 4-5: N = 21, G = 8, no budget, costs 1..10";
+        small.name = name_s;
         small.scenarios = pp.scenarios;
         small.n_points = 21;
         for (int k = 0; k < 21; k++)
             small.x[k] = k + 1;
         const bool all[ALGOS] = {true, true, true, true, true};
-        rc = run_series(&small, &pp, rng, 1, 21, 8, 10, true, 0, all, false, &d);
+        rc = run_series(&small, &pp, rng, 1, 21, 8, &law_s, true, 0, all, false, &d);
         if (rc == 0) {
             print_series(&small, "n", false,
                          "KnapsackGroup, Greedy and Greedy+ equal BruteForce; KnapsackSingle up "
                          "to 5 % lower (equal at n = 1 and 21); BruteForce over 0.5 s at n = 11, "
                          "KnapsackGroup 100 times lower, greedy up to 1000 times");
-            bud.name = "Fig. 6: N = 21, G = 8, n = 8, budget C, costs 1..10";
+            bud.name = name_b;
             bud.scenarios = pp.scenarios;
             bud.n_points = 10;
             for (int k = 0; k < 10; k++)
                 bud.x[k] = 30 + 10 * k;
-            rc = run_series(&bud, &pp, rng, 2, 21, 8, 10, false, 8, all, false, &d);
+            rc = run_series(&bud, &pp, rng, 2, 21, 8, &law_s, false, 8, all, false, &d);
         }
         if (rc == 0)
             print_series(&bud, "C", false,
@@ -710,13 +931,13 @@ int bl_study_groups(int argc, char **argv)
                          "KnapsackSingle; greedy within 5 %, equal to BruteForce for C > 90");
     }
     if (rc == 0 && pp.large) {
-        large.name = "Fig. 7-8: N = 200, G = 40, n = 20, budget C, costs 1..19";
+        large.name = name_l;
         large.scenarios = pp.large_scenarios;
         large.n_points = pp.n_budgets;
         for (int k = 0; k < pp.n_budgets; k++)
             large.x[k] = pp.budgets[k];
         const bool nobf[ALGOS] = {false, true, true, true, true};
-        rc = run_series(&large, &pp, rng, 3, 200, 40, 19, false, 20, nobf, true, &d);
+        rc = run_series(&large, &pp, rng, 3, 200, 40, &law_l, false, 20, nobf, true, &d);
         if (rc == 0)
             print_series(&large, "C", true,
                          "KnapsackGroup above Greedy by up to 20 %, KnapsackSingle about 10 % "
