@@ -43,6 +43,14 @@
 # DRAWS=K runs only the baselines over the first K Lublin-Feitelson draws of
 # each orig load (OUT_DIR/draws.csv; see the DRAWS block below).
 #
+# INIT_PLANNED=no runs every variant (FCFS, EASY and every Packet reading),
+# on every workload and share, with `--init-planned no`: policies plan each
+# job with its request alone while it still runs its initialization first,
+# the reading in which the paper added S_i inside Alea rather than to the
+# log's requested times (bench/README.md, "Job bundling": measured, and
+# ruled out). One switch for the whole study; OUT_DIR/init-planned.txt
+# records it and a study folder is never continued in the other mode.
+#
 # Runs go through GNU parallel when it is installed (JOBS at a time, default
 # the number of cores), else one after another; finished runs are skipped.
 set -euo pipefail
@@ -57,6 +65,18 @@ bl=$build/batchlab
 [ -x "$bl" ] || { echo "bundling-study: $bl is missing; build first" >&2; exit 1; }
 platform=$src/platforms/uniform-500.xml
 mkdir -p "$out/workloads" "$out/runs"
+init_planned=${INIT_PLANNED:-yes}
+case "$init_planned" in
+yes | no) ;;
+*) echo "bundling-study: INIT_PLANNED must be yes or no, not '$init_planned'" >&2; exit 2 ;;
+esac
+stamp=$out/init-planned.txt
+if [ -s "$stamp" ] && [ "$(cat "$stamp")" != "$init_planned" ]; then
+    echo "bundling-study: $out holds runs with INIT_PLANNED=$(cat "$stamp"); use another OUT_DIR" >&2
+    exit 2
+fi
+echo "$init_planned" > "$stamp"
+iplan="--init-planned $init_planned"
 shares="0 1 2 3 4 5 6 7 8 9 10 20 30 40 50"
 variants="fcfs easy default paper no-bundling no-scaling"
 # READINGS=1 adds the paper variant's other readings of what happens when
@@ -179,7 +199,7 @@ if [ "$draws" != 0 ]; then
                     init="--init-times '$dd/$k-d$d-$sh.init'" ;;
                 esac
                 echo "'$bl' run --platform '$platform' --workload '$wl' --policy $(spec "${p%%-*}")" \
-                     "$init --out '$run' --outputs summary -q > /dev/null" >> "$tasks"
+                     "$init $iplan --out '$run' --outputs summary -q > /dev/null" >> "$tasks"
             done
         done
     done < "$list"
@@ -319,7 +339,7 @@ for r in $(seq 1 "$seeds"); do
                     what=summary,timeseries
                 x=$(awk -v s="$sh" 'BEGIN {printf "%.2f", s / 100}')
                 echo "'$bl' run --platform '$platform' --workload '$ws/$w-s$r.swf'" \
-                     "--policy $(spec "$v") --init-share $x --out '$dir' --outputs $what -q > /dev/null" >> "$tasks"
+                     "--policy $(spec "$v") --init-share $x $iplan --out '$dir' --outputs $what -q > /dev/null" >> "$tasks"
             done
         done
     done
@@ -648,6 +668,34 @@ if [ "$readings" != 0 ]; then
         END { for (r in row) printf "  %-8s |%s thresholds within 2: %d/6, points within 30 %%: %d/%d (Packet/EASY ratio: %d/%d)\n",
                                      r, row[r], near[r], within[r], pts[r], rw[r], pts[r] }' "$rd" | sort
 fi
+
+# 5c. The score against the paper (OUT_DIR/score.txt), the numbers the
+#     INIT_PLANNED comparison in bench/README.md is read from: EASY's mean
+#     waits within 30 % of the paper's Backfill at the 36 points of Tables
+#     2-3; EASY/FCFS against the paper's Backfill/FCFS on orig at 5 and
+#     10 %; the paper variant's mean-wait thresholds within 2 points of the
+#     paper's (of 6) and its mean waits within 30 % of the paper's Packet.
+score=$out/score.txt
+awk -F'[ ,]' '
+    FILENAME ~ /paper.txt$/ { if ($1 == "wait") { f[$2, $3] = $4; b[$2, $3] = $5; k[$2, $3] = $6 }; next }
+    FILENAME ~ /thresholds.csv$/ {
+        if ($1 == "paper" && $3 == "mean_wait") { nt++; if ($4 != "" && ($4 - $5) ^ 2 <= 4) tok++ }
+        next }
+    $1 == "wait" && (($2 SUBSEP $3) in b) {
+        n++; e = ($5 - b[$2, $3]) / b[$2, $3]; if (e * e <= 0.09) eok++
+        if ($2 ~ /^orig/) { no++; if (e * e <= 0.09) eoko++ }
+        e = ($7 - k[$2, $3]) / k[$2, $3]; if (e * e <= 0.09) pok++
+        if ($2 ~ /^orig/ && ($3 == 5 || $3 == 10) && $4 != "NaN")
+            ratio = ratio sprintf("  %-7s %2s %%: EASY/FCFS %.2f, paper Backfill/FCFS %.2f\n", $2, $3, $5 / $4, b[$2, $3] / f[$2, $3])
+    }
+    END {
+        printf "EASY mean wait within 30 %% of the paper'\''s Backfill: %d of %d points (orig %d of %d)\n", eok, n, eoko, no
+        printf "%s", ratio
+        printf "paper variant: mean-wait thresholds within 2 points of the paper'\''s: %d of %d; mean waits within 30 %% of the paper'\''s Packet: %d of %d points\n", tok, nt, pok, n
+    }' "$paper" "$thr" "$means" > "$score"
+echo
+echo "Score against the paper (init planned: $init_planned; $score):"
+sed 's/^/  /' "$score"
 
 # 6. What bundling saves against what it gains: per variant, workload and
 #    share, EASY's initialization total minus the variant's, and EASY's mean

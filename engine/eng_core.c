@@ -55,6 +55,13 @@ typedef struct pool_state {
     int32_t n_islands;     /* 0: no island constraint */
     int32_t *isl_units;    /* per island: capacity and free units */
     int32_t *isl_free;
+    /* --init-planned no with --check: the overruns of jobs that have ended
+     * (see overrun_excuses) */
+    struct overrun {
+        double from_s;  /* the job's planned end */
+        double until_s; /* its real end */
+    } * ov;
+    size_t n_ov, cap_ov;
 } pool_state;
 
 struct eng_core {
@@ -66,6 +73,12 @@ struct eng_core {
     pol_job *pj;
     eng_job_result *res;
     double *promise_s; /* first promise per job (check mode), INFINITY if none */
+    /* --init-planned no (prep->init_unplanned), else NULL: each job's
+     * planned end (start + its planned length), which orders the running
+     * sets, the view showing max(planned end, now); with --check, when each
+     * first promise was made. */
+    double *plan_end_s;
+    double *promised_at_s;
     int32_t *pool_pos; /* platform host -> position in its pool */
     pool_state *pools;
     size_t n_pools;
@@ -129,19 +142,27 @@ struct eng_core {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static bool run_less(const pol_job *a, const pol_job *b)
+/* Where a running job was planned to end: its expected_end_s, except under
+ * --init-planned no, where the view may show a later one (show_overdue). */
+static double planned_end(const eng_core *c, const pol_job *j)
 {
-    return a->expected_end_s < b->expected_end_s ||
-           (a->expected_end_s == b->expected_end_s && a->idx < b->idx);
+    return c->plan_end_s ? c->plan_end_s[j->idx] : j->expected_end_s;
+}
+
+/* The running sets' order: (planned end, idx). */
+static bool run_less(const eng_core *c, const pol_job *a, const pol_job *b)
+{
+    double x = planned_end(c, a), y = planned_end(c, b);
+    return x < y || (x == y && a->idx < b->idx);
 }
 
 /* First position in the running array not ordered before j. */
-static size_t running_lower_bound(const pool_state *ps, const pol_job *j)
+static size_t running_lower_bound(const eng_core *c, const pool_state *ps, const pol_job *j)
 {
     size_t lo = 0, hi = ps->n_running;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (run_less(ps->running[mid], j))
+        if (run_less(c, ps->running[mid], j))
             lo = mid + 1;
         else
             hi = mid;
@@ -191,8 +212,28 @@ static bool host_has_capacity(const pool_state *ps, pol_alloc alloc, int32_t pos
     return alloc == POL_ALLOC_NODE ? h->free_cores == h->cores : h->free_cores > 0;
 }
 
-static pol_view make_view(const eng_core *c, const pool_state *ps)
+/* --init-planned no: a running job that outlived its planned end is shown
+ * ending now (eng_policy.h). Such jobs lead the running set, which is
+ * ordered by planned end, so the walk stops at the first job still within
+ * its plan; max(planned end, now) does not decrease along the set, which
+ * therefore stays ordered by expected_end_s for the policy (only ties at
+ * now follow the planned ends). O(overdue jobs). */
+static void show_overdue(eng_core *c, const pool_state *ps)
 {
+    if (!c->plan_end_s)
+        return;
+    for (size_t r = 0; r < ps->n_running; r++) {
+        pol_job *j = &c->pj[ps->running[r]->idx];
+        if (c->plan_end_s[j->idx] >= c->now)
+            break;
+        j->expected_end_s = c->now;
+    }
+}
+
+/* The view of pool ps now, for a hook or a schedule() call. */
+static pol_view make_view(eng_core *c, const pool_state *ps)
+{
+    show_overdue(c, ps);
     return (pol_view){
         .now_s = c->now,
         .alloc = c->prep->alloc,
@@ -490,12 +531,15 @@ void eng_core_destroy(eng_core *c)
         free(ps->freemap);
         free(ps->isl_units);
         free(ps->isl_free);
+        free(ps->ov);
         pol_out_fini(&ps->out);
     }
     free(c->pools);
     free(c->pj);
     free(c->res);
     free(c->promise_s);
+    free(c->plan_end_s);
+    free(c->promised_at_s);
     free(c->pool_pos);
     eng_heap_fini(&c->ends);
     free(c->ending);
@@ -554,6 +598,14 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
         return eng_diag_set(d, ENG_PLATFORM, "%s: pool %s has more than 2^31 units", p->path,
                             pool->label);
     ps->total_units = ps->free_units = (int32_t)units;
+    if (c->prep->init_unplanned && !(c->policy->flags & POL_FLAG_REPLANS))
+        return eng_diag_set(d, ENG_USAGE,
+                            "policy %s keeps plans across scheduling calls that a job outliving "
+                            "its estimate would break, and with --init-planned no jobs outlive "
+                            "their estimates by their initialization: run it with "
+                            "--init-planned yes (`batchlab policies` names the policies that "
+                            "re-plan at every call)",
+                            policy_name(c));
     if (!c->opts.ignore_islands && pool->n_islands > 1) {
         if (!(c->policy->flags & POL_FLAG_ISLANDS))
             return eng_diag_set(d, ENG_USAGE,
@@ -630,7 +682,13 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
     c->pools = calloc(platform->n_pools, sizeof *c->pools);
     if (opts->check)
         c->promise_s = malloc(n1 * sizeof *c->promise_s);
-    if (!c->pj || !c->res || !c->pool_pos || !c->pools || (opts->check && !c->promise_s)) {
+    if (prep->init_unplanned)
+        c->plan_end_s = malloc(n1 * sizeof *c->plan_end_s);
+    if (prep->init_unplanned && opts->check)
+        c->promised_at_s = malloc(n1 * sizeof *c->promised_at_s);
+    if (!c->pj || !c->res || !c->pool_pos || !c->pools || (opts->check && !c->promise_s) ||
+        (prep->init_unplanned && !c->plan_end_s) ||
+        (prep->init_unplanned && opts->check && !c->promised_at_s)) {
         eng_core_destroy(c);
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     }
@@ -649,7 +707,7 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
             .group = s->group,
             .app = s->app,
             .type = s->type,
-            .init_s = s->init_s,
+            .init_s = prep->init_unplanned ? 0 : s->init_s,
             .start_s = -1,
             .expected_end_s = -1,
         };
@@ -997,6 +1055,52 @@ static int check_island_start(eng_core *c, pool_state *ps, const pol_job *j, con
     return ENG_OK;
 }
 
+/* --init-planned no with --check: job idx of pool ps ends now; if it ran
+ * past its planned end, keep (planned end, now) for overrun_excuses. The
+ * kept overruns have from_s strictly rising and until_s non-decreasing
+ * (ends come in time order): one that began no earlier than a later one is
+ * dropped, since any promise it excuses the later one excuses too. */
+static int note_overrun(eng_core *c, pool_state *ps, int32_t idx)
+{
+    double from = c->plan_end_s[idx];
+    if (!(c->now - from > 1e-9 * fmax(1.0, fabs(c->now))))
+        return ENG_OK;
+    while (ps->n_ov > 0 && ps->ov[ps->n_ov - 1].from_s >= from)
+        ps->n_ov--;
+    if (eng_grow(&ps->ov, &ps->cap_ov, ps->n_ov + 1, sizeof *ps->ov))
+        return ENG_NOMEM;
+    ps->ov[ps->n_ov++] = (struct overrun){.from_s = from, .until_s = c->now};
+    return ENG_OK;
+}
+
+/* --init-planned no: is job idx's broken promise (made at t_p for start_by)
+ * excused by an overrun (eng_policy.h, pol_promise)? Some job of the pool
+ * ran past its planned end at a time in [t_p, start_by]: it began to
+ * overrun by start_by and was running after t_p. A job still running now
+ * past its plan began at the planned end of the running set's first job;
+ * among the ended ones, the first kept overrun that ended after t_p began
+ * earliest (note_overrun). O(log overruns). */
+static bool overrun_excuses(const eng_core *c, const pool_state *ps, int32_t idx)
+{
+    if (!c->promised_at_s)
+        return false;
+    double t_p = c->promised_at_s[idx], by = c->promise_s[idx];
+    if (ps->n_running > 0) {
+        double first = c->plan_end_s[ps->running[0]->idx];
+        if (first <= c->now && first <= by)
+            return true;
+    }
+    size_t lo = 0, hi = ps->n_ov;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ps->ov[mid].until_s <= t_p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ps->n_ov && ps->ov[lo].from_s <= by;
+}
+
 static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag *d)
 {
     int32_t idx = st->job_idx;
@@ -1026,7 +1130,7 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
             return rc;
     }
     if (c->promise_s && !c->fail && c->now > c->promise_s[idx] &&
-        c->now - c->promise_s[idx] > 1e-9 * fmax(1.0, fabs(c->now)))
+        c->now - c->promise_s[idx] > 1e-9 * fmax(1.0, fabs(c->now)) && !overrun_excuses(c, ps, idx))
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: policy %s started job %lld later than it promised (%.17g)",
                             c->now, policy_name(c), (long long)j->id, c->promise_s[idx]);
@@ -1060,7 +1164,9 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
         if (st->packet != idx)
             init = 0;
         kill = isfinite(s->kill_s) ? (s->kill_s - s->init_s) * scale + init : INFINITY;
-        estimate = (j->estimate_s - s->init_s) * scale + init;
+        /* --init-planned no: the estimate is the request alone */
+        estimate = c->prep->init_unplanned ? j->estimate_s * scale
+                                           : (j->estimate_s - s->init_s) * scale + init;
         if (st->packet == idx) {
             c->packets[idx] = (struct packet_state){.runs_off = r->runs_off,
                                                     .n_runs = r->n_runs,
@@ -1117,6 +1223,8 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
     }
     j->start_s = c->now;
     j->expected_end_s = c->now + estimate;
+    if (c->plan_end_s)
+        c->plan_end_s[idx] = j->expected_end_s;
     j->n_alloc = r->n_hosts;
     c->live_used += (size_t)r->n_hosts;
     r->start_s = c->now;
@@ -1128,7 +1236,7 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
     if (r->failed)
         r->end_s = c->now + longest;
 
-    size_t at = running_lower_bound(ps, j);
+    size_t at = running_lower_bound(c, ps, j);
     if (eng_grow(&ps->running, &ps->cap_running, ps->n_running + 1, sizeof *ps->running) ||
         eng_grow(&c->started, &c->cap_started, c->n_started + 1, sizeof *c->started) ||
         eng_grow(&c->work, &c->cap_work, c->n_started + 1, sizeof *c->work) ||
@@ -1182,7 +1290,7 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
     int64_t used = 0;
     for (size_t r = 0; r < ps->n_running; r++) {
         used += c->res[ps->running[r]->idx].units;
-        if (r > 0 && run_less(ps->running[r], ps->running[r - 1]))
+        if (r > 0 && run_less(c, ps->running[r], ps->running[r - 1]))
             return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: running set out of order", c->now);
     }
     if (used + ps->free_units + ps->down_units != ps->total_units)
@@ -1314,8 +1422,11 @@ static int call_policy(eng_core *c, pool_state *ps, eng_diag *d)
         for (size_t i = 0; i < ps->out.n_promises; i++) {
             const pol_promise *p = &ps->out.promises[i];
             if (p->job_idx >= 0 && (size_t)p->job_idx < c->n &&
-                c->promise_s[p->job_idx] == INFINITY)
+                c->promise_s[p->job_idx] == INFINITY) {
                 c->promise_s[p->job_idx] = p->start_by_s;
+                if (c->promised_at_s)
+                    c->promised_at_s[p->job_idx] = c->now;
+            }
         }
     for (size_t i = 0; i < ps->out.n_starts && rc == ENG_OK; i++)
         rc = start_job(c, ps, &ps->out.starts[i], d);
@@ -1397,7 +1508,7 @@ int eng_core_step(eng_core *c, eng_diag *d)
         eng_job_result *r = &c->res[idx];
         release(c, ps, idx);
         c->live_used -= (size_t)r->n_hosts;
-        size_t at = running_lower_bound(ps, j);
+        size_t at = running_lower_bound(c, ps, j);
         if (at >= ps->n_running || ps->running[at] != j)
             return eng_diag_set(d, ENG_INVARIANT, "internal: job %lld not in its running set",
                                 (long long)j->id);
@@ -1405,6 +1516,8 @@ int eng_core_step(eng_core *c, eng_diag *d)
                 (ps->n_running - at - 1) * sizeof *ps->running);
         ps->n_running--;
         c->running--;
+        if (c->promised_at_s && (rc = note_overrun(c, ps, idx)))
+            return eng_diag_set(d, rc, "out of memory");
         r->state = r->killed ? ENG_JOB_KILLED : r->failed ? ENG_JOB_FAILED : ENG_JOB_DONE;
         if (r->failed)
             c->wasted_unit_s += (double)r->units * (c->now - r->start_s);

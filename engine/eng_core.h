@@ -22,6 +22,11 @@
  *     init_s + run_s * ref_speed / host_speed,
  * capped at kill_s (then it ends KILLED); it ends when its slowest host
  * does. Its expected end (what policies plan with) is start + estimate_s.
+ * With --init-planned no (prep->init_unplanned) the estimate leaves the
+ * initialization out, so a job may run past that end: the running sets
+ * stay ordered by planned end, the view shows an overdue job as ending
+ * now, and only policies with POL_FLAG_REPLANS run (others: ENG_USAGE at
+ * creation; eng_policy.h).
  *
  * Checks always made (a violation is ENG_POLICY): a decision names a job
  * queued in this pool, not started before; enough free units, and with
@@ -29,7 +34,9 @@
  * one island; named hosts belong to the pool and are free. Checks made
  * with opts.check (and in every test): ORDERED and HEAD_GREEDY policy
  * flags (with islands, "fits" as pol_island_pick says), every job starts
- * no later than the first promise its policy made for it, and a full
+ * no later than the first promise its policy made for it (with
+ * --init-planned no, unless a job of the pool ran past its planned end
+ * between the promise and its date; pol_promise in eng_policy.h), and a full
  * audit of the pool's free capacity (per island too) after every call,
  * and, with islands, of every start's hosts: a job whose units (a packet
  * member: its packet's) fit in one island holds hosts of one island. A

@@ -40,6 +40,18 @@
  * time, or the estimate is extended to cover its run; see --walltime), so a
  * running job's expected_end_s is an upper bound of its end.
  *
+ * The one exception: --init-planned no (eng_prep.h), where estimate_s is
+ * the request without the type's initialization, which the job still runs
+ * first, and the view's init_s is 0 (a policy plans every job as if it had
+ * none). A running job may then outlive its estimate by up to its
+ * initialization. The engine shows it as ending now: before every hook and
+ * every schedule() call a running job's expected_end_s is max(start_s +
+ * its planned length, now_s), an estimate that may still prove short.
+ * Only policies that plan from the view afresh at every call, and so cope
+ * with that, carry POL_FLAG_REPLANS; the engine refuses the others in this
+ * mode (ENG_USAGE). Promises may break there because a job overran (see
+ * pol_promise).
+ *
  * Registry: every policy is one `const pol_type` in its own file, listed in
  * policies/pol_registry.c (pol_registry.h); `--policy NAME` looks it up;
  * options arrive as key=value pairs that the policy validates in init()
@@ -75,9 +87,10 @@ typedef struct pol_job {
     int64_t group;
     int64_t app;
     int64_t type;          /* job type (see --type-field) */
-    double init_s;         /* its type's initialization time (0: none) */
+    double init_s;         /* its type's initialization time (0: none, or not planned) */
     double start_s;        /* while running: start time; else -1 */
-    double expected_end_s; /* while running: start_s + estimate_s; else -1 */
+    double expected_end_s; /* while running: start_s + estimate_s (never before
+                            * now_s); else -1 */
     size_t alloc_off;      /* while running: its hosts are view->alloc_pos[alloc_off ..] */
     int32_t n_alloc;       /*   (n_alloc of them; cores taken in view->alloc_cores) */
 } pol_job;
@@ -104,7 +117,14 @@ typedef struct pol_view {
     int32_t free_units;          /* free now */
     const pol_job *const *queue; /* waiting jobs in idx (= submit) order */
     size_t n_queue;
-    const pol_job *const *running; /* running jobs by (expected_end_s, idx) */
+    /* running jobs by (expected_end_s, idx); with --init-planned no, by
+     * (planned end, idx): expected_end_s = max(planned end, now_s) is a
+     * non-decreasing function of the planned end, so expected_end_s is
+     * still non-decreasing along the array and only the ties of the overdue
+     * jobs (all shown ending now_s) follow their planned ends, not idx.
+     * pol_shadow counts every job ending at the shadow time, so nothing
+     * depends on the order of ties. */
+    const pol_job *const *running;
     size_t n_running;
     const pol_host *hosts; /* the pool's hosts in name order */
     size_t n_hosts;
@@ -127,7 +147,11 @@ typedef struct pol_start {
 
 /* A promise: job_idx will start no later than start_by_s. The engine's
  * invariant checker (--check, every test) holds the policy to the first
- * promise it made for each job. */
+ * promise it made for each job. With --init-planned no, a promise made at
+ * t_p is excused when a job of the pool ran past its planned end at some
+ * time between t_p and start_by_s (it began to overrun by start_by_s and
+ * was still running after t_p): the plan the promise rested on was short,
+ * not the policy wrong. Every other promise is held as always. */
 typedef struct pol_promise {
     int32_t job_idx;
     double start_by_s;
@@ -208,6 +232,12 @@ enum {
     /* Plans with the view's islands: starts only what pol_island_pick()
      * can place (see "Islands" above). */
     POL_FLAG_ISLANDS = 1u << 2,
+    /* Copes with running jobs that outlive their estimates: plans afresh
+     * at every call from the view, taking a planned end that has passed as
+     * now (pol_shadow does), and keeps no plan whose breaking would be an
+     * error. The engine runs only these under --init-planned no (see
+     * "Times" above). */
+    POL_FLAG_REPLANS = 1u << 3,
 };
 
 /* Island placement, shared by the engine and the policies. */

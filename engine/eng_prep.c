@@ -144,7 +144,8 @@ static int assign_init(const eng_workload *w, const eng_prep_opts *opts, eng_pre
     for (size_t i = 0; rc == ENG_OK && i < n; i++) {
         eng_sim_job *s = &out->jobs[i];
         s->init_s = init[find_type(types, k, s->type)];
-        s->estimate_s += s->init_s;
+        if (!opts->init_unplanned)
+            s->estimate_s += s->init_s;
         if (isfinite(s->kill_s))
             s->kill_s += s->init_s;
     }
@@ -300,6 +301,7 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
         }
     }
     out->init_share = opts->init_share;
+    out->init_unplanned = opts->init_unplanned;
     int rc = assign_init(w, opts, out, d);
     if (rc) {
         eng_prepared_fini(out);

@@ -17,7 +17,8 @@
  *   extend mode: estimate = max(requested, run time on the pool's slowest
  *   host), never killed. No requested time (-1 or 0), either mode: estimate =
  *   run time on the pool's slowest host (counted as "estimate from run
- *   time"), never killed. So no job ever runs past its estimate, which keeps
+ *   time"), never killed. So no job ever runs past its estimate (except
+ *   by its initialization when that is not planned, below), which keeps
  *   EASY's and conservative's guarantees true on heterogeneous hosts.
  *   Estimates under one second are planned as one second: a profile cannot
  *   reserve a zero-length window.
@@ -33,6 +34,16 @@
  *   for the workload, and for each type alone. Initialization is wall-clock
  *   time, not scaled by host speed, and adds to the requested time: the
  *   estimate and the kill limit both grow by S_t.
+ * - Initialization not planned (init_unplanned, --init-planned no): the kill
+ *   limit still grows by S_t (no job is killed because of its
+ *   initialization) and the job still runs S_t + its processing, but the
+ *   estimate is the request alone, as when a simulator adds S_t to the run
+ *   time inside itself and its scheduler plans with the log's requested
+ *   time (the reading of Baranov & Lyakhovets 2022 measured in
+ *   bench/README.md, "Job bundling"). Jobs then outlive their estimates by
+ *   up to S_t: the engine shows an overdue job to policies as ending now
+ *   and runs only the policies that re-plan at every call
+ *   (POL_FLAG_REPLANS, eng_policy.h).
  */
 #ifndef ENG_PREP_H
 #define ENG_PREP_H
@@ -87,6 +98,7 @@ typedef struct eng_prep_opts {
     double init_share;               /* target initialization share in [0, 1); NAN: none */
     const eng_init_time *init_times; /* or an explicit table (n > 0) */
     size_t n_init_times;
+    bool init_unplanned; /* estimates exclude the initialization (see above) */
 } eng_prep_opts;
 
 /* Default options: field 5, kill, node allocation, type = queue, no
@@ -103,9 +115,9 @@ typedef struct eng_sim_job {
     int64_t id;  /* SWF job number */
     double submit_s;
     double run_s;      /* run time at the reference speed */
-    double estimate_s; /* planning duration, >= 1 */
+    double estimate_s; /* planning duration, >= 1 (init_s included unless init_unplanned) */
     double kill_s;     /* killed when it has run this long; INFINITY: never */
-    double init_s;     /* initialization paid before processing (0 here) */
+    double init_s;     /* initialization paid before processing */
     int32_t procs;
     int32_t units;
     int32_t pool;
@@ -126,6 +138,7 @@ typedef struct eng_prepared {
     size_t n_extended;         /* extend mode: estimate raised to the run time */
     size_t n_overrun;          /* run time exceeds requested time (killed in kill mode) */
     double init_share;         /* the target share, NAN if none */
+    bool init_unplanned;       /* the options' init_unplanned: estimates exclude init_s */
     size_t n_types;            /* distinct job types among simulated jobs */
 } eng_prepared;
 

@@ -556,7 +556,7 @@ const pol_type pol_knapsack = {
                "within a budget",
     .citation = "Toporkov, Yemelyanov & Grigorenko 2021; Toporkov, Yemelyanov & Tselishchev "
                 "2023; Lifka 1995",
-    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS,
+    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS | POL_FLAG_REPLANS,
     .state_size = sizeof(knap_state),
     .options = knap_options,
     .init = knap_init,

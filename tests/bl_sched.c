@@ -89,7 +89,8 @@ int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfo
                         .walltime = opts->walltime,
                         .alloc = opts->alloc,
                         .init_times = opts->init_times,
-                        .n_init_times = opts->n_init_times};
+                        .n_init_times = opts->n_init_times,
+                        .init_unplanned = opts->init_unplanned};
     out->rc = eng_prep(out->w, p, &po, &out->prep, &out->diag);
     if (out->rc)
         return out->rc;
@@ -160,7 +161,8 @@ int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char 
                          .walltime = opts->walltime,
                          .alloc = opts->alloc,
                          .init_times = opts->init_times,
-                         .n_init_times = opts->n_init_times},
+                         .n_init_times = opts->n_init_times,
+                         .init_unplanned = opts->init_unplanned},
                 .core = {.policy = pol_find(policy),
                          .options = opts->options,
                          .n_options = opts->n_options,

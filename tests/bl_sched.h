@@ -46,6 +46,7 @@ typedef struct bl_opts {
     const int64_t *groups;       /* SWF group (field 13) likewise */
     bool ignore_islands;         /* --islands ignore */
     const pol_type *policy_type; /* a test's own policy instead of the name */
+    bool init_unplanned;         /* --init-planned no */
 } bl_opts;
 
 /* A finished run through the core alone. */

@@ -261,6 +261,27 @@ static void test_machines_and_initialization(void)
     expect(args, 2, "not both");
     expect(RUN "--workload traces/fixtures/small.swf --policy fcfs --init-times /no/t.txt", 1,
            "/no/t.txt: cannot open");
+    /* --init-planned no: the label says so; a bad value and a policy that
+     * keeps plans across calls are usage errors, and nothing is written */
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --init-share 0.1 "
+               "--init-planned no",
+           0, "initialization     share 0.1, not planned: share 0.1000 of run time");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --init-planned maybe", 2,
+           "--init-planned: expected yes or no, got 'maybe'");
+    snprintf(args, sizeof args,
+             RUN "--workload traces/fixtures/small.swf --policy conservative --init-share 0.1 "
+                 "--init-planned no -q --out %s/refused",
+             dir);
+    expect(args, 2,
+           "policy conservative keeps plans across scheduling calls that a job outliving its "
+           "estimate would break");
+    snprintf(args, sizeof args, "%s/refused", dir);
+    CU_ASSERT_NOT_EQUAL(access(args, F_OK), 0);
+    expect("policies", 0,
+           "easy           EASY backfilling: a reservation for the queue head, later jobs "
+           "backfill\n               (Lifka 1995; Mu'alem & Feitelson 2001)\n"
+           "                 plans with islands (--islands strict)\n"
+           "                 re-plans at every call (runs with --init-planned no)\n");
 }
 
 /* The bad-input catalogue: each case exits non-zero with a message naming

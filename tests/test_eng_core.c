@@ -803,6 +803,213 @@ static void test_island_audit(void)
     bl_sched_fini(&s);
 }
 
+/* ---- --init-planned no: jobs outlive their estimates ----------------- */
+
+/* Types (SWF queue) 1 and 2 take 50 s and 100 s of initialization, the
+ * others none. */
+static const eng_init_time UNPLANNED_INIT[] = {
+    {.type = 1, .seconds = 50}, {.type = 2, .seconds = 100}, {.any = true, .seconds = 0}};
+
+/* EASY on 4 hosts (1 core each):
+ *   J1 (1 node, type 1, run 100, request 100) runs [0, 150]: 50 s of
+ *      initialization, then 100 s;
+ *   J2 (4 nodes, type 0, run 10) is the blocked head from t = 1;
+ *   J3 (1 node, type 2, run 90, request 90) comes at t = 2.
+ * Planned (default): J1 ends by 150, the shadow time; J3 is planned 190 s,
+ *   2 + 190 > 150 and no unit is extra, so it waits: J2 [150, 160], J3
+ *   [160, 350].
+ * Not planned: J1 is planned to end at 100, the shadow time promised to
+ *   J2; J3 is planned 90 s, 2 + 90 <= 100: backfilled, it runs [2, 192]
+ *   (100 s of initialization). J1 really ends at 150 (not killed: its kill
+ *   limit is 150); J2 starts when J3 ends, at 192 (later than its promise
+ *   of 100, excused: J1 overran from 100), and ends at 202. */
+static const bl_jobspec UNPLANNED_EASY[] = {
+    {1, 0, 100, 100, 1, 1}, {2, 1, 10, 10, 4, 0}, {3, 2, 90, 90, 1, 2}};
+
+static void test_init_unplanned_easy(void)
+{
+    bl_opts o = {.init_times = UNPLANNED_INIT, .n_init_times = N_OF(UNPLANNED_INIT)};
+    bl_sched s;
+    bl_core_run("easy", UNPLANNED_EASY, 3, bl_uniform_platform(4, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect planned[] = {{1, 0, 150}, {2, 150, 160}, {3, 160, 350}};
+    bl_check(&s, planned, 3, "init planned");
+    bl_sched_fini(&s);
+
+    o.init_unplanned = true;
+    bl_core_run("easy", UNPLANNED_EASY, 3, bl_uniform_platform(4, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect unplanned[] = {{1, 0, 150}, {2, 192, 202}, {3, 2, 192}};
+    bl_check(&s, unplanned, 3, "init not planned");
+    CU_ASSERT_EQUAL(bl_state(&s, 1), ENG_JOB_DONE);
+    CU_ASSERT_EQUAL(bl_state(&s, 3), ENG_JOB_DONE);
+    bl_sched_fini(&s);
+
+    /* the same through SimGrid */
+    eng_run_report rep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(
+        bl_sim_run("easy", UNPLANNED_EASY, 3, bl_src("platforms/test/tiny-4.xml"), &o, &rep, &d),
+        0);
+    bl_check_rep(&rep, unplanned, 3, "init not planned, SimGrid");
+    eng_run_report_fini(&rep);
+}
+
+/* What the view shows: a probe that starts jobs in queue order while they
+ * fit, asks to be woken at 120 and notes the running jobs there. */
+static struct {
+    int seen;              /* calls at t = 120 */
+    int64_t first, second; /* running jobs there, in view order */
+    double end_first, end_second;
+    int overdue; /* calls where a running job was shown ending before now */
+} probe;
+
+static int probe_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    (void)st;
+    for (size_t r = 0; r < v->n_running; r++)
+        if (v->running[r]->expected_end_s < v->now_s)
+            probe.overdue++;
+    if (v->now_s == 120 && v->n_running == 2) {
+        probe.seen++;
+        probe.first = v->running[0]->id;
+        probe.second = v->running[1]->id;
+        probe.end_first = v->running[0]->expected_end_s;
+        probe.end_second = v->running[1]->expected_end_s;
+    }
+    int32_t free_units = v->free_units;
+    for (size_t i = 0; i < v->n_queue && v->queue[i]->units <= free_units; i++) {
+        pol_out_start(out, v->queue[i]);
+        free_units -= v->queue[i]->units;
+    }
+    if (v->now_s < 120)
+        pol_out_wakeup(out, 120);
+    return 0;
+}
+
+/* 2 hosts: J1 (type 1) is planned [0, 100] and runs [0, 150]; J2 (type 1,
+ * run 80) is planned [0, 80] and runs [0, 130]; J3 waits. At 120 both are
+ * overdue and shown ending at 120, J2 first (planned end 80 < 100, though
+ * J1 has the lower index); J3 starts at 130 on J2's host. A policy without
+ * POL_FLAG_REPLANS is refused, with a usage error naming it. */
+static void test_init_unplanned_view(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 1, 1}, {2, 0, 80, 80, 1, 1}, {3, 1, 10, 10, 1, 0}};
+    const pol_type t = {.name = "probe", .flags = POL_FLAG_REPLANS, .schedule = probe_schedule};
+    bl_opts o = {.init_times = UNPLANNED_INIT,
+                 .n_init_times = N_OF(UNPLANNED_INIT),
+                 .init_unplanned = true,
+                 .policy_type = &t};
+    memset(&probe, 0, sizeof probe);
+    bl_sched s;
+    bl_core_run("probe", jobs, 3, bl_uniform_platform(2, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    CU_ASSERT_EQUAL(probe.seen, 1);
+    CU_ASSERT_EQUAL(probe.first, 2);
+    CU_ASSERT_EQUAL(probe.second, 1);
+    CU_ASSERT_DOUBLE_EQUAL(probe.end_first, 120, 0);
+    CU_ASSERT_DOUBLE_EQUAL(probe.end_second, 120, 0);
+    CU_ASSERT_EQUAL(probe.overdue, 0);
+    static const bl_expect e[] = {{1, 0, 150}, {2, 0, 130}, {3, 130, 140}};
+    bl_check(&s, e, 3, "view");
+    bl_sched_fini(&s);
+
+    const pol_type fixed = {.name = "fixed", .schedule = probe_schedule};
+    o.policy_type = &fixed;
+    bl_core_run("fixed", jobs, 3, bl_uniform_platform(2, 1), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_USAGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "policy fixed keeps plans across scheduling calls"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "--init-planned yes"));
+    bl_sched_fini(&s);
+    bl_core_run("conservative", jobs, 3, bl_uniform_platform(2, 1),
+                &(bl_opts){.init_unplanned = true}, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_USAGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "policy conservative keeps plans"));
+    bl_sched_fini(&s);
+    o.init_unplanned = false; /* planned: the flag is not needed */
+    bl_core_run("fixed", jobs, 3, bl_uniform_platform(2, 1), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, 0);
+    bl_sched_fini(&s);
+}
+
+/* A policy that starts jobs in queue order while they fit and promises the
+ * blocked head the first running job's shown end minus promiser_lie_s. */
+static double promiser_lie_s;
+
+static int promiser_schedule(void *st, const pol_view *v, pol_out *out)
+{
+    (void)st;
+    int32_t free_units = v->free_units;
+    for (size_t i = 0; i < v->n_queue; i++) {
+        if (v->queue[i]->units > free_units) {
+            if (v->n_running)
+                pol_out_promise(out, v->queue[i], v->running[0]->expected_end_s - promiser_lie_s);
+            break;
+        }
+        pol_out_start(out, v->queue[i]);
+        free_units -= v->queue[i]->units;
+    }
+    return 0;
+}
+
+/* Runs jobs on n hosts under the promiser with the checker on. */
+static int promiser_run(const bl_jobspec *jobs, size_t n, int hosts, double lie, bool unplanned,
+                        double *j2_start)
+{
+    static const eng_init_time init[] = {{.type = 1, .seconds = 20}, {.any = true, .seconds = 0}};
+    const pol_type t = {
+        .name = "promiser", .flags = POL_FLAG_REPLANS, .schedule = promiser_schedule};
+    bl_opts o = {
+        .init_times = init, .n_init_times = 2, .init_unplanned = unplanned, .policy_type = &t};
+    promiser_lie_s = lie;
+    bl_sched s;
+    bl_core_run("promiser", jobs, n, bl_uniform_platform(hosts, 1), &o, &s);
+    int rc = s.rc;
+    if (rc == ENG_INVARIANT)
+        CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "later than it promised"));
+    if (j2_start)
+        *j2_start = rc ? -1 : bl_start(&s, 2);
+    bl_sched_fini(&s);
+    return rc;
+}
+
+/* The checker under --init-planned no (eng_policy.h, pol_promise): a broken
+ * promise is excused only by a job that ran past its planned end at some
+ * time between the promise and its date. One host unless said; J1 has 20 s
+ * of initialization (type 1): planned [0, 100], runs [0, 120].
+ *   a) J2 (t = 1) is promised 100 and starts at 120: excused (J1 overran
+ *      from 100 to 120, after the promise). Planned, it is promised 120:
+ *      kept.
+ *   b) promised 95 (5 s less): J1's overrun began after 95, so it excuses
+ *      nothing: caught, in both modes.
+ *   c) J2 (t = 200) runs [200, 210]; J3 (t = 201) is promised 205: J1's
+ *      overrun ended before the promise: caught.
+ *   d) 2 hosts, J1 and J2 (type 0, 110 s, no initialization) at 0, J3 at
+ *      1 promised 100 (J1's planned end, the first shown) starts at 110
+ *      when J2 ends, while J1 still runs past its plan: excused. Planned,
+ *      J3 is promised 110 (J2's end, now the first): kept. */
+static void test_init_unplanned_promises(void)
+{
+    static const bl_jobspec a[] = {{1, 0, 100, 100, 1, 1}, {2, 1, 10, 10, 1, 0}};
+    double start = 0;
+    CU_ASSERT_EQUAL(promiser_run(a, 2, 1, 0, true, &start), 0);
+    CU_ASSERT_DOUBLE_EQUAL(start, 120, 0);
+    CU_ASSERT_EQUAL(promiser_run(a, 2, 1, 0, false, &start), 0);
+    CU_ASSERT_DOUBLE_EQUAL(start, 120, 0);
+    CU_ASSERT_EQUAL(promiser_run(a, 2, 1, 5, true, NULL), ENG_INVARIANT);
+    CU_ASSERT_EQUAL(promiser_run(a, 2, 1, 5, false, NULL), ENG_INVARIANT);
+    static const bl_jobspec c[] = {
+        {1, 0, 100, 100, 1, 1}, {2, 200, 10, 10, 1, 0}, {3, 201, 10, 10, 1, 0}};
+    CU_ASSERT_EQUAL(promiser_run(c, 3, 1, 0, true, NULL), 0);
+    CU_ASSERT_EQUAL(promiser_run(c, 3, 1, 5, true, NULL), ENG_INVARIANT);
+    static const bl_jobspec dd[] = {
+        {1, 0, 100, 100, 1, 1}, {2, 0, 110, 110, 1, 0}, {3, 1, 10, 10, 1, 0}};
+    CU_ASSERT_EQUAL(promiser_run(dd, 3, 2, 0, true, NULL), 0);
+    CU_ASSERT_EQUAL(promiser_run(dd, 3, 2, 0, false, NULL), 0);
+}
+
 int bl_suite_eng_core(void)
 {
     CU_pSuite s = CU_add_suite("eng_core", NULL, NULL);
@@ -825,6 +1032,12 @@ int bl_suite_eng_core(void)
     CU_add_test(s, "failure trace errors name the line", test_failure_trace_errors);
     CU_add_test(s, "drawn failures: epochs, requeue, seeds", test_failures_drawn);
     CU_add_test(s, "failures through SimGrid", test_failure_in_simgrid);
+    CU_add_test(s, "init not planned: EASY backfills a job that overruns",
+                test_init_unplanned_easy);
+    CU_add_test(s, "init not planned: overdue jobs shown ending now; refusal",
+                test_init_unplanned_view);
+    CU_add_test(s, "init not planned: which broken promises are excused",
+                test_init_unplanned_promises);
     CU_add_test(s, "islands: placement, spanning, ignore", test_island_placement);
     CU_add_test(s, "islands under core allocation", test_island_cores);
     CU_add_test(s, "islands: a start no island can host", test_island_blocked_start);

@@ -267,6 +267,45 @@ static void test_init_table(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "long-comment-bad.txt:4: expected 'TYPE SECONDS'"));
 }
 
+/* --init-planned no: the estimate is the request alone, the kill limit
+ * still covers the initialization. typed() with "1 30" and "* 5":
+ *   J1 (type 1, request 150): planned 150 + 30 = 180 by default; 150 here;
+ *      killed past 180 either way;
+ *   J3 (type 2, no request, run 50): planned 50 + 5 = 55 by default; 50
+ *      here, never killed. */
+static void test_init_unplanned(void)
+{
+    eng_init_time t[] = {{.type = 1, .seconds = 30}, {.any = true, .seconds = 5}};
+    eng_workload *w = typed();
+    eng_platform *p = bl_uniform_platform(4, 1);
+    eng_prepared prep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts o = eng_prep_defaults();
+    o.init_times = t;
+    o.n_init_times = 2;
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    CU_ASSERT_FALSE(prep.init_unplanned);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[0].estimate_s, 180, 0);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[0].kill_s, 180, 0);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[2].estimate_s, 55, 0);
+    eng_prepared_fini(&prep);
+    o.init_unplanned = true;
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    CU_ASSERT_TRUE(prep.init_unplanned);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[0].init_s, 30, 0);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[0].estimate_s, 150, 0);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[0].kill_s, 180, 0);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[1].estimate_s, 400, 0);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[1].kill_s, 430, 0);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[2].init_s, 5, 0);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[2].estimate_s, 50, 0);
+    CU_ASSERT_TRUE(isinf(prep.jobs[2].kill_s));
+    eng_prepared_fini(&prep);
+    eng_platform_destroy(p);
+    eng_workload_destroy(w);
+}
+
 int bl_suite_eng_prep(void)
 {
     CU_pSuite s = CU_add_suite("eng_prep", NULL, NULL);
@@ -277,6 +316,7 @@ int bl_suite_eng_prep(void)
     CU_add_test(s, "initialization from a share, per type", test_init_share);
     CU_add_test(s, "realised initialization share", test_init_share_realised);
     CU_add_test(s, "initialization table", test_init_table);
+    CU_add_test(s, "initialization not planned: estimate and kill limit", test_init_unplanned);
     CU_add_test(s, "unknown submit time dropped as no-submit", test_unknown_submit_dropped);
     return 0;
 }

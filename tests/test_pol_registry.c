@@ -219,6 +219,82 @@ static void test_conformance(void)
     gsl_rng_free(r);
 }
 
+/* --init-planned no (eng_policy.h): every policy that carries
+ * POL_FLAG_REPLANS, and the Packet paper reading and EASY on predictions,
+ * on random workloads whose types take 120 s or 300 s of initialization,
+ * planned without it; checker on (a promise broken only because a job
+ * overran its plan is excused, every other is caught). No job outlives
+ * its estimate by more than its initialization; every other policy is
+ * refused with a usage error. */
+static void test_conformance_init_unplanned(void)
+{
+    static const eng_init_time init[] = {{.type = 1, .seconds = 300},
+                                         {.any = true, .seconds = 120}};
+    static const struct variant extra[] = {
+        {"packet", {{"variant", "paper"}}, 1},
+        {"easy", {{"predictor", "user2"}, {"backfill_order", "sjf"}}, 2},
+    };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 20261126);
+    size_t n_registered;
+    const pol_type *const *list = pol_list(&n_registered);
+    int runs = 0, failures = 0;
+    for (int round = 0; round < 24; round++) {
+        bool hetero = round % 2, two_pools = (round / 2) % 2;
+        pol_alloc alloc = (round / 4) % 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE;
+        eng_walltime wt = (round / 8) % 2 ? ENG_WALLTIME_EXTEND : ENG_WALLTIME_KILL;
+        int cores;
+        eng_platform *proto = random_platform(r, hetero, two_pools, &cores, false);
+        int max_procs = (two_pools ? 4 : 12) * cores;
+        eng_platform_destroy(proto);
+        size_t n = 200 + gsl_rng_uniform_int(r, 300);
+        bl_jobspec *jobs = random_jobs(r, n, max_procs, 2);
+        unsigned long seed = gsl_rng_get(r);
+        for (size_t k = 0; k < n_registered + 2; k++) {
+            gsl_rng *pr = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(pr, seed);
+            eng_platform *p = random_platform(pr, hetero, two_pools, &cores, false);
+            gsl_rng_free(pr);
+            const struct variant *var = k < n_registered ? NULL : &extra[k - n_registered];
+            const char *name = var ? var->policy : list[k]->name;
+            bool replans = pol_find(name)->flags & POL_FLAG_REPLANS;
+            bl_opts o = {.alloc = alloc,
+                         .walltime = wt,
+                         .init_times = init,
+                         .n_init_times = 2,
+                         .init_unplanned = true,
+                         .options = var ? var->options : NULL,
+                         .n_options = var ? var->n_options : 0};
+            bl_sched s;
+            int rc = bl_core_run(name, jobs, n, p, &o, &s);
+            runs++;
+            if (!replans) {
+                CU_ASSERT_EQUAL(rc, ENG_USAGE);
+                bl_sched_fini(&s);
+                continue;
+            }
+            if (rc) {
+                failures++;
+                printf("\n  round %d %s%s: %s", round, name, var ? " (variant)" : "", s.diag.msg);
+            }
+            CU_ASSERT_EQUAL(rc, 0);
+            if (rc == 0) {
+                const eng_job_result *res = eng_core_results(s.core);
+                CU_ASSERT_EQUAL(eng_core_jobs_left(s.core), 0);
+                for (size_t i = 0; i < s.prep.n_jobs; i++) {
+                    const eng_sim_job *j = &s.prep.jobs[i];
+                    CU_ASSERT(res[i].start_s >= j->submit_s);
+                    CU_ASSERT(res[i].end_s <= res[i].start_s + j->estimate_s + j->init_s);
+                }
+            }
+            bl_sched_fini(&s);
+        }
+        free(jobs);
+    }
+    printf("\n  %d runs, %d failures ", runs, failures);
+    gsl_rng_free(r);
+}
+
 /* 12 hosts in islands of 5, 4 and 3 (or 7 and 5) hosts, named so that
  * the islands interleave in name order. */
 static eng_platform *island_platform(gsl_rng *r, bool three, int *cores, bool failing)
@@ -351,6 +427,8 @@ int bl_suite_pol_registry(void)
     CU_add_test(s, "lookup and names", test_lookup);
     CU_add_test(s, "option validation", test_option_validation);
     CU_add_test(s, "conformance: every policy, random workloads, checker on", test_conformance);
+    CU_add_test(s, "conformance with initialization not planned, checker on",
+                test_conformance_init_unplanned);
     CU_add_test(s, "conformance with islands: placement and promises, checker on",
                 test_conformance_islands);
     return 0;

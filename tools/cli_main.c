@@ -259,6 +259,10 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
         }
         snprintf(s->init_label, sizeof s->init_label, "table %s", c->init_times);
     }
+    if (strcmp(bl_run_choice_name("init-planned", c->init_planned), "no") == 0) {
+        size_t len = strlen(s->init_label);
+        snprintf(s->init_label + len, sizeof s->init_label - len, ", not planned");
+    }
     char on_failure[64];
     snprintf(on_failure, sizeof on_failure, "%s", "kill");
     if (c->on_failure)
@@ -438,6 +442,7 @@ static void fill_spec(eng_run_spec *spec, const sim_args *s, const eng_workload 
         .init_share = c->init_share,
         .init_times = s->init_times,
         .n_init_times = s->n_init_times,
+        .init_unplanned = strcmp(bl_run_choice_name("init-planned", c->init_planned), "no") == 0,
     };
     spec->sim.core = (eng_core_opts){
         .policy = ps->type,
@@ -1103,6 +1108,8 @@ static int cmd_policies(int argc, char **argv)
         printf("%-14s %s\n%-14s (%s)\n", list[i]->name, list[i]->summary, "", list[i]->citation);
         if (list[i]->flags & POL_FLAG_ISLANDS)
             printf("%-14s   plans with islands (--islands strict)\n", "");
+        if (list[i]->flags & POL_FLAG_REPLANS)
+            printf("%-14s   re-plans at every call (runs with --init-planned no)\n", "");
         for (const pol_option *o = list[i]->options; o && o->key; o++)
             printf("%-14s   option %s: %s\n", "", o->key, o->help);
     }

@@ -86,6 +86,10 @@
     X(init_times, "init-times", 0, PATH, NULL, NULL, 1, "", "FILE", M_STR("initialization"),       \
       BL_GRID_FREE,                                                                                \
       "per-type initialization times from 'TYPE SECONDS' lines ('*' for the others)")              \
+    X(init_planned, "init-planned", 0, CHOICE, "yes|no", "yes", 1, "", "yes|no",                   \
+      M_STR("initialization"), BL_GRID_FREE,                                                       \
+      "policies plan with the initialization (yes, default), or with the request alone while "     \
+      "jobs still run it (no)")                                                                    \
     X(failures, "failures", 0, CHOICE, "none|model", "none", 1, "", "none|model",                  \
       M_STR("failures"), BL_GRID_FREE,                                                             \
       "host failures drawn from the hosts' occupation_probability (default none)")                 \
