@@ -138,6 +138,30 @@ static int cmp_avail(const void *a, const void *b)
     return (x->line > y->line) - (x->line < y->line);
 }
 
+/* Sorts a[0..n) by (at, line), a total order (lines differ, no time is
+ * NaN), so any sort gives the same array. The array comes in the order of
+ * the last cycle with the times of this one: between two cycles few
+ * lines change their time, so insertion sort takes O(n + moves); past 8n
+ * moves (a shuffled order) it leaves the rest to qsort. */
+static void sort_avail(line_avail *a, size_t n)
+{
+    size_t moves = 0;
+    for (size_t i = 1; i < n; i++) {
+        line_avail x = a[i];
+        size_t j = i;
+        while (j > 0 && cmp_avail(&a[j - 1], &x) > 0) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = x;
+        moves += i - j;
+        if (moves > 8 * n) {
+            qsort(a, n, sizeof *a, cmp_avail);
+            return;
+        }
+    }
+}
+
 /* A reservation: job starts at start_s on lines[off .. off + n). */
 typedef struct plan_entry {
     int32_t job;
@@ -314,6 +338,8 @@ static int ss_init_common(ss_state *s, const pol_setup *setup, pol_slot_algo alg
         goto oom;
     for (size_t j = 0; j < s->n_jobs; j++)
         s->promise_s[j] = NAN;
+    for (size_t l = 0; l < n_lines; l++) /* any order: run_cycle sorts it */
+        s->by_avail[l] = (line_avail){.at = 0, .line = (int32_t)l};
     size_t k = 0;
     double mean = 0;
     for (size_t h = 0; h < setup->n_hosts; h++) {
@@ -617,10 +643,11 @@ static int run_cycle(ss_state *s, const pol_view *v, pol_out *out)
                                     .rigid = true};
     }
     double horizon_end = max_avail + s->horizon * max_t;
-    /* in start order, ties by line: every insertion is an O(1) append */
-    for (size_t k = 0; k < s->n_lines; k++)
-        s->by_avail[k] = (line_avail){.at = s->avail[k], .line = (int32_t)k};
-    qsort(s->by_avail, s->n_lines, sizeof *s->by_avail, cmp_avail);
+    /* in start order, ties by line: every insertion is an O(1) append;
+     * by_avail holds the lines in the last cycle's order */
+    for (size_t i = 0; i < s->n_lines; i++)
+        s->by_avail[i].at = s->avail[s->by_avail[i].line];
+    sort_avail(s->by_avail, s->n_lines);
     pol_slots_clear(&s->list);
     for (int32_t k = 0; k < s->n_isl; k++)
         pol_slots_clear(&s->isl_list[k]);

@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A window candidate: the piece it would give, and what the scan needs. */
+/* A window candidate: what the scan needs; the rest of its piece is read
+ * from the list once the window is complete (answer()). A join writes
+ * these 32 bytes instead of the 80 of a whole piece. */
 typedef struct pol_slot_cand {
-    pol_piece p;
-    double end_s;   /* the slot's end */
-    double cost;    /* price * hold: AMP's order */
-    uint64_t order; /* arrival in the scan: AMP's tie-break */
+    int32_t handle;
+    double hold;
+    double end_s; /* the slot's end */
+    double cost;  /* price * hold: AMP's order */
 } pol_slot_cand;
 
 /* Relative slack of AMP's budget test, so that a window ALP accepts (every
@@ -59,18 +61,26 @@ static double budget_of(const pol_slot_req *r)
     return r->budget > 0 ? r->budget : r->price_max * r->t * (double)r->n;
 }
 
-/* The answer: the window's first n candidates starting at start. */
-static int answer(pol_slot_search *ss, const pol_slot_cand *c, size_t n, double start,
-                  pol_window *w)
+/* The answer: the window's first n candidates starting at start, their
+ * pieces completed from the list l they were found on. */
+static int answer(pol_slot_search *ss, const pol_slot_list *l, const pol_slot_req *r,
+                  const pol_slot_cand *c, size_t n, double start, pol_window *w)
 {
     if (eng_grow(&ss->out, &ss->cap_out, n, sizeof *ss->out))
         return ENG_NOMEM;
     double time = 0, cost = 0;
     for (size_t k = 0; k < n; k++) {
-        ss->out[k] = c[k].p;
-        if (c[k].p.run > time)
-            time = c[k].p.run;
-        cost += c[k].p.price * c[k].p.hold;
+        const pol_slot *s = pol_slots_get(l, c[k].handle);
+        pol_piece *p = &ss->out[k];
+        *p = (pol_piece){.handle = c[k].handle,
+                         .line = s->line,
+                         .perf = s->perf,
+                         .price = s->price,
+                         .hold = c[k].hold,
+                         .run = pol_slot_run(r, s->perf)};
+        if (p->run > time)
+            time = p->run;
+        cost += p->price * p->hold;
     }
     *w = (pol_window){.start_s = start, .time = time, .cost = cost, .n = n, .piece = ss->out};
     return ENG_OK;
@@ -85,7 +95,6 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
     size_t need = (size_t)r->n;
     double budget = budget_of(r);
     size_t nw = 0;
-    uint64_t order = 0;
     /* min over the window of end - hold: no slot expires before it, so
      * the expiration scan runs only when the start nears it (the margin
      * covers the rounding of end - hold). Nor does it run again at the
@@ -109,11 +118,11 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
             min_lim = INFINITY;
             scanned_at = start;
             for (size_t k = 0; k < nw; k++)
-                if (start + ss->win[k].p.hold <= ss->win[k].end_s) {
+                if (start + ss->win[k].hold <= ss->win[k].end_s) {
                     if (keep != k)
                         ss->win[keep] = ss->win[k];
                     keep++;
-                    double lim = ss->win[k].end_s - ss->win[k].p.hold;
+                    double lim = ss->win[k].end_s - ss->win[k].hold;
                     if (lim < min_lim)
                         min_lim = lim;
                 }
@@ -121,19 +130,10 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
         }
         if (s->end_s - hold < min_lim)
             min_lim = s->end_s - hold;
-        if (eng_grow(&ss->win, &ss->cap_win, nw + 1, sizeof *ss->win))
+        /* the window's room grows rarely: no call per join */
+        if (nw + 1 > ss->cap_win && eng_grow(&ss->win, &ss->cap_win, nw + 1, sizeof *ss->win))
             return ENG_NOMEM;
-        pol_slot_cand c = {
-            .p = {.handle = h,
-                  .line = s->line,
-                  .perf = s->perf,
-                  .price = s->price,
-                  .hold = hold,
-                  .run = pol_slot_run(r, s->perf)},
-            .end_s = s->end_s,
-            .cost = s->price * hold,
-            .order = order++,
-        };
+        pol_slot_cand c = {.handle = h, .hold = hold, .end_s = s->end_s, .cost = s->price * hold};
         bool complete;
         if (algo == POL_SLOT_ALP) {
             ss->win[nw++] = c;
@@ -157,7 +157,7 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
         }
         if (complete) {
             *found = true;
-            return answer(ss, ss->win, need, start, w);
+            return answer(ss, l, r, ss->win, need, start, w);
         }
     }
     return ENG_OK;
