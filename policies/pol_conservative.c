@@ -881,8 +881,8 @@ static double first_fit(cons_state *s, cons_rec *e, double until)
     f->used = s->passes;
     if (f->scan.start >= until)
         return INFINITY;       /* known: none before until */
-    if (f->seen != s->version) /* breakpoints moved; t[0] may be later */
-        f->scan = pol_profile_cursor_at(&s->prof, f->scan.start);
+    if (f->seen != s->version) /* breakpoints moved (mostly near); t[0] may be later */
+        f->scan = pol_profile_cursor_near(&s->prof, f->scan.start, f->scan.i);
     f->seen = s->version;
     return pol_profile_earliest_resume(&s->prof, &f->scan, e->plan_s, e->units, until);
 }
@@ -983,7 +983,7 @@ static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
      * [back, old + plan); only scans and reservations that could use what
      * came back need another look. */
     double back = t + e->plan_s > old ? t + e->plan_s : old;
-    size_t i = pol_profile_cursor_at(&s->prof, back).i; /* the segment holding back */
+    size_t i = pol_profile_cursor_near(&s->prof, back, s->prof.edit_i).i; /* holding back */
     rewind_fits(s, v->now_s, back, old + e->plan_s - back, e->units, i);
     rc = byr_move(s, e->idx, old, t, back, old + e->plan_s, i);
     if (rc)

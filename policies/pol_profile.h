@@ -26,6 +26,9 @@ typedef struct pol_profile {
     double *tmp_t; /* pol_profile_move's new segments */
     int32_t *tmp_free;
     size_t tmp_cap;
+    size_t edit_i; /* the first segment the last pol_profile_move rewrote
+                    * (a hint for pol_profile_cursor_near: the two spans
+                    * lie in the segments from there on) */
 } pol_profile;
 
 /* All `total` units free from `origin` on. 0 or ENG_NOMEM. */
@@ -73,6 +76,14 @@ pol_profile_cursor pol_profile_cursor_start(const pol_profile *p);
 /* A cursor for scans from `start` (>= t[0]): the caller knows that no fit
  * of the shape it asks for starts before `start`. */
 pol_profile_cursor pol_profile_cursor_at(const pol_profile *p, double start);
+
+/* pol_profile_cursor_at(p, start), found by a galloping search outward
+ * from segment `hint` (any value; clamped to the profile) instead of a
+ * search of the whole profile: O(log d), d the segments between hint and
+ * the answer. For a cursor computed before the profile changed, its own
+ * segment is the hint: the edits of a compression are mostly a few
+ * segments apart (bench/README.md "Replay performance"). */
+pol_profile_cursor pol_profile_cursor_near(const pol_profile *p, double start, size_t hint);
 
 /* Moves the scan on until it finds a fit for units x dur, or its candidate
  * start reaches until. Returns the fit's start (as pol_profile_earliest
