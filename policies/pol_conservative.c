@@ -1000,7 +1000,9 @@ static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
  * tests cost O(1) amortized and O(log P), and most jobs fail both. */
 static int compress(cons_state *s, const pol_view *v)
 {
-    size_t w = 0;
+    size_t w = 0, hint = 0; /* the segment of the last job asked (b): the
+                             * reservations of jobs in queue order mostly
+                             * grow later */
     s->passes++;
     for (size_t r = 0; r < s->n_rec; r++) {
         if (isnan(s->rec[r].res_s))
@@ -1012,7 +1014,8 @@ static int compress(cons_state *s, const pol_view *v)
         if (old <= v->now_s)
             continue;
         double f = first_fit(s, e, old);
-        bool free_before = s->dirty[e->idx] && pol_profile_free_before(&s->prof, old) >= e->units;
+        bool free_before = s->dirty[e->idx] &&
+                           pol_profile_free_before_near(&s->prof, old, &hint) >= e->units;
         s->dirty[e->idx] = 0;
         if (!free_before && !(f < old))
             continue;

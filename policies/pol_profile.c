@@ -116,6 +116,13 @@ int32_t pol_profile_free_before(const pol_profile *p, double x)
     return p->free[before ? before - 1 : 0];
 }
 
+int32_t pol_profile_free_before_near(const pol_profile *p, double x, size_t *hint)
+{
+    size_t i = seg_near(p, x, *hint);
+    *hint = i;
+    return p->free[i > 0 && p->t[i] == x ? i - 1 : i];
+}
+
 /* Makes x a breakpoint (x >= t[0]); returns its index, or -1 on OOM. */
 static ptrdiff_t split(pol_profile *p, double x)
 {

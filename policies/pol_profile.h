@@ -45,6 +45,11 @@ int32_t pol_profile_free_at(const pol_profile *p, double x);
  * value if x <= t[0]). O(log n). */
 int32_t pol_profile_free_before(const pol_profile *p, double x);
 
+/* pol_profile_free_before(p, x), its segment found from segment *hint as
+ * pol_profile_cursor_near does; *hint becomes the segment holding x (the
+ * hint for a next x nearby). O(log d), d the segments between. */
+int32_t pol_profile_free_before_near(const pol_profile *p, double x, size_t *hint);
+
 /* Adds delta units (negative: reserve, positive: release) on [start, end).
  * Returns 0, ENG_NOMEM, or ENG_INVARIANT if a value would leave [0, total]
  * (the profile is then unchanged). */

@@ -280,11 +280,13 @@ static void test_cursor_at(void)
     pol_profile_fini(&p);
 }
 
-/* pol_profile_cursor_near: by hand on the steps (breakpoints 0, 10, 15,
- * 20, 30), from hints below, at and above the answer, past the end, on a
- * breakpoint itself, before the origin and at infinity; then against
- * pol_profile_cursor_at from every hint on profiles of random
- * reservations, at their breakpoints, between them and outside. */
+/* pol_profile_cursor_near and pol_profile_free_before_near: by hand on
+ * the steps (breakpoints 0, 10, 15, 20, 30; free 2, 0, 4, 1, 4), from
+ * hints below, at and above the answer, past the end, on a breakpoint
+ * itself, before the origin and at infinity; then against
+ * pol_profile_cursor_at and pol_profile_free_before from every hint on
+ * profiles of random reservations, at their breakpoints, between them and
+ * outside. */
 static void test_cursor_near(void)
 {
     pol_profile p;
@@ -300,6 +302,16 @@ static void test_cursor_near(void)
         CU_ASSERT_EQUAL(c.i, hand[k].i);
         CU_ASSERT_DOUBLE_EQUAL(c.start, hand[k].start, 0);
     }
+    /* free just before 20 is [15,20)'s 4 whatever the hint, before 20.5
+     * [20,30)'s 1; the hint becomes the segment holding the time */
+    size_t hint = 0;
+    CU_ASSERT_EQUAL(pol_profile_free_before_near(&p, 20, &hint), 4);
+    CU_ASSERT_EQUAL(hint, 3);
+    CU_ASSERT_EQUAL(pol_profile_free_before_near(&p, 20.5, &hint), 1);
+    CU_ASSERT_EQUAL(hint, 3);
+    hint = 9;
+    CU_ASSERT_EQUAL(pol_profile_free_before_near(&p, 0, &hint), 2);
+    CU_ASSERT_EQUAL(hint, 0);
     pol_profile_cursor c = pol_profile_cursor_near(&p, -5, 3);
     CU_ASSERT_EQUAL(c.i, 0);
     CU_ASSERT_DOUBLE_EQUAL(c.start, 0, 0);
@@ -322,8 +334,13 @@ static void test_cursor_near(void)
                            k < p.n ? p.t[k] - 0.5 : 1e12};
             for (size_t x = 0; x < 3; x++) {
                 size_t want = pol_profile_cursor_at(&p, xs[x]).i;
-                for (size_t h = 0; h <= p.n + 1; h++)
+                int32_t before = pol_profile_free_before(&p, xs[x]);
+                for (size_t h = 0; h <= p.n + 1; h++) {
                     CU_ASSERT_EQUAL(pol_profile_cursor_near(&p, xs[x], h).i, want);
+                    size_t hint = h;
+                    CU_ASSERT_EQUAL(pol_profile_free_before_near(&p, xs[x], &hint), before);
+                    CU_ASSERT_EQUAL(hint, want);
+                }
             }
         }
         CU_ASSERT(p.n > (size_t)(round + 2)); /* the adds made steps */
@@ -378,7 +395,7 @@ int bl_suite_pol_profile(void)
     CU_add_test(s, "free just before a time, least and most free over a span",
                 test_free_before_max_over);
     CU_add_test(s, "scans from a given time (cursor_at)", test_cursor_at);
-    CU_add_test(s, "scans from a given time found from a hint (cursor_near)", test_cursor_near);
+    CU_add_test(s, "segments found from a hint (cursor_near, free_before_near)", test_cursor_near);
     CU_add_test(s, "candidate starts across islands (breaks)", test_breaks);
     return 0;
 }
