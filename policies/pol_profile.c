@@ -248,8 +248,10 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
             return ENG_NOMEM;
         p->cap = cap_t < cap_f ? cap_t : cap_f;
     }
-    memmove(p->t + i0 + m, p->t + i1 + 1, (p->n - i1 - 1) * sizeof *p->t);
-    memmove(p->free + i0 + m, p->free + i1 + 1, (p->n - i1 - 1) * sizeof *p->free);
+    if (i0 + m != i1 + 1) { /* else the segments after stay where they are (half the moves) */
+        memmove(p->t + i0 + m, p->t + i1 + 1, (p->n - i1 - 1) * sizeof *p->t);
+        memmove(p->free + i0 + m, p->free + i1 + 1, (p->n - i1 - 1) * sizeof *p->free);
+    }
     memcpy(p->t + i0, p->tmp_t, m * sizeof *p->t);
     memcpy(p->free + i0, p->tmp_free, m * sizeof *p->free);
     p->n = n_new;
