@@ -36,8 +36,9 @@
  * reserved at r) iff, with its reservation released, it would start
  * earlier: iff (a) the first fit of its shape (u, d) starts before r, or
  * (b) u units are free just before r (then it can slide back into the free
- * stretch before r, overlapping its own slot). (b) is a binary search,
- * O(log P), and asked only of a job whose reservation start lay in a span
+ * stretch before r, overlapping its own slot). (b) is a galloping search
+ * from the segment of the last job that asked it, O(log P) at most, and
+ * asked only of a job whose reservation start lay in a span
  * where units came back since it was last asked (mark_released: the
  * reserved jobs are also kept by start, cons_byr, and the marks reach the
  * span's first reservation by a galloping search; elsewhere the profile
