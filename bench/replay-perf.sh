@@ -24,6 +24,9 @@
 #              BENCH_ALTERNATE rounds (default 5; 0: none) of one EASY and
 #              one conservative run in turn, whose medians a loaded machine
 #              disturbs less than REPS runs of one policy after the other.
+#              With BENCH_BASE=OTHER_BUILD_DIR each round also runs EASY
+#              and conservative of that build (e.g. the code before a
+#              change), so that both builds share the machine's load.
 #   slots      SDSC-SP2: EASY, alp and amp (ratios to EASY).
 #   million    the ForHLR II stand-in at 125 000, 250 000, 500 000 and
 #              1 000 000 jobs (load 0.9), EASY once each: wall time and
@@ -140,31 +143,42 @@ variant() { # LABEL NAME PLATFORM LOG BASE_WALL JOBS [run options...]
                (cb > 0 ? sprintf("%.2f", c / cb) : "-") }'
 }
 
-# ROUNDS rounds of one EASY and one conservative run in turn: the medians
-# of each policy's simulation wall time and CPU time, and their ratios.
+# ROUNDS rounds of one EASY and one conservative run in turn (of this
+# build, then of $BENCH_BASE's if set): the medians of each policy's
+# simulation wall time and CPU time, and their ratios, per build.
 alternate() { # LABEL PLATFORM LOG ROUNDS
-    local label=$1 platform=$2 path=$3 rounds=$4 out sim policy
-    local e_walls="" e_cpus="" c_walls="" c_cpus=""
+    local label=$1 platform=$2 path=$3 rounds=$4 out sim policy b
+    local builds=("$exe") names=(this)
     [ "$rounds" -gt 0 ] || return 0
+    if [ -n "${BENCH_BASE:-}" ]; then
+        [ -x "$BENCH_BASE/batchlab" ] || { echo "replay-perf: $BENCH_BASE/batchlab is missing" >&2; exit 1; }
+        builds+=("$BENCH_BASE/batchlab") names+=("base ($BENCH_BASE)")
+    fi
+    local -a e_walls e_cpus c_walls c_cpus
     for ((i = 0; i < rounds; i++)); do
-        for policy in easy conservative; do
-            out=$(timed "$exe" run --platform "$platform" --workload "$path" -q --policy "$policy")
-            sim=$(grep '^  simulation' <<< "$out" | awk '{print $2}')
-            if [ "$policy" = easy ]; then
-                e_walls+="$sim " e_cpus+="$(awk '{print $1 + $2}' "$tmp/cpu") "
-            else
-                c_walls+="$sim " c_cpus+="$(awk '{print $1 + $2}' "$tmp/cpu") "
-            fi
+        for b in "${!builds[@]}"; do
+            for policy in easy conservative; do
+                out=$(timed "${builds[$b]}" run --platform "$platform" --workload "$path" -q --policy "$policy")
+                sim=$(grep '^  simulation' <<< "$out" | awk '{print $2}')
+                if [ "$policy" = easy ]; then
+                    e_walls[b]+="$sim " e_cpus[b]+="$(awk '{print $1 + $2}' "$tmp/cpu") "
+                else
+                    c_walls[b]+="$sim " c_cpus[b]+="$(awk '{print $1 + $2}' "$tmp/cpu") "
+                fi
+            done
         done
     done
     local ew ec cw cc
-    ew=$(tr ' ' '\n' <<< "$e_walls" | grep . | median)
-    ec=$(tr ' ' '\n' <<< "$e_cpus" | grep . | median)
-    cw=$(tr ' ' '\n' <<< "$c_walls" | grep . | median)
-    cc=$(tr ' ' '\n' <<< "$c_cpus" | grep . | median)
-    awk -v l="$label" -v r="$rounds" -v ew="$ew" -v ec="$ec" -v cw="$cw" -v cc="$cc" 'BEGIN {
-        printf "%-24s %d alternating rounds, medians: easy %.3f s wall %.2f s cpu, conservative %.3f s wall %.2f s cpu: %.2f wall, %.2f cpu (target <= 3)\n",
-               l, r, ew, ec, cw, cc, cw / ew, cc / ec }'
+    for b in "${!builds[@]}"; do
+        ew=$(tr ' ' '\n' <<< "${e_walls[b]}" | grep . | median)
+        ec=$(tr ' ' '\n' <<< "${e_cpus[b]}" | grep . | median)
+        cw=$(tr ' ' '\n' <<< "${c_walls[b]}" | grep . | median)
+        cc=$(tr ' ' '\n' <<< "${c_cpus[b]}" | grep . | median)
+        awk -v l="$label" -v r="$rounds" -v ew="$ew" -v ec="$ec" -v cw="$cw" -v cc="$cc" \
+            -v n="${names[b]}" 'BEGIN {
+            printf "%-24s %d alternating rounds, %s, medians: easy %.3f s wall %.2f s cpu, conservative %.3f s wall %.2f s cpu: %.2f wall, %.2f cpu (target <= 3)\n",
+                   l, r, n, ew, ec, cw, cc, cw / ew, cc / ec }'
+    done
 }
 
 # The floor, REPS times: prints its median line; sets $floor_wall, $floor_jobs.

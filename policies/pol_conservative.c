@@ -36,8 +36,9 @@
  * reserved at r) iff, with its reservation released, it would start
  * earlier: iff (a) the first fit of its shape (u, d) starts before r, or
  * (b) u units are free just before r (then it can slide back into the free
- * stretch before r, overlapping its own slot). (b) is a binary search,
- * O(log P), and asked only of a job whose reservation start lay in a span
+ * stretch before r, overlapping its own slot). (b) is a galloping search
+ * from the segment of the last job that asked it, O(log P) at most, and
+ * asked only of a job whose reservation start lay in a span
  * where units came back since it was last asked (mark_released: the
  * reserved jobs are also kept by start, cons_byr, and the marks reach the
  * span's first reservation by a galloping search; elsewhere the profile
@@ -166,8 +167,9 @@ typedef struct cons_state {
      * units may have come back just before its reservation since it was
      * last found unable to use them (0: its units are known not to be
      * free just before its reservation). */
-    cons_byr *byr;
-    size_t n_byr, cap_byr;
+    cons_byr *byr; /* = byr_mem + byr_off: started jobs leave from the head */
+    size_t n_byr, cap_byr, byr_off;
+    cons_byr *byr_mem; /* cap_byr entries */
     uint8_t *dirty;
     pol_predictor pred; /* run times to plan with */
     /* Islands (n_isl > 0): a profile per island and, per job, the units
@@ -597,8 +599,17 @@ static size_t byr_after(const cons_state *s, size_t k, double a)
  * before t (else it would fit earlier), so it starts clean. */
 static int byr_insert(cons_state *s, const pol_job *j, double t)
 {
-    if (eng_grow(&s->byr, &s->cap_byr, s->n_byr + 1, sizeof *s->byr))
-        return ENG_NOMEM;
+    if (s->byr_off + s->n_byr == s->cap_byr) { /* no room after the tail */
+        if (s->byr_off > 0)
+            memmove(s->byr_mem, s->byr, s->n_byr * sizeof *s->byr);
+        s->byr_off = 0;
+        s->byr = s->byr_mem;
+        /* at least twice the entries: the head then drops that many
+         * before the next shift of them all */
+        if (eng_grow(&s->byr_mem, &s->cap_byr, 2 * (s->n_byr + 1), sizeof *s->byr_mem))
+            return ENG_NOMEM;
+        s->byr = s->byr_mem;
+    }
     size_t at = byr_lower(s, t, j->idx);
     memmove(s->byr + at + 1, s->byr + at, (s->n_byr - at) * sizeof *s->byr);
     s->byr[at] = (cons_byr){.res_s = t, .idx = j->idx, .units = j->units};
@@ -607,7 +618,9 @@ static int byr_insert(cons_state *s, const pol_job *j, double t)
     return ENG_OK;
 }
 
-/* The jobs reserved at or before now have just started: a prefix. */
+/* The jobs reserved at or before now have just started: a prefix, which
+ * the head passes (its entries were shifted down each time, 2.7 % of the
+ * policy's instructions on the saturated log of bench/README.md). */
 static void byr_drop_due(cons_state *s, double now)
 {
     size_t k = 0;
@@ -615,7 +628,8 @@ static void byr_drop_due(cons_state *s, double now)
         k++;
     if (k == 0)
         return; /* byr may not be allocated yet */
-    memmove(s->byr, s->byr + k, (s->n_byr - k) * sizeof *s->byr);
+    s->byr += k;
+    s->byr_off += k;
     s->n_byr -= k;
 }
 
@@ -733,7 +747,7 @@ static void cons_fini(void *state)
     eng_heap_fini(&s->due_heap);
     free(s->due);
     free(s->rec);
-    free(s->byr);
+    free(s->byr_mem);
     free(s->dirty);
     pol_predict_fini(&s->pred);
 }
@@ -881,8 +895,8 @@ static double first_fit(cons_state *s, cons_rec *e, double until)
     f->used = s->passes;
     if (f->scan.start >= until)
         return INFINITY;       /* known: none before until */
-    if (f->seen != s->version) /* breakpoints moved; t[0] may be later */
-        f->scan = pol_profile_cursor_at(&s->prof, f->scan.start);
+    if (f->seen != s->version) /* breakpoints moved (mostly near); t[0] may be later */
+        f->scan = pol_profile_cursor_near(&s->prof, f->scan.start, f->scan.i);
     f->seen = s->version;
     return pol_profile_earliest_resume(&s->prof, &f->scan, e->plan_s, e->units, until);
 }
@@ -983,7 +997,7 @@ static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
      * [back, old + plan); only scans and reservations that could use what
      * came back need another look. */
     double back = t + e->plan_s > old ? t + e->plan_s : old;
-    size_t i = pol_profile_cursor_at(&s->prof, back).i; /* the segment holding back */
+    size_t i = pol_profile_cursor_near(&s->prof, back, s->prof.edit_i).i; /* holding back */
     rewind_fits(s, v->now_s, back, old + e->plan_s - back, e->units, i);
     rc = byr_move(s, e->idx, old, t, back, old + e->plan_s, i);
     if (rc)
@@ -1000,7 +1014,9 @@ static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
  * tests cost O(1) amortized and O(log P), and most jobs fail both. */
 static int compress(cons_state *s, const pol_view *v)
 {
-    size_t w = 0;
+    size_t w = 0, hint = 0; /* the segment of the last job asked (b): the
+                             * reservations of jobs in queue order mostly
+                             * grow later */
     s->passes++;
     for (size_t r = 0; r < s->n_rec; r++) {
         if (isnan(s->rec[r].res_s))
@@ -1012,7 +1028,8 @@ static int compress(cons_state *s, const pol_view *v)
         if (old <= v->now_s)
             continue;
         double f = first_fit(s, e, old);
-        bool free_before = s->dirty[e->idx] && pol_profile_free_before(&s->prof, old) >= e->units;
+        bool free_before = s->dirty[e->idx] &&
+                           pol_profile_free_before_near(&s->prof, old, &hint) >= e->units;
         s->dirty[e->idx] = 0;
         if (!free_before && !(f < old))
             continue;
@@ -1109,6 +1126,8 @@ static int cons_rebuild(cons_state *s, const pol_view *v)
     s->n_live = 0;
     s->n_rec = 0;
     s->n_byr = 0;
+    s->byr_off = 0;
+    s->byr = s->byr_mem;
     s->n_dead = 0;
     s->compress = false;
     s->version++;

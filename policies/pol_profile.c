@@ -50,6 +50,40 @@ static size_t seg(const pol_profile *p, double x)
     return (size_t)(base - p->t);
 }
 
+/* seg(p, x) found from a guess: a galloping search outward from segment
+ * hint, then a binary search in the last step's range. O(log d), d the
+ * segments between hint and the answer. */
+static size_t seg_near(const pol_profile *p, double x, size_t hint)
+{
+    const double *t = p->t;
+    size_t n = p->n, lo, hi, step = 1;
+    if (hint >= n)
+        hint = n - 1;
+    if (t[hint] <= x) { /* the answer is in [hint, n): t[lo] <= x < t[hi] */
+        lo = hint;
+        while (lo + step < n && t[lo + step] <= x) {
+            lo += step;
+            step *= 2;
+        }
+        hi = lo + step < n ? lo + step : n;
+    } else { /* the answer is below hint (0 if every t[i] > x) */
+        hi = hint;
+        while (hi >= step && t[hi - step] > x) {
+            hi -= step;
+            step *= 2;
+        }
+        lo = hi >= step ? hi - step : 0;
+    }
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 void pol_profile_advance(pol_profile *p, double now)
 {
     if (now <= p->t[0])
@@ -80,6 +114,13 @@ int32_t pol_profile_free_before(const pol_profile *p, double x)
     }
     size_t before = (size_t)(base - p->t) + (base[0] < x);
     return p->free[before ? before - 1 : 0];
+}
+
+int32_t pol_profile_free_before_near(const pol_profile *p, double x, size_t *hint)
+{
+    size_t i = seg_near(p, x, *hint);
+    *hint = i;
+    return p->free[i > 0 && p->t[i] == x ? i - 1 : i];
 }
 
 /* Makes x a breakpoint (x >= t[0]); returns its index, or -1 on OOM. */
@@ -207,11 +248,14 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
             return ENG_NOMEM;
         p->cap = cap_t < cap_f ? cap_t : cap_f;
     }
-    memmove(p->t + i0 + m, p->t + i1 + 1, (p->n - i1 - 1) * sizeof *p->t);
-    memmove(p->free + i0 + m, p->free + i1 + 1, (p->n - i1 - 1) * sizeof *p->free);
+    if (i0 + m != i1 + 1) { /* else the segments after stay where they are (half the moves) */
+        memmove(p->t + i0 + m, p->t + i1 + 1, (p->n - i1 - 1) * sizeof *p->t);
+        memmove(p->free + i0 + m, p->free + i1 + 1, (p->n - i1 - 1) * sizeof *p->free);
+    }
     memcpy(p->t + i0, p->tmp_t, m * sizeof *p->t);
     memcpy(p->free + i0, p->tmp_free, m * sizeof *p->free);
     p->n = n_new;
+    p->edit_i = i0;
     return ENG_OK;
 }
 
@@ -289,6 +333,14 @@ pol_profile_cursor pol_profile_cursor_at(const pol_profile *p, double start)
     if (start < p->t[0])
         start = p->t[0];
     return (pol_profile_cursor){.i = isfinite(start) ? seg(p, start) : p->n, .start = start};
+}
+
+pol_profile_cursor pol_profile_cursor_near(const pol_profile *p, double start, size_t hint)
+{
+    if (start < p->t[0])
+        start = p->t[0];
+    return (pol_profile_cursor){.i = isfinite(start) ? seg_near(p, start, hint) : p->n,
+                                .start = start};
 }
 
 double pol_profile_earliest_resume(const pol_profile *p, pol_profile_cursor *c, double dur,

@@ -26,6 +26,9 @@ typedef struct pol_profile {
     double *tmp_t; /* pol_profile_move's new segments */
     int32_t *tmp_free;
     size_t tmp_cap;
+    size_t edit_i; /* the first segment the last pol_profile_move rewrote
+                    * (a hint for pol_profile_cursor_near: the two spans
+                    * lie in the segments from there on) */
 } pol_profile;
 
 /* All `total` units free from `origin` on. 0 or ENG_NOMEM. */
@@ -41,6 +44,11 @@ int32_t pol_profile_free_at(const pol_profile *p, double x);
 /* Units free just before x: on the last segment starting before x (t[0]'s
  * value if x <= t[0]). O(log n). */
 int32_t pol_profile_free_before(const pol_profile *p, double x);
+
+/* pol_profile_free_before(p, x), its segment found from segment *hint as
+ * pol_profile_cursor_near does; *hint becomes the segment holding x (the
+ * hint for a next x nearby). O(log d), d the segments between. */
+int32_t pol_profile_free_before_near(const pol_profile *p, double x, size_t *hint);
 
 /* Adds delta units (negative: reserve, positive: release) on [start, end).
  * Returns 0, ENG_NOMEM, or ENG_INVARIANT if a value would leave [0, total]
@@ -73,6 +81,14 @@ pol_profile_cursor pol_profile_cursor_start(const pol_profile *p);
 /* A cursor for scans from `start` (>= t[0]): the caller knows that no fit
  * of the shape it asks for starts before `start`. */
 pol_profile_cursor pol_profile_cursor_at(const pol_profile *p, double start);
+
+/* pol_profile_cursor_at(p, start), found by a galloping search outward
+ * from segment `hint` (any value; clamped to the profile) instead of a
+ * search of the whole profile: O(log d), d the segments between hint and
+ * the answer. For a cursor computed before the profile changed, its own
+ * segment is the hint: the edits of a compression are mostly a few
+ * segments apart (bench/README.md "Replay performance"). */
+pol_profile_cursor pol_profile_cursor_near(const pol_profile *p, double start, size_t hint);
 
 /* Moves the scan on until it finds a fit for units x dur, or its candidate
  * start reaches until. Returns the fit's start (as pol_profile_earliest

@@ -4,6 +4,7 @@
 #include "eng_error.h"
 #include "pol_profile.h"
 
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -218,6 +219,10 @@ static void test_move(void)
         CU_ASSERT_DOUBLE_EQUAL(p.t[i], t[i], 0);
         CU_ASSERT_EQUAL(p.free[i], f[i]);
     }
+    /* the rewrite began at the segment holding 16, [15,20) (index 2); from
+     * there the old slot's end, 22, is found in [21,30) (index 5) */
+    CU_ASSERT_EQUAL(p.edit_i, 2);
+    CU_ASSERT_EQUAL(pol_profile_cursor_near(&p, 22, p.edit_i).i, 5);
     /* 1 unit into [10,15), where none is free: refused, nothing changed */
     CU_ASSERT_EQUAL(pol_profile_move(&p, 16, 11, 5, 1), ENG_INVARIANT);
     CU_ASSERT_EQUAL(p.n, 7);
@@ -275,6 +280,75 @@ static void test_cursor_at(void)
     pol_profile_fini(&p);
 }
 
+/* pol_profile_cursor_near and pol_profile_free_before_near: by hand on
+ * the steps (breakpoints 0, 10, 15, 20, 30; free 2, 0, 4, 1, 4), from
+ * hints below, at and above the answer, past the end, on a breakpoint
+ * itself, before the origin and at infinity; then against
+ * pol_profile_cursor_at and pol_profile_free_before from every hint on
+ * profiles of random reservations, at their breakpoints, between them and
+ * outside. */
+static void test_cursor_near(void)
+{
+    pol_profile p;
+    make_steps(&p);
+    static const struct {
+        double start;
+        size_t hint, i;
+    } hand[] = {{12, 0, 1},   {12, 1, 1},  {12, 4, 1}, {12, 100, 1}, {30, 0, 4},
+                {29.9, 4, 3}, {10, 3, 1},  {10, 0, 1}, {15, 4, 2},   {1e9, 2, 4},
+                {0, 4, 0},    {9.5, 2, 0}, {20, 2, 3}, {20, 3, 3}};
+    for (size_t k = 0; k < sizeof hand / sizeof *hand; k++) {
+        pol_profile_cursor c = pol_profile_cursor_near(&p, hand[k].start, hand[k].hint);
+        CU_ASSERT_EQUAL(c.i, hand[k].i);
+        CU_ASSERT_DOUBLE_EQUAL(c.start, hand[k].start, 0);
+    }
+    /* free just before 20 is [15,20)'s 4 whatever the hint, before 20.5
+     * [20,30)'s 1; the hint becomes the segment holding the time */
+    size_t hint = 0;
+    CU_ASSERT_EQUAL(pol_profile_free_before_near(&p, 20, &hint), 4);
+    CU_ASSERT_EQUAL(hint, 3);
+    CU_ASSERT_EQUAL(pol_profile_free_before_near(&p, 20.5, &hint), 1);
+    CU_ASSERT_EQUAL(hint, 3);
+    hint = 9;
+    CU_ASSERT_EQUAL(pol_profile_free_before_near(&p, 0, &hint), 2);
+    CU_ASSERT_EQUAL(hint, 0);
+    pol_profile_cursor c = pol_profile_cursor_near(&p, -5, 3);
+    CU_ASSERT_EQUAL(c.i, 0);
+    CU_ASSERT_DOUBLE_EQUAL(c.start, 0, 0);
+    c = pol_profile_cursor_near(&p, INFINITY, 1);
+    CU_ASSERT_EQUAL(c.i, p.n);
+    pol_profile_fini(&p);
+
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rng);
+    gsl_rng_set(rng, 7);
+    for (int round = 0; round < 20; round++) {
+        CU_ASSERT_EQUAL_FATAL(pol_profile_init(&p, 64, 0), 0);
+        for (int r = 0; r < 5 + 10 * round; r++) { /* an over-booking add is refused */
+            double a = (double)gsl_rng_uniform_int(rng, 1000);
+            double d = 1 + (double)gsl_rng_uniform_int(rng, 100);
+            pol_profile_add(&p, a, a + d, -(1 + (int32_t)gsl_rng_uniform_int(rng, 8)));
+        }
+        for (size_t k = 0; k < p.n + 2; k++) {
+            double xs[] = {k < p.n ? p.t[k] : 2000, k < p.n ? p.t[k] + 0.5 : -1,
+                           k < p.n ? p.t[k] - 0.5 : 1e12};
+            for (size_t x = 0; x < 3; x++) {
+                size_t want = pol_profile_cursor_at(&p, xs[x]).i;
+                int32_t before = pol_profile_free_before(&p, xs[x]);
+                for (size_t h = 0; h <= p.n + 1; h++) {
+                    CU_ASSERT_EQUAL(pol_profile_cursor_near(&p, xs[x], h).i, want);
+                    size_t hint = h;
+                    CU_ASSERT_EQUAL(pol_profile_free_before_near(&p, xs[x], &hint), before);
+                    CU_ASSERT_EQUAL(hint, want);
+                }
+            }
+        }
+        CU_ASSERT(p.n > (size_t)(round + 2)); /* the adds made steps */
+        pol_profile_fini(&p);
+    }
+    gsl_rng_free(rng);
+}
+
 /* Two islands: a (4 units) busy 2 in [10, 20): breakpoints 0, 10, 20;
  * b (2 units) busy 1 in [10, 30): 0, 10, 30. From now = 5: 5, then every
  * later breakpoint of either, sorted, 10 once per island: 5, 10, 10, 20,
@@ -321,6 +395,7 @@ int bl_suite_pol_profile(void)
     CU_add_test(s, "free just before a time, least and most free over a span",
                 test_free_before_max_over);
     CU_add_test(s, "scans from a given time (cursor_at)", test_cursor_at);
+    CU_add_test(s, "segments found from a hint (cursor_near, free_before_near)", test_cursor_near);
     CU_add_test(s, "candidate starts across islands (breaks)", test_breaks);
     return 0;
 }
