@@ -117,15 +117,33 @@ static void link_at(pol_slot_list *l, int32_t h)
     l->node[h].next = 0;
 }
 
+/* A handle for a new slot: a recycled one, else the next unused one (the
+ * caller has made room for it). */
+static int32_t take_handle(pol_slot_list *l)
+{
+    if (!l->free_head)
+        return (int32_t)l->used++;
+    int32_t h = l->free_head;
+    l->free_head = l->node[h].next;
+    l->n_free--;
+    return h;
+}
+
+/* Puts handle h on the free list. */
+static void recycle(pol_slot_list *l, int32_t h)
+{
+    l->node[h].next = l->free_head;
+    l->free_head = h;
+    l->n_free++;
+}
+
 /* Takes h out of the order and the links and recycles its handle. */
 static void unlink_slot(pol_slot_list *l, int32_t h)
 {
     size_t i = place_of(l, l->node[h].slot.start_s, l->node[h].seq);
     memmove(l->order + i, l->order + i + 1, (l->n - i - 1) * sizeof *l->order);
     l->n--;
-    l->node[h].next = l->free_head;
-    l->free_head = h;
-    l->n_free++;
+    recycle(l, h);
 }
 
 int32_t pol_slots_next(const pol_slot_list *l, int32_t h)
@@ -140,16 +158,9 @@ int pol_slots_insert(pol_slot_list *l, const pol_slot *s, int32_t *handle)
         *handle = 0;
     if (!(s->end_s > s->start_s))
         return ENG_OK;
-    int32_t h;
-    if (l->free_head) {
-        h = l->free_head;
-        l->free_head = l->node[h].next;
-        l->n_free--;
-    } else {
-        if (l->used >= (size_t)INT32_MAX || grow(l, l->used + 1))
-            return ENG_NOMEM;
-        h = (int32_t)l->used++;
-    }
+    if (!l->free_head && (l->used >= (size_t)INT32_MAX || grow(l, l->used + 1)))
+        return ENG_NOMEM;
+    int32_t h = take_handle(l);
     l->node[h].slot = *s;
     l->node[h].seq = l->next_seq++;
     link_at(l, h);
@@ -227,14 +238,7 @@ int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, s
         if (!(from < to) || !(from < s.end_s) || !(to > s.start_s))
             continue;
         if (to < s.end_s) {
-            int32_t k2;
-            if (l->free_head) {
-                k2 = l->free_head;
-                l->free_head = l->node[k2].next;
-                l->n_free--;
-            } else {
-                k2 = (int32_t)l->used++;
-            }
+            int32_t k2 = take_handle(l);
             l->node[k2].next = 0;
             l->node[k2].slot = s;
             l->node[k2].slot.start_s = to;
@@ -260,9 +264,7 @@ int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, s
         for (; i < end; i++) {
             int32_t x = l->order[i];
             if (l->node[x].next == DEAD) {
-                l->node[x].next = l->free_head;
-                l->free_head = x;
-                l->n_free++;
+                recycle(l, x);
             } else {
                 l->order[w++] = x;
             }
