@@ -139,6 +139,24 @@ static const struct variant {
     {"conservative", {{"predictor", "user2"}}, 1},
 };
 
+/* One conformance run's outcome: a failure is counted and printed (label
+ * before the round number). True when the run ended cleanly with every
+ * job ended, its per-job results then to be checked by the caller. */
+static bool run_clean(int rc, const bl_sched *s, const char *label, int round, const char *name,
+                      bool variant, int *failures)
+{
+    if (rc) {
+        (*failures)++;
+        printf("\n  %sround %d %s%s: %s", label, round, name, variant ? " (variant)" : "",
+               s->diag.msg);
+    }
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc)
+        return false;
+    CU_ASSERT_EQUAL(eng_core_jobs_left(s->core), 0);
+    return true;
+}
+
 static void test_conformance(void)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -187,14 +205,8 @@ static void test_conformance(void)
             bl_sched s;
             int rc = bl_core_run(name, jobs, n, p, &o, &s);
             runs++;
-            if (rc) {
-                failures++;
-                printf("\n  round %d %s%s: %s", round, name, var ? " (variant)" : "", s.diag.msg);
-            }
-            CU_ASSERT_EQUAL(rc, 0);
-            if (rc == 0) {
+            if (run_clean(rc, &s, "", round, name, var, &failures)) {
                 const eng_job_result *res = eng_core_results(s.core);
-                CU_ASSERT_EQUAL(eng_core_jobs_left(s.core), 0);
                 for (size_t i = 0; i < s.prep.n_jobs; i++) {
                     const eng_sim_job *j = &s.prep.jobs[i];
                     /* failed: killed at a failure, or requeued up to the limit */
@@ -273,14 +285,8 @@ static void test_conformance_init_unplanned(void)
                 bl_sched_fini(&s);
                 continue;
             }
-            if (rc) {
-                failures++;
-                printf("\n  round %d %s%s: %s", round, name, var ? " (variant)" : "", s.diag.msg);
-            }
-            CU_ASSERT_EQUAL(rc, 0);
-            if (rc == 0) {
+            if (run_clean(rc, &s, "", round, name, var, &failures)) {
                 const eng_job_result *res = eng_core_results(s.core);
-                CU_ASSERT_EQUAL(eng_core_jobs_left(s.core), 0);
                 for (size_t i = 0; i < s.prep.n_jobs; i++) {
                     const eng_sim_job *j = &s.prep.jobs[i];
                     CU_ASSERT(res[i].start_s >= j->submit_s);
@@ -391,16 +397,9 @@ static void test_conformance_islands(void)
                 bl_sched_fini(&s);
                 continue;
             }
-            if (rc) {
-                failures++;
-                printf("\n  islands round %d %s%s: %s", round, name, var ? " (variant)" : "",
-                       s.diag.msg);
-            }
-            CU_ASSERT_EQUAL(rc, 0);
-            if (rc == 0) {
+            if (run_clean(rc, &s, "islands ", round, name, var, &failures)) {
                 const eng_job_result *res = eng_core_results(s.core);
                 const int32_t *hosts = eng_core_alloc_hosts(s.core);
-                CU_ASSERT_EQUAL(eng_core_jobs_left(s.core), 0);
                 for (size_t i = 0; i < s.prep.n_jobs; i++) {
                     if (res[i].units > largest || res[i].n_hosts == 0)
                         continue;
