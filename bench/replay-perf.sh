@@ -60,6 +60,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+median_of() { tr ' ' '\n' <<< "$1" | grep . | median; } # of a space-separated list
 
 # Instructions of a command and of every process it forks, under callgrind.
 instructions() {
@@ -170,10 +171,10 @@ alternate() { # LABEL PLATFORM LOG ROUNDS
     done
     local ew ec cw cc
     for b in "${!builds[@]}"; do
-        ew=$(tr ' ' '\n' <<< "${e_walls[b]}" | grep . | median)
-        ec=$(tr ' ' '\n' <<< "${e_cpus[b]}" | grep . | median)
-        cw=$(tr ' ' '\n' <<< "${c_walls[b]}" | grep . | median)
-        cc=$(tr ' ' '\n' <<< "${c_cpus[b]}" | grep . | median)
+        ew=$(median_of "${e_walls[b]}")
+        ec=$(median_of "${e_cpus[b]}")
+        cw=$(median_of "${c_walls[b]}")
+        cc=$(median_of "${c_cpus[b]}")
         awk -v l="$label" -v r="$rounds" -v ew="$ew" -v ec="$ec" -v cw="$cw" -v cc="$cc" \
             -v n="${names[b]}" 'BEGIN {
             printf "%-24s %d alternating rounds, %s, medians: easy %.3f s wall %.2f s cpu, conservative %.3f s wall %.2f s cpu: %.2f wall, %.2f cpu (target <= 3)\n",
