@@ -468,9 +468,20 @@ int pol_slots_insert(pol_slot_list *l, const pol_slot *s, int32_t *handle)
     double a = fabs(s->start_s) > fabs(s->end_s) ? fabs(s->start_s) : fabs(s->end_s);
     if (a > l->max_abs)
         l->max_abs = a;
-    link_at(l, h);
     if (handle)
         *handle = h;
+    /* after every slot, in a last block with room (a list built in start
+     * order): appended in place, the summary folded */
+    pol_slot_block *last = l->nb ? &l->blk[l->border[l->nb - 1]] : NULL;
+    if (last && last->n < B && before(l, last->h[last->n - 1], s->start_s, l->node[h].seq)) {
+        last->h[last->n++] = h;
+        l->node[h].blk = l->border[l->nb - 1];
+        l->node[h].next = 0;
+        pol_slot_sum_add(&last->sum, s);
+        l->n++;
+        return ENG_OK;
+    }
+    link_at(l, h);
     return ENG_OK;
 }
 
