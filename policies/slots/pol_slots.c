@@ -590,6 +590,7 @@ int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, s
         return ENG_NOMEM;
     int32_t *add = l->tmp; /* the K2 pieces, in seq order */
     size_t n_add = 0, n_dead = 0;
+    bool one_start = true;
     double dead_max = from;
     for (size_t k = 0; k < n; k++) {
         int32_t h = cuts[k].handle;
@@ -603,6 +604,7 @@ int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, s
             l->node[k2].slot = s;
             l->node[k2].slot.start_s = to;
             l->node[k2].seq = l->next_seq++;
+            one_start = one_start && (n_add == 0 || to == l->node[add[0]].slot.start_s);
             add[n_add++] = k2;
         }
         if (from > s.start_s) {
@@ -617,9 +619,20 @@ int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, s
         return ENG_OK;
     if (n_dead > 0)
         drop_dead(l, from, dead_max);
+    /* K2 pieces that share their start (a rigid window's) are in key
+     * order already (their seqs ascend), and go at one place: a slot
+     * after the first of them has a later key, and its start cannot be
+     * theirs (every seq of theirs is newer than every other slot's), so
+     * all of them go before it */
+    if (one_start && n_add > 0) {
+        if (l->nb == 0)
+            new_block(l, 0);
+        place q = l->blk[l->border[0]].n ? locate(l, add[0]) : (place){0, 0};
+        link_run(l, q, add, n_add);
+        return ENG_OK;
+    }
     sort_by_key(l, add, n_add);
-    /* the K2 pieces in runs that go at one place (a rigid window's
-     * pieces share their start, and mostly go at one place) */
+    /* the K2 pieces in runs that go at one place */
     for (size_t b = 0, e; b < n_add; b = e) {
         if (l->nb == 0)
             new_block(l, 0);
