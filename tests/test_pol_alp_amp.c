@@ -2,8 +2,10 @@
  * are worked out in the comments (one where AMP takes an expensive slot
  * that ALP must refuse, as in the paper's Section 4; the rough right edge
  * and step 4°'s expiration on heterogeneous slots), the multi-variant
- * search of a batch by hand, and random lists against a brute-force
- * earliest window. */
+ * search of a batch by hand, random lists against a brute-force
+ * earliest window, and the blocks passed over: on random lists of many
+ * blocks, edited by the windows found, every search finds the window
+ * that reading every block finds. */
 #include "bl_test.h"
 #include "eng_error.h"
 #include "slots/pol_alp_amp.h"
@@ -447,12 +449,93 @@ static void test_random_batches_as_plain(void)
     gsl_rng_free(g);
 }
 
+/* Lists of several blocks (heterogeneous lines, some slots short, some
+ * slow, some dear), edited by taking the windows found, searched with
+ * random requests (rigid or not, ALP and AMP): passing over the blocks
+ * whose summary rules out every slot finds the same window (start,
+ * pieces, cost) as reading every block, and blocks are passed over. */
+static void test_random_passes_as_reads(void)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 21);
+    pol_slot_list l;
+    pol_slots_init(&l, 1);
+    pol_slot_search ss, plain;
+    pol_slot_search_init(&ss);
+    pol_slot_search_init(&plain);
+    plain.no_pass = true;
+    enum { M = 8 * POL_SLOT_BLOCK };
+    pol_slot *s = malloc(M * sizeof *s);
+    pol_piece *kept = malloc(M * sizeof *kept);
+    int differ = 0, searches = 0;
+    for (int round = 0; round < 60; round++) {
+        pol_slots_clear(&l);
+        double t0 = 0;
+        for (size_t i = 0; i < M; i++) {
+            if (gsl_rng_uniform(g) < 0.5)
+                t0 += 20 * gsl_rng_uniform(g);
+            /* runs of short slots, so that whole blocks can be passed */
+            double len = (i / (POL_SLOT_BLOCK / 2)) % 3 == 1 ? 1 + 20 * gsl_rng_uniform(g)
+                                                             : 50 + 400 * gsl_rng_uniform(g);
+            double perf = 1 + (double)gsl_rng_uniform_int(g, 3);
+            s[i] = (pol_slot){.start_s = t0,
+                              .end_s = t0 + len,
+                              .perf = perf,
+                              .price = perf * (0.8 + 0.4 * gsl_rng_uniform(g)),
+                              .line = (int32_t)i};
+            CU_ASSERT_EQUAL(pol_slots_insert(&l, &s[i], NULL), 0);
+        }
+        for (int q = 0; q < 40; q++) {
+            pol_slot_req r = {.n = 1 + (int32_t)gsl_rng_uniform_int(g, 8),
+                              .t = 30 + 150 * gsl_rng_uniform(g),
+                              .perf_ref = 1 + (double)gsl_rng_uniform_int(g, 2),
+                              .perf_min = 1 + (double)gsl_rng_uniform_int(g, 3),
+                              .price_max = 1 + 3 * gsl_rng_uniform(g),
+                              .rigid = gsl_rng_uniform(g) < 0.5};
+            pol_slot_algo algo = (pol_slot_algo)gsl_rng_uniform_int(g, 2);
+            pol_window w, v;
+            bool found, found_plain;
+            CU_ASSERT_EQUAL(pol_slot_find(&plain, &l, algo, &r, &v, &found_plain), 0);
+            size_t nv = found_plain ? v.n : 0;
+            memcpy(kept, v.piece, nv * sizeof *kept);
+            CU_ASSERT_EQUAL(pol_slot_find(&ss, &l, algo, &r, &w, &found), 0);
+            searches++;
+            if (found != found_plain) {
+                differ++;
+                continue;
+            }
+            if (!found)
+                continue;
+            if (w.start_s != v.start_s || w.cost != v.cost || w.n != nv)
+                differ++;
+            for (size_t k = 0; k < w.n && k < nv; k++)
+                differ += w.piece[k].handle != kept[k].handle;
+            /* the list loses the window: the blocks change */
+            CU_ASSERT_EQUAL(pol_slot_take(&l, &w), 0);
+            CU_ASSERT(pol_slots_valid(&l));
+        }
+    }
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT(searches == 60 * 40);
+    CU_ASSERT(ss.blocks_passed > 0);
+    CU_ASSERT(ss.blocks_read > 0);
+    CU_ASSERT_EQUAL(plain.blocks_passed, 0);
+    free(s);
+    free(kept);
+    pol_slot_search_fini(&ss);
+    pol_slot_search_fini(&plain);
+    pol_slots_fini(&l);
+    gsl_rng_free(g);
+}
+
 int bl_suite_pol_alp_amp(void)
 {
     CU_pSuite s = CU_add_suite("pol_alp_amp", NULL, NULL);
     if (!s)
         return 1;
     CU_add_test(s, "AMP takes an expensive slot ALP must refuse", test_amp_uses_expensive_slot);
+    CU_add_test(s, "blocks passed over: the window of reading every block",
+                test_random_passes_as_reads);
     CU_add_test(s, "heterogeneous lines: rough right edge, expiration", test_rough_right_edge);
     CU_add_test(s, "multi-variant batch search by hand", test_batch_by_hand);
     CU_add_test(s, "random lists: earliest window, disjoint alternatives",

@@ -3,7 +3,9 @@
  * missed, zero length), copies, handle reuse, and random operations
  * against a plain sorted array; the i-th slot (pol_slots_nth) is always
  * the one the links reach i-th; a window's cuts made together, by hand
- * and against the same cuts one by one. */
+ * and against the same cuts one by one; the blocks by hand (a full block
+ * split, a new block at the end, an emptied block freed, two small
+ * neighbours merged) with their summaries after each edit. */
 #include "bl_test.h"
 #include "eng_error.h"
 #include "slots/pol_slots.h"
@@ -205,6 +207,127 @@ static void test_random_against_array(void)
     gsl_rng_free(r);
 }
 
+/* The blocks' sizes in order, and the summary of block i. */
+static size_t sizes(const pol_slot_list *l, int32_t *n, size_t cap)
+{
+    size_t nb = pol_slots_blocks(l);
+    for (size_t i = 0; i < nb && i < cap; i++)
+        n[i] = pol_slots_block(l, i)->n;
+    return nb;
+}
+
+static void expect_summary(const pol_slot_list *l, size_t i, bool stale, double len, double work,
+                           double perf, double price)
+{
+    const pol_slot_block *b = pol_slots_block(l, i);
+    CU_ASSERT_EQUAL(b->stale, stale);
+    CU_ASSERT_DOUBLE_EQUAL(b->sum.max_len, len, 0);
+    CU_ASSERT_DOUBLE_EQUAL(b->sum.max_work, work, 0);
+    CU_ASSERT_DOUBLE_EQUAL(b->sum.max_perf, perf, 0);
+    CU_ASSERT_DOUBLE_EQUAL(b->sum.min_price, price, 0);
+}
+
+/* B = POL_SLOT_BLOCK slots i = 0 .. B-1 on [i, i + 10), perf 1, price 2,
+ * but slot 5 on [5, 115) with perf 3 and price 1: one full block, whose
+ * summary is exact: length 110, work 330, perf 3, price 1; the list's
+ * magnitude max(115, B + 9). A slot at B goes after all: a new block of
+ * one (exact: 10, 10, 1, 2). A slot at 2.5 (before slots 3 .. B-1) splits
+ * the full block: [0 .. 2, 2.5, 3 .. B/2 - 1] (B/2 + 1 slots, slot 5
+ * among them) and [B/2 .. B-1] (B/2); both keep the whole block's
+ * summary, stale, until settled: then (110, 330, 3, 1) and (10, 10, 1,
+ * 2). Cutting [7, 200) out of slot 5 leaves K1 [5, 7): the first block
+ * is stale with its old summary; settled, its longest length and work
+ * are 10 (K1's work is 2 x 3 = 6), its perf and price still slot 5's.
+ * Removing the slot at B frees its block; with the first block down to 7
+ * slots, removing 7 of the second's B/2 leaves two neighbours that fit
+ * in half a block: they merge (the larger of the two summaries, stale
+ * since the removals); once the second block's slots are all gone and
+ * the summary settled, it is that of slots 0 .. 4, K1 and the slot at
+ * 2.5: (10, 10, 3, 1). */
+static void test_blocks_by_hand(void)
+{
+    enum { B = POL_SLOT_BLOCK };
+    CU_ASSERT_FATAL(B >= 16 && B % 2 == 0);
+    pol_slot_list l;
+    CU_ASSERT_EQUAL_FATAL(pol_slots_init(&l, 1), 0);
+    int32_t h[B], h5 = 0, hb = 0, hm = 0, n[4];
+    for (int i = 0; i < B; i++) {
+        pol_slot s = {i, i + 10, 1, 2, i};
+        if (i == 5)
+            s = (pol_slot){5, 115, 3, 1, 5};
+        CU_ASSERT_EQUAL(pol_slots_insert(&l, &s, &h[i]), 0);
+    }
+    h5 = h[5];
+    CU_ASSERT(pol_slots_valid(&l));
+    CU_ASSERT_EQUAL(sizes(&l, n, 4), 1);
+    CU_ASSERT_EQUAL(n[0], B);
+    expect_summary(&l, 0, false, 110, 330, 3, 1);
+    CU_ASSERT_DOUBLE_EQUAL(l.max_abs, B + 9 > 115 ? B + 9 : 115, 0);
+    /* at the end: a new block */
+    CU_ASSERT_EQUAL(pol_slots_insert(&l, &(pol_slot){B, B + 10, 1, 2, B}, &hb), 0);
+    CU_ASSERT(pol_slots_valid(&l));
+    CU_ASSERT_EQUAL_FATAL(sizes(&l, n, 4), 2);
+    CU_ASSERT(n[0] == B && n[1] == 1);
+    expect_summary(&l, 1, false, 10, 10, 1, 2);
+    /* in the middle of the full block: a split */
+    CU_ASSERT_EQUAL(pol_slots_insert(&l, &(pol_slot){2.5, 12.5, 1, 2, -1}, &hm), 0);
+    CU_ASSERT(pol_slots_valid(&l));
+    CU_ASSERT_EQUAL_FATAL(sizes(&l, n, 4), 3);
+    CU_ASSERT(n[0] == B / 2 + 1 && n[1] == B / 2 && n[2] == 1);
+    CU_ASSERT_EQUAL(pol_slots_block(&l, 0)->h[3], hm);
+    CU_ASSERT_EQUAL(pol_slots_block(&l, 1)->h[0], h[B / 2]);
+    expect_summary(&l, 0, true, 110, 330, 3, 1);
+    expect_summary(&l, 1, true, 110, 330, 3, 1);
+    pol_slots_settle_all(&l);
+    CU_ASSERT(pol_slots_valid(&l));
+    expect_summary(&l, 0, false, 110, 330, 3, 1);
+    expect_summary(&l, 1, false, 10, 10, 1, 2);
+    CU_ASSERT_EQUAL(pol_slots_nth(&l, B / 2 + 1), h[B / 2]);
+    CU_ASSERT_EQUAL(pol_slots_next(&l, h[B / 2 - 1]), h[B / 2]); /* across blocks */
+    CU_ASSERT_EQUAL(pol_slots_next(&l, h[B - 1]), hb);
+    CU_ASSERT_EQUAL(pol_slots_next(&l, hb), 0);
+    /* K1 shortened in place: a bound until settled */
+    int32_t k2;
+    CU_ASSERT_EQUAL(pol_slots_cut(&l, h5, 7, 200, &k2), 0);
+    CU_ASSERT_EQUAL(k2, 0);
+    CU_ASSERT(pol_slots_valid(&l));
+    expect_summary(&l, 0, true, 110, 330, 3, 1);
+    pol_slots_settle_all(&l);
+    expect_summary(&l, 0, false, 10, 10, 3, 1);
+    /* an emptied block is freed */
+    pol_slots_remove(&l, hb);
+    CU_ASSERT(pol_slots_valid(&l));
+    CU_ASSERT_EQUAL_FATAL(sizes(&l, n, 4), 2);
+    /* the first block down to 7 slots (0 .. 5 and the one at 2.5): no
+     * merge, 7 + B/2 > B/2 */
+    for (int i = 6; i < B / 2; i++)
+        pol_slots_remove(&l, h[i]);
+    CU_ASSERT(pol_slots_valid(&l));
+    CU_ASSERT_EQUAL_FATAL(sizes(&l, n, 4), 2);
+    CU_ASSERT(n[0] == 7 && n[1] == B / 2);
+    /* the second block from its end: after 7 removals both fit in half a
+     * block and merge */
+    for (int i = B - 1; i >= B / 2; i--) {
+        pol_slots_remove(&l, h[i]);
+        CU_ASSERT(pol_slots_valid(&l));
+        CU_ASSERT_EQUAL(pol_slots_blocks(&l), i <= B - 7 ? 1u : 2u);
+    }
+    CU_ASSERT_EQUAL(sizes(&l, n, 4), 1);
+    CU_ASSERT_EQUAL(n[0], 7);
+    pol_slots_settle_all(&l);
+    expect_summary(&l, 0, false, 10, 10, 3, 1);
+    for (int i = 0; i < 6; i++)
+        pol_slots_remove(&l, h[i]);
+    CU_ASSERT(pol_slots_valid(&l));
+    CU_ASSERT_EQUAL(pol_slots_blocks(&l), 1);
+    CU_ASSERT_EQUAL(pol_slots_first(&l), hm);
+    pol_slots_remove(&l, hm);
+    CU_ASSERT(pol_slots_valid(&l));
+    CU_ASSERT_EQUAL(pol_slots_blocks(&l), 0);
+    CU_ASSERT_EQUAL(pol_slots_first(&l), 0);
+    pol_slots_fini(&l);
+}
+
 /* A window of three lines from 20 to 50 (then line 3's piece to 40):
  * line 1 [0, 100) -> K1 [0, 20), K2 [50, 100); line 2 [20, 60) -> K2
  * [50, 60) only; line 3 [20, 40) -> gone. K2 pieces come after the slots
@@ -240,7 +363,8 @@ static void test_cut_all_as_one_by_one(void)
     int bad = 0;
     for (int round = 0; round < 500; round++) {
         pol_slots_clear(&l);
-        size_t n = 1 + gsl_rng_uniform_int(r, 60);
+        /* up to five blocks' worth, so that windows span blocks */
+        size_t n = 1 + gsl_rng_uniform_int(r, round % 2 ? 60 : 5 * POL_SLOT_BLOCK);
         for (size_t i = 0; i < n; i++) {
             double st = (double)gsl_rng_uniform_int(r, 40);
             pol_slots_insert(
@@ -252,7 +376,7 @@ static void test_cut_all_as_one_by_one(void)
             pol_slots_remove(&l, pol_slots_nth(&l, gsl_rng_uniform_int(r, pol_slots_count(&l))));
         CU_ASSERT_EQUAL_FATAL(pol_slots_copy(&m, &l), 0);
         double from = (double)gsl_rng_uniform_int(r, 50);
-        pol_slot_cut cuts[64];
+        pol_slot_cut cuts[5 * POL_SLOT_BLOCK];
         size_t nc = 0;
         for (size_t i = 0; i < pol_slots_count(&l); i++)
             if (gsl_rng_uniform(r) < 0.4) {
@@ -306,5 +430,6 @@ int bl_suite_pol_slots(void)
     CU_add_test(s, "random inserts and cuts against a sorted array", test_random_against_array);
     CU_add_test(s, "a window's cuts together, by hand", test_cut_all_by_hand);
     CU_add_test(s, "a window's cuts together as one by one", test_cut_all_as_one_by_one);
+    CU_add_test(s, "blocks: split, new at the end, freed, merged; summaries", test_blocks_by_hand);
     return 0;
 }

@@ -86,6 +86,39 @@ static int answer(pol_slot_search *ss, const pol_slot_list *l, const pol_slot_re
     return ENG_OK;
 }
 
+/* Relative margin of none_suits' length tests: far above the rounding
+ * of the slot's own tests (a few ulps of the times involved). */
+#define SKIP_MARGIN 1e-12
+
+/* Can no slot of block bk pass tests 2°a-2°c for r (and ALP's price)? Then
+ * the scan may pass over the whole block without changing its result.
+ * Proof: a slot that fails one of the tests is passed over by the scan
+ * before it touches any state (the window, its start, min_lim, the
+ * expiration scan all change only at a suiting slot), so a run of such
+ * slots, read or not, leaves the scan where it was. The summary bounds
+ * every slot of the block (pol_slots.h): if its fastest performance is
+ * below P_min, every slot fails 2°a; if its cheapest price is above C,
+ * every slot fails ALP's 2°c; 2°b: a slot that passes has
+ * fl(start + hold) <= end, so end - start >= hold - e with e a few ulps
+ * of max(|start|, |end|, hold) (the list's max_abs bounds the first
+ * two); a rigid hold is t, and a non-rigid one on
+ * performance p is fl(t * P_ref / p) >= t * P_ref / p * (1 - 2 ulp), so
+ * (end - start) * p >= t * P_ref - (a few ulps of t * P_ref and of
+ * max_abs * p). The summary's longest length (rigid) or largest
+ * length x performance (non-rigid) below the need less SKIP_MARGIN of
+ * those magnitudes — far more than the ulps — rules out every slot. */
+static bool none_suits(const pol_slot_sum *u, double max_abs, const pol_slot_req *r, bool alp)
+{
+    if (!(u->max_perf >= r->perf_min) || !(u->max_perf > 0))
+        return true;
+    if (alp && u->min_price > r->price_max)
+        return true;
+    if (r->rigid)
+        return u->max_len < r->t - SKIP_MARGIN * (r->t + max_abs);
+    double need = r->t * r->perf_ref;
+    return u->max_work < need - SKIP_MARGIN * (need + max_abs * u->max_perf);
+}
+
 int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo algo,
                   const pol_slot_req *r, pol_window *w, bool *found)
 {
@@ -102,63 +135,83 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
      * since (each passed 2°b from its own start, this one), holds its task
      * from there, so it would drop nothing and find the same minimum. */
     double min_lim = INFINITY, scanned_at = NAN;
-    for (size_t i = 0, m = pol_slots_count(l); i < m; i++) {
-        int32_t h = pol_slots_nth(l, i);
-        const pol_slot *s = pol_slots_get(l, h);
-        if (!(s->perf >= r->perf_min) || !(s->perf > 0)) /* 2°a */
+    bool alp = algo == POL_SLOT_ALP;
+    for (size_t b = 0, nb = pol_slots_blocks(l); b < nb; b++) {
+        const pol_slot_block *bk = pol_slots_block(l, b);
+        if (!ss->no_pass && none_suits(&bk->sum, l->max_abs, r, alp)) {
+            ss->blocks_passed++;
             continue;
-        double hold = pol_slot_hold(r, s->perf);
-        if (!(s->start_s + hold <= s->end_s)) /* 2°b */
-            continue;
-        if (algo == POL_SLOT_ALP && !(s->price <= r->price_max)) /* 2°c */
-            continue;
-        double start = s->start_s; /* 3°: the window now starts here */
-        if (start != scanned_at && start >= min_lim - 1e-9 * (fabs(min_lim) + 1)) {
-            size_t keep = 0; /* 4°: drop what expired */
-            min_lim = INFINITY;
-            scanned_at = start;
-            for (size_t k = 0; k < nw; k++)
-                if (start + ss->win[k].hold <= ss->win[k].end_s) {
-                    if (keep != k)
-                        ss->win[keep] = ss->win[k];
-                    keep++;
-                    double lim = ss->win[k].end_s - ss->win[k].hold;
-                    if (lim < min_lim)
-                        min_lim = lim;
-                }
-            nw = keep;
         }
-        if (s->end_s - hold < min_lim)
-            min_lim = s->end_s - hold;
-        /* the window's room grows rarely: no call per join */
-        if (nw + 1 > ss->cap_win && eng_grow(&ss->win, &ss->cap_win, nw + 1, sizeof *ss->win))
-            return ENG_NOMEM;
-        pol_slot_cand c = {.handle = h, .hold = hold, .end_s = s->end_s, .cost = s->price * hold};
-        bool complete;
-        if (algo == POL_SLOT_ALP) {
-            ss->win[nw++] = c;
-            complete = nw == need; /* 5° */
-        } else {
-            /* AMP, 2°: the window sorted by cost (stable for equal costs);
-             * its N cheapest within the budget end the search. */
-            size_t at = nw;
-            while (at > 0 && ss->win[at - 1].cost > c.cost)
-                at--;
-            memmove(ss->win + at + 1, ss->win + at, (nw - at) * sizeof *ss->win);
-            ss->win[at] = c;
-            nw++;
-            complete = false;
-            if (nw >= need) {
-                double sum = 0;
-                for (size_t k = 0; k < need; k++)
-                    sum += ss->win[k].cost;
-                complete = sum <= budget * (1 + BUDGET_SLACK);
+        ss->blocks_read++;
+        /* a stale block read whole has its length and work folded anew */
+        bool fold = bk->stale;
+        double max_len = -HUGE_VAL, max_work = -HUGE_VAL;
+        for (int32_t i = 0; i < bk->n; i++) {
+            int32_t h = bk->h[i];
+            const pol_slot *s = pol_slots_get(l, h);
+            if (fold) {
+                double len = s->end_s - s->start_s, work = len * s->perf;
+                max_len = len > max_len ? len : max_len;
+                max_work = work > max_work ? work : max_work;
+            }
+            if (!(s->perf >= r->perf_min) || !(s->perf > 0)) /* 2°a */
+                continue;
+            double hold = pol_slot_hold(r, s->perf);
+            if (!(s->start_s + hold <= s->end_s)) /* 2°b */
+                continue;
+            if (algo == POL_SLOT_ALP && !(s->price <= r->price_max)) /* 2°c */
+                continue;
+            double start = s->start_s; /* 3°: the window now starts here */
+            if (start != scanned_at && start >= min_lim - 1e-9 * (fabs(min_lim) + 1)) {
+                size_t keep = 0; /* 4°: drop what expired */
+                min_lim = INFINITY;
+                scanned_at = start;
+                for (size_t k = 0; k < nw; k++)
+                    if (start + ss->win[k].hold <= ss->win[k].end_s) {
+                        if (keep != k)
+                            ss->win[keep] = ss->win[k];
+                        keep++;
+                        double lim = ss->win[k].end_s - ss->win[k].hold;
+                        if (lim < min_lim)
+                            min_lim = lim;
+                    }
+                nw = keep;
+            }
+            if (s->end_s - hold < min_lim)
+                min_lim = s->end_s - hold;
+            /* the window's room grows rarely: no call per join */
+            if (nw + 1 > ss->cap_win && eng_grow(&ss->win, &ss->cap_win, nw + 1, sizeof *ss->win))
+                return ENG_NOMEM;
+            pol_slot_cand c = {
+                .handle = h, .hold = hold, .end_s = s->end_s, .cost = s->price * hold};
+            bool complete;
+            if (algo == POL_SLOT_ALP) {
+                ss->win[nw++] = c;
+                complete = nw == need; /* 5° */
+            } else {
+                /* AMP, 2°: the window sorted by cost (stable for equal
+                 * costs); its N cheapest within the budget end the search. */
+                size_t at = nw;
+                while (at > 0 && ss->win[at - 1].cost > c.cost)
+                    at--;
+                memmove(ss->win + at + 1, ss->win + at, (nw - at) * sizeof *ss->win);
+                ss->win[at] = c;
+                nw++;
+                complete = false;
+                if (nw >= need) {
+                    double sum = 0;
+                    for (size_t k = 0; k < need; k++)
+                        sum += ss->win[k].cost;
+                    complete = sum <= budget * (1 + BUDGET_SLACK);
+                }
+            }
+            if (complete) {
+                *found = true;
+                return answer(ss, l, r, ss->win, need, start, w);
             }
         }
-        if (complete) {
-            *found = true;
-            return answer(ss, l, r, ss->win, need, start, w);
-        }
+        if (fold)
+            pol_slots_settle(l, b, max_len, max_work);
     }
     return ENG_OK;
 }

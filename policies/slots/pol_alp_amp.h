@@ -46,6 +46,11 @@
  * within the budget S = C * t * N (steps 2°-3°); the others go back to
  * the list. Both answers are the earliest-starting window the rule admits.
  *
+ * The scan walks the list's blocks (pol_slots.h) and passes over a block
+ * whose summary shows that none of its slots passes 2°a-2°c (for ALP) or
+ * 2°a-2°b (for AMP): such slots change nothing in the scan, so the window
+ * found is the same (the proof is at none_suits in pol_alp_amp.c).
+ *
  * Cost: each slot enters and leaves the window once; a step costs O(W)
  * for the expiration scan (run only once the window's first expiry is
  * reached) and for AMP the sorted insertion by cost and the sum of the N
@@ -113,8 +118,11 @@ typedef struct pol_slot_search {
     size_t cap_win;
     pol_piece *out; /* the answer's pieces */
     size_t cap_out;
-    uint64_t searched; /* searches run by pol_slot_batch_search, */
-    uint64_t skipped;  /* and those it skipped as dominated (counts only) */
+    uint64_t searched;      /* searches run by pol_slot_batch_search, */
+    uint64_t skipped;       /* and those it skipped as dominated (counts only) */
+    uint64_t blocks_read;   /* blocks of the list pol_slot_find read, */
+    uint64_t blocks_passed; /* and those it passed over (counts only) */
+    bool no_pass;           /* read every block (tests, ablation): same windows */
 } pol_slot_search;
 
 void pol_slot_search_init(pol_slot_search *ss);

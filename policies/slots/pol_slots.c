@@ -1,15 +1,21 @@
 /* pol_slots.c — the ordered slot list and slot subtraction (see
- * pol_slots.h): a pool of nodes and the array of their handles in order.
- * Invariants: order[0 .. n) holds every slot once, in strictly increasing
- * (start_s, seq) order (a slot's start never changes in place, and every
- * seq is distinct); the node of a slot in the list has next 0.
+ * pol_slots.h): a pool of nodes and their handles in order, in blocks.
+ * Invariants: the blocks border[0 .. nb) hold every slot once, each block
+ * 1 .. POL_SLOT_BLOCK of them, in strictly increasing (start_s, seq) order
+ * across the blocks (a slot's start never changes in place, and every seq
+ * is distinct); the node of a slot in the list has next 0 and blk its
+ * block; every summary bounds its block's slots, exactly unless stale;
+ * max_abs bounds the magnitude of every start and end.
  */
 #include "pol_slots.h"
 
 #include "eng_error.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define B POL_SLOT_BLOCK
 
 /* Does handle a come before the key (start, seq)? */
 static bool before(const pol_slot_list *l, int32_t a, double start, uint64_t seq)
@@ -18,31 +24,54 @@ static bool before(const pol_slot_list *l, int32_t a, double start, uint64_t seq
     return x->slot.start_s < start || (x->slot.start_s == start && x->seq < seq);
 }
 
+/* Does handle a come before the key (start, seq), or is it that key? */
+static bool before_eq(const pol_slot_list *l, int32_t a, double start, uint64_t seq)
+{
+    const pol_slot_node *x = &l->node[a];
+    return x->slot.start_s < start || (x->slot.start_s == start && x->seq <= seq);
+}
+
 static int grow(pol_slot_list *l, size_t need)
 {
-    if (need > l->cap) {
-        size_t cap = l->cap ? l->cap : 64;
-        while (cap < need)
-            cap *= 2;
-        pol_slot_node *node = realloc(l->node, cap * sizeof *node);
-        if (!node)
-            return ENG_NOMEM;
-        l->node = node;
-        l->cap = cap;
-    }
-    /* the order array holds at most one handle per node but the head */
-    if (need > l->cap_order) {
-        size_t cap = l->cap;
-        int32_t *order = realloc(l->order, cap * sizeof *order);
-        if (!order)
-            return ENG_NOMEM;
-        l->order = order;
-        int32_t *tmp = realloc(l->tmp, cap * sizeof *tmp);
-        if (!tmp)
-            return ENG_NOMEM;
-        l->tmp = tmp;
-        l->cap_order = cap;
-    }
+    if (need <= l->cap)
+        return ENG_OK;
+    size_t cap = l->cap ? l->cap : 64;
+    while (cap < need)
+        cap *= 2;
+    pol_slot_node *node = realloc(l->node, cap * sizeof *node);
+    if (!node)
+        return ENG_NOMEM;
+    l->node = node;
+    int32_t *tmp = realloc(l->tmp, cap * sizeof *tmp);
+    if (!tmp)
+        return ENG_NOMEM;
+    l->tmp = tmp;
+    l->cap = cap;
+    return ENG_OK;
+}
+
+/* Room for k more blocks than are in use. */
+static int grow_blocks(pol_slot_list *l, size_t k)
+{
+    size_t need = l->nb + k;
+    if (need <= l->cap_blk)
+        return ENG_OK;
+    size_t cap = l->cap_blk ? l->cap_blk : 8;
+    while (cap < need)
+        cap *= 2;
+    pol_slot_block *blk = realloc(l->blk, cap * sizeof *blk);
+    if (!blk)
+        return ENG_NOMEM;
+    l->blk = blk;
+    int32_t *border = realloc(l->border, cap * sizeof *border);
+    if (!border)
+        return ENG_NOMEM;
+    l->border = border;
+    int32_t *bf = realloc(l->blk_free, cap * sizeof *bf);
+    if (!bf)
+        return ENG_NOMEM;
+    l->blk_free = bf;
+    l->cap_blk = cap;
     return ENG_OK;
 }
 
@@ -50,7 +79,7 @@ int pol_slots_init(pol_slot_list *l, unsigned long seed)
 {
     (void)seed;
     memset(l, 0, sizeof *l);
-    if (grow(l, 64)) {
+    if (grow(l, 64) || grow_blocks(l, 8)) {
         pol_slots_fini(l);
         return ENG_NOMEM;
     }
@@ -61,8 +90,10 @@ int pol_slots_init(pol_slot_list *l, unsigned long seed)
 void pol_slots_fini(pol_slot_list *l)
 {
     free(l->node);
-    free(l->order);
     free(l->tmp);
+    free(l->blk);
+    free(l->border);
+    free(l->blk_free);
     memset(l, 0, sizeof *l);
 }
 
@@ -73,32 +104,87 @@ void pol_slots_clear(pol_slot_list *l)
     l->free_head = 0;
     l->n_free = 0;
     l->next_seq = 0;
+    l->used_blk = 0;
+    l->nb = 0;
+    l->n_blk_free = 0;
+    l->max_abs = 0;
 }
 
 int pol_slots_copy(pol_slot_list *dst, const pol_slot_list *src)
 {
-    if (grow(dst, src->used))
+    if (grow(dst, src->used) || grow_blocks(dst, src->used_blk))
         return ENG_NOMEM;
     memcpy(dst->node, src->node, src->used * sizeof *dst->node);
-    memcpy(dst->order, src->order, src->n * sizeof *dst->order);
+    memcpy(dst->blk, src->blk, src->used_blk * sizeof *dst->blk);
+    memcpy(dst->border, src->border, src->nb * sizeof *dst->border);
+    memcpy(dst->blk_free, src->blk_free, src->n_blk_free * sizeof *dst->blk_free);
     dst->used = src->used;
     dst->n = src->n;
     dst->free_head = src->free_head;
     dst->n_free = src->n_free;
     dst->next_seq = src->next_seq;
+    dst->used_blk = src->used_blk;
+    dst->nb = src->nb;
+    dst->n_blk_free = src->n_blk_free;
+    dst->max_abs = src->max_abs;
     return ENG_OK;
 }
 
-/* The place of the key (start, seq) in order: the number of slots before
- * it. O(1) after the last slot, else a binary search. */
-static size_t place_of(const pol_slot_list *l, double start, uint64_t seq)
+/* ---- summaries ---- */
+
+/* Recomputes b's summary from its slots (exact). O(B). */
+static void summary_redo(const pol_slot_list *l, pol_slot_block *b)
 {
-    size_t lo = 0, hi = l->n;
-    if (hi == 0 || before(l, l->order[hi - 1], start, seq))
-        return hi;
+    b->sum = pol_slot_sum_empty();
+    b->stale = false;
+    for (int32_t k = 0; k < b->n; k++)
+        pol_slot_sum_add(&b->sum, &l->node[b->h[k]].slot);
+}
+
+void pol_slots_settle_all(pol_slot_list *l)
+{
+    for (size_t i = 0; i < l->nb; i++)
+        summary_redo(l, &l->blk[l->border[i]]);
+}
+
+/* Slot s leaves block b or is shortened: b's longest length or largest
+ * work may fall only if s holds one of them (computed as
+ * pol_slot_sum_add computes them), and then the summary becomes stale.
+ * Its fastest performance and cheapest price stay bounds. */
+static void leaving(pol_slot_block *b, const pol_slot *s)
+{
+    double len = s->end_s - s->start_s;
+    if (len >= b->sum.max_len || len * s->perf >= b->sum.max_work)
+        b->stale = true;
+}
+
+/* ---- blocks ---- */
+
+/* The index in border of the block that holds, or would hold, the key
+ * (start, seq): the last block whose first key is <= it (0 if none).
+ * O(log nb). */
+static size_t block_index(const pol_slot_list *l, double start, uint64_t seq)
+{
+    size_t lo = 1, hi = l->nb; /* answer in [lo - 1, hi) */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (before(l, l->order[mid], start, seq))
+        if (before_eq(l, l->blk[l->border[mid]].h[0], start, seq))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - 1;
+}
+
+/* The number of handles of block b before the key (start, seq). */
+static int32_t place_in(const pol_slot_list *l, const pol_slot_block *b, double start, uint64_t seq)
+{
+    int32_t lo = 0, hi = b->n;
+    if (hi > 0 && before(l, b->h[hi - 1], start, seq))
+        return hi;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (before(l, b->h[mid], start, seq))
             lo = mid + 1;
         else
             hi = mid;
@@ -106,15 +192,202 @@ static size_t place_of(const pol_slot_list *l, double start, uint64_t seq)
     return lo;
 }
 
-/* Puts the slot of handle h (slot and seq set) at its place. */
-static void link_at(pol_slot_list *l, int32_t h)
+/* A block number for a new block (room made by grow_blocks), put at
+ * index at of border; its summary is empty and exact. */
+static int32_t new_block(pol_slot_list *l, size_t at)
+{
+    int32_t b = l->n_blk_free ? l->blk_free[--l->n_blk_free] : (int32_t)l->used_blk++;
+    memmove(l->border + at + 1, l->border + at, (l->nb - at) * sizeof *l->border);
+    l->border[at] = b;
+    l->nb++;
+    l->blk[b].n = 0;
+    l->blk[b].sum = pol_slot_sum_empty();
+    l->blk[b].stale = false;
+    return b;
+}
+
+/* Frees the block at index at of border (its slots gone or moved). */
+static void free_block(pol_slot_list *l, size_t at)
+{
+    int32_t b = l->border[at];
+    l->blk[b].n = 0;
+    l->blk_free[l->n_blk_free++] = b;
+    memmove(l->border + at, l->border + at + 1, (l->nb - at - 1) * sizeof *l->border);
+    l->nb--;
+}
+
+/* Moves the handles h[from .. n) of block number src to the end of block
+ * number dst. */
+static void move_tail(pol_slot_list *l, int32_t src, int32_t from, int32_t dst)
+{
+    pol_slot_block *s = &l->blk[src], *d = &l->blk[dst];
+    for (int32_t k = from; k < s->n; k++) {
+        d->h[d->n++] = s->h[k];
+        l->node[s->h[k]].blk = dst;
+    }
+    s->n = from;
+}
+
+/* Puts handle h (slot and seq set) at its place. A full block is split in
+ * halves (each keeps the whole block's summary, a bound: stale), except
+ * at the list's end, where a new block starts, so that a list built in
+ * start order fills its blocks. One block of room must have been made
+ * (grow_blocks). */
+/* A place: index bi of border, p handles of that block before it. */
+typedef struct place {
+    size_t bi;
+    int32_t p;
+} place;
+
+static place link_into(pol_slot_list *l, int32_t h, size_t bi, int32_t p)
+{
+    int32_t b = l->border[bi];
+    if (l->blk[b].n == B) {
+        if (bi + 1 == l->nb && p == B) {
+            b = new_block(l, ++bi);
+            p = 0;
+        } else {
+            int32_t c = new_block(l, bi + 1);
+            move_tail(l, b, B / 2, c);
+            l->blk[b].stale = true;
+            l->blk[c].sum = l->blk[b].sum;
+            l->blk[c].stale = true;
+            if (p > B / 2) {
+                b = c;
+                bi++;
+                p -= B / 2;
+            }
+        }
+    }
+    pol_slot_block *bk = &l->blk[b];
+    if (p < bk->n)
+        memmove(bk->h + p + 1, bk->h + p, (size_t)(bk->n - p) * sizeof *bk->h);
+    bk->h[p] = h;
+    bk->n++;
+    l->node[h].blk = b;
+    l->node[h].next = 0;
+    pol_slot_sum_add(&bk->sum, &l->node[h].slot);
+    l->n++;
+    return (place){bi, p};
+}
+
+static place link_at(pol_slot_list *l, int32_t h)
 {
     const pol_slot_node *x = &l->node[h];
-    size_t i = place_of(l, x->slot.start_s, x->seq);
-    memmove(l->order + i + 1, l->order + i, (l->n - i) * sizeof *l->order);
-    l->order[i] = h;
-    l->n++;
-    l->node[h].next = 0;
+    if (l->nb == 0)
+        new_block(l, 0);
+    size_t bi = l->nb - 1;
+    const pol_slot_block *last = &l->blk[l->border[bi]];
+    /* after every slot (a list built in start order): no search */
+    if (last->n > 0 && before(l, last->h[last->n - 1], x->slot.start_s, x->seq))
+        return link_into(l, h, bi, last->n);
+    bi = block_index(l, x->slot.start_s, x->seq);
+    return link_into(l, h, bi, place_in(l, &l->blk[l->border[bi]], x->slot.start_s, x->seq));
+}
+
+/* The place where the key of h goes (after every slot: no search). */
+static place locate(pol_slot_list *l, int32_t h)
+{
+    const pol_slot_node *x = &l->node[h];
+    size_t bi = l->nb - 1;
+    const pol_slot_block *last = &l->blk[l->border[bi]];
+    if (before(l, last->h[last->n - 1], x->slot.start_s, x->seq))
+        return (place){bi, last->n};
+    bi = block_index(l, x->slot.start_s, x->seq);
+    return (place){bi, place_in(l, &l->blk[l->border[bi]], x->slot.start_s, x->seq)};
+}
+
+/* The slot at place q (0: none, q is the list's end). */
+static int32_t at_place(const pol_slot_list *l, place q)
+{
+    const pol_slot_block *bk = &l->blk[l->border[q.bi]];
+    if (q.p < bk->n)
+        return bk->h[q.p];
+    return q.bi + 1 < l->nb ? l->blk[l->border[q.bi + 1]].h[0] : 0;
+}
+
+/* Puts the k handles hs (in key order, all going at place q: none after
+ * the slot there) at q, with one move of the block's tail. When they do
+ * not fit, the block keeps the slots before q (filled up to half a block)
+ * and the run, then the block's old tail, fill new blocks after it, each
+ * to half a block, so that later runs fit. Room for 3k + 1 blocks must
+ * have been made. */
+static void link_run(pol_slot_list *l, place q, const int32_t *hs, size_t k)
+{
+    int32_t b = l->border[q.bi];
+    pol_slot_block *bk = &l->blk[b];
+    if ((size_t)(B - bk->n) >= k) {
+        memmove(bk->h + q.p + k, bk->h + q.p, (size_t)(bk->n - q.p) * sizeof *bk->h);
+        for (size_t i = 0; i < k; i++) {
+            bk->h[q.p + (int32_t)i] = hs[i];
+            l->node[hs[i]].blk = b;
+            l->node[hs[i]].next = 0;
+            pol_slot_sum_add(&bk->sum, &l->node[hs[i]].slot);
+        }
+        bk->n += (int32_t)k;
+        l->n += k;
+        return;
+    }
+    int32_t tail[B];
+    int32_t n_tail = bk->n - q.p;
+    memcpy(tail, bk->h + q.p, (size_t)n_tail * sizeof *tail);
+    for (int32_t i = 0; i < n_tail; i++)
+        leaving(bk, &l->node[tail[i]].slot);
+    bk->n = q.p;
+    size_t total = k + (size_t)n_tail, bi = q.bi;
+    int32_t fill = q.p > B / 2 ? q.p : B / 2;
+    for (size_t i = 0; i < total; i++) {
+        int32_t h = i < k ? hs[i] : tail[i - k];
+        if (l->blk[b].n >= fill) {
+            b = new_block(l, ++bi);
+            fill = B / 2;
+        }
+        pol_slot_block *c = &l->blk[b];
+        c->h[c->n++] = h;
+        l->node[h].blk = b;
+        l->node[h].next = 0;
+        pol_slot_sum_add(&c->sum, &l->node[h].slot);
+    }
+    l->n += k;
+}
+
+/* Merges the block at index at + 1 of border into the one at at when
+ * both fit in half a block. */
+static void merge_next(pol_slot_list *l, size_t at)
+{
+    if (at + 1 >= l->nb)
+        return;
+    int32_t a = l->border[at], c = l->border[at + 1];
+    if (l->blk[a].n + l->blk[c].n > B / 2)
+        return;
+    pol_slot_sum *u = &l->blk[a].sum;
+    const pol_slot_sum *v = &l->blk[c].sum;
+    u->max_len = fmax(u->max_len, v->max_len);
+    u->max_work = fmax(u->max_work, v->max_work);
+    u->max_perf = fmax(u->max_perf, v->max_perf);
+    u->min_price = fmin(u->min_price, v->min_price);
+    l->blk[a].stale = l->blk[a].stale || l->blk[c].stale;
+    move_tail(l, c, 0, a);
+    free_block(l, at + 1);
+}
+
+/* After handles left the blocks at border indices [lo, hi]: frees the
+ * emptied ones and merges neighbours that fit in half a block. */
+static void tidy(pol_slot_list *l, size_t lo, size_t hi)
+{
+    size_t i = lo;
+    for (size_t k = lo; k <= hi && i < l->nb; k++) {
+        if (l->blk[l->border[i]].n == 0) {
+            free_block(l, i);
+            continue;
+        }
+        i++;
+    }
+    /* i: the first index past the tidied stretch; merge from one before
+     * it down to one before lo */
+    size_t first = lo > 0 ? lo - 1 : 0;
+    for (size_t k = i; k-- > first;)
+        merge_next(l, k);
 }
 
 /* A handle for a new slot: a recycled one, else the next unused one (the
@@ -137,19 +410,46 @@ static void recycle(pol_slot_list *l, int32_t h)
     l->n_free++;
 }
 
-/* Takes h out of the order and the links and recycles its handle. */
+/* The index in border of h's block. O(log nb). */
+static size_t index_of(const pol_slot_list *l, int32_t h)
+{
+    return block_index(l, l->node[h].slot.start_s, l->node[h].seq);
+}
+
+/* Takes h out of its block and recycles its handle; tidies the block. */
 static void unlink_slot(pol_slot_list *l, int32_t h)
 {
-    size_t i = place_of(l, l->node[h].slot.start_s, l->node[h].seq);
-    memmove(l->order + i, l->order + i + 1, (l->n - i - 1) * sizeof *l->order);
+    size_t bi = index_of(l, h);
+    pol_slot_block *b = &l->blk[l->border[bi]];
+    int32_t p = place_in(l, b, l->node[h].slot.start_s, l->node[h].seq);
+    memmove(b->h + p, b->h + p + 1, (size_t)(b->n - p - 1) * sizeof *b->h);
+    b->n--;
+    leaving(b, &l->node[h].slot);
     l->n--;
     recycle(l, h);
+    tidy(l, bi, bi);
 }
 
 int32_t pol_slots_next(const pol_slot_list *l, int32_t h)
 {
-    size_t i = place_of(l, l->node[h].slot.start_s, l->node[h].seq);
-    return i + 1 < l->n ? l->order[i + 1] : 0;
+    const pol_slot_node *x = &l->node[h];
+    const pol_slot_block *b = &l->blk[x->blk];
+    int32_t p = place_in(l, b, x->slot.start_s, x->seq);
+    if (p + 1 < b->n)
+        return b->h[p + 1];
+    size_t bi = block_index(l, x->slot.start_s, x->seq);
+    return bi + 1 < l->nb ? l->blk[l->border[bi + 1]].h[0] : 0;
+}
+
+int32_t pol_slots_nth(const pol_slot_list *l, size_t i)
+{
+    for (size_t k = 0; k < l->nb; k++) {
+        const pol_slot_block *b = &l->blk[l->border[k]];
+        if (i < (size_t)b->n)
+            return b->h[i];
+        i -= (size_t)b->n;
+    }
+    return 0;
 }
 
 int pol_slots_insert(pol_slot_list *l, const pol_slot *s, int32_t *handle)
@@ -158,20 +458,44 @@ int pol_slots_insert(pol_slot_list *l, const pol_slot *s, int32_t *handle)
         *handle = 0;
     if (!(s->end_s > s->start_s))
         return ENG_OK;
+    if (grow_blocks(l, 1))
+        return ENG_NOMEM;
     if (!l->free_head && (l->used >= (size_t)INT32_MAX || grow(l, l->used + 1)))
         return ENG_NOMEM;
     int32_t h = take_handle(l);
     l->node[h].slot = *s;
     l->node[h].seq = l->next_seq++;
-    link_at(l, h);
+    double a = fabs(s->start_s) > fabs(s->end_s) ? fabs(s->start_s) : fabs(s->end_s);
+    if (a > l->max_abs)
+        l->max_abs = a;
     if (handle)
         *handle = h;
+    /* after every slot, in a last block with room (a list built in start
+     * order): appended in place, the summary folded */
+    pol_slot_block *last = l->nb ? &l->blk[l->border[l->nb - 1]] : NULL;
+    if (last && last->n < B && before(l, last->h[last->n - 1], s->start_s, l->node[h].seq)) {
+        last->h[last->n++] = h;
+        l->node[h].blk = l->border[l->nb - 1];
+        l->node[h].next = 0;
+        pol_slot_sum_add(&last->sum, s);
+        l->n++;
+        return ENG_OK;
+    }
+    link_at(l, h);
     return ENG_OK;
 }
 
 void pol_slots_remove(pol_slot_list *l, int32_t h)
 {
     unlink_slot(l, h);
+}
+
+/* Shortens slot h in place to end at end_s (K1): its block's summary
+ * becomes a bound. */
+static void shorten(pol_slot_list *l, int32_t h, double end_s)
+{
+    leaving(&l->blk[l->node[h].blk], &l->node[h].slot);
+    l->node[h].slot.end_s = end_s;
 }
 
 int pol_slots_cut(pol_slot_list *l, int32_t h, double from, double to, int32_t *k2)
@@ -190,15 +514,18 @@ int pol_slots_cut(pol_slot_list *l, int32_t h, double from, double to, int32_t *
             if (rc)
                 return rc;
         }
-        l->node[h].slot.end_s = from; /* K1: same start, same place */
+        shorten(l, h, from); /* K1: same start, same place */
         return ENG_OK;
     }
     if (!(to < s.end_s)) {
         unlink_slot(l, h);
         return ENG_OK;
     }
-    /* K1 empty, K2 not: K leaves and K2 takes its recycled handle, so no
-     * allocation can fail after the list changed */
+    /* K1 empty, K2 not: K leaves and K2 takes its recycled handle, and
+     * the block it may need is made first, so no allocation can fail
+     * after the list changed */
+    if (grow_blocks(l, 1))
+        return ENG_NOMEM;
     unlink_slot(l, h);
     return pol_slots_insert(l, &tail, k2);
 }
@@ -221,15 +548,49 @@ static void sort_by_key(const pol_slot_list *l, int32_t *a, size_t n)
     }
 }
 
+/* Removes the slots marked DEAD, which start in [from, dead_max]: reads
+ * only the blocks of that stretch, each compacted in place. */
+static void drop_dead(pol_slot_list *l, double from, double dead_max)
+{
+    size_t lo = block_index(l, from, 0), bi = lo;
+    int32_t p = place_in(l, &l->blk[l->border[bi]], from, 0);
+    bool more = true;
+    for (; bi < l->nb && more; bi++, p = 0) {
+        pol_slot_block *b = &l->blk[l->border[bi]];
+        int32_t w = p, k = p;
+        for (; k < b->n; k++) {
+            int32_t x = b->h[k];
+            if (l->node[x].slot.start_s > dead_max) {
+                more = false;
+                break;
+            }
+            if (l->node[x].next == DEAD) {
+                leaving(b, &l->node[x].slot);
+                recycle(l, x);
+            } else {
+                b->h[w++] = x;
+            }
+        }
+        if (w < k) {
+            memmove(b->h + w, b->h + k, (size_t)(b->n - k) * sizeof *b->h);
+            l->n -= (size_t)(k - w);
+            b->n -= k - w;
+        }
+    }
+    tidy(l, lo, bi - 1);
+}
+
 int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, size_t n)
 {
-    /* room for n new handles first, so that nothing fails once the list
-     * changes; removed handles are recycled only at the end */
+    /* room for n new handles and blocks first, so that nothing fails once
+     * the list changes; removed handles are recycled only at the end */
     size_t fresh = l->n_free < n ? l->n_free : n;
-    if (l->used + (n - fresh) >= (size_t)INT32_MAX || grow(l, l->used + (n - fresh)))
+    if (l->used + (n - fresh) >= (size_t)INT32_MAX || grow(l, l->used + (n - fresh)) ||
+        grow_blocks(l, 3 * n + 1))
         return ENG_NOMEM;
     int32_t *add = l->tmp; /* the K2 pieces, in seq order */
     size_t n_add = 0, n_dead = 0;
+    bool one_start = true;
     double dead_max = from;
     for (size_t k = 0; k < n; k++) {
         int32_t h = cuts[k].handle;
@@ -243,10 +604,11 @@ int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, s
             l->node[k2].slot = s;
             l->node[k2].slot.start_s = to;
             l->node[k2].seq = l->next_seq++;
+            one_start = one_start && (n_add == 0 || to == l->node[add[0]].slot.start_s);
             add[n_add++] = k2;
         }
         if (from > s.start_s) {
-            l->node[h].slot.end_s = from; /* K1: same start, same place */
+            shorten(l, h, from); /* K1: same start, same place */
         } else {
             l->node[h].next = DEAD;
             n_dead++;
@@ -255,62 +617,77 @@ int pol_slots_cut_all(pol_slot_list *l, double from, const pol_slot_cut *cuts, s
     }
     if (n_add == 0 && n_dead == 0)
         return ENG_OK;
+    if (n_dead > 0)
+        drop_dead(l, from, dead_max);
+    /* K2 pieces that share their start (a rigid window's) are in key
+     * order already (their seqs ascend), and go at one place: a slot
+     * after the first of them has a later key, and its start cannot be
+     * theirs (every seq of theirs is newer than every other slot's), so
+     * all of them go before it */
+    if (one_start && n_add > 0) {
+        if (l->nb == 0)
+            new_block(l, 0);
+        place q = l->blk[l->border[0]].n ? locate(l, add[0]) : (place){0, 0};
+        link_run(l, q, add, n_add);
+        return ENG_OK;
+    }
     sort_by_key(l, add, n_add);
-    /* Removed slots start in [from, dead_max] (K1 was empty): only that
-     * stretch of the order is read for marks; what follows it moves down
-     * as one block. */
-    if (n_dead > 0) {
-        size_t i = place_of(l, from, 0), end = place_of(l, dead_max, UINT64_MAX), w = i;
-        for (; i < end; i++) {
-            int32_t x = l->order[i];
-            if (l->node[x].next == DEAD) {
-                recycle(l, x);
-            } else {
-                l->order[w++] = x;
-            }
+    /* the K2 pieces in runs that go at one place */
+    for (size_t b = 0, e; b < n_add; b = e) {
+        if (l->nb == 0)
+            new_block(l, 0);
+        place q = l->blk[l->border[0]].n ? locate(l, add[b]) : (place){0, 0};
+        int32_t next = at_place(l, q);
+        for (e = b + 1; e < n_add; e++) {
+            const pol_slot_node *x = &l->node[add[e]];
+            if (next && before(l, next, x->slot.start_s, x->seq))
+                break;
         }
-        memmove(l->order + w, l->order + end, (l->n - end) * sizeof *l->order);
-        l->n -= end - w;
+        link_run(l, q, add + b, e - b);
     }
-    /* The K2 pieces from the last: each goes after the slots before its
-     * key, found by binary search unless it goes after all that are left
-     * (as the pieces of a rigid window do, once the last is placed). */
-    size_t top = l->n; /* order[0 .. top) not yet moved */
-    for (size_t b = n_add; b-- > 0;) {
-        const pol_slot_node *x = &l->node[add[b]];
-        size_t p = top;
-        if (top > 0 && !before(l, l->order[top - 1], x->slot.start_s, x->seq)) {
-            size_t lo = 0, hi = top;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (before(l, l->order[mid], x->slot.start_s, x->seq))
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            p = lo;
-        }
-        memmove(l->order + p + b + 1, l->order + p, (top - p) * sizeof *l->order);
-        l->order[p + b] = add[b];
-        top = p;
-    }
-    l->n += n_add;
     return ENG_OK;
+}
+
+/* Is u a bound of v, with the length and work exact unless stale? */
+static bool bounds(const pol_slot_sum *u, const pol_slot_sum *v, bool stale)
+{
+    if (!stale && (u->max_len != v->max_len || u->max_work != v->max_work))
+        return false;
+    return u->max_len >= v->max_len && u->max_work >= v->max_work && u->max_perf >= v->max_perf &&
+           u->min_price <= v->min_price;
 }
 
 bool pol_slots_valid(const pol_slot_list *l)
 {
     int32_t prev = 0;
-    for (size_t i = 0; i < l->n; i++) {
-        int32_t x = l->order[i];
-        if (x <= 0 || (size_t)x >= l->used || l->node[x].next != 0)
+    size_t n = 0;
+    for (size_t i = 0; i < l->nb; i++) {
+        int32_t bn = l->border[i];
+        if (bn < 0 || (size_t)bn >= l->used_blk)
             return false;
-        if (prev && !before(l, prev, l->node[x].slot.start_s, l->node[x].seq))
+        const pol_slot_block *b = &l->blk[bn];
+        if (b->n < 1 || b->n > B)
             return false;
-        if (!(l->node[x].slot.end_s > l->node[x].slot.start_s))
+        pol_slot_sum exact = pol_slot_sum_empty();
+        for (int32_t k = 0; k < b->n; k++) {
+            int32_t x = b->h[k];
+            if (x <= 0 || (size_t)x >= l->used || l->node[x].next != 0 || l->node[x].blk != bn)
+                return false;
+            const pol_slot *s = &l->node[x].slot;
+            if (prev && !before(l, prev, s->start_s, l->node[x].seq))
+                return false;
+            if (!(s->end_s > s->start_s) || fabs(s->start_s) > l->max_abs ||
+                fabs(s->end_s) > l->max_abs)
+                return false;
+            pol_slot_sum_add(&exact, s);
+            prev = x;
+            n++;
+        }
+        if (!bounds(&b->sum, &exact, b->stale))
             return false;
-        prev = x;
     }
+    if (n != l->n || l->nb + l->n_blk_free != l->used_blk)
+        return false;
     size_t n_free = 0;
     for (int32_t f = l->free_head; f && n_free <= l->used; f = l->node[f].next)
         n_free++;
