@@ -233,7 +233,23 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
         double next_old = a <= i1 ? p->t[a] : INFINITY, next_c = k < 4 ? c[k] : INFINITY;
         if (next_old == INFINITY && next_c == INFINITY)
             break;
-        if (next_old <= next_c) {
+        if (next_old <= next_c && x >= c[1] && next_old < c[2]) {
+            /* Between c[1] and c[2] neither span changes anything: the old
+             * breakpoints there stay as they are, and each differs from
+             * the one before it (the last one goes through put below). */
+            size_t b = a;
+            while (b + 1 <= i1 && p->t[b + 1] < c[2])
+                b++;
+            if (b > a) {
+                memcpy(p->tmp_t + m, p->t + a, (b - a) * sizeof *p->t);
+                memcpy(p->tmp_free + m, p->free + a, (b - a) * sizeof *p->free);
+                m += b - a;
+                last = p->free[b - 1];
+            }
+            x = p->t[b];
+            old = p->free[b];
+            a = b + 1;
+        } else if (next_old <= next_c) {
             x = next_old;
             old = p->free[a++];
         } else

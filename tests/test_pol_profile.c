@@ -230,6 +230,71 @@ static void test_move(void)
     pol_profile_fini(&p);
 }
 
+/* A move whose old and new spans overlap over several breakpoints: from
+ * the later of the two starts to the earlier of the two ends nothing
+ * changes, and pol_profile_move copies those segments as they are. By hand:
+ * 6 units; 1 reserved on [10,40), others taken 2 on [15,20), 1 on [20,25),
+ * 3 on [25,30): 6 on [0,10), 5 on [10,15), 3 on [15,20), 4 on [20,25),
+ * 2 on [25,30), 5 on [30,40), 6 on. Moved to [5,35): 5 on [5,10), the
+ * middle [10,35) unchanged but for its end, 6 on [35,40). Then against
+ * the two adds on random profiles with long reservations (many
+ * breakpoints between the spans' inner ends). */
+static void test_move_middle(void)
+{
+    pol_profile p;
+    CU_ASSERT_EQUAL_FATAL(pol_profile_init(&p, 6, 0), ENG_OK);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 10, 40, -1), ENG_OK);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 15, 20, -2), ENG_OK);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 20, 25, -1), ENG_OK);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 25, 30, -3), ENG_OK);
+    CU_ASSERT_EQUAL(pol_profile_move(&p, 10, 5, 30, 1), ENG_OK);
+    expect(&p, (double[]){0, 5, 15, 20, 25, 30, 35}, (int32_t[]){6, 5, 3, 4, 2, 5, 6}, 7);
+    /* and back: the middle [10,35) again copied, 6 on [5,10) merges */
+    CU_ASSERT_EQUAL(pol_profile_move(&p, 5, 10, 30, 1), ENG_OK);
+    expect(&p, (double[]){0, 10, 15, 20, 25, 30, 40}, (int32_t[]){6, 5, 3, 4, 2, 5, 6}, 7);
+    pol_profile_fini(&p);
+
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 16);
+    for (int round = 0; round < 200; round++) {
+        pol_profile a, b;
+        CU_ASSERT_EQUAL_FATAL(pol_profile_init(&a, 8, 0), ENG_OK);
+        CU_ASSERT_EQUAL_FATAL(pol_profile_init(&b, 8, 0), ENG_OK);
+        for (int k = 0; k < 12; k++) { /* short reservations: breakpoints */
+            double s0 = (double)gsl_rng_uniform_int(r, 100),
+                   d = 1 + (double)gsl_rng_uniform_int(r, 9);
+            int32_t u = 1 + (int32_t)gsl_rng_uniform_int(r, 3);
+            if (pol_profile_add(&a, s0, s0 + d, -u) == ENG_OK)
+                CU_ASSERT_EQUAL(pol_profile_add(&b, s0, s0 + d, -u), ENG_OK);
+        }
+        double from = (double)gsl_rng_uniform_int(r, 60),
+               dur = 10 + (double)gsl_rng_uniform_int(r, 50);
+        double to = from + (double)gsl_rng_uniform_int(r, 41) - 20.0;
+        int32_t units = 1 + (int32_t)gsl_rng_uniform_int(r, 2);
+        if (to < 0 || pol_profile_add(&a, from, from + dur, -units) != ENG_OK) {
+            pol_profile_fini(&a);
+            pol_profile_fini(&b);
+            continue;
+        }
+        CU_ASSERT_EQUAL(pol_profile_add(&b, from, from + dur, -units), ENG_OK);
+        int ra = pol_profile_add(&a, from, from + dur, units);
+        if (ra == ENG_OK)
+            ra = pol_profile_add(&a, to, to + dur, -units);
+        int rb = pol_profile_move(&b, from, to, dur, units);
+        CU_ASSERT_EQUAL(rb, ra);
+        if (ra == ENG_OK && rb == ENG_OK) {
+            CU_ASSERT_EQUAL(b.n, a.n);
+            for (size_t i = 0; i < a.n && i < b.n; i++) {
+                CU_ASSERT_DOUBLE_EQUAL(b.t[i], a.t[i], 0);
+                CU_ASSERT_EQUAL(b.free[i], a.free[i]);
+            }
+        }
+        pol_profile_fini(&a);
+        pol_profile_fini(&b);
+    }
+    gsl_rng_free(r);
+}
+
 static void test_free_before_max_over(void)
 {
     pol_profile p;
@@ -392,6 +457,7 @@ int bl_suite_pol_profile(void)
     CU_add_test(s, "free stretch before a time", test_free_since);
     CU_add_test(s, "runs of free units around a segment", test_run);
     CU_add_test(s, "a reservation moved in one pass", test_move);
+    CU_add_test(s, "a move over many breakpoints (the middle copied)", test_move_middle);
     CU_add_test(s, "free just before a time, least and most free over a span",
                 test_free_before_max_over);
     CU_add_test(s, "scans from a given time (cursor_at)", test_cursor_at);
