@@ -205,7 +205,10 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
         c[1] = c[2];
         c[2] = x;
     }
-    size_t i0 = seg(p, c[0]), i1 = i0; /* i1: the segment holding c[3] */
+    /* Consecutive moves of a compression are mostly a few segments apart
+     * (bench/README.md "Replay performance"): the search starts from the
+     * last one's first segment. */
+    size_t i0 = seg_near(p, c[0], p->edit_i), i1 = i0; /* i1: the segment holding c[3] */
     while (i1 + 1 < p->n && p->t[i1 + 1] <= c[3])
         i1++; /* no further than the pass below goes */
     size_t need = i1 - i0 + 1 + 4;
