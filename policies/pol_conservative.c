@@ -109,7 +109,8 @@ typedef struct cons_rec {
     double plan_s; /* planned duration (planned_s) */
     int32_t units;
     int32_t idx;
-    uint16_t fit; /* where its shape's scan was last found in fit[] */
+    uint16_t fit;   /* where its shape's scan was last found in fit[] */
+    uint32_t stamp; /* fit[fit].stamp then (CONS_NO_STAMP: not looked up) */
 } cons_rec;
 
 /* How far the first-fit scan of one shape (units, planned duration) has
@@ -121,6 +122,9 @@ typedef struct cons_rec {
 typedef struct cons_fit {
     int32_t units;
     bool taken;
+    uint32_t stamp; /* new at each taking, 0 when not taken: a job's record
+                     * holding the same stamp is of this shape (one compare
+                     * per visit instead of three) */
     double dur_s;
     pol_profile_cursor scan;
     uint64_t seen;    /* profile version scan.i was computed at */
@@ -141,6 +145,7 @@ typedef struct cons_byr {
 #define CONS_PROBES 8
 #define CONS_KEEP_FITS 16 /* compressions a scan is kept without being read */
 #define CONS_RUN_STEPS 8  /* how far rewind_fits looks for the ends of a run */
+#define CONS_NO_STAMP UINT32_MAX
 
 typedef struct cons_state {
     pol_profile prof;
@@ -158,6 +163,7 @@ typedef struct cons_state {
     cons_fit fit[CONS_FITS];  /* open addressing by shape */
     uint16_t live[CONS_FITS]; /* the taken slots, by units */
     size_t n_fits;
+    uint32_t stamp;   /* the last stamp given to a slot */
     uint64_t version; /* changes of the profile */
     uint64_t rewinds; /* calls of rewind_fits */
     uint64_t passes;  /* compressions */
@@ -524,7 +530,11 @@ static int rec_insert(cons_state *s, const pol_job *j, double t)
     while (at > 0 && s->rec[at - 1].idx > j->idx)
         at--;
     memmove(s->rec + at + 1, s->rec + at, (s->n_rec - at) * sizeof *s->rec);
-    s->rec[at] = (cons_rec){.res_s = t, .plan_s = planned_s(j), .units = j->units, .idx = j->idx};
+    s->rec[at] = (cons_rec){.res_s = t,
+                            .plan_s = planned_s(j),
+                            .units = j->units,
+                            .idx = j->idx,
+                            .stamp = CONS_NO_STAMP};
     s->n_rec++;
     return ENG_OK;
 }
@@ -850,8 +860,10 @@ static int place(cons_state *s, const pol_view *v, const pol_job *j, double *at)
 /* Forgets every scan (hosts went down or came back). */
 static void fits_clear(cons_state *s)
 {
-    for (size_t k = 0; k < s->n_fits; k++)
+    for (size_t k = 0; k < s->n_fits; k++) {
         s->fit[s->live[k]].taken = false;
+        s->fit[s->live[k]].stamp = 0;
+    }
     s->n_fits = 0;
 }
 
@@ -865,10 +877,27 @@ static void fits_prune(cons_state *s)
         cons_fit *f = &s->fit[s->live[k]];
         if (f->used + CONS_KEEP_FITS > s->passes)
             s->live[w++] = s->live[k];
-        else
+        else {
             f->taken = false;
+            f->stamp = 0;
+        }
     }
     s->n_fits = w;
+}
+
+/* A stamp for a slot being taken. When the stamps run out (after 2^32 - 2
+ * takings) they start again from 1: every taken slot gets a new one and
+ * every record looks its shape up again, so no old stamp can match. */
+static uint32_t next_stamp(cons_state *s)
+{
+    if (s->stamp + 1 == CONS_NO_STAMP) {
+        s->stamp = 0;
+        for (size_t k = 0; k < s->n_fits; k++)
+            s->fit[s->live[k]].stamp = ++s->stamp;
+        for (size_t r = 0; r < s->n_rec; r++)
+            s->rec[r].stamp = CONS_NO_STAMP;
+    }
+    return ++s->stamp;
 }
 
 /* The scan of shape (units, dur): its slot, found or taken (a new scan
@@ -903,6 +932,7 @@ static cons_fit *fit_slot(cons_state *s, int32_t units, double dur)
     s->n_fits++;
     s->fit[slot] = (cons_fit){.units = units,
                               .taken = true,
+                              .stamp = next_stamp(s),
                               .dur_s = dur,
                               .scan = pol_profile_cursor_start(&s->prof),
                               .seen = s->version};
@@ -917,9 +947,10 @@ static cons_fit *fit_slot(cons_state *s, int32_t units, double dur)
 static double first_fit(cons_state *s, cons_rec *e, double until)
 {
     cons_fit *f = &s->fit[e->fit];
-    if (!f->taken || f->units != e->units || f->dur_s != e->plan_s) {
+    if (f->stamp != e->stamp) {
         f = fit_slot(s, e->units, e->plan_s);
         e->fit = (uint16_t)(f - s->fit);
+        e->stamp = f->stamp;
     }
     f->used = s->passes;
     if (f->scan.start >= until)
