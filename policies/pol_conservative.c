@@ -991,34 +991,32 @@ static void rewind_fits(cons_state *s, double now, double old, double dur, int32
             else
                 hi = mid;
         }
-        for (size_t k = lo; k < s->n_fits;) {
-            int32_t u = s->fit[s->live[k]].units;
+        int32_t run_u = -1; /* the width whose run around i is known */
+        double from = 0, to = 0;
+        for (size_t k = lo; k < s->n_fits; k++) {
+            cons_fit *f = &s->fit[s->live[k]];
+            int32_t u = f->units;
             if (u > fv)
                 break;
-            size_t last = k;
-            bool open = false;
-            for (; last < s->n_fits && s->fit[s->live[last]].units == u; last++) {
-                const cons_fit *f = &s->fit[s->live[last]];
-                double x = here - f->dur_s > now ? here - f->dur_s : now;
-                open |= f->rewound != s->rewinds && x < f->scan.start;
-            }
-            if (!open) {
-                k = last; /* settled at an earlier segment of the span */
+            if (f->rewound == s->rewinds)
+                continue; /* settled at an earlier segment of the span */
+            /* No new fit starts before max(here - dur, now), nor at a
+             * later segment (here only grows): if the scan stands there
+             * already, nothing to do, now or later in the span. */
+            double x = here - f->dur_s > now ? here - f->dur_s : now;
+            if (!(x < f->scan.start))
                 continue;
+            if (run_u != u) { /* once per width and segment, where needed */
+                pol_profile_run(p, i, u, CONS_RUN_STEPS, &from, &to);
+                run_u = u;
             }
-            double from, to;
-            pol_profile_run(p, i, u, CONS_RUN_STEPS, &from, &to);
-            for (; k < last; k++) {
-                cons_fit *f = &s->fit[s->live[k]];
-                if (f->rewound == s->rewinds || to < from + f->dur_s)
-                    continue; /* settled, or the run of u free here is too short */
-                double x = here - f->dur_s > from ? here - f->dur_s : from;
-                if (x < now)
-                    x = now;
-                if (x < f->scan.start)
-                    f->scan.start = x;   /* scan.i is recomputed at the next use */
-                f->rewound = s->rewinds; /* later segments give later starts */
-            }
+            if (to < from + f->dur_s)
+                continue; /* the run of u free here is too short */
+            if (x < from)
+                x = from;
+            if (x < f->scan.start)
+                f->scan.start = x;   /* scan.i is recomputed at the next use */
+            f->rewound = s->rewinds; /* later segments give later starts */
         }
     }
 }
