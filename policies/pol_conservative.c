@@ -160,8 +160,9 @@ typedef struct cons_state {
     size_t cap_due;
     cons_rec *rec; /* the reserved jobs, idx order; started ones are NAN */
     size_t n_rec, cap_rec, n_dead;
-    cons_fit fit[CONS_FITS];  /* open addressing by shape */
-    uint16_t live[CONS_FITS]; /* the taken slots, by units */
+    cons_fit fit[CONS_FITS];       /* open addressing by shape */
+    uint16_t live[CONS_FITS];      /* the taken slots, by units */
+    int32_t live_units[CONS_FITS]; /* their units, for rewind_fits's search */
     size_t n_fits;
     uint32_t stamp;   /* the last stamp given to a slot */
     uint64_t version; /* changes of the profile */
@@ -875,9 +876,10 @@ static void fits_prune(cons_state *s)
     size_t w = 0;
     for (size_t k = 0; k < s->n_fits; k++) {
         cons_fit *f = &s->fit[s->live[k]];
-        if (f->used + CONS_KEEP_FITS > s->passes)
+        if (f->used + CONS_KEEP_FITS > s->passes) {
+            s->live_units[w] = s->live_units[k];
             s->live[w++] = s->live[k];
-        else {
+        } else {
             f->taken = false;
             f->stamp = 0;
         }
@@ -922,13 +924,17 @@ static cons_fit *fit_slot(cons_state *s, int32_t units, double dur)
         while (s->live[k] != slot)
             k++;
         memmove(s->live + k, s->live + k + 1, (s->n_fits - k - 1) * sizeof *s->live);
+        memmove(s->live_units + k, s->live_units + k + 1,
+                (s->n_fits - k - 1) * sizeof *s->live_units);
         s->n_fits--;
     }
     size_t k = s->n_fits;
-    while (k > 0 && s->fit[s->live[k - 1]].units > units)
+    while (k > 0 && s->live_units[k - 1] > units)
         k--;
     memmove(s->live + k + 1, s->live + k, (s->n_fits - k) * sizeof *s->live);
+    memmove(s->live_units + k + 1, s->live_units + k, (s->n_fits - k) * sizeof *s->live_units);
     s->live[k] = (uint16_t)slot;
+    s->live_units[k] = units;
     s->n_fits++;
     s->fit[slot] = (cons_fit){.units = units,
                               .taken = true,
@@ -986,7 +992,7 @@ static void rewind_fits(cons_state *s, double now, double old, double dur, int32
         size_t lo = 0, hi = s->n_fits;
         while (lo < hi) { /* first shape wider than fv - units */
             size_t mid = (lo + hi) / 2;
-            if (s->fit[s->live[mid]].units <= fv - units)
+            if (s->live_units[mid] <= fv - units)
                 lo = mid + 1;
             else
                 hi = mid;
@@ -994,10 +1000,10 @@ static void rewind_fits(cons_state *s, double now, double old, double dur, int32
         int32_t run_u = -1; /* the width whose run around i is known */
         double from = 0, to = 0;
         for (size_t k = lo; k < s->n_fits; k++) {
-            cons_fit *f = &s->fit[s->live[k]];
-            int32_t u = f->units;
+            int32_t u = s->live_units[k];
             if (u > fv)
                 break;
+            cons_fit *f = &s->fit[s->live[k]];
             if (f->rewound == s->rewinds)
                 continue; /* settled at an earlier segment of the span */
             /* No new fit starts before max(here - dur, now), nor at a
