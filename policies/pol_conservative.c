@@ -1078,19 +1078,20 @@ static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
  * tests cost O(1) amortized and O(log P), and most jobs fail both. */
 static int compress(cons_state *s, const pol_view *v)
 {
-    size_t w = 0, hint = 0; /* the segment of the last job asked (b): the
-                             * reservations of jobs in queue order mostly
-                             * grow later */
+    size_t hint = 0; /* the segment of the last job asked (b): the
+                      * reservations of jobs in queue order mostly grow
+                      * later */
     s->passes++;
+    /* The records of started jobs are skipped, and dropped only when they
+     * are many: a pass that dropped them copied every record after the
+     * first one (started jobs are mostly early in the queue). */
+    if (s->n_dead > s->n_rec / 8)
+        rec_compact(s);
     for (size_t r = 0; r < s->n_rec; r++) {
-        if (isnan(s->rec[r].res_s))
-            continue;
-        if (w != r)
-            s->rec[w] = s->rec[r];
-        cons_rec *e = &s->rec[w++];
+        cons_rec *e = &s->rec[r];
         double old = e->res_s;
-        if (old <= v->now_s)
-            continue;
+        if (!(old > v->now_s))
+            continue; /* started (NAN), or due now */
         double f = first_fit(s, e, old);
         bool free_before = s->dirty[e->idx] &&
                            pol_profile_free_before_near(&s->prof, old, &hint) >= e->units;
@@ -1106,8 +1107,6 @@ static int compress(cons_state *s, const pol_view *v)
                 return rc;
         }
     }
-    s->n_rec = w;
-    s->n_dead = 0;
     fits_prune(s);
     return ENG_OK;
 }
