@@ -1072,7 +1072,7 @@ static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
     return heap_push(s, t, e->idx);
 }
 
-/* One pass over the reserved jobs in queue order (dropping the started
+/* One pass over the reserved jobs in queue order (skipping the started
  * ones): a job moves iff the first fit of its shape starts before its
  * reservation or its units are free just before it (moved_start); the two
  * tests cost O(1) amortized and O(log P), and most jobs fail both. */
