@@ -1061,7 +1061,9 @@ static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
      * [back, old + plan); only scans and reservations that could use what
      * came back need another look. */
     double back = t + e->plan_s > old ? t + e->plan_s : old;
-    size_t i = pol_profile_cursor_near(&s->prof, back, s->prof.edit_i).i; /* holding back */
+    size_t i = s->prof.back_i; /* holding back */
+    if (i == SIZE_MAX)
+        i = pol_profile_cursor_near(&s->prof, back, s->prof.edit_i).i;
     rewind_fits(s, v->now_s, back, old + e->plan_s - back, e->units, i);
     rc = byr_move(s, e->idx, old, t, back, old + e->plan_s, i);
     if (rc)

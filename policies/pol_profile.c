@@ -194,6 +194,7 @@ static void put(pol_profile *p, size_t *m, int32_t *last, double x, int32_t v)
 int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t units)
 {
     double from_end = from + dur, to_end = to + dur;
+    p->back_i = SIZE_MAX;
     if (to < p->t[0] || from < p->t[0] || !(dur > 0) || !isfinite(from_end) || !isfinite(to_end)) {
         int rc = pol_profile_add(p, from, from_end, units);
         return rc ? rc : pol_profile_add(p, to, to_end, -units);
@@ -275,6 +276,15 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
     memcpy(p->free + i0, p->tmp_free, m * sizeof *p->free);
     p->n = n_new;
     p->edit_i = i0;
+    /* max(from, to_end) lies in [c[0], c[3]]: its segment is mostly among
+     * the rewritten ones, a few from their end (not known here if every
+     * rewritten segment up to it merged into the one before them) */
+    double back = from > to_end ? from : to_end;
+    size_t j = m;
+    while (j > 0 && p->tmp_t[j - 1] > back)
+        j--;
+    if (j > 0)
+        p->back_i = i0 + j - 1;
     return ENG_OK;
 }
 

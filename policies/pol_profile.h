@@ -29,6 +29,12 @@ typedef struct pol_profile {
     size_t edit_i; /* the first segment the last pol_profile_move rewrote
                     * (a hint for pol_profile_cursor_near: the two spans
                     * lie in the segments from there on) */
+    size_t back_i; /* after pol_profile_move(from, to, dur): the segment
+                    * holding max(from, to + dur), where the units given
+                    * back start for a move to an earlier time; SIZE_MAX
+                    * when not known (the move failed, went through two
+                    * adds, or merged every segment up to there into the
+                    * one before) */
 } pol_profile;
 
 /* All `total` units free from `origin` on. 0 or ENG_NOMEM. */

@@ -201,6 +201,9 @@ static void test_move(void)
             CU_ASSERT_DOUBLE_EQUAL(b.t[i], a.t[i], 0);
             CU_ASSERT_EQUAL(b.free[i], a.free[i]);
         }
+        /* the segment holding max(from, to + dur), as a search finds it */
+        double back = from > to + dur ? from : to + dur;
+        CU_ASSERT(b.back_i == SIZE_MAX || b.back_i == pol_profile_cursor_at(&b, back).i);
         pol_profile_fini(&a);
         pol_profile_fini(&b);
     }
@@ -223,6 +226,8 @@ static void test_move(void)
      * there the old slot's end, 22, is found in [21,30) (index 5) */
     CU_ASSERT_EQUAL(p.edit_i, 2);
     CU_ASSERT_EQUAL(pol_profile_cursor_near(&p, 22, p.edit_i).i, 5);
+    /* the units given back start at 22, in [21,30) */
+    CU_ASSERT_EQUAL(p.back_i, 5);
     /* 1 unit into [10,15), where none is free: refused, nothing changed */
     CU_ASSERT_EQUAL(pol_profile_move(&p, 16, 11, 5, 1), ENG_INVARIANT);
     CU_ASSERT_EQUAL(p.n, 7);
@@ -256,6 +261,7 @@ static void test_move_middle(void)
 
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 16);
+    int moved = 0, known = 0; /* moves, and those that know back_i */
     for (int round = 0; round < 200; round++) {
         pol_profile a, b;
         CU_ASSERT_EQUAL_FATAL(pol_profile_init(&a, 8, 0), ENG_OK);
@@ -288,11 +294,17 @@ static void test_move_middle(void)
                 CU_ASSERT_DOUBLE_EQUAL(b.t[i], a.t[i], 0);
                 CU_ASSERT_EQUAL(b.free[i], a.free[i]);
             }
+            double back = from > to + dur ? from : to + dur;
+            CU_ASSERT(b.back_i == SIZE_MAX || b.back_i == pol_profile_cursor_at(&b, back).i);
+            known += b.back_i != SIZE_MAX;
+            moved++;
         }
         pol_profile_fini(&a);
         pol_profile_fini(&b);
     }
     gsl_rng_free(r);
+    CU_ASSERT(moved > 50);
+    CU_ASSERT(known > moved / 2);
 }
 
 static void test_free_before_max_over(void)
