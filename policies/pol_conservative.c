@@ -1068,7 +1068,12 @@ static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
     rc = byr_move(s, e->idx, old, t, back, old + e->plan_s, i);
     if (rc)
         return rc;
-    s->dirty[e->idx] = 1; /* its units may be free just before t */
+    /* Its mark, cleared by the visit, stays clear (as after byr_insert):
+     * its units are not free just before t > now, for t is its earliest
+     * start with its reservation released, so a window starting just
+     * before t would fit too if they were ([t, t + plan) does), and the
+     * move changed nothing before t. mark_from sets it when units come
+     * back there. At t = now it is due and not visited again. */
     e->res_s = t;
     s->res[e->idx] = t;
     return heap_push(s, t, e->idx);
