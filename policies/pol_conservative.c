@@ -627,6 +627,8 @@ static size_t byr_lower_near(const cons_state *s, size_t hint, double r, int32_t
  * steps on the saturated log of bench/README.md). */
 static size_t byr_after(const cons_state *s, size_t k, double a)
 {
+    if (k >= s->n_byr || s->byr[k].res_s > a)
+        return k;
     size_t step = 1;
     while (k + step < s->n_byr && s->byr[k + step].res_s <= a)
         step *= 2;
