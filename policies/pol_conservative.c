@@ -1036,15 +1036,17 @@ static void rewind_fits(cons_state *s, double now, double old, double dur, int32
  * slot is f. A start s in [old - plan, old) overlaps it: on
  * [old, s + plan) the job's own units are there, so it fits iff its units
  * are free all along [s, old), i.e. from the end of the last blocking
- * segment before old on — never, if the segment just before old blocks. */
+ * segment before old on — never, if the segment just before old blocks.
+ * hint: the segment holding old where free_before (the search that told
+ * it left it there). */
 static double moved_start(const cons_state *s, const pol_view *v, const cons_rec *e, double f,
-                          bool free_before)
+                          bool free_before, size_t hint)
 {
     double old = e->res_s;
     double from = old - e->plan_s > v->now_s ? old - e->plan_s : v->now_s;
     if (f <= from || !free_before)
         return f < old ? f : old;
-    double since = pol_profile_free_since(&s->prof, old, e->units);
+    double since = pol_profile_free_since_near(&s->prof, old, e->units, hint);
     double t = since > from ? since : from;
     if (t > old)
         t = old;
@@ -1107,7 +1109,7 @@ static int compress(cons_state *s, const pol_view *v)
         s->dirty[e->idx] = 0;
         if (!free_before && !(f < old))
             continue;
-        double t = moved_start(s, v, e, f, free_before);
+        double t = moved_start(s, v, e, f, free_before, hint);
         if (t > old)
             return ENG_INVARIANT; /* the old slot was free: cannot happen */
         if (t < old) {

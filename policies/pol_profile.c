@@ -310,11 +310,9 @@ double pol_profile_earliest(const pol_profile *p, double from, double dur, int32
     }
 }
 
-double pol_profile_free_since(const pol_profile *p, double before, int32_t units)
+/* pol_profile_free_since with i = seg(p, before), before > t[0]. */
+static double free_since_from(const pol_profile *p, double before, int32_t units, size_t i)
 {
-    if (before <= p->t[0])
-        return before;
-    size_t i = seg(p, before);
     if (p->t[i] == before)
         i--; /* the segment ending at before */
     for (;; i--) {
@@ -323,6 +321,20 @@ double pol_profile_free_since(const pol_profile *p, double before, int32_t units
         if (i == 0)
             return p->t[0];
     }
+}
+
+double pol_profile_free_since(const pol_profile *p, double before, int32_t units)
+{
+    if (before <= p->t[0])
+        return before;
+    return free_since_from(p, before, units, seg(p, before));
+}
+
+double pol_profile_free_since_near(const pol_profile *p, double before, int32_t units, size_t hint)
+{
+    if (before <= p->t[0])
+        return before;
+    return free_since_from(p, before, units, seg_near(p, before, hint));
 }
 
 void pol_profile_minmax_over(const pol_profile *p, double a, double b, int32_t *least,

@@ -118,6 +118,12 @@ void pol_profile_minmax_over(const pol_profile *p, double a, double b, int32_t *
  * overlaps that reservation, so it fits iff the stretch holds its start. */
 double pol_profile_free_since(const pol_profile *p, double before, int32_t units);
 
+/* pol_profile_free_since(p, before, units), the segment holding `before`
+ * found from segment `hint` as pol_profile_cursor_near does: O(1) with the
+ * hint pol_profile_free_before_near just left for the same time, O(log d)
+ * otherwise, then the segments of the stretch. */
+double pol_profile_free_since_near(const pol_profile *p, double before, int32_t units, size_t hint);
+
 /* The run of segments with at least `units` free around segment i (whose
  * free[i] >= units): *from its start, *to its end (INFINITY if it never
  * ends). Each walk passes at most `steps` segments; one cut short gives

@@ -130,6 +130,17 @@ static void test_free_since(void)
     CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since(&p, 10, 3), 10, 0);
     /* at or before the origin */
     CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since(&p, 0, 1), 0, 0);
+    /* the same from hints below, at and above the segment holding the
+     * time, and past the end */
+    for (size_t h = 0; h < 7; h++) {
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 20, 2, h), 15, 0);
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 25, 1, h), 15, 0);
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 25, 2, h), 25, 0);
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 10, 2, h), 0, 0);
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 10, 3, h), 10, 0);
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 0, 1, h), 0, 0);
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 35, 4, h), 30, 0);
+    }
     pol_profile_fini(&p);
 }
 
@@ -357,7 +368,9 @@ static void test_cursor_at(void)
     pol_profile_fini(&p);
 }
 
-/* pol_profile_cursor_near and pol_profile_free_before_near: by hand on
+/* pol_profile_cursor_near, pol_profile_free_before_near and
+ * pol_profile_free_since_near (the last against pol_profile_free_since):
+ * by hand on
  * the steps (breakpoints 0, 10, 15, 20, 30; free 2, 0, 4, 1, 4), from
  * hints below, at and above the answer, past the end, on a breakpoint
  * itself, before the origin and at infinity; then against
@@ -412,7 +425,13 @@ static void test_cursor_near(void)
             for (size_t x = 0; x < 3; x++) {
                 size_t want = pol_profile_cursor_at(&p, xs[x]).i;
                 int32_t before = pol_profile_free_before(&p, xs[x]);
+                double since[3];
+                for (int32_t u = 0; u < 3; u++)
+                    since[u] = pol_profile_free_since(&p, xs[x], 8 * u + 1);
                 for (size_t h = 0; h <= p.n + 1; h++) {
+                    for (int32_t u = 0; u < 3; u++)
+                        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, xs[x], 8 * u + 1, h),
+                                               since[u], 0);
                     CU_ASSERT_EQUAL(pol_profile_cursor_near(&p, xs[x], h).i, want);
                     size_t hint = h;
                     CU_ASSERT_EQUAL(pol_profile_free_before_near(&p, xs[x], &hint), before);
@@ -473,7 +492,8 @@ int bl_suite_pol_profile(void)
     CU_add_test(s, "free just before a time, least and most free over a span",
                 test_free_before_max_over);
     CU_add_test(s, "scans from a given time (cursor_at)", test_cursor_at);
-    CU_add_test(s, "segments found from a hint (cursor_near, free_before_near)", test_cursor_near);
+    CU_add_test(s, "segments found from a hint (cursor_near, free_before_near, free_since_near)",
+                test_cursor_near);
     CU_add_test(s, "candidate starts across islands (breaks)", test_breaks);
     return 0;
 }
