@@ -143,8 +143,9 @@ typedef struct cons_byr {
 
 #define CONS_FITS 1024 /* power of two; a saturated queue holds 20-60 shapes */
 #define CONS_PROBES 8
-#define CONS_KEEP_FITS 16 /* compressions a scan is kept without being read */
-#define CONS_RUN_STEPS 8  /* how far rewind_fits looks for the ends of a run */
+#define CONS_KEEP_FITS 16  /* compressions a scan is kept without being read */
+#define CONS_PRUNE_EVERY 4 /* compressions between prunings (dropped within 16 + 3) */
+#define CONS_RUN_STEPS 8   /* how far rewind_fits looks for the ends of a run */
 #define CONS_NO_STAMP UINT32_MAX
 
 typedef struct cons_state {
@@ -1118,7 +1119,8 @@ static int compress(cons_state *s, const pol_view *v)
                 return rc;
         }
     }
-    fits_prune(s);
+    if (s->passes % CONS_PRUNE_EVERY == 0)
+        fits_prune(s);
     return ENG_OK;
 }
 
