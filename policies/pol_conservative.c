@@ -109,7 +109,8 @@ typedef struct cons_rec {
     double plan_s; /* planned duration (planned_s) */
     int32_t units;
     int32_t idx;
-    uint16_t fit; /* where its shape's scan was last found in fit[] */
+    uint16_t fit;   /* where its shape's scan was last found in fit[] */
+    uint32_t stamp; /* fit[fit].stamp then (CONS_NO_STAMP: not looked up) */
 } cons_rec;
 
 /* How far the first-fit scan of one shape (units, planned duration) has
@@ -121,6 +122,9 @@ typedef struct cons_rec {
 typedef struct cons_fit {
     int32_t units;
     bool taken;
+    uint32_t stamp; /* new at each taking, 0 when not taken: a job's record
+                     * holding the same stamp is of this shape (one compare
+                     * per visit instead of three) */
     double dur_s;
     pol_profile_cursor scan;
     uint64_t seen;    /* profile version scan.i was computed at */
@@ -139,8 +143,10 @@ typedef struct cons_byr {
 
 #define CONS_FITS 1024 /* power of two; a saturated queue holds 20-60 shapes */
 #define CONS_PROBES 8
-#define CONS_KEEP_FITS 16 /* compressions a scan is kept without being read */
-#define CONS_RUN_STEPS 8  /* how far rewind_fits looks for the ends of a run */
+#define CONS_KEEP_FITS 16  /* compressions a scan is kept without being read */
+#define CONS_PRUNE_EVERY 4 /* compressions between prunings (dropped within 16 + 3) */
+#define CONS_RUN_STEPS 8   /* how far rewind_fits looks for the ends of a run */
+#define CONS_NO_STAMP UINT32_MAX
 
 typedef struct cons_state {
     pol_profile prof;
@@ -155,9 +161,11 @@ typedef struct cons_state {
     size_t cap_due;
     cons_rec *rec; /* the reserved jobs, idx order; started ones are NAN */
     size_t n_rec, cap_rec, n_dead;
-    cons_fit fit[CONS_FITS];  /* open addressing by shape */
-    uint16_t live[CONS_FITS]; /* the taken slots, by units */
+    cons_fit fit[CONS_FITS];       /* open addressing by shape */
+    uint16_t live[CONS_FITS];      /* the taken slots, by units */
+    int32_t live_units[CONS_FITS]; /* their units, for rewind_fits's search */
     size_t n_fits;
+    uint32_t stamp;   /* the last stamp given to a slot */
     uint64_t version; /* changes of the profile */
     uint64_t rewinds; /* calls of rewind_fits */
     uint64_t passes;  /* compressions */
@@ -169,6 +177,7 @@ typedef struct cons_state {
      * free just before its reservation). */
     cons_byr *byr; /* = byr_mem + byr_off: started jobs leave from the head */
     size_t n_byr, cap_byr, byr_off;
+    size_t byr_hint;   /* where the last move found its entry */
     cons_byr *byr_mem; /* cap_byr entries */
     uint8_t *dirty;
     pol_predictor pred; /* run times to plan with */
@@ -523,7 +532,11 @@ static int rec_insert(cons_state *s, const pol_job *j, double t)
     while (at > 0 && s->rec[at - 1].idx > j->idx)
         at--;
     memmove(s->rec + at + 1, s->rec + at, (s->n_rec - at) * sizeof *s->rec);
-    s->rec[at] = (cons_rec){.res_s = t, .plan_s = planned_s(j), .units = j->units, .idx = j->idx};
+    s->rec[at] = (cons_rec){.res_s = t,
+                            .plan_s = planned_s(j),
+                            .units = j->units,
+                            .idx = j->idx,
+                            .stamp = CONS_NO_STAMP};
     s->n_rec++;
     return ENG_OK;
 }
@@ -581,6 +594,33 @@ static size_t byr_lower(const cons_state *s, double r, int32_t idx)
     return byr_lower_in(s, 0, s->n_byr, r, idx);
 }
 
+/* byr_lower(s, r, idx), found by a galloping search outward from position
+ * hint (any value; clamped): O(log d), d the positions between. The moves
+ * of one compression come in queue order, whose reservations mostly grow
+ * later, so each move's entry lies near the last one's; a search of the
+ * whole list read cache lines far apart (a quarter of the visit loop's
+ * samples on the saturated log of bench/README.md). */
+static size_t byr_lower_near(const cons_state *s, size_t hint, double r, int32_t idx)
+{
+    size_t n = s->n_byr, step = 1;
+    if (hint > n)
+        hint = n;
+#define BYR_BEFORE(k) (s->byr[k].res_s < r || (s->byr[k].res_s == r && s->byr[k].idx < idx))
+    if (hint > 0 && !BYR_BEFORE(hint - 1)) { /* the answer is at most hint - 1 */
+        while (step < hint && !BYR_BEFORE(hint - 1 - step))
+            step *= 2;
+        /* positions from hint - step on (0 if step >= hint) are not before */
+        size_t lo = step < hint ? hint - step : 0;
+        return byr_lower_in(s, lo, hint - 1, r, idx);
+    }
+    /* positions before hint are before (r, idx): the answer is at least hint */
+    while (hint + step - 1 < n && BYR_BEFORE(hint + step - 1))
+        step *= 2;
+#undef BYR_BEFORE
+    size_t end = hint + step - 1 < n ? hint + step - 1 : n;
+    return byr_lower_in(s, hint + step / 2, end, r, idx);
+}
+
 /* The first position from k on whose reservation starts after a: a
  * galloping search, O(log d) for d positions skipped. A move's marks start
  * next to its own entry at old and skip the entries up to back, which the
@@ -588,6 +628,8 @@ static size_t byr_lower(const cons_state *s, double r, int32_t idx)
  * steps on the saturated log of bench/README.md). */
 static size_t byr_after(const cons_state *s, size_t k, double a)
 {
+    if (k >= s->n_byr || s->byr[k].res_s > a)
+        return k;
     size_t step = 1;
     while (k + step < s->n_byr && s->byr[k + step].res_s <= a)
         step *= 2;
@@ -663,9 +705,10 @@ static void mark_released(cons_state *s, double a, double b)
 static int byr_move(cons_state *s, int32_t idx, double old, double t, double back, double end,
                     size_t i)
 {
-    size_t from = byr_lower(s, old, idx);
+    size_t from = byr_lower_near(s, s->byr_hint, old, idx);
     if (from == s->n_byr || s->byr[from].idx != idx)
         return ENG_INVARIANT;
+    s->byr_hint = from;
     mark_from(s, from + 1, back, end, i);
     cons_byr b = s->byr[from];
     size_t to = from;
@@ -821,8 +864,10 @@ static int place(cons_state *s, const pol_view *v, const pol_job *j, double *at)
 /* Forgets every scan (hosts went down or came back). */
 static void fits_clear(cons_state *s)
 {
-    for (size_t k = 0; k < s->n_fits; k++)
+    for (size_t k = 0; k < s->n_fits; k++) {
         s->fit[s->live[k]].taken = false;
+        s->fit[s->live[k]].stamp = 0;
+    }
     s->n_fits = 0;
 }
 
@@ -834,12 +879,30 @@ static void fits_prune(cons_state *s)
     size_t w = 0;
     for (size_t k = 0; k < s->n_fits; k++) {
         cons_fit *f = &s->fit[s->live[k]];
-        if (f->used + CONS_KEEP_FITS > s->passes)
+        if (f->used + CONS_KEEP_FITS > s->passes) {
+            s->live_units[w] = s->live_units[k];
             s->live[w++] = s->live[k];
-        else
+        } else {
             f->taken = false;
+            f->stamp = 0;
+        }
     }
     s->n_fits = w;
+}
+
+/* A stamp for a slot being taken. When the stamps run out (after 2^32 - 2
+ * takings) they start again from 1: every taken slot gets a new one and
+ * every record looks its shape up again, so no old stamp can match. */
+static uint32_t next_stamp(cons_state *s)
+{
+    if (s->stamp + 1 == CONS_NO_STAMP) {
+        s->stamp = 0;
+        for (size_t k = 0; k < s->n_fits; k++)
+            s->fit[s->live[k]].stamp = ++s->stamp;
+        for (size_t r = 0; r < s->n_rec; r++)
+            s->rec[r].stamp = CONS_NO_STAMP;
+    }
+    return ++s->stamp;
 }
 
 /* The scan of shape (units, dur): its slot, found or taken (a new scan
@@ -864,16 +927,21 @@ static cons_fit *fit_slot(cons_state *s, int32_t units, double dur)
         while (s->live[k] != slot)
             k++;
         memmove(s->live + k, s->live + k + 1, (s->n_fits - k - 1) * sizeof *s->live);
+        memmove(s->live_units + k, s->live_units + k + 1,
+                (s->n_fits - k - 1) * sizeof *s->live_units);
         s->n_fits--;
     }
     size_t k = s->n_fits;
-    while (k > 0 && s->fit[s->live[k - 1]].units > units)
+    while (k > 0 && s->live_units[k - 1] > units)
         k--;
     memmove(s->live + k + 1, s->live + k, (s->n_fits - k) * sizeof *s->live);
+    memmove(s->live_units + k + 1, s->live_units + k, (s->n_fits - k) * sizeof *s->live_units);
     s->live[k] = (uint16_t)slot;
+    s->live_units[k] = units;
     s->n_fits++;
     s->fit[slot] = (cons_fit){.units = units,
                               .taken = true,
+                              .stamp = next_stamp(s),
                               .dur_s = dur,
                               .scan = pol_profile_cursor_start(&s->prof),
                               .seen = s->version};
@@ -888,9 +956,10 @@ static cons_fit *fit_slot(cons_state *s, int32_t units, double dur)
 static double first_fit(cons_state *s, cons_rec *e, double until)
 {
     cons_fit *f = &s->fit[e->fit];
-    if (!f->taken || f->units != e->units || f->dur_s != e->plan_s) {
+    if (f->stamp != e->stamp) {
         f = fit_slot(s, e->units, e->plan_s);
         e->fit = (uint16_t)(f - s->fit);
+        e->stamp = f->stamp;
     }
     f->used = s->passes;
     if (f->scan.start >= until)
@@ -926,39 +995,37 @@ static void rewind_fits(cons_state *s, double now, double old, double dur, int32
         size_t lo = 0, hi = s->n_fits;
         while (lo < hi) { /* first shape wider than fv - units */
             size_t mid = (lo + hi) / 2;
-            if (s->fit[s->live[mid]].units <= fv - units)
+            if (s->live_units[mid] <= fv - units)
                 lo = mid + 1;
             else
                 hi = mid;
         }
-        for (size_t k = lo; k < s->n_fits;) {
-            int32_t u = s->fit[s->live[k]].units;
+        int32_t run_u = -1; /* the width whose run around i is known */
+        double from = 0, to = 0;
+        for (size_t k = lo; k < s->n_fits; k++) {
+            int32_t u = s->live_units[k];
             if (u > fv)
                 break;
-            size_t last = k;
-            bool open = false;
-            for (; last < s->n_fits && s->fit[s->live[last]].units == u; last++) {
-                const cons_fit *f = &s->fit[s->live[last]];
-                double x = here - f->dur_s > now ? here - f->dur_s : now;
-                open |= f->rewound != s->rewinds && x < f->scan.start;
-            }
-            if (!open) {
-                k = last; /* settled at an earlier segment of the span */
+            cons_fit *f = &s->fit[s->live[k]];
+            if (f->rewound == s->rewinds)
+                continue; /* settled at an earlier segment of the span */
+            /* No new fit starts before max(here - dur, now), nor at a
+             * later segment (here only grows): if the scan stands there
+             * already, nothing to do, now or later in the span. */
+            double x = here - f->dur_s > now ? here - f->dur_s : now;
+            if (!(x < f->scan.start))
                 continue;
+            if (run_u != u) { /* once per width and segment, where needed */
+                pol_profile_run(p, i, u, CONS_RUN_STEPS, &from, &to);
+                run_u = u;
             }
-            double from, to;
-            pol_profile_run(p, i, u, CONS_RUN_STEPS, &from, &to);
-            for (; k < last; k++) {
-                cons_fit *f = &s->fit[s->live[k]];
-                if (f->rewound == s->rewinds || to < from + f->dur_s)
-                    continue; /* settled, or the run of u free here is too short */
-                double x = here - f->dur_s > from ? here - f->dur_s : from;
-                if (x < now)
-                    x = now;
-                if (x < f->scan.start)
-                    f->scan.start = x;   /* scan.i is recomputed at the next use */
-                f->rewound = s->rewinds; /* later segments give later starts */
-            }
+            if (to < from + f->dur_s)
+                continue; /* the run of u free here is too short */
+            if (x < from)
+                x = from;
+            if (x < f->scan.start)
+                f->scan.start = x;   /* scan.i is recomputed at the next use */
+            f->rewound = s->rewinds; /* later segments give later starts */
         }
     }
 }
@@ -970,15 +1037,17 @@ static void rewind_fits(cons_state *s, double now, double old, double dur, int32
  * slot is f. A start s in [old - plan, old) overlaps it: on
  * [old, s + plan) the job's own units are there, so it fits iff its units
  * are free all along [s, old), i.e. from the end of the last blocking
- * segment before old on — never, if the segment just before old blocks. */
+ * segment before old on — never, if the segment just before old blocks.
+ * hint: the segment holding old where free_before (the search that told
+ * it left it there). */
 static double moved_start(const cons_state *s, const pol_view *v, const cons_rec *e, double f,
-                          bool free_before)
+                          bool free_before, size_t hint)
 {
     double old = e->res_s;
     double from = old - e->plan_s > v->now_s ? old - e->plan_s : v->now_s;
     if (f <= from || !free_before)
         return f < old ? f : old;
-    double since = pol_profile_free_since(&s->prof, old, e->units);
+    double since = pol_profile_free_since_near(&s->prof, old, e->units, hint);
     double t = since > from ? since : from;
     if (t > old)
         t = old;
@@ -997,43 +1066,51 @@ static int move(cons_state *s, const pol_view *v, cons_rec *e, double t)
      * [back, old + plan); only scans and reservations that could use what
      * came back need another look. */
     double back = t + e->plan_s > old ? t + e->plan_s : old;
-    size_t i = pol_profile_cursor_near(&s->prof, back, s->prof.edit_i).i; /* holding back */
+    size_t i = s->prof.back_i; /* holding back */
+    if (i == SIZE_MAX)
+        i = pol_profile_cursor_near(&s->prof, back, s->prof.edit_i).i;
     rewind_fits(s, v->now_s, back, old + e->plan_s - back, e->units, i);
     rc = byr_move(s, e->idx, old, t, back, old + e->plan_s, i);
     if (rc)
         return rc;
-    s->dirty[e->idx] = 1; /* its units may be free just before t */
+    /* Its mark, cleared by the visit, stays clear (as after byr_insert):
+     * its units are not free just before t > now, for t is its earliest
+     * start with its reservation released, so a window starting just
+     * before t would fit too if they were ([t, t + plan) does), and the
+     * move changed nothing before t. mark_from sets it when units come
+     * back there. At t = now it is due and not visited again. */
     e->res_s = t;
     s->res[e->idx] = t;
     return heap_push(s, t, e->idx);
 }
 
-/* One pass over the reserved jobs in queue order (dropping the started
+/* One pass over the reserved jobs in queue order (skipping the started
  * ones): a job moves iff the first fit of its shape starts before its
  * reservation or its units are free just before it (moved_start); the two
  * tests cost O(1) amortized and O(log P), and most jobs fail both. */
 static int compress(cons_state *s, const pol_view *v)
 {
-    size_t w = 0, hint = 0; /* the segment of the last job asked (b): the
-                             * reservations of jobs in queue order mostly
-                             * grow later */
+    size_t hint = 0; /* the segment of the last job asked (b): the
+                      * reservations of jobs in queue order mostly grow
+                      * later */
     s->passes++;
+    /* The records of started jobs are skipped, and dropped only when they
+     * are many: a pass that dropped them copied every record after the
+     * first one (started jobs are mostly early in the queue). */
+    if (s->n_dead > s->n_rec / 8)
+        rec_compact(s);
     for (size_t r = 0; r < s->n_rec; r++) {
-        if (isnan(s->rec[r].res_s))
-            continue;
-        if (w != r)
-            s->rec[w] = s->rec[r];
-        cons_rec *e = &s->rec[w++];
+        cons_rec *e = &s->rec[r];
         double old = e->res_s;
-        if (old <= v->now_s)
-            continue;
+        if (!(old > v->now_s))
+            continue; /* started (NAN), or due now */
         double f = first_fit(s, e, old);
         bool free_before = s->dirty[e->idx] &&
                            pol_profile_free_before_near(&s->prof, old, &hint) >= e->units;
         s->dirty[e->idx] = 0;
         if (!free_before && !(f < old))
             continue;
-        double t = moved_start(s, v, e, f, free_before);
+        double t = moved_start(s, v, e, f, free_before, hint);
         if (t > old)
             return ENG_INVARIANT; /* the old slot was free: cannot happen */
         if (t < old) {
@@ -1042,9 +1119,8 @@ static int compress(cons_state *s, const pol_view *v)
                 return rc;
         }
     }
-    s->n_rec = w;
-    s->n_dead = 0;
-    fits_prune(s);
+    if (s->passes % CONS_PRUNE_EVERY == 0)
+        fits_prune(s);
     return ENG_OK;
 }
 

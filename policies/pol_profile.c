@@ -194,6 +194,7 @@ static void put(pol_profile *p, size_t *m, int32_t *last, double x, int32_t v)
 int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t units)
 {
     double from_end = from + dur, to_end = to + dur;
+    p->back_i = SIZE_MAX;
     if (to < p->t[0] || from < p->t[0] || !(dur > 0) || !isfinite(from_end) || !isfinite(to_end)) {
         int rc = pol_profile_add(p, from, from_end, units);
         return rc ? rc : pol_profile_add(p, to, to_end, -units);
@@ -205,7 +206,10 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
         c[1] = c[2];
         c[2] = x;
     }
-    size_t i0 = seg(p, c[0]), i1 = i0; /* i1: the segment holding c[3] */
+    /* Consecutive moves of a compression are mostly a few segments apart
+     * (bench/README.md "Replay performance"): the search starts from the
+     * last one's first segment. */
+    size_t i0 = seg_near(p, c[0], p->edit_i), i1 = i0; /* i1: the segment holding c[3] */
     while (i1 + 1 < p->n && p->t[i1 + 1] <= c[3])
         i1++; /* no further than the pass below goes */
     size_t need = i1 - i0 + 1 + 4;
@@ -233,7 +237,23 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
         double next_old = a <= i1 ? p->t[a] : INFINITY, next_c = k < 4 ? c[k] : INFINITY;
         if (next_old == INFINITY && next_c == INFINITY)
             break;
-        if (next_old <= next_c) {
+        if (next_old <= next_c && x >= c[1] && next_old < c[2]) {
+            /* Between c[1] and c[2] neither span changes anything: the old
+             * breakpoints there stay as they are, and each differs from
+             * the one before it (the last one goes through put below). */
+            size_t b = a;
+            while (b + 1 <= i1 && p->t[b + 1] < c[2])
+                b++;
+            if (b > a) {
+                memcpy(p->tmp_t + m, p->t + a, (b - a) * sizeof *p->t);
+                memcpy(p->tmp_free + m, p->free + a, (b - a) * sizeof *p->free);
+                m += b - a;
+                last = p->free[b - 1];
+            }
+            x = p->t[b];
+            old = p->free[b];
+            a = b + 1;
+        } else if (next_old <= next_c) {
             x = next_old;
             old = p->free[a++];
         } else
@@ -256,6 +276,15 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
     memcpy(p->free + i0, p->tmp_free, m * sizeof *p->free);
     p->n = n_new;
     p->edit_i = i0;
+    /* max(from, to_end) lies in [c[0], c[3]]: its segment is mostly among
+     * the rewritten ones, a few from their end (not known here if every
+     * rewritten segment up to it merged into the one before them) */
+    double back = from > to_end ? from : to_end;
+    size_t j = m;
+    while (j > 0 && p->tmp_t[j - 1] > back)
+        j--;
+    if (j > 0)
+        p->back_i = i0 + j - 1;
     return ENG_OK;
 }
 
@@ -281,11 +310,9 @@ double pol_profile_earliest(const pol_profile *p, double from, double dur, int32
     }
 }
 
-double pol_profile_free_since(const pol_profile *p, double before, int32_t units)
+/* pol_profile_free_since with i = seg(p, before), before > t[0]. */
+static double free_since_from(const pol_profile *p, double before, int32_t units, size_t i)
 {
-    if (before <= p->t[0])
-        return before;
-    size_t i = seg(p, before);
     if (p->t[i] == before)
         i--; /* the segment ending at before */
     for (;; i--) {
@@ -294,6 +321,20 @@ double pol_profile_free_since(const pol_profile *p, double before, int32_t units
         if (i == 0)
             return p->t[0];
     }
+}
+
+double pol_profile_free_since(const pol_profile *p, double before, int32_t units)
+{
+    if (before <= p->t[0])
+        return before;
+    return free_since_from(p, before, units, seg(p, before));
+}
+
+double pol_profile_free_since_near(const pol_profile *p, double before, int32_t units, size_t hint)
+{
+    if (before <= p->t[0])
+        return before;
+    return free_since_from(p, before, units, seg_near(p, before, hint));
 }
 
 void pol_profile_minmax_over(const pol_profile *p, double a, double b, int32_t *least,

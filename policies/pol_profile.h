@@ -29,6 +29,12 @@ typedef struct pol_profile {
     size_t edit_i; /* the first segment the last pol_profile_move rewrote
                     * (a hint for pol_profile_cursor_near: the two spans
                     * lie in the segments from there on) */
+    size_t back_i; /* after pol_profile_move(from, to, dur): the segment
+                    * holding max(from, to + dur), where the units given
+                    * back start for a move to an earlier time; SIZE_MAX
+                    * when not known (the move failed, went through two
+                    * adds, or merged every segment up to there into the
+                    * one before) */
 } pol_profile;
 
 /* All `total` units free from `origin` on. 0 or ENG_NOMEM. */
@@ -111,6 +117,12 @@ void pol_profile_minmax_over(const pol_profile *p, double a, double b, int32_t *
  * back: a window of its length starting in [before - length, before)
  * overlaps that reservation, so it fits iff the stretch holds its start. */
 double pol_profile_free_since(const pol_profile *p, double before, int32_t units);
+
+/* pol_profile_free_since(p, before, units), the segment holding `before`
+ * found from segment `hint` as pol_profile_cursor_near does: O(1) with the
+ * hint pol_profile_free_before_near just left for the same time, O(log d)
+ * otherwise, then the segments of the stretch. */
+double pol_profile_free_since_near(const pol_profile *p, double before, int32_t units, size_t hint);
 
 /* The run of segments with at least `units` free around segment i (whose
  * free[i] >= units): *from its start, *to its end (INFINITY if it never

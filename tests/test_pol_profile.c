@@ -130,6 +130,17 @@ static void test_free_since(void)
     CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since(&p, 10, 3), 10, 0);
     /* at or before the origin */
     CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since(&p, 0, 1), 0, 0);
+    /* the same from hints below, at and above the segment holding the
+     * time, and past the end */
+    for (size_t h = 0; h < 7; h++) {
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 20, 2, h), 15, 0);
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 25, 1, h), 15, 0);
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 25, 2, h), 25, 0);
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 10, 2, h), 0, 0);
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 10, 3, h), 10, 0);
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 0, 1, h), 0, 0);
+        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, 35, 4, h), 30, 0);
+    }
     pol_profile_fini(&p);
 }
 
@@ -201,6 +212,9 @@ static void test_move(void)
             CU_ASSERT_DOUBLE_EQUAL(b.t[i], a.t[i], 0);
             CU_ASSERT_EQUAL(b.free[i], a.free[i]);
         }
+        /* the segment holding max(from, to + dur), as a search finds it */
+        double back = from > to + dur ? from : to + dur;
+        CU_ASSERT(b.back_i == SIZE_MAX || b.back_i == pol_profile_cursor_at(&b, back).i);
         pol_profile_fini(&a);
         pol_profile_fini(&b);
     }
@@ -223,11 +237,85 @@ static void test_move(void)
      * there the old slot's end, 22, is found in [21,30) (index 5) */
     CU_ASSERT_EQUAL(p.edit_i, 2);
     CU_ASSERT_EQUAL(pol_profile_cursor_near(&p, 22, p.edit_i).i, 5);
+    /* the units given back start at 22, in [21,30) */
+    CU_ASSERT_EQUAL(p.back_i, 5);
     /* 1 unit into [10,15), where none is free: refused, nothing changed */
     CU_ASSERT_EQUAL(pol_profile_move(&p, 16, 11, 5, 1), ENG_INVARIANT);
     CU_ASSERT_EQUAL(p.n, 7);
     CU_ASSERT_EQUAL(p.free[3], 3);
     pol_profile_fini(&p);
+}
+
+/* A move whose old and new spans overlap over several breakpoints: from
+ * the later of the two starts to the earlier of the two ends nothing
+ * changes, and pol_profile_move copies those segments as they are. By hand:
+ * 6 units; 1 reserved on [10,40), others taken 2 on [15,20), 1 on [20,25),
+ * 3 on [25,30): 6 on [0,10), 5 on [10,15), 3 on [15,20), 4 on [20,25),
+ * 2 on [25,30), 5 on [30,40), 6 on. Moved to [5,35): 5 on [5,10), the
+ * middle [10,35) unchanged but for its end, 6 on [35,40). Then against
+ * the two adds on random profiles with long reservations (many
+ * breakpoints between the spans' inner ends). */
+static void test_move_middle(void)
+{
+    pol_profile p;
+    CU_ASSERT_EQUAL_FATAL(pol_profile_init(&p, 6, 0), ENG_OK);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 10, 40, -1), ENG_OK);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 15, 20, -2), ENG_OK);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 20, 25, -1), ENG_OK);
+    CU_ASSERT_EQUAL(pol_profile_add(&p, 25, 30, -3), ENG_OK);
+    CU_ASSERT_EQUAL(pol_profile_move(&p, 10, 5, 30, 1), ENG_OK);
+    expect(&p, (double[]){0, 5, 15, 20, 25, 30, 35}, (int32_t[]){6, 5, 3, 4, 2, 5, 6}, 7);
+    /* and back: the middle [10,35) again copied, 6 on [5,10) merges */
+    CU_ASSERT_EQUAL(pol_profile_move(&p, 5, 10, 30, 1), ENG_OK);
+    expect(&p, (double[]){0, 10, 15, 20, 25, 30, 40}, (int32_t[]){6, 5, 3, 4, 2, 5, 6}, 7);
+    pol_profile_fini(&p);
+
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 16);
+    int moved = 0, known = 0; /* moves, and those that know back_i */
+    for (int round = 0; round < 200; round++) {
+        pol_profile a, b;
+        CU_ASSERT_EQUAL_FATAL(pol_profile_init(&a, 8, 0), ENG_OK);
+        CU_ASSERT_EQUAL_FATAL(pol_profile_init(&b, 8, 0), ENG_OK);
+        for (int k = 0; k < 12; k++) { /* short reservations: breakpoints */
+            double s0 = (double)gsl_rng_uniform_int(r, 100),
+                   d = 1 + (double)gsl_rng_uniform_int(r, 9);
+            int32_t u = 1 + (int32_t)gsl_rng_uniform_int(r, 3);
+            if (pol_profile_add(&a, s0, s0 + d, -u) == ENG_OK)
+                CU_ASSERT_EQUAL(pol_profile_add(&b, s0, s0 + d, -u), ENG_OK);
+        }
+        double from = (double)gsl_rng_uniform_int(r, 60),
+               dur = 10 + (double)gsl_rng_uniform_int(r, 50);
+        double to = from + (double)gsl_rng_uniform_int(r, 41) - 20.0;
+        int32_t units = 1 + (int32_t)gsl_rng_uniform_int(r, 2);
+        if (to < 0 || pol_profile_add(&a, from, from + dur, -units) != ENG_OK) {
+            pol_profile_fini(&a);
+            pol_profile_fini(&b);
+            continue;
+        }
+        CU_ASSERT_EQUAL(pol_profile_add(&b, from, from + dur, -units), ENG_OK);
+        int ra = pol_profile_add(&a, from, from + dur, units);
+        if (ra == ENG_OK)
+            ra = pol_profile_add(&a, to, to + dur, -units);
+        int rb = pol_profile_move(&b, from, to, dur, units);
+        CU_ASSERT_EQUAL(rb, ra);
+        if (ra == ENG_OK && rb == ENG_OK) {
+            CU_ASSERT_EQUAL(b.n, a.n);
+            for (size_t i = 0; i < a.n && i < b.n; i++) {
+                CU_ASSERT_DOUBLE_EQUAL(b.t[i], a.t[i], 0);
+                CU_ASSERT_EQUAL(b.free[i], a.free[i]);
+            }
+            double back = from > to + dur ? from : to + dur;
+            CU_ASSERT(b.back_i == SIZE_MAX || b.back_i == pol_profile_cursor_at(&b, back).i);
+            known += b.back_i != SIZE_MAX;
+            moved++;
+        }
+        pol_profile_fini(&a);
+        pol_profile_fini(&b);
+    }
+    gsl_rng_free(r);
+    CU_ASSERT(moved > 50);
+    CU_ASSERT(known > moved / 2);
 }
 
 static void test_free_before_max_over(void)
@@ -280,7 +368,9 @@ static void test_cursor_at(void)
     pol_profile_fini(&p);
 }
 
-/* pol_profile_cursor_near and pol_profile_free_before_near: by hand on
+/* pol_profile_cursor_near, pol_profile_free_before_near and
+ * pol_profile_free_since_near (the last against pol_profile_free_since):
+ * by hand on
  * the steps (breakpoints 0, 10, 15, 20, 30; free 2, 0, 4, 1, 4), from
  * hints below, at and above the answer, past the end, on a breakpoint
  * itself, before the origin and at infinity; then against
@@ -335,7 +425,13 @@ static void test_cursor_near(void)
             for (size_t x = 0; x < 3; x++) {
                 size_t want = pol_profile_cursor_at(&p, xs[x]).i;
                 int32_t before = pol_profile_free_before(&p, xs[x]);
+                double since[3];
+                for (int32_t u = 0; u < 3; u++)
+                    since[u] = pol_profile_free_since(&p, xs[x], 8 * u + 1);
                 for (size_t h = 0; h <= p.n + 1; h++) {
+                    for (int32_t u = 0; u < 3; u++)
+                        CU_ASSERT_DOUBLE_EQUAL(pol_profile_free_since_near(&p, xs[x], 8 * u + 1, h),
+                                               since[u], 0);
                     CU_ASSERT_EQUAL(pol_profile_cursor_near(&p, xs[x], h).i, want);
                     size_t hint = h;
                     CU_ASSERT_EQUAL(pol_profile_free_before_near(&p, xs[x], &hint), before);
@@ -392,10 +488,12 @@ int bl_suite_pol_profile(void)
     CU_add_test(s, "free stretch before a time", test_free_since);
     CU_add_test(s, "runs of free units around a segment", test_run);
     CU_add_test(s, "a reservation moved in one pass", test_move);
+    CU_add_test(s, "a move over many breakpoints (the middle copied)", test_move_middle);
     CU_add_test(s, "free just before a time, least and most free over a span",
                 test_free_before_max_over);
     CU_add_test(s, "scans from a given time (cursor_at)", test_cursor_at);
-    CU_add_test(s, "segments found from a hint (cursor_near, free_before_near)", test_cursor_near);
+    CU_add_test(s, "segments found from a hint (cursor_near, free_before_near, free_since_near)",
+                test_cursor_near);
     CU_add_test(s, "candidate starts across islands (breaks)", test_breaks);
     return 0;
 }
