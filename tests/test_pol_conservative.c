@@ -5,9 +5,8 @@
 #include "eng_error.h"
 #include "eng_policy.h"
 
+#include <stdint.h>
 #include <stdio.h>
-#include <string.h>
-
 #include <string.h>
 
 static void run4(const bl_jobspec *jobs, size_t n, const bl_expect *exp, size_t n_exp,
@@ -154,6 +153,64 @@ static void test_indexed_equals_plain(void)
     }
 }
 
+/* The home slot of shape (units, dur) in the table of scans: the hash of
+ * fit_slot in policies/pol_conservative.c (1 024 slots), mirrored here so
+ * that the next test can pick shapes that share one home. */
+static size_t scan_home(int32_t units, double dur)
+{
+    uint64_t bits;
+    memcpy(&bits, &dur, sizeof bits);
+    uint64_t h = ((uint64_t)units * 0x9E3779B97F4A7C15ull ^ bits) * 0xBF58476D1CE4E5B9ull;
+    return (size_t)(h >> 40) % 1024;
+}
+
+/* The indexed compression against the plain one when the scans crowd one
+ * neighbourhood of their table: twelve shapes with the same home slot, more
+ * than the eight probes hold, so looking up a shape keeps evicting
+ * another's scan (the evicted shape's jobs must look theirs up anew and
+ * start a new scan, with a new stamp). */
+static void test_indexed_equals_plain_evicting(void)
+{
+    enum { N = 300, HOSTS = 8, SHAPES = 12 };
+    static const pol_kv plain[] = {{"compress", "plain"}};
+    int32_t units[SHAPES];
+    double req[SHAPES];
+    size_t n_shapes = 0, home = scan_home(1, 600);
+    for (int d = 600; d < 2000000 && n_shapes < SHAPES; d++)
+        for (int32_t u = 1; u <= 3 && n_shapes < SHAPES; u++)
+            if (scan_home(u, d) == home) {
+                units[n_shapes] = u;
+                req[n_shapes++] = d;
+            }
+    CU_ASSERT_EQUAL_FATAL(n_shapes, SHAPES);
+    for (unsigned seed = 1; seed <= 3; seed++) {
+        bl_jobspec jobs[N];
+        uint64_t x = seed * 0xD1B54A32D192ED03ull;
+        double submit = 0;
+        for (int i = 0; i < N; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            size_t k = x % SHAPES;
+            double run = 1 + (double)((x >> 8) % (uint64_t)req[k]);
+            submit += (double)((x >> 32) % 200);
+            jobs[i] = (bl_jobspec){i + 1, submit, run, req[k], units[k], 0};
+        }
+        bl_sched a, b;
+        bl_core_run("conservative", jobs, N, bl_uniform_platform(HOSTS, 1), NULL, &a);
+        bl_opts o = {.options = plain, .n_options = 1};
+        bl_core_run("conservative", jobs, N, bl_uniform_platform(HOSTS, 1), &o, &b);
+        CU_ASSERT_EQUAL(a.rc, 0);
+        CU_ASSERT_EQUAL(b.rc, 0);
+        int differ = 0;
+        for (int i = 0; i < N; i++)
+            differ += bl_start(&a, i + 1) != bl_start(&b, i + 1);
+        if (differ)
+            printf("\nseed %u: %d of %d starts differ\n", seed, differ, N);
+        CU_ASSERT_EQUAL(differ, 0);
+        bl_sched_fini(&a);
+        bl_sched_fini(&b);
+    }
+}
+
 /* An option value that is neither indexed nor plain is refused. */
 static void test_bad_option(void)
 {
@@ -249,6 +306,7 @@ int bl_suite_pol_conservative(void)
     CU_add_test(s, "S5 walltime kill", test_walltime);
     CU_add_test(s, "many early ends under the checker", test_many_early_ends);
     CU_add_test(s, "indexed compression = plain compression", test_indexed_equals_plain);
+    CU_add_test(s, "indexed = plain with scans evicted", test_indexed_equals_plain_evicting);
     CU_add_test(s, "compress option checked", test_bad_option);
     CU_add_test(s, "S11 islands: reservations per island", test_islands);
     CU_add_test(s, "islands: a job larger than every island", test_islands_span);
