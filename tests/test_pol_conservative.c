@@ -110,6 +110,27 @@ static void test_many_early_ends(void)
     bl_sched_fini(&s);
 }
 
+/* The indexed compression (default) and the plain one start every job of
+ * jobs at the same time on n_hosts identical hosts. */
+static void same_starts_as_plain(const bl_jobspec *jobs, int n, int n_hosts, unsigned seed)
+{
+    static const pol_kv plain[] = {{"compress", "plain"}};
+    bl_sched a, b;
+    bl_core_run("conservative", jobs, (size_t)n, bl_uniform_platform(n_hosts, 1), NULL, &a);
+    bl_opts o = {.options = plain, .n_options = 1};
+    bl_core_run("conservative", jobs, (size_t)n, bl_uniform_platform(n_hosts, 1), &o, &b);
+    CU_ASSERT_EQUAL(a.rc, 0);
+    CU_ASSERT_EQUAL(b.rc, 0);
+    int differ = 0;
+    for (int i = 0; i < n; i++)
+        differ += bl_start(&a, i + 1) != bl_start(&b, i + 1);
+    if (differ)
+        printf("\nseed %u: %d of %d starts differ\n", seed, differ, n);
+    CU_ASSERT_EQUAL(differ, 0);
+    bl_sched_fini(&a);
+    bl_sched_fini(&b);
+}
+
 /* The indexed compression (default) against the plain one, which releases,
  * re-places and reserves every waiting job: the same start for every job on
  * random queues with many early ends, few shapes (requested times from four
@@ -120,7 +141,6 @@ static void test_indexed_equals_plain(void)
 {
     enum { N = 400, HOSTS = 16 };
     static const double classes[] = {60, 300, 900, 3600};
-    static const pol_kv plain[] = {{"compress", "plain"}};
     for (unsigned seed = 1; seed <= 6; seed++) {
         bl_jobspec jobs[N];
         uint64_t x = seed * 0x9E3779B97F4A7C15ull;
@@ -134,22 +154,7 @@ static void test_indexed_equals_plain(void)
             submit += (double)((x >> 32) % 40);
             jobs[i] = (bl_jobspec){i + 1, submit, run, req, procs, 0};
         }
-        bl_sched a, b;
-        bl_core_run("conservative", jobs, N, bl_uniform_platform(HOSTS, 1), NULL, &a);
-        bl_opts o = {.options = plain, .n_options = 1};
-        bl_core_run("conservative", jobs, N, bl_uniform_platform(HOSTS, 1), &o, &b);
-        CU_ASSERT_EQUAL(a.rc, 0);
-        CU_ASSERT_EQUAL(b.rc, 0);
-        int differ = 0;
-        for (int i = 0; i < N; i++) {
-            double sa = bl_start(&a, i + 1), sb = bl_start(&b, i + 1);
-            differ += sa != sb;
-        }
-        if (differ)
-            printf("\nseed %u: %d of %d starts differ\n", seed, differ, N);
-        CU_ASSERT_EQUAL(differ, 0);
-        bl_sched_fini(&a);
-        bl_sched_fini(&b);
+        same_starts_as_plain(jobs, N, HOSTS, seed);
     }
 }
 
@@ -172,7 +177,6 @@ static size_t scan_home(int32_t units, double dur)
 static void test_indexed_equals_plain_evicting(void)
 {
     enum { N = 300, HOSTS = 8, SHAPES = 12 };
-    static const pol_kv plain[] = {{"compress", "plain"}};
     int32_t units[SHAPES];
     double req[SHAPES];
     size_t n_shapes = 0, home = scan_home(1, 600);
@@ -194,20 +198,7 @@ static void test_indexed_equals_plain_evicting(void)
             submit += (double)((x >> 32) % 200);
             jobs[i] = (bl_jobspec){i + 1, submit, run, req[k], units[k], 0};
         }
-        bl_sched a, b;
-        bl_core_run("conservative", jobs, N, bl_uniform_platform(HOSTS, 1), NULL, &a);
-        bl_opts o = {.options = plain, .n_options = 1};
-        bl_core_run("conservative", jobs, N, bl_uniform_platform(HOSTS, 1), &o, &b);
-        CU_ASSERT_EQUAL(a.rc, 0);
-        CU_ASSERT_EQUAL(b.rc, 0);
-        int differ = 0;
-        for (int i = 0; i < N; i++)
-            differ += bl_start(&a, i + 1) != bl_start(&b, i + 1);
-        if (differ)
-            printf("\nseed %u: %d of %d starts differ\n", seed, differ, N);
-        CU_ASSERT_EQUAL(differ, 0);
-        bl_sched_fini(&a);
-        bl_sched_fini(&b);
+        same_starts_as_plain(jobs, N, HOSTS, seed);
     }
 }
 

@@ -179,6 +179,23 @@ static void test_run(void)
     pol_profile_fini(&p);
 }
 
+/* b, moved from `from` to `to` (dur long), holds the segments of a, where
+ * the same units were released and reserved by two adds, and its back_i is
+ * unknown or the segment holding max(from, to + dur), as a search finds it.
+ * Whether back_i was known. */
+static bool check_moved(const pol_profile *a, const pol_profile *b, double from, double to,
+                        double dur)
+{
+    CU_ASSERT_EQUAL(b->n, a->n);
+    for (size_t i = 0; i < a->n && i < b->n; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(b->t[i], a->t[i], 0);
+        CU_ASSERT_EQUAL(b->free[i], a->free[i]);
+    }
+    double back = from > to + dur ? from : to + dur;
+    CU_ASSERT(b->back_i == SIZE_MAX || b->back_i == pol_profile_cursor_at(b, back).i);
+    return b->back_i != SIZE_MAX;
+}
+
 /* pol_profile_move against the two adds it stands for, on the steps and on
  * spans apart, overlapping, touching, at the origin and past the last
  * breakpoint; a move that would overbook is refused and changes nothing
@@ -207,14 +224,7 @@ static void test_move(void)
             pol_profile_fini(&b);
             continue;
         }
-        CU_ASSERT_EQUAL(b.n, a.n);
-        for (size_t i = 0; i < a.n && i < b.n; i++) {
-            CU_ASSERT_DOUBLE_EQUAL(b.t[i], a.t[i], 0);
-            CU_ASSERT_EQUAL(b.free[i], a.free[i]);
-        }
-        /* the segment holding max(from, to + dur), as a search finds it */
-        double back = from > to + dur ? from : to + dur;
-        CU_ASSERT(b.back_i == SIZE_MAX || b.back_i == pol_profile_cursor_at(&b, back).i);
+        check_moved(&a, &b, from, to, dur);
         pol_profile_fini(&a);
         pol_profile_fini(&b);
     }
@@ -300,14 +310,7 @@ static void test_move_middle(void)
         int rb = pol_profile_move(&b, from, to, dur, units);
         CU_ASSERT_EQUAL(rb, ra);
         if (ra == ENG_OK && rb == ENG_OK) {
-            CU_ASSERT_EQUAL(b.n, a.n);
-            for (size_t i = 0; i < a.n && i < b.n; i++) {
-                CU_ASSERT_DOUBLE_EQUAL(b.t[i], a.t[i], 0);
-                CU_ASSERT_EQUAL(b.free[i], a.free[i]);
-            }
-            double back = from > to + dur ? from : to + dur;
-            CU_ASSERT(b.back_i == SIZE_MAX || b.back_i == pol_profile_cursor_at(&b, back).i);
-            known += b.back_i != SIZE_MAX;
+            known += check_moved(&a, &b, from, to, dur);
             moved++;
         }
         pol_profile_fini(&a);
