@@ -10,6 +10,7 @@
 #include "pol_slots.h"
 
 #include "eng_error.h"
+#include "eng_util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,47 +32,28 @@ static bool before_eq(const pol_slot_list *l, int32_t a, double start, uint64_t 
     return x->slot.start_s < start || (x->slot.start_s == start && x->seq <= seq);
 }
 
+/* Room for need slots. node and tmp share one capacity, and each grows
+ * from it alike. */
 static int grow(pol_slot_list *l, size_t need)
 {
-    if (need <= l->cap)
-        return ENG_OK;
-    size_t cap = l->cap ? l->cap : 64;
-    while (cap < need)
-        cap *= 2;
-    pol_slot_node *node = realloc(l->node, cap * sizeof *node);
-    if (!node)
+    size_t cap_node = l->cap, cap_tmp = l->cap;
+    if (eng_grow(&l->node, &cap_node, need, sizeof *l->node) ||
+        eng_grow(&l->tmp, &cap_tmp, need, sizeof *l->tmp))
         return ENG_NOMEM;
-    l->node = node;
-    int32_t *tmp = realloc(l->tmp, cap * sizeof *tmp);
-    if (!tmp)
-        return ENG_NOMEM;
-    l->tmp = tmp;
-    l->cap = cap;
+    l->cap = cap_node;
     return ENG_OK;
 }
 
-/* Room for k more blocks than are in use. */
+/* Room for k more blocks than are in use; the three arrays share one
+ * capacity likewise. */
 static int grow_blocks(pol_slot_list *l, size_t k)
 {
-    size_t need = l->nb + k;
-    if (need <= l->cap_blk)
-        return ENG_OK;
-    size_t cap = l->cap_blk ? l->cap_blk : 8;
-    while (cap < need)
-        cap *= 2;
-    pol_slot_block *blk = realloc(l->blk, cap * sizeof *blk);
-    if (!blk)
+    size_t need = l->nb + k, cap_blk = l->cap_blk, cap_border = l->cap_blk, cap_free = l->cap_blk;
+    if (eng_grow(&l->blk, &cap_blk, need, sizeof *l->blk) ||
+        eng_grow(&l->border, &cap_border, need, sizeof *l->border) ||
+        eng_grow(&l->blk_free, &cap_free, need, sizeof *l->blk_free))
         return ENG_NOMEM;
-    l->blk = blk;
-    int32_t *border = realloc(l->border, cap * sizeof *border);
-    if (!border)
-        return ENG_NOMEM;
-    l->border = border;
-    int32_t *bf = realloc(l->blk_free, cap * sizeof *bf);
-    if (!bf)
-        return ENG_NOMEM;
-    l->blk_free = bf;
-    l->cap_blk = cap;
+    l->cap_blk = cap_blk;
     return ENG_OK;
 }
 
