@@ -1111,9 +1111,11 @@ static int compress(cons_state *s, const pol_view *v)
         if (!(old > v->now_s))
             continue; /* started (NAN), or due now */
         double f = first_fit(s, e, old);
-        bool free_before = s->dirty[e->idx] &&
-                           pol_profile_free_before_near(&s->prof, old, &hint) >= e->units;
-        s->dirty[e->idx] = 0;
+        bool free_before = false;
+        if (s->dirty[e->idx]) {
+            s->dirty[e->idx] = 0;
+            free_before = pol_profile_free_before_near(&s->prof, old, &hint) >= e->units;
+        }
         if (!free_before && !(f < old))
             continue;
         double t = moved_start(s, v, e, f, free_before, hint);
