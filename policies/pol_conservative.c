@@ -683,13 +683,19 @@ static void byr_drop_due(cons_state *s, double now)
  * profile's segments on [a, b]), after one binary search. */
 static void mark_from(cons_state *s, size_t k, double a, double b, size_t i)
 {
-    const pol_profile *p = &s->prof;
-    for (k = byr_after(s, k, a); k < s->n_byr && s->byr[k].res_s <= b; k++) {
-        double r = s->byr[k].res_s;
-        while (i + 1 < p->n && p->t[i + 1] < r)
+    /* In locals: a store to dirty (bytes) could change any of them for the
+     * compiler, which would load them again after each mark. */
+    const double *t = s->prof.t;
+    const int32_t *free = s->prof.free;
+    size_t n = s->prof.n, n_byr = s->n_byr;
+    const cons_byr *byr = s->byr;
+    uint8_t *dirty = s->dirty;
+    for (k = byr_after(s, k, a); k < n_byr && byr[k].res_s <= b; k++) {
+        double r = byr[k].res_s;
+        while (i + 1 < n && t[i + 1] < r)
             i++; /* the last segment starting before r */
-        if (p->free[i] >= s->byr[k].units)
-            s->dirty[s->byr[k].idx] = 1;
+        if (free[i] >= byr[k].units)
+            dirty[byr[k].idx] = 1;
     }
 }
 
@@ -1105,9 +1111,11 @@ static int compress(cons_state *s, const pol_view *v)
         if (!(old > v->now_s))
             continue; /* started (NAN), or due now */
         double f = first_fit(s, e, old);
-        bool free_before = s->dirty[e->idx] &&
-                           pol_profile_free_before_near(&s->prof, old, &hint) >= e->units;
-        s->dirty[e->idx] = 0;
+        bool free_before = false;
+        if (s->dirty[e->idx]) {
+            s->dirty[e->idx] = 0;
+            free_before = pol_profile_free_before_near(&s->prof, old, &hint) >= e->units;
+        }
         if (!free_before && !(f < old))
             continue;
         double t = moved_start(s, v, e, f, free_before, hint);

@@ -179,18 +179,6 @@ int pol_profile_add(pol_profile *p, double start, double end, int32_t delta)
     return ENG_OK;
 }
 
-/* Appends the segment (x, v) to the new segments of pol_profile_move
- * unless it continues the last one (*last: its value). */
-static void put(pol_profile *p, size_t *m, int32_t *last, double x, int32_t v)
-{
-    if (*m > 0 && v == *last)
-        return;
-    p->tmp_t[*m] = x;
-    p->tmp_free[*m] = v;
-    (*m)++;
-    *last = v;
-}
-
 int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t units)
 {
     double from_end = from + dur, to_end = to + dur;
@@ -221,43 +209,54 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
         p->tmp_cap = cap_t < cap_f ? cap_t : cap_f;
     }
     /* The segments from t[i0] to past c[3], old breakpoints and the spans'
-     * ends in time order, each with its old value plus the change. */
-    size_t m = 0, a = i0 + 1, k = 0;
-    int32_t last = i0 > 0 ? p->free[i0 - 1] : INT32_MIN, old = p->free[i0];
-    double x = p->t[i0];
-    for (;;) {
-        int32_t v = old + (from <= x && x < from_end ? units : 0) -
-                    (to <= x && x < to_end ? units : 0);
+     * ends in time order, each with its old value plus the change. The
+     * change is constant between consecutive ends (and 0 before c[0]), so
+     * each of the five stretches adds one value to the old breakpoints in
+     * it. A new segment that continues the one before it is left out. */
+    size_t m = 0, a = i0; /* a: the old segment holding the current point */
+    int32_t last = i0 > 0 ? p->free[i0 - 1] : INT32_MIN;
+    for (int r = -1; r < 4; r++) {
+        double lo = r < 0 ? p->t[i0] : c[r], hi = r < 3 ? c[r + 1] : INFINITY;
+        if (!(lo < hi))
+            continue; /* empty: before c[0] when t[i0] = c[0], or equal ends */
+        while (a + 1 <= i1 && p->t[a + 1] <= lo)
+            a++;
+        int32_t d = (from <= lo && lo < from_end ? units : 0) -
+                    (to <= lo && lo < to_end ? units : 0);
+        int32_t v = p->free[a] + d;
         if (v < 0 || v > p->total)
             return ENG_INVARIANT;
-        if (m > 0 || i0 == 0 || v != last) /* else it continues segment i0 - 1 */
-            put(p, &m, &last, x, v);
-        while (k < 4 && c[k] <= x)
-            k++;
-        double next_old = a <= i1 ? p->t[a] : INFINITY, next_c = k < 4 ? c[k] : INFINITY;
-        if (next_old == INFINITY && next_c == INFINITY)
-            break;
-        if (next_old <= next_c && x >= c[1] && next_old < c[2]) {
-            /* Between c[1] and c[2] neither span changes anything: the old
-             * breakpoints there stay as they are, and each differs from
-             * the one before it (the last one goes through put below). */
+        if (v != last) {
+            p->tmp_t[m] = lo;
+            p->tmp_free[m++] = v;
+            last = v;
+        }
+        if (r == 1) {
+            /* Between c[1] and c[2] neither span changes anything (d = 0):
+             * the old breakpoints there stay as they are, and each differs
+             * from the one before it, whose value is last. */
             size_t b = a;
-            while (b + 1 <= i1 && p->t[b + 1] < c[2])
+            while (b + 1 <= i1 && p->t[b + 1] < hi)
                 b++;
             if (b > a) {
-                memcpy(p->tmp_t + m, p->t + a, (b - a) * sizeof *p->t);
-                memcpy(p->tmp_free + m, p->free + a, (b - a) * sizeof *p->free);
+                memcpy(p->tmp_t + m, p->t + a + 1, (b - a) * sizeof *p->t);
+                memcpy(p->tmp_free + m, p->free + a + 1, (b - a) * sizeof *p->free);
                 m += b - a;
-                last = p->free[b - 1];
+                last = p->free[b];
+                a = b;
             }
-            x = p->t[b];
-            old = p->free[b];
-            a = b + 1;
-        } else if (next_old <= next_c) {
-            x = next_old;
-            old = p->free[a++];
-        } else
-            x = next_c;
+            continue;
+        }
+        for (; a + 1 <= i1 && p->t[a + 1] < hi; a++) {
+            v = p->free[a + 1] + d;
+            if (v < 0 || v > p->total)
+                return ENG_INVARIANT;
+            if (v != last) {
+                p->tmp_t[m] = p->t[a + 1];
+                p->tmp_free[m++] = v;
+                last = v;
+            }
+        }
     }
     /* Splice: segments i0..i1 become the m new ones. */
     size_t n_new = p->n - (i1 - i0 + 1) + m;
