@@ -327,8 +327,9 @@ static bool dominated(pol_slot_algo algo, const pol_slot_req *f, const pol_slot_
 
 /* The searches whose resume points are kept: the last REC_MAX of the
  * batch that found a window (fewer points only start a search earlier).
- * Chosen by instructions (alp, the first 15 000 jobs of SDSC-SP2): 5.112 G
- * with 4, 5.113 G with 8, 5.120 G with 16 (the upkeep grows with them). */
+ * Chosen by instructions (alp, the first 15 000 jobs of SDSC-SP2, before
+ * the places were reused): 5.112 G with 4, 5.113 G with 8, 5.120 G with
+ * 16 (the upkeep grows with them). */
 #define REC_MAX 8
 
 static bool mark_before(const pol_slot_mark *a, const pol_slot_mark *b)
