@@ -83,15 +83,21 @@ static double budget_of(const pol_slot_req *r)
 }
 
 /* The answer: the window's first n candidates starting at start, their
- * pieces completed from the list l they were found on. */
+ * pieces completed from the list l they were found on; ss->first, the
+ * piece first in list order (in_order: the first candidate). */
 static int answer(pol_slot_search *ss, const pol_slot_list *l, const pol_slot_req *r,
-                  const pol_slot_cand *c, size_t n, double start, pol_window *w)
+                  const pol_slot_cand *c, size_t n, bool in_order, double start, pol_window *w)
 {
     if (eng_grow(&ss->out, &ss->cap_out, n, sizeof *ss->out))
         return ENG_NOMEM;
     double time = 0, cost = 0;
+    int32_t first = c[0].handle; /* ALP's window is in list order */
     for (size_t k = 0; k < n; k++) {
         const pol_slot *s = pol_slots_get(l, c[k].handle);
+        if (!in_order && (s->start_s < pol_slots_get(l, first)->start_s ||
+                          (s->start_s == pol_slots_get(l, first)->start_s &&
+                           pol_slots_seq(l, c[k].handle) < pol_slots_seq(l, first))))
+            first = c[k].handle;
         pol_piece *p = &ss->out[k];
         *p = (pol_piece){.handle = c[k].handle,
                          .line = s->line,
@@ -104,6 +110,7 @@ static int answer(pol_slot_search *ss, const pol_slot_list *l, const pol_slot_re
         cost += p->price * p->hold;
     }
     *w = (pol_window){.start_s = start, .time = time, .cost = cost, .n = n, .piece = ss->out};
+    ss->first = first;
     return ENG_OK;
 }
 
@@ -240,7 +247,7 @@ static int scan(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo algo,
             }
             if (complete) {
                 *found = true;
-                return answer(ss, l, r, ss->win, need, start, w);
+                return answer(ss, l, r, ss->win, need, alp, start, w);
             }
         }
         if (fold)
@@ -396,22 +403,15 @@ static bool resume_point(pol_slot_search *ss, const pol_slot_list *l, pol_slot_a
     return true;
 }
 
-/* Before window w is cut out of l: forgets every resume point at or after
- * the least key of w's pieces (the first slot the take changes; for ALP
- * the first piece, the window being in list order), and the searches left
- * without one. */
-static void forget_cut(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo algo,
-                       const pol_window *w)
+/* Before the window just found is cut out of l: forgets every resume
+ * point at or after the key of its piece first in list order (ss->first,
+ * the first slot the take changes), and the searches left without one. */
+static void forget_cut(pol_slot_search *ss, const pol_slot_list *l)
 {
-    if (ss->n_rec == 0 || w->n == 0)
+    if (ss->n_rec == 0)
         return;
-    pol_slot_mark cut = {.start_s = INFINITY};
-    for (size_t k = 0; k < (algo == POL_SLOT_ALP ? 1 : w->n); k++) {
-        int32_t h = w->piece[k].handle;
-        pol_slot_mark m = {.seq = pol_slots_seq(l, h), .start_s = pol_slots_get(l, h)->start_s};
-        if (mark_before(&m, &cut))
-            cut = m;
-    }
+    pol_slot_mark cut = {.seq = pol_slots_seq(l, ss->first),
+                         .start_s = pol_slots_get(l, ss->first)->start_s};
     size_t kept = 0;
     for (size_t k = 0; k < ss->n_rec; k++) {
         pol_slot_rec q = ss->rec[k];
@@ -491,7 +491,7 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
                 continue;
             }
             rc = record(out, (int32_t)i, &w);
-            forget_cut(ss, l, algo, &w);
+            forget_cut(ss, l);
             if (rc == ENG_OK)
                 rc = pol_slot_take(l, &w);
             any = true;

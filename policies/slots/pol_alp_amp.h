@@ -126,6 +126,7 @@ typedef struct pol_slot_search {
     size_t cap_win;
     pol_piece *out; /* the answer's pieces */
     size_t cap_out;
+    int32_t first;              /* the handle of the answer's piece first in list order */
     struct pol_slot_mark *mark; /* a batch search's resume points, */
     size_t n_mark, cap_mark;
     struct pol_slot_rec *rec; /* and the searches that left them */
