@@ -5,7 +5,9 @@
  * search of a batch by hand, random lists against a brute-force
  * earliest window, and the blocks passed over: on random lists of many
  * blocks, edited by the windows found, every search finds the window
- * that reading every block finds. */
+ * that reading every block finds; a batch's searches resumed at an
+ * earlier search's point, by hand and on random batches against searches
+ * from the list's start. */
 #include "bl_test.h"
 #include "eng_error.h"
 #include "slots/pol_alp_amp.h"
@@ -528,6 +530,146 @@ static void test_random_passes_as_reads(void)
     gsl_rng_free(g);
 }
 
+/* Resuming by hand. ALP, perf 1, price 1; A and B ask N = 2, t = 10:
+ *   line 1 [0, 15), line 2 [8, 30), line 3 [9, 40).
+ * A (pass 1): line 1 joins an empty window (a resume point); at 8 it has
+ * expired (18 > 15), so line 2 joins an empty window (a resume point);
+ * line 3 completes the window at 9 on lines 2, 3. Its cut starts at line
+ * 2's slot, so only the point at line 1 stays. B resumes there: line 1
+ * joins; line 2 is [8, 9) now; the K2 pieces [19, 30) (line 2, an empty
+ * window again: line 1 expired) and [19, 40) (line 3) -> window at 19.
+ * Pass 2: A resumes at line 1 too and fails (line 2 [29, 30) is too
+ * short, line 3 [29, 40) alone); B is skipped (it asks what A failed
+ * with). Searched 3, skipped 1, resumed 2 (B in pass 1, A in pass 2). */
+static void test_batch_resumes_by_hand(void)
+{
+    static const pol_slot s[] = {{0, 15, 1, 1, 1}, {8, 30, 1, 1, 2}, {9, 40, 1, 1, 3}};
+    pol_slot_list l;
+    pol_slots_init(&l, 5);
+    pol_slot_search ss;
+    pol_slot_search_init(&ss);
+    pol_alt_set set;
+    pol_alt_set_init(&set);
+    pol_slot_req r[2] = {{.n = 2, .t = 10, .perf_ref = 1, .price_max = 1},
+                         {.n = 2, .t = 10, .perf_ref = 1, .price_max = 1}};
+    for (int resume = 1; resume >= 0; resume--) {
+        fill(&l, s, 3);
+        ss.no_resume = !resume;
+        ss.searched = ss.skipped = ss.resumed = 0;
+        CU_ASSERT_EQUAL(pol_slot_batch_search(&ss, &l, POL_SLOT_ALP, r, 2, 0, &set), 0);
+        CU_ASSERT_EQUAL_FATAL(set.n_alt, 2);
+        CU_ASSERT_EQUAL(set.alt[0].job, 0);
+        CU_ASSERT_DOUBLE_EQUAL(set.alt[0].start_s, 9, 0);
+        CU_ASSERT_EQUAL(set.alt[1].job, 1);
+        CU_ASSERT_DOUBLE_EQUAL(set.alt[1].start_s, 19, 0);
+        for (size_t a = 0; a < 2; a++) {
+            CU_ASSERT_EQUAL(set.piece[set.alt[a].off].line, 2);
+            CU_ASSERT_EQUAL(set.piece[set.alt[a].off + 1].line, 3);
+        }
+        CU_ASSERT_EQUAL(ss.searched, 3);
+        CU_ASSERT_EQUAL(ss.skipped, 1);
+        CU_ASSERT_EQUAL(ss.resumed, resume ? 2 : 0);
+    }
+    pol_alt_set_fini(&set);
+    pol_slot_search_fini(&ss);
+    pol_slots_fini(&l);
+}
+
+/* Random lists of eight blocks or more (heterogeneous lines; runs of
+ * short slots), batches whose requests repeat or ask more than one
+ * another (rigid or not, ALP and AMP, with and without a cap on the
+ * alternatives per job): the batch search that resumes gives the
+ * alternatives, pieces and list of the one that starts every search at
+ * the list's start, and it resumes. */
+static void test_random_batches_resume_as_fresh(void)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 33);
+    pol_slot_list l, fresh_l;
+    pol_slots_init(&l, 1);
+    pol_slots_init(&fresh_l, 1);
+    pol_slot_search ss, fresh;
+    pol_slot_search_init(&ss);
+    pol_slot_search_init(&fresh);
+    fresh.no_resume = true;
+    pol_alt_set set, ref;
+    pol_alt_set_init(&set);
+    pol_alt_set_init(&ref);
+    enum { M = 8 * POL_SLOT_BLOCK, J = 12 };
+    pol_slot *s = malloc(M * sizeof *s);
+    int differ = 0;
+    for (int round = 0; round < 80; round++) {
+        double t0 = 0;
+        for (size_t i = 0; i < M; i++) {
+            if (gsl_rng_uniform(g) < 0.5)
+                t0 += 10 * gsl_rng_uniform(g);
+            double len = (i / (POL_SLOT_BLOCK / 2)) % 3 == 1 ? 1 + 30 * gsl_rng_uniform(g)
+                                                             : 40 + 300 * gsl_rng_uniform(g);
+            double perf = 1 + (double)gsl_rng_uniform_int(g, 3);
+            s[i] = (pol_slot){.start_s = t0,
+                              .end_s = t0 + len,
+                              .perf = perf,
+                              .price = perf * (0.8 + 0.4 * gsl_rng_uniform(g)),
+                              .line = (int32_t)(i % 64)};
+        }
+        pol_slot_req reqs[J];
+        bool rigid = round % 2 == 0;
+        for (int j = 0; j < J; j++) {
+            if (j > 0 && gsl_rng_uniform(g) < 0.3) {
+                reqs[j] = reqs[gsl_rng_uniform_int(g, (unsigned long)j)];
+                continue;
+            }
+            static const double ts[] = {30, 60, 90};
+            reqs[j] = (pol_slot_req){.n = 1 + (int32_t)gsl_rng_uniform_int(g, 6),
+                                     .t = ts[gsl_rng_uniform_int(g, 3)],
+                                     .perf_ref = 1,
+                                     .perf_min = 1 + (double)gsl_rng_uniform_int(g, 2),
+                                     .price_max = 2 + (double)gsl_rng_uniform_int(g, 3),
+                                     .rigid = rigid};
+        }
+        pol_slot_algo algo = (pol_slot_algo)(round / 2 % 2);
+        size_t cap = round % 3 == 0 ? 2 : 0;
+        fill(&l, s, M);
+        fill(&fresh_l, s, M);
+        CU_ASSERT_EQUAL(pol_slot_batch_search(&ss, &l, algo, reqs, J, cap, &set), 0);
+        CU_ASSERT_EQUAL(pol_slot_batch_search(&fresh, &fresh_l, algo, reqs, J, cap, &ref), 0);
+        CU_ASSERT(pol_slots_valid(&l));
+        if (set.n_alt != ref.n_alt || set.n_piece != ref.n_piece) {
+            differ++;
+            continue;
+        }
+        for (size_t a = 0; a < set.n_alt; a++)
+            if (set.alt[a].job != ref.alt[a].job || set.alt[a].start_s != ref.alt[a].start_s ||
+                set.alt[a].cost != ref.alt[a].cost || set.alt[a].n != ref.alt[a].n)
+                differ++;
+        for (size_t k = 0; k < set.n_piece; k++)
+            if (set.piece[k].line != ref.piece[k].line || set.piece[k].hold != ref.piece[k].hold)
+                differ++;
+        /* the lists left are the same slots in the same order */
+        if (pol_slots_count(&l) != pol_slots_count(&fresh_l))
+            differ++;
+        else
+            for (size_t i = 0; i < pol_slots_count(&l); i++) {
+                const pol_slot *a = pol_slots_get(&l, pol_slots_nth(&l, i));
+                const pol_slot *b = pol_slots_get(&fresh_l, pol_slots_nth(&fresh_l, i));
+                if (a->start_s != b->start_s || a->end_s != b->end_s || a->line != b->line)
+                    differ++;
+            }
+    }
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT(ss.resumed > ss.searched / 10);
+    CU_ASSERT_EQUAL(fresh.resumed, 0);
+    CU_ASSERT_EQUAL(ss.searched, fresh.searched);
+    free(s);
+    pol_alt_set_fini(&set);
+    pol_alt_set_fini(&ref);
+    pol_slot_search_fini(&ss);
+    pol_slot_search_fini(&fresh);
+    pol_slots_fini(&l);
+    pol_slots_fini(&fresh_l);
+    gsl_rng_free(g);
+}
+
 int bl_suite_pol_alp_amp(void)
 {
     CU_pSuite s = CU_add_suite("pol_alp_amp", NULL, NULL);
@@ -544,5 +686,9 @@ int bl_suite_pol_alp_amp(void)
                 test_batch_skips_dominated);
     CU_add_test(s, "random batches: the alternatives of the plain passes",
                 test_random_batches_as_plain);
+    CU_add_test(s, "batch search resumes at an earlier search's point, by hand",
+                test_batch_resumes_by_hand);
+    CU_add_test(s, "random batches: resumed searches as searches from the start",
+                test_random_batches_resume_as_fresh);
     return 0;
 }

@@ -5,7 +5,8 @@
  * the one the links reach i-th; a window's cuts made together, by hand
  * and against the same cuts one by one; the blocks by hand (a full block
  * split, a new block at the end, an emptied block freed, two small
- * neighbours merged) with their summaries after each edit. */
+ * neighbours merged) with their summaries after each edit; every
+ * slot's place (pol_slots_place) is where the blocks hold it. */
 #include "bl_test.h"
 #include "eng_error.h"
 #include "slots/pol_slots.h"
@@ -14,6 +15,20 @@
 #include <stdlib.h>
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Is every slot's place (pol_slots_place) where the blocks hold it? */
+static bool places_ok(const pol_slot_list *l)
+{
+    for (size_t b = 0; b < pol_slots_blocks(l); b++)
+        for (int32_t i = 0; i < pol_slots_block(l, b)->n; i++) {
+            size_t pb;
+            int32_t pi;
+            pol_slots_place(l, pol_slots_block(l, b)->h[i], &pb, &pi);
+            if (pb != b || pi != i)
+                return false;
+        }
+    return true;
+}
 
 /* The list as (start, end, line) rows. */
 static void expect(const pol_slot_list *l, const double (*rows)[3], size_t n)
@@ -28,6 +43,7 @@ static void expect(const pol_slot_list *l, const double (*rows)[3], size_t n)
         CU_ASSERT_DOUBLE_EQUAL(s->end_s, rows[k][1], 0);
         CU_ASSERT_EQUAL(s->line, (int32_t)rows[k][2]);
     }
+    CU_ASSERT(places_ok(l));
     CU_ASSERT_EQUAL(k, n);
 }
 
@@ -393,7 +409,7 @@ static void test_cut_all_as_one_by_one(void)
         for (size_t k = 0; k < nc; k++)
             pol_slots_cut(&m, cuts[k].handle, from, cuts[k].to, NULL);
         CU_ASSERT_EQUAL(pol_slots_cut_all(&l, from, cuts, nc), 0);
-        if (!pol_slots_valid(&l) || pol_slots_count(&l) != pol_slots_count(&m)) {
+        if (!pol_slots_valid(&l) || !places_ok(&l) || pol_slots_count(&l) != pol_slots_count(&m)) {
             bad++;
             continue;
         }

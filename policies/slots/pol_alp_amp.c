@@ -24,6 +24,25 @@ typedef struct pol_slot_cand {
     double cost;  /* price * hold: AMP's order */
 } pol_slot_cand;
 
+/* A resume point: a suiting slot at whose visit the window was empty
+ * after step 4° (the slots the search had let join before it all expired
+ * there), and its key in list order. */
+typedef struct pol_slot_mark {
+    int32_t handle;
+    int32_t at;   /* its place when found (block in list order, place in */
+    size_t block; /* it): still its place unless an edit moved it */
+    uint64_t seq;
+    double start_s;
+} pol_slot_mark;
+
+/* A search of a batch that found a window: its request (an index in the
+ * batch) and its resume points mark[off .. off + n), in list order, those
+ * before every window cut out of the list since it ran. */
+typedef struct pol_slot_rec {
+    size_t req;
+    size_t off, n;
+} pol_slot_rec;
+
 /* Relative slack of AMP's budget test, so that a window ALP accepts (every
  * price <= C) is never refused by AMP for a rounding of its sum. */
 #define BUDGET_SLACK 1e-12
@@ -37,6 +56,8 @@ void pol_slot_search_fini(pol_slot_search *ss)
 {
     free(ss->win);
     free(ss->out);
+    free(ss->mark);
+    free(ss->rec);
     memset(ss, 0, sizeof *ss);
 }
 
@@ -62,15 +83,21 @@ static double budget_of(const pol_slot_req *r)
 }
 
 /* The answer: the window's first n candidates starting at start, their
- * pieces completed from the list l they were found on. */
+ * pieces completed from the list l they were found on; ss->first, the
+ * piece first in list order (in_order: the first candidate). */
 static int answer(pol_slot_search *ss, const pol_slot_list *l, const pol_slot_req *r,
-                  const pol_slot_cand *c, size_t n, double start, pol_window *w)
+                  const pol_slot_cand *c, size_t n, bool in_order, double start, pol_window *w)
 {
     if (eng_grow(&ss->out, &ss->cap_out, n, sizeof *ss->out))
         return ENG_NOMEM;
     double time = 0, cost = 0;
+    int32_t first = c[0].handle; /* ALP's window is in list order */
     for (size_t k = 0; k < n; k++) {
         const pol_slot *s = pol_slots_get(l, c[k].handle);
+        if (!in_order && (s->start_s < pol_slots_get(l, first)->start_s ||
+                          (s->start_s == pol_slots_get(l, first)->start_s &&
+                           pol_slots_seq(l, c[k].handle) < pol_slots_seq(l, first))))
+            first = c[k].handle;
         pol_piece *p = &ss->out[k];
         *p = (pol_piece){.handle = c[k].handle,
                          .line = s->line,
@@ -83,6 +110,7 @@ static int answer(pol_slot_search *ss, const pol_slot_list *l, const pol_slot_re
         cost += p->price * p->hold;
     }
     *w = (pol_window){.start_s = start, .time = time, .cost = cost, .n = n, .piece = ss->out};
+    ss->first = first;
     return ENG_OK;
 }
 
@@ -119,8 +147,12 @@ static bool none_suits(const pol_slot_sum *u, double max_abs, const pol_slot_req
     return u->max_work < need - SKIP_MARGIN * (need + max_abs * u->max_perf);
 }
 
-int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo algo,
-                  const pol_slot_req *r, pol_window *w, bool *found)
+/* The scan of pol_slot_find from place i0 of block b0 (0, 0: the whole
+ * list) with an empty window; with marks, each resume point is appended
+ * to ss->mark. */
+static int scan(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo algo,
+                const pol_slot_req *r, size_t b0, int32_t i0, bool marks, pol_window *w,
+                bool *found)
 {
     *found = false;
     if (!req_ok(r))
@@ -136,7 +168,7 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
      * from there, so it would drop nothing and find the same minimum. */
     double min_lim = INFINITY, scanned_at = NAN;
     bool alp = algo == POL_SLOT_ALP;
-    for (size_t b = 0, nb = pol_slots_blocks(l); b < nb; b++) {
+    for (size_t b = b0, nb = pol_slots_blocks(l); b < nb; b++) {
         const pol_slot_block *bk = pol_slots_block(l, b);
         if (!ss->no_pass && none_suits(&bk->sum, l->max_abs, r, alp)) {
             ss->blocks_passed++;
@@ -144,9 +176,10 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
         }
         ss->blocks_read++;
         /* a stale block read whole has its length and work folded anew */
-        bool fold = bk->stale;
+        int32_t from = b == b0 ? i0 : 0;
+        bool fold = bk->stale && from == 0;
         double max_len = -HUGE_VAL, max_work = -HUGE_VAL;
-        for (int32_t i = 0; i < bk->n; i++) {
+        for (int32_t i = from; i < bk->n; i++) {
             int32_t h = bk->h[i];
             const pol_slot *s = pol_slots_get(l, h);
             if (fold) {
@@ -176,6 +209,13 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
                             min_lim = lim;
                     }
                 nw = keep;
+            }
+            if (marks && nw == 0) {
+                if (ss->n_mark + 1 > ss->cap_mark &&
+                    eng_grow(&ss->mark, &ss->cap_mark, ss->n_mark + 1, sizeof *ss->mark))
+                    return ENG_NOMEM;
+                ss->mark[ss->n_mark++] = (pol_slot_mark){
+                    .handle = h, .at = i, .block = b, .seq = pol_slots_seq(l, h), .start_s = start};
             }
             if (s->end_s - hold < min_lim)
                 min_lim = s->end_s - hold;
@@ -207,13 +247,19 @@ int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo alg
             }
             if (complete) {
                 *found = true;
-                return answer(ss, l, r, ss->win, need, start, w);
+                return answer(ss, l, r, ss->win, need, alp, start, w);
             }
         }
         if (fold)
             pol_slots_settle(l, b, max_len, max_work);
     }
     return ENG_OK;
+}
+
+int pol_slot_find(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo algo,
+                  const pol_slot_req *r, pol_window *w, bool *found)
+{
+    return scan(ss, l, algo, r, 0, 0, false, w, found);
 }
 
 int pol_slot_take(pol_slot_list *l, const pol_window *w)
@@ -286,6 +332,97 @@ static bool dominated(pol_slot_algo algo, const pol_slot_req *f, const pol_slot_
     return r->t == f->t && budget_of(r) <= budget_of(f);
 }
 
+/* The searches whose resume points are kept: the last REC_MAX of the
+ * batch that found a window (fewer points only start a search earlier).
+ * Chosen by instructions (alp, the first 15 000 jobs of SDSC-SP2, before
+ * the places were reused): 5.112 G with 4, 5.113 G with 8, 5.120 G with
+ * 16 (the upkeep grows with them). */
+#define REC_MAX 8
+
+static bool mark_before(const pol_slot_mark *a, const pol_slot_mark *b)
+{
+    return a->start_s < b->start_s || (a->start_s == b->start_s && a->seq < b->seq);
+}
+
+/* Where the search for reqs[i] starts: the last resume point of the kept
+ * searches of the batch whose request reqs[i] asks at least as much as
+ * (dominated(); the same request does), at place (*b0, *i0); (0, 0) when
+ * there is none. Returns whether there is one.
+ *
+ * Proof that the scan started there with an empty window finds the window
+ * of the whole scan. Let f be the earlier search and R its resume point.
+ * (1) The slots before R and R itself are those f read: within a batch the
+ * list changes only by takes, and a take changes only the slots of the
+ * window's pieces (shortened in place or removed) and inserts their K2
+ * pieces after the window's start, so every slot before the least key of
+ * the pieces keeps its place, its contents and its handle, and nothing is
+ * inserted among them; forget_cut() keeps only the resume points before
+ * that key of every take since f. (2) Whatever the order of the slots
+ * around it, the scan's window after step 4° at a suiting slot of start T
+ * is exactly the set of suiting slots read so far that hold their task
+ * from T (the expiration scan is skipped only when none has expired, and
+ * a slot that expired at a start has expired at every later one; see
+ * min_lim), in arrival order for ALP and for AMP sorted by cost, ties in
+ * arrival order; so the scan's result depends on that set at each suiting
+ * slot only. (3) A slot before R that suits reqs[i] and holds its task
+ * from a start suits f and holds f's task from there (dominated(): the
+ * same lines pass 2°a and 2°c, f's hold is no longer on any line). f's
+ * window was empty at R after step 4°, so no slot before R that suits f
+ * holds f's task from R's start: not those f read, by (2), nor, if f
+ * itself resumed, those before its own resume point (this same argument
+ * for f, by induction over the searches of the batch). So no slot before
+ * R holds reqs[i]'s task from R's start, or from any later start: from R
+ * on, the sets of (2) are those of a scan that starts at R with an empty
+ * window.
+ * (4) The whole scan does not end before R: a window it completed there
+ * would be a window of f before R (the argument of dominated()), and f
+ * was still searching at R. Hence both scans end at the same slot with
+ * the same window. The resume points a resumed scan appends are those of
+ * the whole scan from R on, by (2) and (3). */
+static bool resume_point(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo algo,
+                         const pol_slot_req *reqs, size_t i, size_t *b0, int32_t *i0)
+{
+    const pol_slot_mark *best = NULL;
+    for (size_t k = 0; k < ss->n_rec; k++) {
+        const pol_slot_rec *q = &ss->rec[k];
+        const pol_slot_mark *m = &ss->mark[q->off + q->n - 1];
+        if ((!best || mark_before(best, m)) && dominated(algo, &reqs[q->req], &reqs[i]))
+            best = m;
+    }
+    *b0 = 0;
+    *i0 = 0;
+    if (!best)
+        return false;
+    /* the place it was found at, unless an edit has moved it */
+    if (best->block < pol_slots_blocks(l) && best->at < pol_slots_block(l, best->block)->n &&
+        pol_slots_block(l, best->block)->h[best->at] == best->handle) {
+        *b0 = best->block;
+        *i0 = best->at;
+    } else
+        pol_slots_place(l, best->handle, b0, i0);
+    return true;
+}
+
+/* Before the window just found is cut out of l: forgets every resume
+ * point at or after the key of its piece first in list order (ss->first,
+ * the first slot the take changes), and the searches left without one. */
+static void forget_cut(pol_slot_search *ss, const pol_slot_list *l)
+{
+    if (ss->n_rec == 0)
+        return;
+    pol_slot_mark cut = {.seq = pol_slots_seq(l, ss->first),
+                         .start_s = pol_slots_get(l, ss->first)->start_s};
+    size_t kept = 0;
+    for (size_t k = 0; k < ss->n_rec; k++) {
+        pol_slot_rec q = ss->rec[k];
+        while (q.n > 0 && !mark_before(&ss->mark[q.off + q.n - 1], &cut))
+            q.n--;
+        if (q.n > 0)
+            ss->rec[kept++] = q;
+    }
+    ss->n_rec = kept;
+}
+
 int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo algo,
                           const pol_slot_req *reqs, size_t n_jobs, size_t max_per_job,
                           pol_alt_set *out)
@@ -310,6 +447,7 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
         active[i] = true;
     int rc = ENG_OK;
     bool any = true;
+    ss->n_mark = ss->n_rec = 0;
     while (any && rc == ENG_OK) {
         any = false;
         for (size_t i = 0; i < n_jobs && rc == ENG_OK; i++) {
@@ -324,9 +462,27 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
             ss->skipped += skip;
             if (!skip) {
                 ss->searched++;
-                rc = pol_slot_find(ss, l, algo, &reqs[i], &w, &found);
+                size_t b0 = 0, m0 = ss->n_mark;
+                int32_t i0 = 0;
+                if (!ss->no_resume && resume_point(ss, l, algo, reqs, i, &b0, &i0))
+                    ss->resumed++;
+                rc = scan(ss, l, algo, &reqs[i], b0, i0, !ss->no_resume, &w, &found);
                 if (rc)
                     break;
+                /* a failed search's points would serve only requests that
+                 * are skipped as dominated */
+                if (found && ss->n_mark > m0) {
+                    if (ss->n_rec == REC_MAX) /* the oldest goes */
+                        memmove(ss->rec, ss->rec + 1, --ss->n_rec * sizeof *ss->rec);
+                    if (ss->n_rec + 1 > ss->cap_rec &&
+                        eng_grow(&ss->rec, &ss->cap_rec, ss->n_rec + 1, sizeof *ss->rec)) {
+                        rc = ENG_NOMEM;
+                        break;
+                    }
+                    ss->rec[ss->n_rec++] = (pol_slot_rec){
+                        .req = i, .off = m0, .n = ss->n_mark - m0};
+                } else
+                    ss->n_mark = m0;
             }
             if (!found) {
                 active[i] = false;
@@ -335,6 +491,7 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
                 continue;
             }
             rc = record(out, (int32_t)i, &w);
+            forget_cut(ss, l);
             if (rc == ENG_OK)
                 rc = pol_slot_take(l, &w);
             any = true;

@@ -68,6 +68,12 @@
  * no fewer slots, no shorter t, no lower performance floor, no higher
  * price limit; AMP: the same t, no fewer slots, no larger budget): it
  * would fail too, so the alternatives are those of the plain passes.
+ * Nor does a search read again the start of the list that one of the
+ * last 8 searches of the batch that found a window read for a request it
+ * asks at least as much as (the same request does): it starts at that
+ * search's last resume point (a slot at whose visit its window emptied)
+ * before every window cut out since, with an empty window, and finds the
+ * same window (the proof is at resume_point in pol_alp_amp.c).
  * Alternatives never intersect in processor time.
  */
 #ifndef POL_ALP_AMP_H
@@ -111,6 +117,8 @@ typedef struct pol_window {
 } pol_window;
 
 struct pol_slot_cand;
+struct pol_slot_mark;
+struct pol_slot_rec;
 
 /* Scratch space for searches; reusable. */
 typedef struct pol_slot_search {
@@ -118,11 +126,19 @@ typedef struct pol_slot_search {
     size_t cap_win;
     pol_piece *out; /* the answer's pieces */
     size_t cap_out;
+    int32_t first;              /* the handle of the answer's piece first in list order */
+    struct pol_slot_mark *mark; /* a batch search's resume points, */
+    size_t n_mark, cap_mark;
+    struct pol_slot_rec *rec; /* and the searches that left them */
+    size_t n_rec, cap_rec;
     uint64_t searched;      /* searches run by pol_slot_batch_search, */
-    uint64_t skipped;       /* and those it skipped as dominated (counts only) */
+    uint64_t skipped;       /* and those it skipped as dominated, */
+    uint64_t resumed;       /* and those it resumed at a resume point (counts only) */
     uint64_t blocks_read;   /* blocks of the list pol_slot_find read, */
     uint64_t blocks_passed; /* and those it passed over (counts only) */
     bool no_pass;           /* read every block (tests, ablation): same windows */
+    bool no_resume;         /* every batch search from the list's start (tests,
+                               ablation): same alternatives */
 } pol_slot_search;
 
 void pol_slot_search_init(pol_slot_search *ss);

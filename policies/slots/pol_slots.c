@@ -419,6 +419,13 @@ static void unlink_slot(pol_slot_list *l, int32_t h)
     tidy(l, bi, bi);
 }
 
+void pol_slots_place(const pol_slot_list *l, int32_t h, size_t *block, int32_t *at)
+{
+    size_t bi = index_of(l, h);
+    *block = bi;
+    *at = place_in(l, &l->blk[l->border[bi]], l->node[h].slot.start_s, l->node[h].seq);
+}
+
 int32_t pol_slots_next(const pol_slot_list *l, int32_t h)
 {
     const pol_slot_node *x = &l->node[h];

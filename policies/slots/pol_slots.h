@@ -206,6 +206,17 @@ static inline void pol_slots_settle(const pol_slot_list *l, size_t i, double max
 /* Recomputes every block's summary, all four bounds exact (tests). O(m). */
 void pol_slots_settle_all(pol_slot_list *l);
 
+/* The place of the slot h in the list: the index of its block in list
+ * order (pol_slots_block) and its place in that block. O(log m). */
+void pol_slots_place(const pol_slot_list *l, int32_t h, size_t *block, int32_t *at);
+
+/* The insertion number of the slot h: with its start, its key in list
+ * order (start_s, seq); neither changes while the slot is in the list. */
+static inline uint64_t pol_slots_seq(const pol_slot_list *l, int32_t h)
+{
+    return l->node[h].seq;
+}
+
 /* The slot behind handle h (borrowed until h is removed). */
 static inline const pol_slot *pol_slots_get(const pol_slot_list *l, int32_t h)
 {
