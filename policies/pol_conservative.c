@@ -162,7 +162,7 @@ typedef struct cons_state {
     cons_rec *rec; /* the reserved jobs, idx order; started ones are NAN */
     size_t n_rec, cap_rec, n_dead;
     cons_fit fit[CONS_FITS];       /* open addressing by shape */
-    uint16_t live[CONS_FITS];      /* the taken slots, by units */
+    uint16_t live[CONS_FITS];      /* the taken slots, by units then duration */
     int32_t live_units[CONS_FITS]; /* their units, for rewind_fits's search */
     size_t n_fits;
     uint32_t stamp;   /* the last stamp given to a slot */
@@ -937,8 +937,9 @@ static cons_fit *fit_slot(cons_state *s, int32_t units, double dur)
                 (s->n_fits - k - 1) * sizeof *s->live_units);
         s->n_fits--;
     }
-    size_t k = s->n_fits;
-    while (k > 0 && s->live_units[k - 1] > units)
+    size_t k = s->n_fits; /* by units, then duration (rewind_fits) */
+    while (k > 0 && (s->live_units[k - 1] > units ||
+                     (s->live_units[k - 1] == units && s->fit[s->live[k - 1]].dur_s > dur)))
         k--;
     memmove(s->live + k + 1, s->live + k, (s->n_fits - k) * sizeof *s->live);
     memmove(s->live_units + k + 1, s->live_units + k, (s->n_fits - k) * sizeof *s->live_units);
@@ -988,7 +989,10 @@ static double first_fit(cons_state *s, cons_rec *e, double until)
  * not exist before and still do not: the scan goes back only that far.
  * The first segment that sets a shape's scan gives its earliest new start
  * (later segments and runs start later). The shapes are kept by units, so
- * each segment looks only at the widths that gain there. */
+ * each segment looks only at the widths that gain there, and within a
+ * width by duration, so the first shape longer than the run ends the
+ * width's look (on the saturated log of bench/README.md most shapes that
+ * reach the run's test fail it). */
 static void rewind_fits(cons_state *s, double now, double old, double dur, int32_t units, size_t i)
 {
     const pol_profile *p = &s->prof;
@@ -1025,8 +1029,14 @@ static void rewind_fits(cons_state *s, double now, double old, double dur, int32
                 pol_profile_run(p, i, u, CONS_RUN_STEPS, &from, &to);
                 run_u = u;
             }
-            if (to < from + f->dur_s)
-                continue; /* the run of u free here is too short */
+            if (to < from + f->dur_s) {
+                /* The run of u free here is too short, and so for the
+                 * shapes of width u after this one, which are longer:
+                 * they would change nothing here. */
+                while (k + 1 < s->n_fits && s->live_units[k + 1] == u)
+                    k++;
+                continue;
+            }
             if (x < from)
                 x = from;
             if (x < f->scan.start)

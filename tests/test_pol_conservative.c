@@ -158,6 +158,33 @@ static void test_indexed_equals_plain(void)
     }
 }
 
+/* The same with many durations per width (eight requested-time classes,
+ * widths 1 and 2 mostly): the scans of a width are kept by duration, and a
+ * segment whose run of a width free is too short for one of them passes
+ * over the longer ones (rewind_fits), so a wrong order or a pass that
+ * runs into the next width moves a job the plain compression does not
+ * (or misses one it does). */
+static void test_indexed_equals_plain_durations(void)
+{
+    enum { N = 400, HOSTS = 8 };
+    static const double classes[] = {60, 120, 300, 600, 900, 1800, 3600, 7200};
+    for (unsigned seed = 1; seed <= 4; seed++) {
+        bl_jobspec jobs[N];
+        uint64_t x = seed * 0xA24BAED4963EE407ull;
+        double submit = 0;
+        for (int i = 0; i < N; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            double req = classes[x % 8];
+            double run = 1 + (double)((x >> 8) % (uint64_t)req);
+            int procs = (x >> 20) % 5 == 0 ? 1 + (int)((x >> 24) % HOSTS)
+                                           : 1 + (int)((x >> 24) % 2);
+            submit += (double)((x >> 32) % 60);
+            jobs[i] = (bl_jobspec){i + 1, submit, run, req, procs, 0};
+        }
+        same_starts_as_plain(jobs, N, HOSTS, seed);
+    }
+}
+
 /* The home slot of shape (units, dur) in the table of scans: the hash of
  * fit_slot in policies/pol_conservative.c (1 024 slots), mirrored here so
  * that the next test can pick shapes that share one home. */
@@ -298,6 +325,8 @@ int bl_suite_pol_conservative(void)
     CU_add_test(s, "many early ends under the checker", test_many_early_ends);
     CU_add_test(s, "indexed compression = plain compression", test_indexed_equals_plain);
     CU_add_test(s, "indexed = plain with scans evicted", test_indexed_equals_plain_evicting);
+    CU_add_test(s, "indexed = plain, many durations per width",
+                test_indexed_equals_plain_durations);
     CU_add_test(s, "compress option checked", test_bad_option);
     CU_add_test(s, "S11 islands: reservations per island", test_islands);
     CU_add_test(s, "islands: a job larger than every island", test_islands_span);
