@@ -131,6 +131,33 @@ static void same_starts_as_plain(const bl_jobspec *jobs, int n, int n_hosts, uns
     bl_sched_fini(&b);
 }
 
+/* A random queue of n jobs: requested times from classes, run times up to
+ * them (many early ends), one job in wide_one_in of any width up to hosts
+ * and the others of 1 to narrow, submitted 0 to max_gap - 1 s apart;
+ * xorshift from x. */
+typedef struct queue_law {
+    const double *classes;
+    uint64_t n_classes;
+    int hosts;
+    uint64_t wide_one_in;
+    int narrow;
+    uint64_t max_gap;
+} queue_law;
+
+static void random_queue(bl_jobspec *jobs, int n, uint64_t x, const queue_law *q)
+{
+    double submit = 0;
+    for (int i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double req = q->classes[x % q->n_classes];
+        double run = 1 + (double)((x >> 8) % (uint64_t)req);
+        int procs = (x >> 20) % q->wide_one_in == 0 ? 1 + (int)((x >> 24) % (uint64_t)q->hosts)
+                                                    : 1 + (int)((x >> 24) % (uint64_t)q->narrow);
+        submit += (double)((x >> 32) % q->max_gap);
+        jobs[i] = (bl_jobspec){i + 1, submit, run, req, procs, 0};
+    }
+}
+
 /* The indexed compression (default) against the plain one, which releases,
  * re-places and reserves every waiting job: the same start for every job on
  * random queues with many early ends, few shapes (requested times from four
@@ -141,19 +168,10 @@ static void test_indexed_equals_plain(void)
 {
     enum { N = 400, HOSTS = 16 };
     static const double classes[] = {60, 300, 900, 3600};
+    static const queue_law q = {classes, 4, HOSTS, 3, 3, 40};
     for (unsigned seed = 1; seed <= 6; seed++) {
         bl_jobspec jobs[N];
-        uint64_t x = seed * 0x9E3779B97F4A7C15ull;
-        double submit = 0;
-        for (int i = 0; i < N; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            double req = classes[x % 4];
-            double run = 1 + (double)((x >> 8) % (uint64_t)req);
-            int procs = (x >> 20) % 3 == 0 ? 1 + (int)((x >> 24) % HOSTS)
-                                           : 1 + (int)((x >> 24) % 3);
-            submit += (double)((x >> 32) % 40);
-            jobs[i] = (bl_jobspec){i + 1, submit, run, req, procs, 0};
-        }
+        random_queue(jobs, N, seed * 0x9E3779B97F4A7C15ull, &q);
         same_starts_as_plain(jobs, N, HOSTS, seed);
     }
 }
@@ -168,19 +186,10 @@ static void test_indexed_equals_plain_durations(void)
 {
     enum { N = 400, HOSTS = 8 };
     static const double classes[] = {60, 120, 300, 600, 900, 1800, 3600, 7200};
+    static const queue_law q = {classes, 8, HOSTS, 5, 2, 60};
     for (unsigned seed = 1; seed <= 4; seed++) {
         bl_jobspec jobs[N];
-        uint64_t x = seed * 0xA24BAED4963EE407ull;
-        double submit = 0;
-        for (int i = 0; i < N; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            double req = classes[x % 8];
-            double run = 1 + (double)((x >> 8) % (uint64_t)req);
-            int procs = (x >> 20) % 5 == 0 ? 1 + (int)((x >> 24) % HOSTS)
-                                           : 1 + (int)((x >> 24) % 2);
-            submit += (double)((x >> 32) % 60);
-            jobs[i] = (bl_jobspec){i + 1, submit, run, req, procs, 0};
-        }
+        random_queue(jobs, N, seed * 0xA24BAED4963EE407ull, &q);
         same_starts_as_plain(jobs, N, HOSTS, seed);
     }
 }
