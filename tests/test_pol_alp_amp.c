@@ -244,6 +244,29 @@ static void random_list(gsl_rng *g, pol_slot *s, size_t m)
     }
 }
 
+/* m slots on heterogeneous lines (lines 0 .. lines - 1, in turn) with
+ * runs of short slots (1 to 1 + short_span s, every third half block),
+ * so that whole blocks can be passed; the others long_min to long_min +
+ * long_span s; starts 0 to max_gap s apart, half of them shared. */
+static void runs_list(gsl_rng *g, pol_slot *s, size_t m, double max_gap, double short_span,
+                      double long_min, double long_span, size_t lines)
+{
+    double t0 = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (gsl_rng_uniform(g) < 0.5)
+            t0 += max_gap * gsl_rng_uniform(g);
+        double len = (i / (POL_SLOT_BLOCK / 2)) % 3 == 1
+                         ? 1 + short_span * gsl_rng_uniform(g)
+                         : long_min + long_span * gsl_rng_uniform(g);
+        double perf = 1 + (double)gsl_rng_uniform_int(g, 3);
+        s[i] = (pol_slot){.start_s = t0,
+                          .end_s = t0 + len,
+                          .perf = perf,
+                          .price = perf * (0.8 + 0.4 * gsl_rng_uniform(g)),
+                          .line = (int32_t)(i % lines)};
+    }
+}
+
 static void test_random_earliest_and_disjoint(void)
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
@@ -471,22 +494,8 @@ static void test_random_passes_as_reads(void)
     pol_piece *kept = malloc(M * sizeof *kept);
     int differ = 0, searches = 0;
     for (int round = 0; round < 60; round++) {
-        pol_slots_clear(&l);
-        double t0 = 0;
-        for (size_t i = 0; i < M; i++) {
-            if (gsl_rng_uniform(g) < 0.5)
-                t0 += 20 * gsl_rng_uniform(g);
-            /* runs of short slots, so that whole blocks can be passed */
-            double len = (i / (POL_SLOT_BLOCK / 2)) % 3 == 1 ? 1 + 20 * gsl_rng_uniform(g)
-                                                             : 50 + 400 * gsl_rng_uniform(g);
-            double perf = 1 + (double)gsl_rng_uniform_int(g, 3);
-            s[i] = (pol_slot){.start_s = t0,
-                              .end_s = t0 + len,
-                              .perf = perf,
-                              .price = perf * (0.8 + 0.4 * gsl_rng_uniform(g)),
-                              .line = (int32_t)i};
-            CU_ASSERT_EQUAL(pol_slots_insert(&l, &s[i], NULL), 0);
-        }
+        runs_list(g, s, M, 20, 20, 50, 400, M);
+        fill(&l, s, M);
         for (int q = 0; q < 40; q++) {
             pol_slot_req r = {.n = 1 + (int32_t)gsl_rng_uniform_int(g, 8),
                               .t = 30 + 150 * gsl_rng_uniform(g),
@@ -599,19 +608,7 @@ static void test_random_batches_resume_as_fresh(void)
     pol_slot *s = malloc(M * sizeof *s);
     int differ = 0;
     for (int round = 0; round < 80; round++) {
-        double t0 = 0;
-        for (size_t i = 0; i < M; i++) {
-            if (gsl_rng_uniform(g) < 0.5)
-                t0 += 10 * gsl_rng_uniform(g);
-            double len = (i / (POL_SLOT_BLOCK / 2)) % 3 == 1 ? 1 + 30 * gsl_rng_uniform(g)
-                                                             : 40 + 300 * gsl_rng_uniform(g);
-            double perf = 1 + (double)gsl_rng_uniform_int(g, 3);
-            s[i] = (pol_slot){.start_s = t0,
-                              .end_s = t0 + len,
-                              .perf = perf,
-                              .price = perf * (0.8 + 0.4 * gsl_rng_uniform(g)),
-                              .line = (int32_t)(i % 64)};
-        }
+        runs_list(g, s, M, 10, 30, 40, 300, 64);
         pol_slot_req reqs[J];
         bool rigid = round % 2 == 0;
         for (int j = 0; j < J; j++) {
