@@ -133,9 +133,12 @@ struct eng_core {
         double last_end_s; /* end of the last member, -1 while one runs */
     } * packets;
 
+    bool finished;                    /* eng_core_finish: the run's state is freed */
+    char report[ENG_CORE_REPORT_LEN]; /*   and the policy's report kept here */
+
     int32_t queued, running, busy_nodes;
     int32_t down_hosts; /* hosts down (failures) now */
-    int64_t busy_cores, busy_units;
+    int64_t busy_cores;
     size_t n_left;
     size_t n_steps;
 };
@@ -516,14 +519,16 @@ static int apply_changes(eng_core *c)
 
 /* ---- create / destroy ------------------------------------------------- */
 
-void eng_core_destroy(eng_core *c)
+/* What only the run needs: the policy instances and the pools' state, the
+ * jobs' view and the core's work lists (freed twice is harmless: every
+ * pointer is left NULL). */
+static void free_run_state(eng_core *c)
 {
-    if (!c)
-        return;
-    for (size_t i = 0; i < c->n_pools; i++) {
+    for (size_t i = 0; c->pools && i < c->n_pools; i++) {
         pool_state *ps = &c->pools[i];
         if (ps->inited && c->policy->fini)
             c->policy->fini(ps->pstate);
+        ps->inited = false;
         free(ps->pstate);
         free(ps->hosts);
         free(ps->queue);
@@ -533,21 +538,40 @@ void eng_core_destroy(eng_core *c)
         free(ps->isl_free);
         free(ps->ov);
         pol_out_fini(&ps->out);
+        ps->pstate = NULL;
+        ps->hosts = NULL;
+        ps->queue = NULL;
+        ps->running = NULL;
+        ps->freemap = NULL;
+        ps->isl_units = ps->isl_free = NULL;
+        ps->ov = NULL;
     }
-    free(c->pools);
     free(c->pj);
-    free(c->res);
     free(c->promise_s);
     free(c->plan_end_s);
     free(c->promised_at_s);
-    free(c->pool_pos);
     eng_heap_fini(&c->ends);
     free(c->ending);
     free(c->started);
     free(c->work);
-    free(c->runs);
     free(c->live_pos);
     free(c->live_cores);
+    c->pj = NULL;
+    c->promise_s = c->plan_end_s = c->promised_at_s = NULL;
+    c->ending = c->started = NULL;
+    c->work = NULL;
+    c->live_pos = c->live_cores = NULL;
+}
+
+void eng_core_destroy(eng_core *c)
+{
+    if (!c)
+        return;
+    free_run_state(c);
+    free(c->pools);
+    free(c->res);
+    free(c->pool_pos);
+    free(c->runs);
     free(c->flat_hosts);
     free(c->flat_cores);
     free(c->ts);
@@ -937,7 +961,6 @@ static int allocate(eng_core *c, pool_state *ps, const pol_job *j, const pol_sta
     r->n_hosts = (int32_t)(c->n_alloc - r->hosts_off);
     r->n_runs = (int32_t)(c->n_runs - r->runs_off);
     r->units = held;
-    c->busy_units += held;
     ps->free_units -= held;
     return ENG_OK;
 }
@@ -960,7 +983,6 @@ static void release(eng_core *c, pool_state *ps, int32_t job)
                 bit_set(ps->freemap, pos, true);
         }
     }
-    c->busy_units -= r->units;
     ps->free_units += r->units;
 }
 
@@ -1477,9 +1499,8 @@ static int record_sample(eng_core *c)
         .queued = c->queued,
         .running = c->running,
         .busy_nodes = c->busy_nodes,
-        .busy_cores = c->busy_cores,
-        .busy_units = c->busy_units,
         .down_hosts = c->down_hosts,
+        .busy_cores = c->busy_cores,
     };
     if (c->n_ts && c->ts[c->n_ts - 1].t_s == c->now) {
         c->ts[c->n_ts - 1] = row;
@@ -1630,6 +1651,10 @@ void eng_core_policy_report(const eng_core *c, char *buf, size_t len)
 {
     if (!len)
         return;
+    if (c->finished) {
+        snprintf(buf, len, "%s", c->report);
+        return;
+    }
     buf[0] = '\0';
     if (!c->policy->report)
         return;
@@ -1652,6 +1677,15 @@ void eng_core_policy_report(const eng_core *c, char *buf, size_t len)
         }
         used += (size_t)w;
     }
+}
+
+void eng_core_finish(eng_core *c)
+{
+    if (c->finished)
+        return;
+    eng_core_policy_report(c, c->report, sizeof c->report);
+    free_run_state(c);
+    c->finished = true;
 }
 
 double eng_core_wasted_node_s(const eng_core *c)

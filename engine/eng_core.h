@@ -148,16 +148,25 @@ typedef struct eng_host_run {
     int32_t cores;
 } eng_host_run;
 
-/* One sample of the time series, taken after each instant's step. */
+/* One sample of the time series, taken after each instant's step: 32
+ * bytes, about two per job, so the largest record a replay keeps per job
+ * after the jobs themselves (no padding: the 32-bit fields pair up). */
 typedef struct eng_ts_row {
     double t_s;
     int32_t queued;     /* waiting jobs, all pools */
     int32_t running;    /* running jobs */
     int32_t busy_nodes; /* hosts with at least one allocated core */
-    int64_t busy_cores; /* allocated cores (whole hosts under node allocation) */
-    int64_t busy_units; /* allocated units */
     int32_t down_hosts; /* hosts down (host failures), all pools */
+    int64_t busy_cores; /* allocated cores (whole hosts under node allocation) */
 } eng_ts_row;
+
+/* A sample's allocated units: a job holds whole hosts under node
+ * allocation and cores under core allocation, so the units are the busy
+ * hosts or the busy cores. */
+static inline int64_t eng_ts_busy_units(const eng_ts_row *row, pol_alloc alloc)
+{
+    return alloc == POL_ALLOC_NODE ? row->busy_nodes : row->busy_cores;
+}
 
 typedef struct eng_core eng_core;
 
@@ -206,6 +215,18 @@ double eng_core_wasted_unit_s(const eng_core *c); /* the same in units */
 /* Drives the core to the end without executions (steps until begin()
  * returns false). */
 int eng_core_run(eng_core *c, eng_diag *d);
+
+/* The longest policy report eng_core_finish keeps, terminator included
+ * (what the report's readers ask for). */
+#define ENG_CORE_REPORT_LEN 1024
+
+/* Ends a finished run: keeps the policy's report (its first
+ * ENG_CORE_REPORT_LEN - 1 characters) and frees what only the run needed
+ * (the policy instances, the jobs' view, the queues), about 130 bytes per
+ * job, before the metrics and the outputs allocate theirs. The results,
+ * the allocations, the time series and the counters stay; begin() and
+ * step() must not be called again. */
+void eng_core_finish(eng_core *c);
 
 /* Results, valid until destroy. */
 const eng_job_result *eng_core_results(const eng_core *c);

@@ -196,12 +196,14 @@ static int write_timeseries_csv(FILE *f, const eng_sim_result *r, int64_t total_
 {
     size_t n;
     const eng_ts_row *ts = eng_core_timeseries(r->core, &n);
+    pol_alloc alloc = eng_core_alloc_mode(r->core);
     fputs("time_s,queued_jobs,running_jobs,busy_nodes,busy_cores,utilization,down_hosts\n", f);
     for (size_t k = 0; k < n; k++) {
         put_num(f, ts[k].t_s);
         fprintf(f, ",%d,%d,%d,%lld,", ts[k].queued, ts[k].running, ts[k].busy_nodes,
                 (long long)ts[k].busy_cores);
-        put_num(f, total_units ? (double)ts[k].busy_units / (double)total_units : 0);
+        put_num(f,
+                total_units ? (double)eng_ts_busy_units(&ts[k], alloc) / (double)total_units : 0);
         fprintf(f, ",%d\n", ts[k].down_hosts);
         if (ferror(f))
             break;

@@ -12,7 +12,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-int eng_grow(void *buf_ptr, size_t *cap, size_t need, size_t elem)
+int eng_grow_to(void *buf_ptr, size_t *cap, size_t need, size_t elem)
 {
     void **buf = (void **)buf_ptr;
     if (need <= *cap)

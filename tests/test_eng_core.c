@@ -310,12 +310,87 @@ static void test_wakeups(void)
         CU_ASSERT_EQUAL(ts[2].busy_nodes, 1);
         CU_ASSERT_EQUAL(ts[3].running, 2);
         CU_ASSERT_EQUAL(ts[5].running, 0);
-        CU_ASSERT_EQUAL(ts[5].busy_units, 0);
+        CU_ASSERT_EQUAL(ts[5].busy_nodes, 0);
+        CU_ASSERT_EQUAL(ts[5].busy_cores, 0);
     }
     eng_core_destroy(c);
     eng_prepared_fini(&prep);
     eng_workload_destroy(w);
     eng_platform_destroy(p);
+}
+
+/* eng_core_finish: the delay policy with a report and a fini that count;
+ * after the run is finished the report reads the same, fini has run once
+ * (and not again at destroy), and the results and the time series are
+ * those of the run. */
+static int finish_fini_calls;
+
+static void delay_fini(void *st)
+{
+    (void)st;
+    finish_fini_calls++;
+}
+
+static void delay_report(void *st, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d calls of a reporting policy", ((delay_state *)st)->calls);
+}
+
+static void test_finish(void)
+{
+    const pol_type delay = {.name = "delay",
+                            .state_size = sizeof(delay_state),
+                            .schedule = delay_schedule,
+                            .fini = delay_fini,
+                            .report = delay_report};
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 0}, {2, 2, 10, 10, 1, 0}};
+    eng_platform *p = bl_uniform_platform(4, 1);
+    eng_workload *w = bl_make_workload(jobs, 2);
+    eng_prepared prep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts po = {0};
+    eng_prep(w, p, &po, &prep, &d);
+    eng_core_opts co = {.policy = &delay, .check = true};
+    eng_core *c = NULL;
+    finish_fini_calls = 0;
+    CU_ASSERT_EQUAL_FATAL(eng_core_create(p, &prep, &co, &c, &d), 0);
+    CU_ASSERT_EQUAL(eng_core_run(c, &d), 0);
+    char before[64], after[64], cut[8];
+    eng_core_policy_report(c, before, sizeof before);
+    eng_core_finish(c);
+    CU_ASSERT_EQUAL(finish_fini_calls, 1);
+    eng_core_finish(c); /* a second call does nothing */
+    CU_ASSERT_EQUAL(finish_fini_calls, 1);
+    eng_core_policy_report(c, after, sizeof after);
+    CU_ASSERT_STRING_EQUAL(after, before);
+    eng_core_policy_report(c, cut, sizeof cut); /* cut, terminated */
+    CU_ASSERT_STRING_EQUAL(cut, "6 calls");
+    CU_ASSERT_STRING_EQUAL(before, "6 calls of a reporting policy");
+    const eng_job_result *r = eng_core_results(c);
+    CU_ASSERT_DOUBLE_EQUAL(r[0].start_s, 5, 0);
+    CU_ASSERT_DOUBLE_EQUAL(r[1].end_s, 17, 0);
+    size_t n_ts;
+    const eng_ts_row *ts = eng_core_timeseries(c, &n_ts);
+    CU_ASSERT_EQUAL(n_ts, 6);
+    if (n_ts == 6)
+        CU_ASSERT_EQUAL(ts[3].running, 2);
+    CU_ASSERT_EQUAL(eng_core_jobs_left(c), 0);
+    eng_core_destroy(c);
+    CU_ASSERT_EQUAL(finish_fini_calls, 1);
+    eng_prepared_fini(&prep);
+    eng_workload_destroy(w);
+    eng_platform_destroy(p);
+}
+
+/* A sample's units are its busy hosts under node allocation, its busy
+ * cores under core allocation. */
+static void test_ts_busy_units(void)
+{
+    eng_ts_row row = {.t_s = 1, .busy_nodes = 3, .busy_cores = 20};
+    CU_ASSERT_EQUAL(eng_ts_busy_units(&row, POL_ALLOC_NODE), 3);
+    CU_ASSERT_EQUAL(eng_ts_busy_units(&row, POL_ALLOC_CORE), 20);
+    CU_ASSERT_EQUAL(sizeof row, 32);
 }
 
 /* The view shows where running jobs run: positions in view->hosts and the
@@ -1038,6 +1113,8 @@ int bl_suite_eng_core(void)
                 test_init_unplanned_view);
     CU_add_test(s, "init not planned: which broken promises are excused",
                 test_init_unplanned_promises);
+    CU_add_test(s, "finish: the report kept, the run's state freed once", test_finish);
+    CU_add_test(s, "time series: busy units from the allocation mode", test_ts_busy_units);
     CU_add_test(s, "islands: placement, spanning, ignore", test_island_placement);
     CU_add_test(s, "islands under core allocation", test_island_cores);
     CU_add_test(s, "islands: a start no island can host", test_island_blocked_start);
