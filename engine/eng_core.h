@@ -148,9 +148,10 @@ typedef struct eng_host_run {
     int32_t cores;
 } eng_host_run;
 
-/* One sample of the time series, taken after each instant's step: 32
- * bytes, about two per job, so the largest record a replay keeps per job
- * after the jobs themselves (no padding: the 32-bit fields pair up). */
+/* One sample of the time series, taken after each instant's step. A
+ * replay keeps about two per job, so the row stays at 32 bytes: the
+ * 32-bit fields pair up (no padding), and the busy units, which follow
+ * from the busy hosts or cores, are not stored (eng_ts_busy_units). */
 typedef struct eng_ts_row {
     double t_s;
     int32_t queued;     /* waiting jobs, all pools */

@@ -443,10 +443,10 @@ int eng_sim_run(const char *platform_path, const eng_workload *w, const eng_sim_
         rc = eng_diag_set(d, ENG_INVARIANT, "the simulation ended with %zu jobs unfinished",
                           eng_core_jobs_left(out->core));
     sim_teardown(s);
-    if (rc == ENG_OK)
-        eng_core_finish(out->core);
     if (rc)
         eng_sim_result_fini(out);
+    else
+        eng_core_finish(out->core);
     return rc;
 }
 

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The growing part of eng_grow: called only when need > *cap. */
+/* The growing part of eng_grow, which calls it when need > *cap. */
 int eng_grow_to(void *buf_ptr, size_t *cap, size_t need, size_t elem);
 
 /* Ensures *buf holds room for `need` elements of `elem` bytes, doubling the
