@@ -280,22 +280,45 @@ static int delay_schedule(void *st, const pol_view *v, pol_out *out)
     return 0;
 }
 
+/* Two jobs, arriving at 0 and 2 with 10 s of work each, on 4 one-core
+ * hosts, run to the end under a delay policy (checker on). */
+typedef struct delay_run {
+    eng_platform *p;
+    eng_workload *w;
+    eng_prepared prep;
+    eng_core *c;
+} delay_run;
+
+static void delay_run_start(delay_run *x, const pol_type *policy)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 0}, {2, 2, 10, 10, 1, 0}};
+    x->p = bl_uniform_platform(4, 1);
+    x->w = bl_make_workload(jobs, 2);
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts po = {0};
+    eng_prep(x->w, x->p, &po, &x->prep, &d);
+    eng_core_opts co = {.policy = policy, .check = true};
+    x->c = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_core_create(x->p, &x->prep, &co, &x->c, &d), 0);
+    CU_ASSERT_EQUAL(eng_core_run(x->c, &d), 0);
+}
+
+static void delay_run_end(delay_run *x)
+{
+    eng_core_destroy(x->c);
+    eng_prepared_fini(&x->prep);
+    eng_workload_destroy(x->w);
+    eng_platform_destroy(x->p);
+}
+
 static void test_wakeups(void)
 {
     const pol_type delay = {
         .name = "delay", .state_size = sizeof(delay_state), .schedule = delay_schedule};
-    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 0}, {2, 2, 10, 10, 1, 0}};
-    eng_platform *p = bl_uniform_platform(4, 1);
-    eng_workload *w = bl_make_workload(jobs, 2);
-    eng_prepared prep;
-    eng_diag d;
-    eng_diag_clear(&d);
-    eng_prep_opts po = {0};
-    eng_prep(w, p, &po, &prep, &d);
-    eng_core_opts co = {.policy = &delay, .check = true};
-    eng_core *c = NULL;
-    CU_ASSERT_EQUAL_FATAL(eng_core_create(p, &prep, &co, &c, &d), 0);
-    CU_ASSERT_EQUAL(eng_core_run(c, &d), 0);
+    delay_run x;
+    delay_run_start(&x, &delay);
+    eng_core *c = x.c;
     const eng_job_result *r = eng_core_results(c);
     CU_ASSERT_DOUBLE_EQUAL(r[0].start_s, 5, 0);
     CU_ASSERT_DOUBLE_EQUAL(r[1].start_s, 7, 0);
@@ -313,10 +336,7 @@ static void test_wakeups(void)
         CU_ASSERT_EQUAL(ts[5].busy_nodes, 0);
         CU_ASSERT_EQUAL(ts[5].busy_cores, 0);
     }
-    eng_core_destroy(c);
-    eng_prepared_fini(&prep);
-    eng_workload_destroy(w);
-    eng_platform_destroy(p);
+    delay_run_end(&x);
 }
 
 /* eng_core_finish: the delay policy with a report and a fini that count;
@@ -343,19 +363,10 @@ static void test_finish(void)
                             .schedule = delay_schedule,
                             .fini = delay_fini,
                             .report = delay_report};
-    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 0}, {2, 2, 10, 10, 1, 0}};
-    eng_platform *p = bl_uniform_platform(4, 1);
-    eng_workload *w = bl_make_workload(jobs, 2);
-    eng_prepared prep;
-    eng_diag d;
-    eng_diag_clear(&d);
-    eng_prep_opts po = {0};
-    eng_prep(w, p, &po, &prep, &d);
-    eng_core_opts co = {.policy = &delay, .check = true};
-    eng_core *c = NULL;
     finish_fini_calls = 0;
-    CU_ASSERT_EQUAL_FATAL(eng_core_create(p, &prep, &co, &c, &d), 0);
-    CU_ASSERT_EQUAL(eng_core_run(c, &d), 0);
+    delay_run x;
+    delay_run_start(&x, &delay);
+    eng_core *c = x.c;
     char before[64], after[64], cut[8];
     eng_core_policy_report(c, before, sizeof before);
     eng_core_finish(c);
@@ -376,11 +387,8 @@ static void test_finish(void)
     if (n_ts == 6)
         CU_ASSERT_EQUAL(ts[3].running, 2);
     CU_ASSERT_EQUAL(eng_core_jobs_left(c), 0);
-    eng_core_destroy(c);
+    delay_run_end(&x);
     CU_ASSERT_EQUAL(finish_fini_calls, 1);
-    eng_prepared_fini(&prep);
-    eng_workload_destroy(w);
-    eng_platform_destroy(p);
 }
 
 /* A sample's units are its busy hosts under node allocation, its busy
