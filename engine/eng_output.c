@@ -376,36 +376,36 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     return rc;
 }
 
+/* Job i of schedule.swf: the input's record with the simulated wait, run
+ * time, allocated processors and status. */
+typedef struct schedule_src {
+    const eng_workload *w;
+    const eng_sim_result *r;
+} schedule_src;
+
+static void schedule_job(void *arg, size_t i, eng_job *j)
+{
+    const schedule_src *src = arg;
+    const eng_sim_job *s = &src->r->prep.jobs[i];
+    const eng_job_result *x = &eng_core_results(src->r->core)[i];
+    const eng_host_run *runs = eng_core_alloc_runs(src->r->core);
+    *j = src->w->jobs[s->src];
+    j->wait_s = x->start_s - s->submit_s;
+    j->runtime_s = x->end_s - x->start_s;
+    int64_t procs = 0;
+    for (int32_t u = 0; u < x->n_runs && x->n_hosts > 0; u++)
+        procs += (int64_t)runs[x->runs_off + (size_t)u].n * runs[x->runs_off + (size_t)u].cores;
+    j->procs_alloc = procs;
+    j->status = x->state == ENG_JOB_DONE ? 1 : 0;
+}
+
 /* Writes schedule.swf's content to a->f; a failed write is reported for
- * a's path. */
+ * a's path. The jobs stream through schedule_job: a copy of the workload
+ * (152 bytes per job) was the largest allocation of the outputs. */
 static int write_schedule_swf(eng_afile *a, const eng_workload *w, const eng_sim_result *r,
                               const eng_manifest *m, eng_diag *d)
 {
-    eng_workload *out = eng_workload_create(w->path);
-    if (!out)
-        return eng_diag_set(d, ENG_NOMEM, "out of memory");
     int rc = ENG_OK;
-    for (size_t i = 0; i < w->hdr.n_kv && rc == ENG_OK; i++)
-        rc = eng_workload_set_header(out, w->hdr.kv[i].key, w->hdr.kv[i].value);
-    const eng_job_result *res = eng_core_results(r->core);
-    const eng_host_run *runs = eng_core_alloc_runs(r->core);
-    for (size_t i = 0; i < r->prep.n_jobs && rc == ENG_OK; i++) {
-        const eng_sim_job *s = &r->prep.jobs[i];
-        const eng_job_result *x = &res[i];
-        eng_job j = w->jobs[s->src];
-        j.wait_s = x->start_s - s->submit_s;
-        j.runtime_s = x->end_s - x->start_s;
-        int64_t procs = 0;
-        for (int32_t u = 0; u < x->n_runs && x->n_hosts > 0; u++)
-            procs += (int64_t)runs[x->runs_off + (size_t)u].n * runs[x->runs_off + (size_t)u].cores;
-        j.procs_alloc = procs;
-        j.status = x->state == ENG_JOB_DONE ? 1 : 0;
-        rc = eng_workload_push(out, &j);
-    }
-    if (rc) {
-        eng_workload_destroy(out);
-        return eng_diag_set(d, rc, "out of memory");
-    }
     char *notes[4];
     notes[0] = eng_asprintf("simulated by batchlab %s (commit %s), SimGrid %s: policy %s, "
                             "walltime %s, alloc %s, processors from field %s",
@@ -418,12 +418,17 @@ static int write_schedule_swf(eng_afile *a, const eng_workload *w, const eng_sim
     notes[2] = eng_asprintf("%zu input jobs were not simulated (see dropped.csv)",
                             r->prep.n_dropped_total);
     notes[3] = eng_asprintf("input workload: %s", w->path);
-    eng_swf_write_opts wo = {.notes = (const char *const *)notes, .n_notes = 4};
+    schedule_src src = {w, r};
+    eng_swf_write_opts wo = {.notes = (const char *const *)notes,
+                             .n_notes = 4,
+                             .job = schedule_job,
+                             .arg = &src,
+                             .n_jobs = r->prep.n_jobs};
     for (int k = 0; k < 4; k++)
         if (!notes[k])
             rc = ENG_NOMEM;
     if (rc == ENG_OK) {
-        rc = eng_swf_write_stream(a->f, out, &wo);
+        rc = eng_swf_write_stream(a->f, w, &wo);
         if (rc == ENG_IO)
             eng_afile_fail(a, 0, d);
         else if (rc != ENG_OK)
@@ -433,7 +438,6 @@ static int write_schedule_swf(eng_afile *a, const eng_workload *w, const eng_sim
     }
     for (int k = 0; k < 4; k++)
         free(notes[k]);
-    eng_workload_destroy(out);
     return rc;
 }
 

@@ -1087,8 +1087,10 @@ static bool regenerated_key(const char *key)
 
 static void write_all(swf_sink *s, const eng_workload *w, const eng_swf_write_opts *opts)
 {
+    bool derived = opts && opts->job;
+    size_t n_jobs = derived ? opts->n_jobs : w->n_jobs;
     char count[24];
-    count[put_i64(count, (int64_t)w->n_jobs)] = '\0';
+    count[put_i64(count, (int64_t)n_jobs)] = '\0';
     put_kv(s, "Version", "2.2");
     put_kv(s, "MaxJobs", count);
     put_kv(s, "MaxRecords", count);
@@ -1098,8 +1100,15 @@ static void write_all(swf_sink *s, const eng_workload *w, const eng_swf_write_op
     if (opts)
         for (size_t i = 0; i < opts->n_notes; i++)
             put_kv(s, "Note", opts->notes[i] ? opts->notes[i] : "");
-    for (size_t i = 0; i < w->n_jobs && !s->failed; i++)
-        put_job(s, &w->jobs[i]);
+    for (size_t i = 0; i < n_jobs && !s->failed; i++) {
+        if (derived) {
+            eng_job j;
+            opts->job(opts->arg, i, &j);
+            put_job(s, &j);
+        } else {
+            put_job(s, &w->jobs[i]);
+        }
+    }
     sink_flush(s);
 }
 

@@ -135,6 +135,13 @@ void eng_workload_destroy(eng_workload *w);
 typedef struct eng_swf_write_opts {
     const char *const *notes; /* extra "; Note: ..." lines after the header */
     size_t n_notes;
+    /* When job is set, the jobs written are n_jobs of them, job i as
+     * job(arg, i, &j) fills j, instead of the workload's own: a writer
+     * streams jobs it derives without building a workload of them. The
+     * header is still the workload's. */
+    void (*job)(void *arg, size_t i, eng_job *j);
+    void *arg;
+    size_t n_jobs;
 } eng_swf_write_opts;
 
 /* Writes w as SWF 2.2 to PATH atomically (gzip when PATH ends in ".gz").

@@ -918,6 +918,47 @@ static void test_values_that_need_17_digits(void)
     eng_workload_destroy(NULL);
 }
 
+/* Derived jobs: every second job of the workload, its wait set to 7 s,
+ * written in place of the workload's own jobs. */
+static void every_second_job(void *arg, size_t i, eng_job *j)
+{
+    const eng_workload *w = arg;
+    *j = w->jobs[2 * i + 1];
+    j->wait_s = 7;
+}
+
+static void test_write_derived_jobs(void)
+{
+    eng_workload *w = eng_workload_create("generated");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    for (int i = 0; i < 4; i++) {
+        eng_job j = eng_job_unknown();
+        j.id = 10 + i;
+        j.submit_s = 100.0 * i;
+        j.runtime_s = 5;
+        j.procs_alloc = 2;
+        CU_ASSERT_EQUAL(eng_workload_push(w, &j), ENG_OK);
+    }
+    CU_ASSERT_EQUAL(eng_workload_set_header(w, "Computer", "synthetic"), ENG_OK);
+    eng_swf_write_opts opts = {.job = every_second_job, .arg = w, .n_jobs = 2};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    CU_ASSERT_EQUAL(eng_swf_write_stream(mem, w, &opts), ENG_OK);
+    fclose(mem);
+    /* the workload's header, the count of the derived jobs, jobs 11 and
+     * 13 with their new wait; the workload itself unchanged */
+    const char *want = "; Version: 2.2\n; MaxJobs: 2\n; MaxRecords: 2\n; Computer: synthetic\n"
+                       "11 100 7 5 2 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"
+                       "13 300 7 5 2 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n";
+    CU_ASSERT_STRING_EQUAL(buf, want);
+    CU_ASSERT_EQUAL(w->n_jobs, 4);
+    CU_ASSERT_DOUBLE_EQUAL(w->jobs[1].wait_s, -1, 0);
+    free(buf);
+    eng_workload_destroy(w);
+}
+
 static void test_write_unwritable(void)
 {
     eng_workload *w = read_ok(bl_src("traces/fixtures/small.swf"), NULL);
@@ -1049,6 +1090,7 @@ int bl_suite_eng_swf(void)
     CU_add_test(s, "gzip input, truncated and corrupt streams", test_gzip);
     CU_add_test(s, "round trip plain and gzip", test_round_trip);
     CU_add_test(s, "generated workload, 17-digit values, notes", test_values_that_need_17_digits);
+    CU_add_test(s, "write derived jobs in place of the workload's", test_write_derived_jobs);
     CU_add_test(s, "write to an unwritable place", test_write_unwritable);
     CU_add_test(s, "KTH-SP2 log", test_kth_log);
     CU_add_test(s, "SDSC-SP2 log", test_sdsc_log);
