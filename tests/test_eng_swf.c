@@ -851,6 +851,24 @@ static void test_round_trip(void)
     eng_workload_destroy(w);
 }
 
+/* What eng_swf_write_stream writes for w, as a string the caller frees;
+ * NULL if it fails. */
+static char *stream_text(const eng_workload *w, const eng_swf_write_opts *opts)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return NULL;
+    int rc = eng_swf_write_stream(mem, w, opts);
+    fclose(mem);
+    if (rc != ENG_OK) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
 static void test_values_that_need_17_digits(void)
 {
     eng_workload *w = eng_workload_create("generated");
@@ -898,12 +916,8 @@ static void test_values_that_need_17_digits(void)
     eng_workload_destroy(b);
 
     /* The stream writer, including to a full device. */
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
-    CU_ASSERT_EQUAL(eng_swf_write_stream(mem, w, &opts), ENG_OK);
-    fclose(mem);
+    char *buf = stream_text(w, &opts);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
     const char *want = "; Version: 2.2\n; MaxJobs: 8\n; MaxRecords: 8\n; Computer: synthetic\n"
                        "; MaxProcs: 4096 (64 x 64)\n; Note: generator: test, seed 42\n"
                        "; Note: two\n;       lines\n1 0 -1 0.1 2147483647 ";
@@ -941,12 +955,8 @@ static void test_write_derived_jobs(void)
     }
     CU_ASSERT_EQUAL(eng_workload_set_header(w, "Computer", "synthetic"), ENG_OK);
     eng_swf_write_opts opts = {.job = every_second_job, .arg = w, .n_jobs = 2};
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
-    CU_ASSERT_EQUAL(eng_swf_write_stream(mem, w, &opts), ENG_OK);
-    fclose(mem);
+    char *buf = stream_text(w, &opts);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
     /* the workload's header, the count of the derived jobs, jobs 11 and
      * 13 with their new wait; the workload itself unchanged */
     const char *want = "; Version: 2.2\n; MaxJobs: 2\n; MaxRecords: 2\n; Computer: synthetic\n"
