@@ -503,8 +503,7 @@ static int data_line(swf_reader *r, char *s)
             return ENG_OK; /* lenient: skipped */
     }
     eng_workload *w = r->w;
-    if (w->n_jobs == w->cap_jobs &&
-        eng_grow(&w->jobs, &w->cap_jobs, w->n_jobs + 1, sizeof *w->jobs) != ENG_OK)
+    if (eng_grow(&w->jobs, &w->cap_jobs, w->n_jobs + 1, sizeof *w->jobs) != ENG_OK)
         return eng_diag_set(r->d, ENG_NOMEM, "%s:%lld: out of memory", r->path, (long long)r->line);
     w->jobs[w->n_jobs++] = job;
     return ENG_OK;

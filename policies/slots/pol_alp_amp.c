@@ -211,16 +211,14 @@ static int scan(pol_slot_search *ss, const pol_slot_list *l, pol_slot_algo algo,
                 nw = keep;
             }
             if (marks && nw == 0) {
-                if (ss->n_mark + 1 > ss->cap_mark &&
-                    eng_grow(&ss->mark, &ss->cap_mark, ss->n_mark + 1, sizeof *ss->mark))
+                if (eng_grow(&ss->mark, &ss->cap_mark, ss->n_mark + 1, sizeof *ss->mark))
                     return ENG_NOMEM;
                 ss->mark[ss->n_mark++] = (pol_slot_mark){
                     .handle = h, .at = i, .block = b, .seq = pol_slots_seq(l, h), .start_s = start};
             }
             if (s->end_s - hold < min_lim)
                 min_lim = s->end_s - hold;
-            /* the window's room grows rarely: no call per join */
-            if (nw + 1 > ss->cap_win && eng_grow(&ss->win, &ss->cap_win, nw + 1, sizeof *ss->win))
+            if (eng_grow(&ss->win, &ss->cap_win, nw + 1, sizeof *ss->win))
                 return ENG_NOMEM;
             pol_slot_cand c = {
                 .handle = h, .hold = hold, .end_s = s->end_s, .cost = s->price * hold};
@@ -474,8 +472,7 @@ int pol_slot_batch_search(pol_slot_search *ss, pol_slot_list *l, pol_slot_algo a
                 if (found && ss->n_mark > m0) {
                     if (ss->n_rec == REC_MAX) /* the oldest goes */
                         memmove(ss->rec, ss->rec + 1, --ss->n_rec * sizeof *ss->rec);
-                    if (ss->n_rec + 1 > ss->cap_rec &&
-                        eng_grow(&ss->rec, &ss->cap_rec, ss->n_rec + 1, sizeof *ss->rec)) {
+                    if (eng_grow(&ss->rec, &ss->cap_rec, ss->n_rec + 1, sizeof *ss->rec)) {
                         rc = ENG_NOMEM;
                         break;
                     }
