@@ -164,6 +164,7 @@ typedef struct cons_state {
     cons_fit fit[CONS_FITS];       /* open addressing by shape */
     uint16_t live[CONS_FITS];      /* the taken slots, by units then duration */
     int32_t live_units[CONS_FITS]; /* their units, for rewind_fits's search */
+    uint16_t live_next[CONS_FITS]; /* the first of them wider than each (live_group) */
     size_t n_fits;
     uint32_t stamp;   /* the last stamp given to a slot */
     uint64_t version; /* changes of the profile */
@@ -867,6 +868,17 @@ static int place(cons_state *s, const pol_view *v, const pol_job *j, double *at)
     return rec_insert(s, j, t);
 }
 
+/* live_next: for each taken slot in live, the position of the first one
+ * of a larger width (n_fits if none), so that rewind_fits passes over a
+ * width's remaining shapes at once. O(n_fits), after each change of live. */
+static void live_groups(cons_state *s)
+{
+    for (size_t k = s->n_fits; k-- > 0;)
+        s->live_next[k] = (uint16_t)(k + 1 < s->n_fits && s->live_units[k + 1] == s->live_units[k]
+                                         ? s->live_next[k + 1]
+                                         : k + 1);
+}
+
 /* Forgets every scan (hosts went down or came back). */
 static void fits_clear(cons_state *s)
 {
@@ -894,6 +906,7 @@ static void fits_prune(cons_state *s)
         }
     }
     s->n_fits = w;
+    live_groups(s);
 }
 
 /* A stamp for a slot being taken. When the stamps run out (after 2^32 - 2
@@ -946,6 +959,7 @@ static cons_fit *fit_slot(cons_state *s, int32_t units, double dur)
     s->live[k] = (uint16_t)slot;
     s->live_units[k] = units;
     s->n_fits++;
+    live_groups(s);
     s->fit[slot] = (cons_fit){.units = units,
                               .taken = true,
                               .stamp = next_stamp(s),
@@ -1033,8 +1047,7 @@ static void rewind_fits(cons_state *s, double now, double old, double dur, int32
                 /* The run of u free here is too short, and so for the
                  * shapes of width u after this one, which are longer:
                  * they would change nothing here. */
-                while (k + 1 < s->n_fits && s->live_units[k + 1] == u)
-                    k++;
+                k = (size_t)s->live_next[k] - 1;
                 continue;
             }
             if (x < from)
