@@ -147,6 +147,7 @@ typedef struct cons_byr {
 #define CONS_PRUNE_EVERY 4 /* compressions between prunings (dropped within 16 + 3) */
 #define CONS_RUN_STEPS 8   /* how far rewind_fits looks for the ends of a run */
 #define CONS_NO_STAMP UINT32_MAX
+#define CONS_NARROW 64 /* widths whose first wider shape is kept (wider[]) */
 
 typedef struct cons_state {
     pol_profile prof;
@@ -164,7 +165,8 @@ typedef struct cons_state {
     cons_fit fit[CONS_FITS];       /* open addressing by shape */
     uint16_t live[CONS_FITS];      /* the taken slots, by units then duration */
     int32_t live_units[CONS_FITS]; /* their units, for rewind_fits's search */
-    uint16_t live_next[CONS_FITS]; /* the first of them wider than each (live_group) */
+    uint16_t live_next[CONS_FITS]; /* the first of them wider than each (live_groups) */
+    uint16_t wider[CONS_NARROW];   /* the first of them wider than w, for w < CONS_NARROW */
     size_t n_fits;
     uint32_t stamp;   /* the last stamp given to a slot */
     uint64_t version; /* changes of the profile */
@@ -877,6 +879,12 @@ static void live_groups(cons_state *s)
         s->live_next[k] = (uint16_t)(k + 1 < s->n_fits && s->live_units[k + 1] == s->live_units[k]
                                          ? s->live_next[k + 1]
                                          : k + 1);
+    size_t k = 0;
+    for (int32_t w = 0; w < CONS_NARROW; w++) {
+        while (k < s->n_fits && s->live_units[k] <= w)
+            k++;
+        s->wider[w] = (uint16_t)k;
+    }
 }
 
 /* Forgets every scan (hosts went down or came back). */
@@ -887,6 +895,7 @@ static void fits_clear(cons_state *s)
         s->fit[s->live[k]].stamp = 0;
     }
     s->n_fits = 0;
+    live_groups(s);
 }
 
 /* Forgets the scans that the last compression did not read: no job of
@@ -1016,10 +1025,12 @@ static void rewind_fits(cons_state *s, double now, double old, double dur, int32
         /* The widths that gain here: free now, not free before. */
         int32_t fv = p->free[i];
         double here = p->t[i] > old ? p->t[i] : old;
-        size_t lo = 0, hi = s->n_fits;
-        while (lo < hi) { /* first shape wider than fv - units */
+        int32_t w = fv - units;
+        size_t lo = w < 0 ? 0 : w < CONS_NARROW ? s->wider[w] : 0;
+        size_t hi = w < CONS_NARROW ? lo : s->n_fits;
+        while (lo < hi) { /* first shape wider than w */
             size_t mid = (lo + hi) / 2;
-            if (s->live_units[mid] <= fv - units)
+            if (s->live_units[mid] <= w)
                 lo = mid + 1;
             else
                 hi = mid;
