@@ -1015,7 +1015,10 @@ static double first_fit(cons_state *s, cons_rec *e, double until)
  * each segment looks only at the widths that gain there, and within a
  * width by duration, so the first shape longer than the run ends the
  * width's look (on the saturated log of bench/README.md most shapes that
- * reach the run's test fail it). */
+ * reach the run's test fail it: 8.4 million of 8.7 million). The first
+ * shape wider than f - units is read from a table for narrow widths
+ * (wider[]) and found by a binary search otherwise, and a width's look
+ * ends with a jump past its remaining shapes (live_next). */
 static void rewind_fits(cons_state *s, double now, double old, double dur, int32_t units, size_t i)
 {
     const pol_profile *p = &s->prof;
