@@ -187,77 +187,64 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
         int rc = pol_profile_add(p, from, from_end, units);
         return rc ? rc : pol_profile_add(p, to, to_end, -units);
     }
-    double c[4] = {from < to ? from : to, from < to ? to : from,
-                   from_end < to_end ? from_end : to_end, from_end < to_end ? to_end : from_end};
-    if (c[1] > c[2]) { /* the spans are apart: start, end, start, end */
-        double x = c[1];
-        c[1] = c[2];
-        c[2] = x;
-    }
+    /* The change steps at four ends, in time order: the earlier span's
+     * start and end (s0, e0), the later one's (s1, e1), as
+     * {s0, min(s1, e0), max(s1, e0), e1}, whether the spans overlap or
+     * not. For a move to an earlier time (the new span first) it steps by
+     * -units, +units, +units, -units; for a later one the signs turn. */
+    bool earlier = to < from;
+    double s0 = earlier ? to : from, e0 = earlier ? to_end : from_end;
+    double s1 = earlier ? from : to, e1 = earlier ? from_end : to_end;
+    double c[4] = {s0, s1 < e0 ? s1 : e0, s1 < e0 ? e0 : s1, e1};
+    int32_t sgn = earlier ? units : -units;
+    const int32_t dd[4] = {-sgn, sgn, sgn, -sgn};
     /* Consecutive moves of a compression are mostly a few segments apart
      * (bench/README.md "Replay performance"): the search starts from the
      * last one's first segment. */
-    size_t i0 = seg_near(p, c[0], p->edit_i), i1 = i0; /* i1: the segment holding c[3] */
-    while (i1 + 1 < p->n && p->t[i1 + 1] <= c[3])
-        i1++; /* no further than the pass below goes */
-    size_t need = i1 - i0 + 1 + 4;
-    if (need > p->tmp_cap) {
+    size_t i0 = seg_near(p, c[0], p->edit_i);
+    if (p->n - i0 + 4 > p->tmp_cap) {
         size_t cap_t = p->tmp_cap, cap_f = p->tmp_cap;
-        if (eng_grow(&p->tmp_t, &cap_t, need, sizeof *p->tmp_t) ||
-            eng_grow(&p->tmp_free, &cap_f, need, sizeof *p->tmp_free))
+        if (eng_grow(&p->tmp_t, &cap_t, p->n - i0 + 4, sizeof *p->tmp_t) ||
+            eng_grow(&p->tmp_free, &cap_f, p->n - i0 + 4, sizeof *p->tmp_free))
             return ENG_NOMEM;
         p->tmp_cap = cap_t < cap_f ? cap_t : cap_f;
     }
-    /* The segments from t[i0] to past c[3], old breakpoints and the spans'
-     * ends in time order, each with its old value plus the change. The
-     * change is constant between consecutive ends (and 0 before c[0]), so
-     * each of the five stretches adds one value to the old breakpoints in
-     * it. A new segment that continues the one before it is left out. */
-    size_t m = 0, a = i0; /* a: the old segment holding the current point */
-    int32_t last = i0 > 0 ? p->free[i0 - 1] : INT32_MIN;
-    for (int r = -1; r < 4; r++) {
-        double lo = r < 0 ? p->t[i0] : c[r], hi = r < 3 ? c[r + 1] : INFINITY;
-        if (!(lo < hi))
-            continue; /* empty: before c[0] when t[i0] = c[0], or equal ends */
-        while (a + 1 <= i1 && p->t[a + 1] <= lo)
-            a++;
-        int32_t d = (from <= lo && lo < from_end ? units : 0) -
-                    (to <= lo && lo < to_end ? units : 0);
-        int32_t v = p->free[a] + d;
-        if (v < 0 || v > p->total)
-            return ENG_INVARIANT;
-        if (v != last) {
-            p->tmp_t[m] = lo;
-            p->tmp_free[m++] = v;
-            last = v;
-        }
-        if (r == 1) {
-            /* Between c[1] and c[2] neither span changes anything (d = 0):
-             * the old breakpoints there stay as they are, and each differs
-             * from the one before it, whose value is last. */
-            size_t b = a;
-            while (b + 1 <= i1 && p->t[b + 1] < hi)
-                b++;
-            if (b > a) {
-                memcpy(p->tmp_t + m, p->t + a + 1, (b - a) * sizeof *p->t);
-                memcpy(p->tmp_free + m, p->free + a + 1, (b - a) * sizeof *p->free);
-                m += b - a;
-                last = p->free[b];
-                a = b;
-            }
-            continue;
-        }
-        for (; a + 1 <= i1 && p->t[a + 1] < hi; a++) {
-            v = p->free[a + 1] + d;
+    /* The new segments from t[i0] on, in one merge of the old breakpoints
+     * with the four ends: at each point, its old value plus the change
+     * there (constant between consecutive ends). A point whose value
+     * continues the one before it is left out. Past c[3] the change is 0
+     * and the old breakpoints stay as they are (each differs from the one
+     * before it): the pass stops there, at segment a - 1, the one holding
+     * c[3]. */
+    const double *t = p->t;
+    const int32_t *fr = p->free;
+    size_t n = p->n, a = i0, m = 0; /* a: the next old breakpoint */
+    int32_t last = i0 > 0 ? fr[i0 - 1] : INT32_MIN, change = 0;
+    for (int k = 0; k < 4;) {
+        double x = c[k];
+        for (; a < n && t[a] < x; a++) { /* t[i0] <= c[0]: a > i0 after this */
+            int32_t v = fr[a] + change;
             if (v < 0 || v > p->total)
                 return ENG_INVARIANT;
             if (v != last) {
-                p->tmp_t[m] = p->t[a + 1];
+                p->tmp_t[m] = t[a];
                 p->tmp_free[m++] = v;
                 last = v;
             }
         }
+        int32_t v = a < n && t[a] == x ? fr[a++] : fr[a - 1];
+        for (; k < 4 && c[k] == x; k++)
+            change += dd[k];
+        v += change;
+        if (v < 0 || v > p->total)
+            return ENG_INVARIANT;
+        if (v != last) {
+            p->tmp_t[m] = x;
+            p->tmp_free[m++] = v;
+            last = v;
+        }
     }
+    size_t i1 = a - 1;
     /* Splice: segments i0..i1 become the m new ones. */
     size_t n_new = p->n - (i1 - i0 + 1) + m;
     if (n_new > p->cap) {
