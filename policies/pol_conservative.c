@@ -870,9 +870,11 @@ static int place(cons_state *s, const pol_view *v, const pol_job *j, double *at)
     return rec_insert(s, j, t);
 }
 
-/* live_next: for each taken slot in live, the position of the first one
- * of a larger width (n_fits if none), so that rewind_fits passes over a
- * width's remaining shapes at once. O(n_fits), after each change of live. */
+/* For rewind_fits, after each change of live: live_next, for each taken
+ * slot in live, the position of the first one of a larger width (n_fits
+ * if none), so that a width's remaining shapes are passed over at once;
+ * wider[w], the position of the first one wider than w, for the narrow
+ * widths. O(n_fits + CONS_NARROW). */
 static void live_groups(cons_state *s)
 {
     for (size_t k = s->n_fits; k-- > 0;)

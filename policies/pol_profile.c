@@ -202,6 +202,8 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
      * (bench/README.md "Replay performance"): the search starts from the
      * last one's first segment. */
     size_t i0 = seg_near(p, c[0], p->edit_i);
+    /* room for the new segments: at most the old ones from i0 on and the
+     * four ends */
     if (p->n - i0 + 4 > p->tmp_cap) {
         size_t cap_t = p->tmp_cap, cap_f = p->tmp_cap;
         if (eng_grow(&p->tmp_t, &cap_t, p->n - i0 + 4, sizeof *p->tmp_t) ||
@@ -222,7 +224,7 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
     int32_t last = i0 > 0 ? fr[i0 - 1] : INT32_MIN, change = 0;
     for (int k = 0; k < 4;) {
         double x = c[k];
-        for (; a < n && t[a] < x; a++) { /* t[i0] <= c[0]: a > i0 after this */
+        for (; a < n && t[a] < x; a++) {
             int32_t v = fr[a] + change;
             if (v < 0 || v > p->total)
                 return ENG_INVARIANT;
@@ -232,6 +234,8 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
                 last = v;
             }
         }
+        /* the old value at x; t[i0] <= c[0] is taken by the loop above
+         * or here at the first end, so a - 1 >= i0 */
         int32_t v = a < n && t[a] == x ? fr[a++] : fr[a - 1];
         for (; k < 4 && c[k] == x; k++)
             change += dd[k];
