@@ -916,8 +916,10 @@ static void fits_prune(cons_state *s)
             f->stamp = 0;
         }
     }
-    s->n_fits = w;
-    live_groups(s);
+    if (w < s->n_fits) {
+        s->n_fits = w;
+        live_groups(s);
+    }
 }
 
 /* A stamp for a slot being taken. When the stamps run out (after 2^32 - 2
@@ -1031,8 +1033,9 @@ static void rewind_fits(cons_state *s, double now, double old, double dur, int32
         int32_t fv = p->free[i];
         double here = p->t[i] > old ? p->t[i] : old;
         int32_t w = fv - units;
-        size_t lo = w < 0 ? 0 : w < CONS_NARROW ? s->wider[w] : 0;
-        size_t hi = w < CONS_NARROW ? lo : s->n_fits;
+        size_t lo = 0, hi = s->n_fits;
+        if (w < CONS_NARROW)
+            lo = hi = w < 0 ? 0 : s->wider[w];
         while (lo < hi) { /* first shape wider than w */
             size_t mid = (lo + hi) / 2;
             if (s->live_units[mid] <= w)
