@@ -735,8 +735,12 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
             .start_s = -1,
             .expected_end_s = -1,
         };
-        c->res[i] = (eng_job_result){
-            .start_s = -1, .end_s = -1, .state = ENG_JOB_PENDING, .packet = -1};
+        c->res[i] = (eng_job_result){.start_s = -1,
+                                     .end_s = -1,
+                                     .state = ENG_JOB_PENDING,
+                                     .packet = -1,
+                                     .start_step = -1,
+                                     .end_step = -1};
         if (c->promise_s)
             c->promise_s[i] = INFINITY;
         if (i > 0 && s->submit_s < prep->jobs[i - 1].submit_s) {
@@ -1250,6 +1254,7 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
     j->n_alloc = r->n_hosts;
     c->live_used += (size_t)r->n_hosts;
     r->start_s = c->now;
+    r->start_step = (int64_t)c->n_steps;
     r->end_s = c->now + longest;
     r->state = ENG_JOB_RUNNING;
     r->killed = killed;
@@ -1392,6 +1397,7 @@ static int requeue_job(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d)
     r->requeues++;
     r->state = ENG_JOB_QUEUED;
     r->start_s = r->end_s = -1;
+    r->start_step = r->end_step = -1;
     r->failed = r->killed = false;
     r->packet = -1;
     j->start_s = j->expected_end_s = -1;
@@ -1528,6 +1534,7 @@ int eng_core_step(eng_core *c, eng_diag *d)
         pol_job *j = &c->pj[idx];
         eng_job_result *r = &c->res[idx];
         release(c, ps, idx);
+        r->end_step = (int64_t)c->n_steps;
         c->live_used -= (size_t)r->n_hosts;
         size_t at = running_lower_bound(c, ps, j);
         if (at >= ps->n_running || ps->running[at] != j)

@@ -135,6 +135,13 @@ typedef struct eng_job_result {
     int32_t n_runs; /* its hosts as runs: eng_core_alloc_runs() + runs_off */
     size_t runs_off;
     size_t hosts_off; /* into eng_core_alloc_hosts()/cores() */
+    /* The steps (eng_core_step, counted from 1) of its start and of its
+     * end, -1 until they happen: the order in which the core took and gave
+     * back hosts. Times alone do not give it: one instant may take several
+     * steps (a job of zero length started at t ends at t in a later step,
+     * and the cores it frees go to jobs started in that step). */
+    int64_t start_step;
+    int64_t end_step;
 } eng_job_result;
 
 /* Where a job runs, stored compactly: n consecutive platform hosts host,

@@ -1,5 +1,5 @@
 /* eng_coreidx.c — names the cores each job held under core allocation (see
- * eng_coreidx.h): a replay of the starts and ends in time order over one
+ * eng_coreidx.h): a replay of the starts and ends in the core's step order over one
  * busy byte per platform core, each start taking the lowest free cores of
  * each of its hosts.
  */
@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An instant's ends come before its starts; then job index. */
+/* The core's order: by step, a step's ends before its starts (the core
+ * frees the hosts of the jobs ending at a step before its policy call),
+ * then job index. */
 typedef struct event {
-    double t_s;
+    int64_t step;
     int32_t start; /* 0 end, 1 start */
     int32_t job;
 } event;
@@ -22,8 +24,8 @@ typedef struct event {
 static int cmp_event(const void *a, const void *b)
 {
     const event *x = a, *y = b;
-    if (x->t_s != y->t_s)
-        return x->t_s < y->t_s ? -1 : 1;
+    if (x->step != y->step)
+        return x->step < y->step ? -1 : 1;
     if (x->start != y->start)
         return x->start - y->start;
     return (x->job > y->job) - (x->job < y->job);
@@ -45,7 +47,7 @@ void eng_coreidx_fini(eng_coreidx *x)
 
 static bool ran(const eng_job_result *r)
 {
-    return r->n_runs > 0 && r->n_hosts > 0 && r->start_s >= 0 && r->end_s >= r->start_s;
+    return r->n_runs > 0 && r->n_hosts > 0 && r->start_step >= 0;
 }
 
 /* Step 1: the first core index of every host, and the busy bytes. */
@@ -70,8 +72,9 @@ static int events(const eng_job_result *res, size_t n_jobs, event **out, size_t 
         return ENG_NOMEM;
     for (size_t i = 0; i < n_jobs; i++)
         if (ran(&res[i])) {
-            (*out)[(*n)++] = (event){.t_s = res[i].end_s, .start = 0, .job = (int32_t)i};
-            (*out)[(*n)++] = (event){.t_s = res[i].start_s, .start = 1, .job = (int32_t)i};
+            (*out)[(*n)++] = (event){.step = res[i].start_step, .start = 1, .job = (int32_t)i};
+            if (res[i].end_step >= 0) /* still running where a run stopped early */
+                (*out)[(*n)++] = (event){.step = res[i].end_step, .start = 0, .job = (int32_t)i};
         }
     qsort(*out, *n, sizeof **out, cmp_event);
     return ENG_OK;
@@ -140,29 +143,20 @@ int eng_coreidx_build(const eng_platform *p, const eng_job_result *res, size_t n
     int64_t *base = NULL;
     unsigned char *busy = NULL;
     event *ev = NULL;
-    bool *ended = NULL;
     size_t n_ev = 0, cap = 0;
     out->n_jobs = n_jobs;
     out->off = calloc(n_jobs + 1, sizeof *out->off);
     out->count = calloc(n_jobs + 1, sizeof *out->count);
-    ended = calloc(n_jobs + 1, sizeof *ended);
-    int rc = out->off && out->count && ended ? ENG_OK : ENG_NOMEM;
+    int rc = out->off && out->count ? ENG_OK : ENG_NOMEM;
     if (rc == ENG_OK)
         rc = bases(p, &base, &busy);
     if (rc == ENG_OK)
         rc = events(res, n_jobs, &ev, &n_ev);
     for (size_t e = 0; e < n_ev && rc == ENG_OK; e++) {
         int32_t j = ev[e].job;
-        if (!ev[e].start) {
-            /* a job of zero length ends before it starts in this order:
-             * it gives its cores back as soon as it takes them */
-            ended[j] = true;
-            if (res[j].end_s > res[j].start_s)
-                give_back(busy, out, j);
-            continue;
-        }
-        rc = take(p, base, busy, &res[j], runs, j, out, &cap, d);
-        if (rc == ENG_OK && ended[j])
+        if (ev[e].start)
+            rc = take(p, base, busy, &res[j], runs, j, out, &cap, d);
+        else
             give_back(busy, out, j);
     }
     if (rc == ENG_NOMEM)
@@ -170,7 +164,6 @@ int eng_coreidx_build(const eng_platform *p, const eng_job_result *res, size_t n
     free(base);
     free(busy);
     free(ev);
-    free(ended);
     if (rc != ENG_OK)
         eng_coreidx_fini(out);
     return rc;

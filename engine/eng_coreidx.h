@@ -11,10 +11,19 @@
  *  - core c of host h has the index base(h) + c, base(h) the sum of the
  *    cores of the hosts before h in name order; with equal hosts, that is
  *    host index x cores per host + core;
- *  - the jobs are replayed in time order, the ends of an instant before its
- *    starts (as the engine frees a job ending at t for one starting at t),
- *    starts of one instant by job index; a starting job takes, on each of
- *    its hosts, the lowest-numbered cores free at that moment.
+ *  - the jobs are replayed in the order the core took and gave back their
+ *    hosts: by the step of the start or end (eng_job_result.start_step,
+ *    end_step), a step's ends before its starts (as the core frees the jobs
+ *    ending at a step before it calls the policy), starts of one step by
+ *    job index; a starting job takes, on each of its hosts, the
+ *    lowest-numbered cores free at that moment.
+ *
+ * Steps, not times: one instant can take several steps. A job of zero
+ * length started at t ends at t one step later, and the cores it gives
+ * back go to the jobs started in that later step; replayed by time alone
+ * (ends of t, then starts of t), those jobs would find the cores still
+ * taken. Since every step's starts fit in what the core had free after
+ * that step's ends, the replay in step order never finds a host full.
  *
  * Cost: O(J log J) for the order plus O(sum of the cores of the hosts each
  * job touches); memory one byte per platform core plus one interval per
@@ -46,9 +55,11 @@ typedef struct eng_coreidx {
 } eng_coreidx;
 
 /* Names the cores of the n_jobs results (indexed like eng_prepared.jobs)
- * whose hosts are in runs. 0, ENG_NOMEM, or ENG_INVARIANT when a host
- * would hold more cores than it has (a broken engine invariant; message in
- * d). On success free *out with eng_coreidx_fini. */
+ * whose hosts are in runs; a result with start_step -1 never ran, one
+ * with end_step -1 still holds its cores at the end. 0, ENG_NOMEM, or
+ * ENG_INVARIANT when a host would hold more cores than it has (a broken
+ * engine invariant; message in d). On success free *out with
+ * eng_coreidx_fini. */
 int eng_coreidx_build(const eng_platform *p, const eng_job_result *res, size_t n_jobs,
                       const eng_host_run *runs, eng_coreidx *out, eng_diag *d);
 

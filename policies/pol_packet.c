@@ -260,6 +260,18 @@ static void packet_release(packet_state *s)
 static int packet_init(void *state, const pol_setup *setup, char *err, size_t errlen)
 {
     packet_state *s = state;
+    /* Packets hold whole hosts and size jobs in hosts of the pool's core
+     * count; on hosts of unequal sizes a job's count of hosts can exceed
+     * the pool (never starting) or an island it fits by cores. */
+    for (size_t h = 1; setup->alloc == POL_ALLOC_CORE && h < setup->n_hosts; h++)
+        if (setup->hosts[h].cores != setup->hosts[0].cores) {
+            snprintf(err, errlen,
+                     "packet sizes jobs in whole hosts: under --alloc core the hosts of a "
+                     "pool need one core count (%s has %d, %s has %d); use --alloc node",
+                     setup->hosts[0].name, setup->hosts[0].cores, setup->hosts[h].name,
+                     setup->hosts[h].cores);
+            return ENG_USAGE;
+        }
     const char *variant = pol_option_get(setup, "variant", "default");
     if (strcmp(variant, "default") == 0)
         s->paper = false;

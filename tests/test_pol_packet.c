@@ -529,6 +529,37 @@ static void test_islands_blocked_start_keeps_reservation(void)
 }
 
 /* Options. */
+/* Packets size jobs in whole hosts of the pool's core count. On hosts of
+ * 2, 6, 6 and 6 cores a job of 9 cores would need 5 hosts of 2 (it once
+ * waited forever, the simulation never ending with failures on): under
+ * core allocation such a pool is refused with a message, as the engine's
+ * other refusals are; equal hosts run. */
+static void test_core_allocation_needs_equal_hosts(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 5, 10, 9, 0}};
+    static const int cores[] = {2, 6, 6, 6};
+    eng_host_desc d[4];
+    char names[4][8];
+    for (int i = 0; i < 4; i++) {
+        snprintf(names[i], sizeof names[i], "n%d", i + 1);
+        d[i] = (eng_host_desc){.name = names[i], .speed_flops = 1e9, .sg_cores = cores[i]};
+    }
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_diag_clear(&diag);
+    CU_ASSERT_EQUAL_FATAL(eng_platform_build("uneven", d, 4, NULL, &p, &diag), 0);
+    bl_opts o = {.alloc = POL_ALLOC_CORE};
+    bl_sched s;
+    bl_core_run("packet", jobs, 1, p, &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_USAGE);
+    CU_ASSERT(bl_contains(s.diag.msg, "under --alloc core the hosts of a pool need one core "
+                                      "count (n1 has 2, n2 has 6)"));
+    bl_sched_fini(&s);
+    CU_ASSERT_EQUAL(bl_core_run("packet", jobs, 1, bl_uniform_platform(2, 6), &o, &s), 0);
+    CU_ASSERT_EQUAL(bl_start(&s, 1), 0);
+    bl_sched_fini(&s);
+}
+
 static void test_options(void)
 {
     static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 1}};
@@ -672,6 +703,8 @@ int bl_suite_pol_packet(void)
     CU_add_test(s, "islands: a start blocked by islands keeps its reservation",
                 test_islands_blocked_start_keeps_reservation);
     CU_add_test(s, "options", test_options);
+    CU_add_test(s, "core allocation needs hosts of one size",
+                test_core_allocation_needs_equal_hosts);
     CU_add_test(s, "the engine refuses broken packets", test_engine_checks);
     CU_add_test(s, "sane against EASY without initialization", test_sane_without_initialization);
     return 0;
