@@ -156,10 +156,10 @@ static void test_deterministic(void)
     const char *d1 = bl_tmpdir(), *d2 = bl_tmpdir();
     CU_ASSERT_EQUAL_FATAL(sweep(NULL, "-j 2 '%s' '%s/sw'%s", grid, d1, ""), 0);
     CU_ASSERT_EQUAL_FATAL(sweep(NULL, "-j 2 '%s' '%s/sw'%s", grid, d2, ""), 0);
-    /* Columns 1-29: everything but policy_wall_time_s and wall_time_s. */
+    /* Columns 1-36: everything but policy_wall_time_s and wall_time_s. */
     snprintf(cmd, sizeof cmd,
-             "cut -d, -f1-29 '%s/sw/results.csv' > '%s/a.csv' && "
-             "cut -d, -f1-29 '%s/sw/results.csv' > '%s/b.csv' && cmp '%s/a.csv' '%s/b.csv'",
+             "cut -d, -f1-36 '%s/sw/results.csv' > '%s/a.csv' && "
+             "cut -d, -f1-36 '%s/sw/results.csv' > '%s/b.csv' && cmp '%s/a.csv' '%s/b.csv'",
              d1, d1, d2, d1, d1, d1);
     CU_ASSERT_EQUAL(bl_system(cmd, NULL), 0);
     char *a = NULL;
@@ -167,8 +167,8 @@ static void test_deterministic(void)
     a = bl_slurp(cmd, NULL);
     CU_ASSERT_EQUAL(count_lines(a), 5);
     free(a);
-    /* Column 29 is the workload's SHA-256: one per seed. */
-    snprintf(cmd, sizeof cmd, "sed 1d '%s/sw/results.csv' | cut -d, -f29 | sort -u | wc -l", d1);
+    /* Column 35 is the workload's SHA-256: one per seed. */
+    snprintf(cmd, sizeof cmd, "sed 1d '%s/sw/results.csv' | cut -d, -f35 | sort -u | wc -l", d1);
     char *out = NULL;
     CU_ASSERT_EQUAL(bl_system(cmd, &out), 0);
     CU_ASSERT_TRUE(out && strcmp(out, "2\n") == 0);
