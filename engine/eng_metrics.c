@@ -199,7 +199,8 @@ int eng_metrics_log_agreement(const eng_workload *w, const eng_prepared *prep,
                               const eng_job_result *results, eng_summary *s)
 {
     eng_log_agreement *la = &s->log;
-    *la = (eng_log_agreement){.wait_spearman = NAN};
+    *la = (eng_log_agreement){
+        .wait_mean_log_s = NAN, .wait_mean_sim_s = NAN, .wait_mae_s = NAN, .wait_spearman = NAN};
     size_t n = prep->n_jobs;
     /* logged waits, then simulated waits, then gsl_stats_spearman's 2n */
     double *v = malloc((n ? 4 * n : 1) * sizeof *v);
@@ -212,9 +213,14 @@ int eng_metrics_log_agreement(const eng_workload *w, const eng_prepared *prep,
         const eng_job_result *r = &results[i];
         if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED)
             continue;
-        double logged = w->jobs[prep->jobs[i].src].wait_s;
+        const eng_job *j = &w->jobs[prep->jobs[i].src];
+        double logged = j->wait_s;
         if (!(logged >= 0))
             continue;
+        if (j->status == 5 && j->runtime_s == 0) {
+            la->cancelled_excluded++; /* cancelled before it started */
+            continue;
+        }
         double sim = r->start_s - prep->jobs[i].submit_s;
         log_w[m] = logged;
         sim_w[m] = sim;

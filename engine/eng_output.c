@@ -274,6 +274,7 @@ static json_t *summary_log_agreement(const eng_summary *s, bool *ok)
 {
     json_t *o = json_object();
     eng_json_set(o, "jobs", eng_json_num((double)s->log.jobs), ok);
+    eng_json_set(o, "cancelled_excluded", eng_json_num((double)s->log.cancelled_excluded), ok);
     eng_json_set(o, "wait_mean_log", eng_json_num(s->log.wait_mean_log_s), ok);
     eng_json_set(o, "wait_mean_sim", eng_json_num(s->log.wait_mean_sim_s), ok);
     eng_json_set(o, "wait_mae_s", eng_json_num(s->log.wait_mae_s), ok);
@@ -367,7 +368,7 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     json_t *root = json_object();
     eng_json_set(root, "jobs", summary_jobs(s, &ok), &ok);
     eng_json_set(root, "metrics", summary_metrics(s, &ok), &ok);
-    if (s->log.jobs > 0)
+    if (s->log.jobs > 0 || s->log.cancelled_excluded > 0)
         eng_json_set(root, "log_agreement", summary_log_agreement(s, &ok), &ok);
     eng_json_set(root, "platform", summary_platform(r->platform, s, m, &ok), &ok);
     eng_json_set(root, "manifest", summary_manifest(w, r, m, &ok), &ok);

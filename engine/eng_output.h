@@ -19,8 +19,8 @@
  *                   1 completed, 0 killed); other fields as in the input.
  *   summary.json    counts, metrics (eng_metrics.h), log_agreement (only
  *                   when the log has wait times: eng_log_agreement, keys
- *                   jobs, wait_mean_log, wait_mean_sim, wait_mae_s,
- *                   wait_spearman), platform and manifest.
+ *                   jobs, cancelled_excluded, wait_mean_log, wait_mean_sim,
+ *                   wait_mae_s, wait_spearman), platform and manifest.
  *   timeseries.csv  after each event instant: waiting and running jobs,
  *                   busy nodes and cores, utilization of the units.
  *

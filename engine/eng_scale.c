@@ -1,8 +1,9 @@
 /* eng_scale.c — computed load, load/span rescaling and job types (Baranov &
  * Lyakhovets 2022); formulas and choices in eng_scale.h.
  *
- * Invariant: rescaling never reorders jobs and never moves a job with an
- * unknown submit time.
+ * Invariant: rescaling never reorders jobs, never moves a job with an
+ * unknown submit time, and leaves every other submit time a whole number
+ * of seconds.
  */
 #include "eng_scale.h"
 
@@ -52,20 +53,22 @@ int eng_scale_load(const eng_workload *w, int64_t nodes, int64_t cores_per_node,
     return ENG_OK;
 }
 
-/* t' = t0 + c·(t − t0) for every known submit time; the last arrival goes to
- * exactly new_last, and nothing goes past it. */
-static void rescale(eng_workload *w, double t0, double old_last, double c, double new_last)
+/* Every known submit time t to round(t0) + round((t − t0)·new_span/span),
+ * new_span whole seconds: the first arrival to round(t0), the last to
+ * exactly round(t0) + new_span, nothing outside the two. Each time is
+ * rounded from its own exact scaled value (never from the rounded time
+ * before it), so it lies within half a second of that value, and rounding
+ * keeps the order (a product and a quotient by positive constants, and
+ * round, are monotone). */
+static void rescale(eng_workload *w, double t0, double span, double new_span)
 {
+    double first = round(t0), last = first + new_span;
     for (size_t i = 0; i < w->n_jobs; i++) {
         double *t = &w->jobs[i].submit_s;
         if (*t < 0.0)
             continue;
-        if (*t == old_last) {
-            *t = new_last;
-        } else {
-            double s = t0 + c * (*t - t0);
-            *t = s > new_last ? new_last : s;
-        }
+        double s = first + round((*t - t0) * new_span / span);
+        *t = s < first ? first : s > last ? last : s;
     }
 }
 
@@ -86,11 +89,17 @@ int eng_scale_to_load(eng_workload *w, int64_t nodes, int64_t cores_per_node, do
         return eng_diag_set(d, ENG_RANGE,
                             "cannot scale to a load: the workload has no work (no job with a "
                             "known, positive run time and size)");
-    double c = l.load / target;
-    double new_span = l.work_node_s / (target * (double)nodes);
-    rescale(w, l.first_submit_s, l.last_submit_s, c, l.first_submit_s + new_span);
+    double exact = l.work_node_s / (target * (double)nodes);
+    double new_span = round(exact);
+    if (!(new_span >= 1.0 && isfinite(new_span)))
+        return eng_diag_set(d, ENG_RANGE,
+                            "cannot scale to a load of %g: every arrival would fall within %.3g s "
+                            "of the first, and submit times are whole seconds (at least 1 s "
+                            "from the first arrival to the last)",
+                            target, exact);
+    rescale(w, l.first_submit_s, l.span_s, new_span);
     if (factor)
-        *factor = c;
+        *factor = new_span / l.span_s;
     return ENG_OK;
 }
 
@@ -98,6 +107,10 @@ int eng_scale_to_span(eng_workload *w, double span_s, double *factor, eng_diag *
 {
     if (!(span_s > 0.0 && isfinite(span_s)))
         return eng_diag_set(d, ENG_RANGE, "span %g s: expected a positive number", span_s);
+    if (!(round(span_s) >= 1.0))
+        return eng_diag_set(d, ENG_RANGE,
+                            "span %g s: expected at least 1 s (submit times are whole seconds)",
+                            span_s);
     eng_load l;
     int rc = eng_scale_load(w, 1, 1, &l, d);
     if (rc != ENG_OK)
@@ -106,10 +119,10 @@ int eng_scale_to_span(eng_workload *w, double span_s, double *factor, eng_diag *
         return eng_diag_set(d, ENG_RANGE,
                             "cannot scale to a span: all %zu jobs arrive at the same time",
                             w->n_jobs);
-    double c = span_s / l.span_s;
-    rescale(w, l.first_submit_s, l.last_submit_s, c, l.first_submit_s + span_s);
+    double new_span = round(span_s);
+    rescale(w, l.first_submit_s, l.span_s, new_span);
     if (factor)
-        *factor = c;
+        *factor = new_span / l.span_s;
     return ENG_OK;
 }
 

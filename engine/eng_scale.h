@@ -22,17 +22,28 @@
  * U is the offered load if the whole log ran inside [first, last arrival];
  * it ignores the drain after the last arrival.
  *
- * Rescaling keeps the first arrival t0 in place and multiplies every
- * inter-arrival time by one factor c > 0: t' = t0 + c·(t − t0). The order of
- * jobs is kept (ties stay ties). D becomes c·D, so U becomes U/c: the target
- * load is met with c = U / U_target, and the last arrival is set to exactly
- * t0 + sum/(U_target·P); a span S is met with c = S / D and the last arrival
- * at exactly t0 + S (the study's "last job after 100 hours": it divided
- * every submit time by last/S, i.e. the same with t0 = 0). Scaled submit
- * times are not rounded (SWF allows decimal times and the writer prints them
- * exactly), so U after scaling equals the target up to one rounding of the
- * last division. Wait times (field 3) and think times (field 18) are left
- * as they were.
+ * Rescaling multiplies every inter-arrival time by one factor c > 0 and
+ * writes whole seconds, SWF's unit (a reader that compares times, as
+ * evalys does, sees 1e-10 s disagreements between decimal times as separate
+ * instants). The span goes first: the exact new span D* (the target load
+ * met with D* = sum / (U_target · P); a span S met with D* = S) is rounded
+ * to the nearest whole second, D' = round(D*) (it must be >= 1 s), and
+ * c = D'/D. Then every submit time is rounded from its own exact scaled
+ * time, t' = round(t0) + round(c·(t − t0)), never from the rounded time
+ * before it, so each time lies within half a second of its exact value and
+ * the errors do not add up along the log; the first arrival goes to
+ * round(t0) and the last to exactly round(t0) + D'. The order of jobs is
+ * kept (ties stay ties; arrivals less than a second apart may become
+ * ties). The study's "last job after 100 hours" is --span 360000 (it
+ * divided every submit time by last/S, i.e. the same with t0 = 0).
+ *
+ * How rounding keeps the load: U depends only on the work and on D, and D
+ * after rounding is D' exactly, so U' = sum / (D' · P) = U_target · D* / D'
+ * and |U' − U_target| <= U_target / (2·D') (|D* − D'| <= 1/2). For a new
+ * span over 10^4 · U_target seconds (about three hours at U = 1; logs span
+ * weeks) the bound is below 5e-5, so `batchlab info --nodes P` on the
+ * scaled log prints a target of up to four decimals (0.9, 0.85) as given.
+ * Wait times (field 3) and think times (field 18) are left as they were.
  *
  * These functions do no I/O and keep no state: each changes only the
  * workload it is given. Cost O(N).
@@ -68,15 +79,17 @@ typedef struct eng_load {
 int eng_scale_load(const eng_workload *w, int64_t nodes, int64_t cores_per_node, eng_load *out,
                    eng_diag *d);
 
-/* Rescales submit times so that the computed load is `target` (> 0).
- * *factor (may be NULL) receives c. ENG_RANGE with a message when the
- * target is not positive, D is 0 or the workload has no work. */
+/* Rescales submit times, to whole seconds, so that the computed load is
+ * `target` (> 0) within target / (2·D'), D' the new span in seconds.
+ * *factor (may be NULL) receives c = D'/D. ENG_RANGE with a message, and
+ * nothing moved, when the target is not positive, D is 0, the workload has
+ * no work, or the target needs a span under half a second. */
 int eng_scale_to_load(eng_workload *w, int64_t nodes, int64_t cores_per_node, double target,
                       double *factor, eng_diag *d);
 
-/* Rescales submit times so that the last arrival is span_s (> 0) seconds
- * after the first. *factor (may be NULL) receives c. ENG_RANGE when span_s
- * is not positive or D is 0. */
+/* Rescales submit times, to whole seconds, so that the last arrival is
+ * round(span_s) seconds after the first. *factor (may be NULL) receives c.
+ * ENG_RANGE, nothing moved, when round(span_s) < 1 or D is 0. */
 int eng_scale_to_span(eng_workload *w, double span_s, double *factor, eng_diag *d);
 
 /* Writes a job type uniform in 1..k into field 15 (queue) of every job, in

@@ -1,13 +1,20 @@
 /* test_bench_sweep.c — bench/sweep, the entry point of sweeps: a tiny grid
  * (the 16-job fixture on kth-sp2.xml; a 60-job ForHLR II stand-in) expanded,
  * run under GNU parallel, merged; run again (nothing left to run, the same
- * CSV); its Slurm route; a bad grid; the same sweep twice giving the same
- * results. Skipped (77) where GNU parallel is not installed. */
+ * CSV; the job log appended to); its Slurm route; a bad grid; the same sweep
+ * twice giving the same results; a sweep stopped by SIGINT, SIGTERM or
+ * SIGHUP exiting 128 + N with nothing left running. Skipped (77) where GNU
+ * parallel is not installed. */
+#define _DEFAULT_SOURCE /* kill, nanosleep */
+#include "bl_proc.h"
 #include "bl_test.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char merge_head[] = "run,workload,load,policy,variant,seed,jobs_input,";
@@ -85,6 +92,15 @@ static void test_end_to_end(void)
     CU_ASSERT_TRUE(again && count_lines(again) == 9);
     free(again);
     free(got);
+    /* The job log keeps every invocation's runs: appended, not overwritten
+     * (one header, the 8 runs of the first, the 1 of the third). */
+    snprintf(path, sizeof path, "%s/sw/joblog.txt", dir);
+    char *joblog = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(joblog);
+    CU_ASSERT_EQUAL(count_lines(joblog), 10);
+    CU_ASSERT_TRUE(strncmp(joblog, "Seq\tHost\t", 9) == 0);
+    CU_ASSERT_PTR_NULL(strstr(joblog + 1, "\nSeq\t"));
+    free(joblog);
 
     /* The Slurm route writes the job array and runs nothing. */
     out = NULL;
@@ -156,10 +172,10 @@ static void test_deterministic(void)
     const char *d1 = bl_tmpdir(), *d2 = bl_tmpdir();
     CU_ASSERT_EQUAL_FATAL(sweep(NULL, "-j 2 '%s' '%s/sw'%s", grid, d1, ""), 0);
     CU_ASSERT_EQUAL_FATAL(sweep(NULL, "-j 2 '%s' '%s/sw'%s", grid, d2, ""), 0);
-    /* Columns 1-29: everything but policy_wall_time_s and wall_time_s. */
+    /* Columns 1-36: everything but policy_wall_time_s and wall_time_s. */
     snprintf(cmd, sizeof cmd,
-             "cut -d, -f1-29 '%s/sw/results.csv' > '%s/a.csv' && "
-             "cut -d, -f1-29 '%s/sw/results.csv' > '%s/b.csv' && cmp '%s/a.csv' '%s/b.csv'",
+             "cut -d, -f1-36 '%s/sw/results.csv' > '%s/a.csv' && "
+             "cut -d, -f1-36 '%s/sw/results.csv' > '%s/b.csv' && cmp '%s/a.csv' '%s/b.csv'",
              d1, d1, d2, d1, d1, d1);
     CU_ASSERT_EQUAL(bl_system(cmd, NULL), 0);
     char *a = NULL;
@@ -167,12 +183,108 @@ static void test_deterministic(void)
     a = bl_slurp(cmd, NULL);
     CU_ASSERT_EQUAL(count_lines(a), 5);
     free(a);
-    /* Column 29 is the workload's SHA-256: one per seed. */
-    snprintf(cmd, sizeof cmd, "sed 1d '%s/sw/results.csv' | cut -d, -f29 | sort -u | wc -l", d1);
+    /* Column 35 is the workload's SHA-256: one per seed. */
+    snprintf(cmd, sizeof cmd, "sed 1d '%s/sw/results.csv' | cut -d, -f35 | sort -u | wc -l", d1);
     char *out = NULL;
     CU_ASSERT_EQUAL(bl_system(cmd, &out), 0);
     CU_ASSERT_TRUE(out && strcmp(out, "2\n") == 0);
     free(out);
+}
+
+/* True while some process's command line holds needle (this test's
+ * folder names the sweep's processes). */
+static bool process_with(const char *needle)
+{
+    char cmd[1200], *out = NULL;
+    snprintf(cmd, sizeof cmd,
+             "for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' 2>/dev/null < $f; echo; done | "
+             "grep -F -- '%s' | grep -v grep",
+             needle);
+    bool found = bl_system(cmd, &out) == 0 && out && out[0];
+    if (found)
+        printf("\n  still running: %s", out);
+    free(out);
+    return found;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+/* A sweep stopped by a signal exits as batchlab does, 128 + N: SIGINT to
+ * the whole process group (Ctrl-C at a terminal) gives 130, SIGTERM to the
+ * script alone (kill, a batch system) 143, SIGHUP 129. Either way GNU
+ * parallel and the runs stop (nothing is left running), the stopped run
+ * stays pending, and the message says how to resume. */
+static void stop_sweep(int sig, bool group)
+{
+    const char *dir = bl_tmpdir();
+    char swf[700], text[1400], out[700], task[900], log[700], bl_env[800];
+    snprintf(swf, sizeof swf, "%s/big.swf", dir);
+    const char *gen[] = {bl_exe(), "generate", "lublin", "--nodes", "100", "--jobs",
+                         "100000", "--seed",   "1",      "-o",      swf,   NULL};
+    CU_ASSERT_EQUAL_FATAL(bl_proc_wait(bl_proc_start(gen, NULL), 120), 0);
+    snprintf(text, sizeof text,
+             "platform = %s\nworkload.big = %s\nloads = log\npolicies = conservative\n"
+             "seeds = 1..2\nrun_args = --check\n",
+             bl_src("platforms/kth-sp2.xml"), swf);
+    const char *grid = bl_write_tmp("grid.txt", text);
+    snprintf(out, sizeof out, "%s/sw", dir);
+    snprintf(task, sizeof task, "%s/runs/big/load-log/conservative/seed-1/task.json", out);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(bl_env, sizeof bl_env, "BATCHLAB=%s", bl_exe());
+    const char *env[] = {bl_env, NULL};
+    /* setsid: the script leads its own process group, as a shell job does */
+    const char *argv[] = {"/usr/bin/setsid", bl_src("bench/sweep"), "-j", "1", grid, out, NULL};
+    bl_proc_opts o = {.env = env, .log = log};
+    pid_t pid = bl_proc_start(argv, &o);
+    CU_ASSERT_FATAL(pid > 0);
+    double end = bl_now_s() + 60;
+    while (access(task, F_OK) != 0 && bl_now_s() < end)
+        sleep_s(0.05);
+    CU_ASSERT_EQUAL_FATAL(access(task, F_OK), 0);
+    sleep_s(0.5); /* the run is under way */
+    kill(group ? -pid : pid, sig);
+    int st = bl_proc_wait(pid, 60);
+    char *msg = bl_slurp(log, NULL);
+    if (!(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 128 + sig))
+        printf("\n  signal %d: wait status %d: %s", sig, st, msg ? msg : "");
+    CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 128 + sig);
+    CU_ASSERT(msg && bl_contains(msg, "bench/sweep: stopped by SIG"));
+    CU_ASSERT(msg && bl_contains(msg, "the same command runs the rest"));
+    CU_ASSERT(msg && !strstr(msg, "GNU parallel stopped"));
+    free(msg);
+    sleep_s(0.5);
+    CU_ASSERT(!process_with(out));
+    /* the run under way (the first, unless it had just finished) wrote
+     * nothing and stays pending; no temporary file is left */
+    char cmd[1200], *text2 = NULL;
+    snprintf(cmd, sizeof cmd, "'%s' sweep pending '%s/tasks.txt' | wc -l", bl_exe(), out);
+    CU_ASSERT_EQUAL(bl_system(cmd, &text2), 0);
+    CU_ASSERT(text2 && atoi(text2) >= 1);
+    free(text2);
+    text2 = NULL;
+    snprintf(cmd, sizeof cmd, "find '%s/runs' -name '*.tmp.*' | wc -l", out);
+    CU_ASSERT_EQUAL(bl_system(cmd, &text2), 0);
+    CU_ASSERT(text2 && atoi(text2) == 0);
+    free(text2);
+}
+
+static void test_ctrl_c(void)
+{
+    stop_sweep(SIGINT, true);
+}
+
+static void test_sigterm(void)
+{
+    stop_sweep(SIGTERM, false);
+}
+
+static void test_sighup(void)
+{
+    stop_sweep(SIGHUP, false);
 }
 
 int bl_suite_bench_sweep(void)
@@ -185,5 +297,8 @@ int bl_suite_bench_sweep(void)
     CU_add_test(s, "a tiny sweep end to end under GNU parallel", test_end_to_end);
     CU_add_test(s, "a failing run: exit 1, the rest merged", test_failed_run);
     CU_add_test(s, "the same sweep twice: same results", test_deterministic);
+    CU_add_test(s, "Ctrl-C: exit 130, nothing left running", test_ctrl_c);
+    CU_add_test(s, "SIGTERM: exit 143, nothing left running", test_sigterm);
+    CU_add_test(s, "SIGHUP: exit 129, nothing left running", test_sighup);
     return 0;
 }

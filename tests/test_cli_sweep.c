@@ -11,6 +11,7 @@
 #include "bl_test.h"
 #include "eng_sha256.h"
 
+#include "cli_json.h"
 #include "cli_sweep.h"
 
 #include <stdio.h>
@@ -604,8 +605,9 @@ static const char merge_header[] =
     "run,workload,load,policy,variant,seed,jobs_input,jobs_simulated,jobs_dropped,completed,"
     "killed_at_walltime,failed,requeues,wait_mean_s,wait_median_s,wait_p95_s,wait_max_s,"
     "response_mean_s,slowdown_mean,bounded_slowdown_mean,utilization,makespan_s,"
-    "queue_length_mean,queue_length_max,cost,failures_wasted_node_s,initialization_share,hosts,"
-    "workload_sha256,policy_wall_time_s,wall_time_s\n";
+    "queue_length_mean,queue_length_max,cost,failures_wasted_node_s,initialization_share,"
+    "log_jobs,log_cancelled_excluded,log_wait_mean_log,log_wait_mean_sim,log_wait_mae_s,"
+    "log_wait_spearman,hosts,workload_sha256,git_commit,policy_wall_time_s,wall_time_s\n";
 
 static void test_merge(void)
 {
@@ -622,8 +624,11 @@ static void test_merge(void)
         "  \"by_final_state\": {\"COMPLETED_SUCCESSFULLY\": 8, \"COMPLETED_WALLTIME_REACHED\": 1}},\n"
         " \"metrics\": {\"wait_mean_s\": 12.5, \"wait_median_s\": null, \"utilization\": 0.75,\n"
         "  \"queue_length_mean\": 1.25},\n"
+        " \"log_agreement\": {\"jobs\": 7, \"cancelled_excluded\": 2, \"wait_mean_log\": 30.5,\n"
+        "  \"wait_mean_sim\": 12, \"wait_mae_s\": 20.25, \"wait_spearman\": null},\n"
         " \"platform\": {\"hosts\": 100},\n"
-        " \"manifest\": {\"policy\": \"easy\", \"seed\": 2, \"wall_time_s\": 0.5}}\n");
+        " \"manifest\": {\"git_commit\": \"0123abcdef45\", \"policy\": \"easy\", \"seed\": 2,\n"
+        "  \"wall_time_s\": 0.5}}\n");
     put(sw, "runs/w/load-0.5/easy+backfill_order=sjf/seed-1", "task.json",
         "{\"run\": \"r\", \"workload\": \"w\", \"load\": \"0.5\", \"policy\": \"easy\",\n"
         " \"variant\": \"easy:backfill_order=sjf\", \"seed\": \"1\"}\n");
@@ -632,7 +637,8 @@ static void test_merge(void)
         " \"makespan_s\": 1e6}, \"manifest\": {\"inputs\": {\"workload\": {\"sha256\": \"ab,c\"}}}}\n");
     put(sw, "other", "summary.json",
         "{\"metrics\": {\"wait_mean_s\": 7},\n"
-        " \"manifest\": {\"policy\": \"packet\", \"policy_options\": {\"mode\": \"greedy\",\n"
+        " \"manifest\": {\"git_commit\": \"fedcba987654-dirty\", \"policy\": \"packet\",\n"
+        "  \"policy_options\": {\"mode\": \"greedy\",\n"
         "  \"horizon\": \"600\"}, \"seed\": 9, \"inputs\": {\"workload\": {\"path\": "
         "\"/x/y/log.swf\"}},\n"
         "  \"policy_wall_time_s\": 0.25}}\n");
@@ -645,21 +651,22 @@ static void test_merge(void)
     char *got = bl_slurp(csv, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(got);
     /* Rows in byte order of the folder: "other" < "runs/w/load-0.5/easy+..."
-     * < "runs/w/load-0.5/easy/..." ('+' is 0x2B, '/' 0x2F). The 25 metric
-     * columns, in the header's order, are empty where a summary has no
-     * value (or null). */
+     * < "runs/w/load-0.5/easy/..." ('+' is 0x2B, '/' 0x2F). The 32 columns
+     * after the coordinates, in the header's order, are empty where a
+     * summary has no value (or null). */
     char want[4096];
     snprintf(want, sizeof want,
              "%s"
              /*    run  wl load pol variant seed | input sim drop compl killed failed requeues |
                    wait mean med p95 max | resp sd bsd util makespan | qmean qmax cost wasted
-                   init hosts sha | pwall wall */
+                   init | log: jobs cancelled mean_log mean_sim mae spearman | hosts sha commit |
+                   pwall wall */
              "other,log.swf,,packet,packet:mode=greedy:horizon=600,9,"
-             ",,,,,,,7,,,,,,,,,,,,,,,,0.25,\n"
+             ",,,,,,,7,,,,,,,,,,,,,,,,,,,,,,fedcba987654-dirty,0.25,\n"
              "runs/w/load-0.5/easy+backfill_order=sjf/seed-1,w,0.5,easy,easy:backfill_order=sjf,1,"
-             ",,,,,,,3,,,,,,1.5,,1000000,,,,,,,\"ab,c\",,\n" /* 1e6 as batchlab writes it */
+             ",,,,,,,3,,,,,,1.5,,1000000,,,,,,,,,,,,,\"ab,c\",,,\n" /* 1e6 as batchlab writes it */
              "runs/w/load-0.5/easy/seed-2,w,0.5,easy,easy,2,"
-             "10,9,1,8,1,,,12.5,,,,,,,0.75,,1.25,,,,,100,,,0.5\n",
+             "10,9,1,8,1,,,12.5,,,,,,,0.75,,1.25,,,,,7,2,30.5,12,20.25,,100,,0123abcdef45,,0.5\n",
              merge_header);
     CU_ASSERT_STRING_EQUAL(got, want);
     if (strcmp(got, want) != 0)
@@ -674,6 +681,58 @@ static void test_merge(void)
     free(got2);
     free(got);
 
+    /* The same rows as JSON beside the CSV (results.json): the column
+     * names as keys, numbers as numbers, strings as strings, null where the
+     * CSV cell is empty; the coordinates are task.json's strings. */
+    char json[900];
+    snprintf(json, sizeof json, "%s/results.json", dir);
+    bl_json_flat j;
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(bl_json_flat_read(json, &j, &d), ENG_OK);
+    static const struct {
+        const char *key, *value;
+        bool is_string;
+    } want_json[] = {
+        {"runs.0.run", "other", true},
+        {"runs.0.policy", "packet", true},
+        {"runs.0.variant", "packet:mode=greedy:horizon=600", true},
+        {"runs.0.seed", "9", true},
+        {"runs.0.jobs_input", "null", false},
+        {"runs.0.wait_mean_s", "7", false},
+        {"runs.0.git_commit", "fedcba987654-dirty", true},
+        {"runs.0.policy_wall_time_s", "0.25", false},
+        {"runs.1.workload_sha256", "ab,c", true},
+        {"runs.1.makespan_s", "1000000", false},
+        {"runs.2.run", "runs/w/load-0.5/easy/seed-2", true},
+        {"runs.2.load", "0.5", true},
+        {"runs.2.jobs_input", "10", false},
+        {"runs.2.wait_mean_s", "12.5", false},
+        {"runs.2.log_jobs", "7", false},
+        {"runs.2.log_cancelled_excluded", "2", false},
+        {"runs.2.log_wait_mean_log", "30.5", false},
+        {"runs.2.log_wait_mae_s", "20.25", false},
+        {"runs.2.log_wait_spearman", "null", false},
+        {"runs.2.git_commit", "0123abcdef45", true},
+        {"runs.2.wall_time_s", "0.5", false},
+    };
+    for (size_t i = 0; i < sizeof want_json / sizeof want_json[0]; i++) {
+        const char *v = bl_json_flat_get(&j, want_json[i].key);
+        bool is_string = false;
+        for (size_t k = 0; k < j.n; k++)
+            if (strcmp(j.keys[k], want_json[i].key) == 0)
+                is_string = j.is_string[k];
+        if (!v || strcmp(v, want_json[i].value) != 0 || is_string != want_json[i].is_string)
+            printf("\n  %s: '%s', expected '%s'\n", want_json[i].key, v ? v : "(missing)",
+                   want_json[i].value);
+        CU_ASSERT_TRUE(v && strcmp(v, want_json[i].value) == 0);
+        CU_ASSERT_EQUAL(is_string, want_json[i].is_string);
+    }
+    /* every row holds every column: 3 rows x 38 keys */
+    CU_ASSERT_EQUAL(j.n, 3 * 38);
+    CU_ASSERT_PTR_NULL(bl_json_flat_get(&j, "runs.3.run"));
+    bl_json_flat_fini(&j);
+
     /* A broken summary: exit 1 with its file and line; the old CSV stays,
      * no temporary file is left. */
     put(sw, "runs/broken", "summary.json", "{\"metrics\": {\n\"wait_mean_s\": 1,,\n}}\n");
@@ -687,7 +746,13 @@ static void test_merge(void)
     snprintf(args, sizeof args, "ls '%s' | grep -c csv", dir);
     out = NULL;
     bl_system(args, &out);
-    CU_ASSERT_TRUE(out && strcmp(out, "2\n") == 0); /* results.csv and results.csv.2 only */
+    /* results.csv and results.csv.2 only, and results.csv.2.json */
+    CU_ASSERT_TRUE(out && strcmp(out, "3\n") == 0);
+    free(out);
+    snprintf(args, sizeof args, "ls '%s' | grep -c json", dir);
+    out = NULL;
+    bl_system(args, &out);
+    CU_ASSERT_TRUE(out && strcmp(out, "2\n") == 0); /* results.json, results.csv.2.json */
     free(out);
     /* Nothing to merge. */
     const char *empty = bl_tmpdir();

@@ -188,6 +188,54 @@ static void test_log_agreement_job_set(void)
     bl_sched_fini(&s);
 }
 
+/* Jobs cancelled before they started (SWF status 5, run time 0): their
+ * logged "wait" is the time until the cancellation, not a wait for
+ * processors, so they are left out of the comparison and counted apart.
+ * FCFS on 4 hosts:
+ *   J1 submit 0, run 20, 4 hosts: starts 0 (logged wait 2, simulated 0)
+ *   J2 submit 5, run 0, 2 hosts, status 5: replayed as a zero-length job,
+ *      starts at 20 (simulated 15; logged 100): left out, counted
+ *   J3 submit 10, run 10, 2 hosts: starts 20 (logged 4, simulated 10)
+ *   J5 submit 15, run 5, 4 hosts, status 5 with a run time: it started
+ *      before its cancellation, so it is compared: starts 30 when J3 ends
+ *      (logged 6, simulated 15)
+ *   J4 submit 16, run 0, 1 host, status 5, no logged wait: left out for
+ *      that, not counted as cancelled
+ * Compared: J1, J3, J5. Logged 2, 4, 6: mean 4; simulated 0, 10, 15: mean
+ * 25/3; differences 2, 6, 9: mean 17/3; same ranks: Spearman 1. */
+static void test_log_agreement_cancelled(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 20, 20, 4, 0}, {2, 5, 0, 10, 2, 0},  {3, 10, 10, 10, 2, 0},
+        {5, 15, 5, 10, 4, 0}, {4, 16, 0, 10, 1, 0},
+    };
+    bl_sched s;
+    bl_core_run("fcfs", jobs, N_OF(jobs), bl_uniform_platform(4, 1), NULL, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    CU_ASSERT_EQUAL(bl_start(&s, 1), 0);
+    CU_ASSERT_EQUAL(bl_start(&s, 2), 20);
+    CU_ASSERT_EQUAL(bl_end(&s, 2), 20);
+    CU_ASSERT_EQUAL(bl_start(&s, 3), 20);
+    CU_ASSERT_EQUAL(bl_start(&s, 5), 30);
+    set_logged_wait(&s, 1, 2);
+    set_logged_wait(&s, 2, 100);
+    set_logged_wait(&s, 3, 4);
+    set_logged_wait(&s, 5, 6);
+    set_logged_wait(&s, 4, -1);
+    for (size_t i = 0; i < s.w->n_jobs; i++)
+        if (s.w->jobs[i].id == 2 || s.w->jobs[i].id == 4 || s.w->jobs[i].id == 5)
+            s.w->jobs[i].status = 5;
+    eng_summary m = {0};
+    CU_ASSERT_EQUAL(eng_metrics_log_agreement(s.w, &s.prep, eng_core_results(s.core), &m), 0);
+    CU_ASSERT_EQUAL(m.log.jobs, 3);
+    CU_ASSERT_EQUAL(m.log.cancelled_excluded, 1);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mean_log_s, 4, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mean_sim_s, 25.0 / 3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_mae_s, 17.0 / 3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.log.wait_spearman, 1, 1e-12);
+    bl_sched_fini(&s);
+}
+
 int bl_suite_eng_metrics(void)
 {
     CU_pSuite s = CU_add_suite("eng_metrics", NULL, NULL);
@@ -198,5 +246,6 @@ int bl_suite_eng_metrics(void)
     CU_add_test(s, "cost of allocations", test_cost);
     CU_add_test(s, "agreement with the log's waits", test_log_agreement);
     CU_add_test(s, "agreement: which jobs are compared", test_log_agreement_job_set);
+    CU_add_test(s, "agreement: jobs cancelled before they started", test_log_agreement_cancelled);
     return 0;
 }

@@ -249,6 +249,48 @@ static void test_unwritable(void)
     CU_ASSERT_STRING_EQUAL(eng_final_state_name(ENG_JOB_KILLED), "COMPLETED_WALLTIME_REACHED");
 }
 
+/* A job the log says was cancelled before it started (J2: status 5, run
+ * time 0, logged wait 500) is replayed as a zero-length job on its
+ * requested processors (field 8, field 5 being -1) and left out of
+ * log_agreement, which counts it apart. On kth-sp2's 100 nodes every job
+ * starts at its submit time: compared J1 (logged 10) and J3 (logged 20),
+ * mean 15 logged, 0 simulated, mean difference 15; no rank correlation
+ * (the simulated waits are all 0). */
+static void test_cancelled_in_summary(void)
+{
+    const char *swf = bl_write_tmp("cancelled.swf",
+                                   "; Version: 2.2\n"
+                                   "1 0 10 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                   "2 5 500 0 -1 -1 -1 8 100 -1 5 1 1 -1 1 -1 -1 -1\n"
+                                   "3 10 20 50 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n");
+    const char *dir = bl_tmpdir();
+    char *out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out,
+                           "run --platform '%s' --workload '%s' --policy fcfs -q --out '%s/c'",
+                           bl_src("platforms/kth-sp2.xml"), swf, dir),
+                    0);
+    CU_ASSERT(bl_contains(out, "log agreement      2 jobs with a logged wait"));
+    CU_ASSERT(bl_contains(out, "1 job cancelled before it started left out"));
+    free(out);
+    char sub[900];
+    snprintf(sub, sizeof sub, "%s/c", dir);
+    char *sum = file(sub, "summary.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+    CU_ASSERT(bl_contains(sum, "\"log_agreement\": {\n"
+                               "    \"jobs\": 2,\n"
+                               "    \"cancelled_excluded\": 1,\n"
+                               "    \"wait_mean_log\": 15,\n"
+                               "    \"wait_mean_sim\": 0,\n"
+                               "    \"wait_mae_s\": 15,\n"
+                               "    \"wait_spearman\": null\n"));
+    free(sum);
+    /* the replay itself keeps it: a zero-length job on 8 nodes */
+    char *jobs = file(sub, "jobs.csv");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
+    CU_ASSERT(bl_contains(jobs, "\n2,cancelled,swf,5,8,100,1,COMPLETED_SUCCESSFULLY,5,0,5,0,0,"));
+    free(jobs);
+}
+
 int bl_suite_eng_output(void)
 {
     CU_pSuite s = CU_add_suite("eng_output", NULL, NULL);
@@ -258,5 +300,6 @@ int bl_suite_eng_output(void)
     CU_add_test(s, "core indices under core allocation", test_core_indices);
     CU_add_test(s, "same run, same bytes", test_same_bytes);
     CU_add_test(s, "unwritable output folder", test_unwritable);
+    CU_add_test(s, "log agreement leaves cancelled jobs out", test_cancelled_in_summary);
     return 0;
 }

@@ -1,8 +1,9 @@
 /* test_eng_scale.c — computed load, load and span rescaling, job types
  * (engine/eng_scale.c; Baranov & Lyakhovets 2022) and `batchlab scale`.
  *
- * Known answers on hand-computed workloads; rescaled loads must equal the
- * target to within floating-point rounding (relative 1e-12), spans exactly;
+ * Known answers on hand-computed workloads; rescaled submit times are whole
+ * seconds, rescaled loads within U / (2 D') of the target (D' the rescaled
+ * span in seconds), spans exact;
  * type uniformity is a chi-square test below its 0.001 quantile.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static eng_job job(double submit, double runtime, int64_t alloc, int64_t req)
 {
@@ -44,6 +46,15 @@ static eng_workload *three_jobs(void)
     eng_workload_push(w, &b);
     eng_workload_push(w, &c);
     return w;
+}
+
+/* True when every known submit time of w is a whole number of seconds. */
+static bool whole_seconds(const eng_workload *w)
+{
+    for (size_t i = 0; i < w->n_jobs; i++)
+        if (w->jobs[i].submit_s >= 0 && w->jobs[i].submit_s != floor(w->jobs[i].submit_s))
+            return false;
+    return true;
 }
 
 static eng_workload *modified(size_t n, unsigned long seed)
@@ -132,10 +143,15 @@ static void test_to_load(void)
         double c = 0.0;
         eng_scale_load(w, 500, 1, &now, &d);
         CU_ASSERT_EQUAL(eng_scale_to_load(w, 500, 1, targets[t], &c, &d), ENG_OK);
-        CU_ASSERT_DOUBLE_EQUAL(c, now.load / targets[t], 1e-12 * c);
         CU_ASSERT_EQUAL(eng_scale_load(w, 500, 1, &after, &d), ENG_OK);
-        CU_ASSERT_DOUBLE_EQUAL(after.load, targets[t], 1e-12 * targets[t]);
-        CU_ASSERT_EQUAL(after.first_submit_s, before.first_submit_s);
+        /* the span is the exact one rounded to whole seconds, the factor
+         * the one that gives it, the load within U / (2 D') of the target */
+        double exact = before.work_node_s / (targets[t] * 500);
+        CU_ASSERT_EQUAL(after.span_s, round(exact));
+        CU_ASSERT_DOUBLE_EQUAL(c, after.span_s / now.span_s, 1e-12 * c);
+        CU_ASSERT(fabs(after.load - targets[t]) <= targets[t] / (2 * after.span_s));
+        CU_ASSERT(whole_seconds(w));
+        CU_ASSERT_EQUAL(after.first_submit_s, round(before.first_submit_s));
         CU_ASSERT_EQUAL(after.work_node_s, before.work_node_s);
     }
     eng_workload_destroy(w);
@@ -147,7 +163,8 @@ static void test_to_load(void)
     double c = 0.0;
     CU_ASSERT_EQUAL(eng_scale_to_load(w, 500, 2, 0.9, &c, &d), ENG_OK);
     CU_ASSERT_EQUAL(eng_scale_load(w, 500, 2, &after, &d), ENG_OK);
-    CU_ASSERT_DOUBLE_EQUAL(after.load, 0.9, 1e-12);
+    CU_ASSERT(fabs(after.load - 0.9) <= 0.9 / (2 * after.span_s));
+    CU_ASSERT(whole_seconds(w));
     double t0 = orig->jobs[0].submit_s;
     size_t bad = 0;
     for (size_t i = 0; i < w->n_jobs; i++) {
@@ -155,8 +172,10 @@ static void test_to_load(void)
         bad += a->id != b->id || a->runtime_s != b->runtime_s || a->procs_alloc != b->procs_alloc ||
                a->queue != b->queue || a->time_req_s != b->time_req_s;
         bad += i && a->submit_s < w->jobs[i - 1].submit_s;
-        double want = t0 + c * (b->submit_s - t0);
-        bad += fabs(a->submit_s - want) > 1e-9 * want;
+        /* each time within half a second of its exact scaled time: the
+         * rounding errors do not add up along the log */
+        double want = round(t0) + c * (b->submit_s - t0);
+        bad += fabs(a->submit_s - want) > 0.5 + 1e-9 * want;
     }
     CU_ASSERT_EQUAL(bad, 0);
 
@@ -174,6 +193,57 @@ static void test_to_load(void)
     eng_workload_destroy(r);
     eng_workload_destroy(w);
     eng_workload_destroy(orig);
+}
+
+/* Scaled submit times are whole seconds, rounded from the exact scaled
+ * times rather than gap by gap, so the load stays within U / (2 D') of the
+ * target. Hand-computed: jobs at 1000.4, 1070.4, 1100.4 (D = 100 s) with
+ * work 100·4 + 200·2 + 10·3 = 830 node-seconds on 10 nodes (U = 0.83).
+ * Target 0.7: the exact span is 830 / 7 = 118.57 s, rounded to D' = 119 s;
+ * the first arrival goes to round(1000.4) = 1000, the last to 1000 + 119 =
+ * 1119, the middle one to 1000 + round(70 · 119 / 100 = 83.3) = 1083. The
+ * load is then 830 / (119 · 10) = 0.697479..., 0.0025 from the target and
+ * within 0.7 / (2 · 119) = 0.0029 of it. */
+static void test_whole_seconds(void)
+{
+    eng_workload *w = eng_workload_create("three");
+    eng_job a = job(1000.4, 100, 4, 4), b = job(1070.4, 200, -1, 2), c = job(1100.4, 10, 3, 8);
+    eng_job unknown = job(-1, -1, 1, 1); /* no submit time, no work */
+    eng_workload_push(w, &a);
+    eng_workload_push(w, &b);
+    eng_workload_push(w, &c);
+    eng_workload_push(w, &unknown);
+    eng_diag d;
+    eng_diag_clear(&d);
+    double factor = 0.0;
+    CU_ASSERT_EQUAL_FATAL(eng_scale_to_load(w, 10, 1, 0.7, &factor, &d), ENG_OK);
+    CU_ASSERT_EQUAL(w->jobs[0].submit_s, 1000.0);
+    CU_ASSERT_EQUAL(w->jobs[1].submit_s, 1083.0);
+    CU_ASSERT_EQUAL(w->jobs[2].submit_s, 1119.0);
+    CU_ASSERT_EQUAL(w->jobs[3].submit_s, -1.0);  /* never moved */
+    CU_ASSERT_DOUBLE_EQUAL(factor, 1.19, 1e-12); /* D' / D */
+    eng_load l;
+    CU_ASSERT_EQUAL(eng_scale_load(w, 10, 1, &l, &d), ENG_OK);
+    CU_ASSERT_DOUBLE_EQUAL(l.load, 830.0 / 1190.0, 1e-15);
+    CU_ASSERT(fabs(l.load - 0.7) <= 0.7 / (2 * 119.0));
+
+    /* A span: rounded to whole seconds too (100.4 -> 100); the middle
+     * arrival goes to 1000 + round(83 · 100 / 119 = 69.7) = 1070. */
+    CU_ASSERT_EQUAL_FATAL(eng_scale_to_span(w, 100.4, &factor, &d), ENG_OK);
+    CU_ASSERT_EQUAL(w->jobs[0].submit_s, 1000.0);
+    CU_ASSERT_EQUAL(w->jobs[1].submit_s, 1070.0);
+    CU_ASSERT_EQUAL(w->jobs[2].submit_s, 1100.0);
+    CU_ASSERT_DOUBLE_EQUAL(factor, 100.0 / 119.0, 1e-15);
+
+    /* A load so high that the arrivals would fit in less than half a
+     * second: no whole-second span meets it. */
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL(eng_scale_to_load(w, 10, 1, 500.0, NULL, &d), ENG_RANGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "whole seconds"));
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL(eng_scale_to_span(w, 0.4, NULL, &d), ENG_RANGE);
+    CU_ASSERT_EQUAL(w->jobs[2].submit_s, 1100.0); /* nothing moved */
+    eng_workload_destroy(w);
 }
 
 static void test_to_span(void)
@@ -195,7 +265,8 @@ static void test_to_span(void)
     CU_ASSERT_EQUAL(eng_scale_to_span(w, 360000.0, &c, &d), ENG_OK);
     eng_scale_load(w, 500, 1, &after, &d);
     CU_ASSERT_EQUAL(after.last_submit_s - after.first_submit_s, 360000.0);
-    CU_ASSERT_EQUAL(after.first_submit_s, before.first_submit_s);
+    CU_ASSERT_EQUAL(after.first_submit_s, round(before.first_submit_s));
+    CU_ASSERT(whole_seconds(w));
     CU_ASSERT_DOUBLE_EQUAL(c, 360000.0 / before.span_s, 1e-15 * c);
     /* 5000 typed L-F jobs span about a month (164 jobs/day, lublin.md
      * §6.5), so the factor is about 1/7.5 as in the study */
@@ -205,10 +276,11 @@ static void test_to_span(void)
     for (size_t i = 1; i < w->n_jobs; i++)
         bad += w->jobs[i].submit_s < w->jobs[i - 1].submit_s;
     CU_ASSERT_EQUAL(bad, 0);
-    /* then to a load: U exact, the span follows */
+    /* then to a load: U within U / (2 D'), the span follows */
     CU_ASSERT_EQUAL(eng_scale_to_load(w, 500, 1, 0.9, &c, &d), ENG_OK);
     eng_scale_load(w, 500, 1, &after, &d);
-    CU_ASSERT_DOUBLE_EQUAL(after.load, 0.9, 1e-12);
+    CU_ASSERT(fabs(after.load - 0.9) <= 0.9 / (2 * after.span_s));
+    CU_ASSERT(whole_seconds(w));
     eng_workload_destroy(w);
 }
 
@@ -346,9 +418,30 @@ static void test_cli(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     eng_load l;
     eng_scale_load(s, 250, 2, &l, &d);
-    CU_ASSERT_DOUBLE_EQUAL(l.load, 0.9, 1e-12);
+    CU_ASSERT(fabs(l.load - 0.9) <= 0.9 / (2 * l.span_s));
+    CU_ASSERT(whole_seconds(s));
     CU_ASSERT_EQUAL(s->n_jobs, w->n_jobs);
     CU_ASSERT_PTR_NOT_NULL(bl_find_note(s, "computed load of 0.9 on 250 nodes of 2 cores"));
+    CU_ASSERT_PTR_NOT_NULL(bl_find_note(s, "submit times rounded to whole seconds, D = "));
+    eng_workload_destroy(s);
+    /* `info` on the scaled log prints the target */
+    CU_ASSERT_EQUAL(bl_run(&out, "info --workload '%s' --nodes 250 --cores-per-node 2", o1), 0);
+    CU_ASSERT(bl_contains(out, "computed load      0.9000 on 250 nodes of 2 cores"));
+    free(out);
+    /* the SWF text holds whole seconds: field 2 has no decimal point */
+    char *text = bl_slurp(o1, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    size_t fractional = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        long id;
+        char submit[64];
+        if (line[0] != ';' && sscanf(line, "%ld %63s", &id, submit) == 2)
+            fractional += strchr(submit, '.') != NULL || strchr(submit, 'e') != NULL;
+    }
+    CU_ASSERT_EQUAL(fractional, 0);
+    free(text);
+    s = read_back(o1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_PTR_NOT_NULL(bl_find_note(s, "Baranov & Lyakhovets 2022"));
     eng_workload_destroy(s);
 
@@ -358,7 +451,8 @@ static void test_cli(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     eng_scale_load(s, 1, 1, &l, &d);
     CU_ASSERT_EQUAL(l.span_s, 360000.0);
-    CU_ASSERT_EQUAL(l.first_submit_s, w->jobs[0].submit_s);
+    CU_ASSERT_EQUAL(l.first_submit_s, round(w->jobs[0].submit_s));
+    CU_ASSERT(whole_seconds(s));
     eng_workload_destroy(s);
 
     /* types only, gzip output, twice: same bytes */
@@ -393,7 +487,7 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(bad, 0);
     CU_ASSERT_PTR_NOT_NULL(bl_find_note(s, "type uniform in 1..3, seed 11"));
     eng_scale_load(s, 500, 1, &l, &d);
-    CU_ASSERT_DOUBLE_EQUAL(l.load, 0.8, 1e-12);
+    CU_ASSERT(fabs(l.load - 0.8) <= 0.8 / (2 * l.span_s));
     eng_workload_destroy(s);
 
     const struct {
@@ -437,6 +531,14 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(bl_run(&out, "scale --workload '%s' --span 9 -o '%s/x.swf'", one, dir), 1);
     CU_ASSERT(bl_contains(out, "same time"));
     free(out);
+    /* a load that no whole-second span gives: exit 1, nothing written */
+    CU_ASSERT_EQUAL(
+        bl_run(&out, "scale --workload '%s' --nodes 1 --load 1e12 -o '%s/high.swf'", in, dir), 1);
+    CU_ASSERT(bl_contains(out, "whole seconds"));
+    free(out);
+    char high[800];
+    snprintf(high, sizeof high, "%s/high.swf", dir);
+    CU_ASSERT_NOT_EQUAL(access(high, F_OK), 0);
     eng_workload_destroy(w);
 }
 
@@ -448,6 +550,7 @@ int bl_suite_eng_scale(void)
     CU_add_test(s, "job nodes", test_job_nodes);
     CU_add_test(s, "computed load (known answers)", test_load_known_answers);
     CU_add_test(s, "rescale to a load", test_to_load);
+    CU_add_test(s, "rescaled submit times are whole seconds", test_whole_seconds);
     CU_add_test(s, "rescale to a span", test_to_span);
     CU_add_test(s, "errors", test_errors);
     CU_add_test(s, "job types", test_types);

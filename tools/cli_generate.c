@@ -126,7 +126,9 @@ static const char scale_description[] =
     "from the first to the last arrival, P the machine's nodes. --load multiplies every\n"
     "inter-arrival time by U_now / U so that the load is U; --span multiplies them so that\n"
     "the last job arrives SECONDS after the first (the study compressed its logs to 100 hours,\n"
-    "--span 360000). The first arrival stays where it is; submit times are not rounded.";
+    "--span 360000). Submit times are written in whole seconds, each rounded from its exact\n"
+    "scaled time (the span to the nearest second first), so the load is the target within\n"
+    "U / (2 D), D the new span in seconds; the first arrival stays where it is, to the second.";
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
@@ -475,8 +477,8 @@ static int scale_parse(const bl_args *a, scale_req *q)
     if (q->span_s) {
         if (bl_args_double("scale", "span", q->span_s, &q->span) != 0)
             return 2;
-        if (!(q->span > 0.0)) {
-            fprintf(stderr, "batchlab scale: --span: expected positive seconds, got '%s'\n",
+        if (!(q->span >= 1.0)) {
+            fprintf(stderr, "batchlab scale: --span: expected at least 1 second, got '%s'\n",
                     q->span_s);
             return 2;
         }
@@ -514,30 +516,32 @@ static int scale_machine(scale_req *q, eng_diag *d)
 static int scale_arrivals(eng_workload *w, const scale_req *q, const eng_load *before,
                           double *factor, eng_diag *d)
 {
-    char note[512], num[3][32];
+    char note[640], num[3][32];
     if (q->load_s) {
         if (eng_scale_to_load(w, (int64_t)q->nodes, (int64_t)q->cpn, q->load, factor, d) !=
             ENG_OK) {
             fprintf(stderr, "batchlab scale: %s: %s\n", q->in, d->msg);
             return 1;
         }
+        eng_load after;
+        eng_scale_load(w, (int64_t)q->nodes, (int64_t)q->cpn, &after, NULL);
         snprintf(note, sizeof note,
                  "scale: inter-arrival times multiplied by %s for a computed load of %s on %llu "
                  "nodes of %llu cores (U = sum(run time x nodes) / (D x P), Baranov & Lyakhovets "
-                 "2022; it was %s)",
+                 "2022; it was %s); submit times rounded to whole seconds, D = %.0f s, which "
+                 "gives U = %.7g (within U / (2 D) of the target)",
                  eng_fmt_double(num[0], sizeof num[0], *factor),
                  eng_fmt_double(num[1], sizeof num[1], q->load), q->nodes, q->cpn,
-                 eng_fmt_double(num[2], sizeof num[2], before->load));
+                 eng_fmt_double(num[2], sizeof num[2], before->load), after.span_s, after.load);
     } else {
         if (eng_scale_to_span(w, q->span, factor, d) != ENG_OK) {
             fprintf(stderr, "batchlab scale: %s: %s\n", q->in, d->msg);
             return 1;
         }
         snprintf(note, sizeof note,
-                 "scale: inter-arrival times multiplied by %s so that the last job arrives %s s "
-                 "after the first (it was %s s)",
-                 eng_fmt_double(num[0], sizeof num[0], *factor),
-                 eng_fmt_double(num[1], sizeof num[1], q->span),
+                 "scale: inter-arrival times multiplied by %s so that the last job arrives %.0f s "
+                 "after the first (it was %s s); submit times rounded to whole seconds",
+                 eng_fmt_double(num[0], sizeof num[0], *factor), round(q->span),
                  eng_fmt_double(num[2], sizeof num[2], before->span_s));
     }
     if (eng_workload_set_header(w, "Note", note) != ENG_OK) {

@@ -569,6 +569,10 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
                s->log.jobs, fmt_grouped(a, sizeof a, s->log.wait_mean_log_s, 1),
                fmt_grouped(b, sizeof b, s->log.wait_mean_sim_s, 1),
                fmt_grouped(c, sizeof c, s->log.wait_mae_s, 1), rho);
+        if (s->log.cancelled_excluded > 0)
+            printf("                     %zu job%s cancelled before %s started left out\n",
+                   s->log.cancelled_excluded, s->log.cancelled_excluded == 1 ? "" : "s",
+                   s->log.cancelled_excluded == 1 ? "it" : "they");
     }
     if (spec->sim.core.failures.enabled)
         printf("  host failures      %s: %zu jobs failed, %zu requeued, %s node-seconds wasted\n",

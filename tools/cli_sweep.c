@@ -62,8 +62,9 @@
  * Merge: every summary.json under DIR, in byte order of its path, one CSV
  * row each: the run's folder, its grid coordinates from task.json (or, for
  * folders written by run/compare, the policy and seed of the manifest), and
- * a fixed list of metrics (empty where a summary lacks one). Same files,
- * same bytes, except the wall-time columns.
+ * a fixed list of metrics, log-agreement fields and the batchlab commit
+ * (empty where a summary lacks one); the same rows go to a JSON file beside
+ * the CSV. Same files, same bytes, except the wall-time columns.
  *
  * Files: this one dispatches and holds the helpers the subcommands share
  * (cli_sweep.h); cli_sweep_grid.c reads and expands the grid,
