@@ -98,7 +98,7 @@ typedef struct eng_swf_header {
 typedef struct eng_workload {
     char *path; /* as given to the reader, or a label for generated ones */
     eng_swf_header hdr;
-    eng_job *jobs; /* sorted by (submit_s, file order) */
+    eng_job *jobs; /* sorted by (submit_s, file order); unknown submits (-1) last */
     size_t n_jobs;
     size_t cap_jobs;
     size_t n_data_lines;       /* job lines read, including skipped ones */
