@@ -32,6 +32,9 @@
  *   job number are merged into one job (submit time and sizes of the first
  *   part, run times summed, status 1 if the last part has status 3, else 0).
  *   Either way they are counted in n_part_lines.
+ * - A job number repeated after that merge is kept on every line and
+ *   counted once in n_dup_ids; eng_prep drops all but its first line as
+ *   duplicate-id.
  * - Jobs are sorted stably by submit time (ties keep file order); the number
  *   of jobs that appeared after a later-submitted job is n_reordered (jobs
  *   of unknown submit time do not count).
