@@ -217,6 +217,47 @@ int eng_prep_read_init_times(const char *path, eng_init_time **out, size_t *n, e
     return rc;
 }
 
+/* A job number's occurrence: sorted by (id, line, index), the first of
+ * each id is the line that keeps the number. */
+typedef struct id_occurrence {
+    int64_t id, line;
+    size_t index;
+} id_occurrence;
+
+static int cmp_occurrence(const void *pa, const void *pb)
+{
+    const id_occurrence *a = pa, *b = pb;
+    if (a->id != b->id)
+        return (a->id > b->id) - (a->id < b->id);
+    if (a->line != b->line)
+        return (a->line > b->line) - (a->line < b->line);
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* Sets dup[i] for each job whose number an earlier line carries (or, at
+ * equal lines as in generated workloads, an earlier job of the array).
+ * O(n) when numbers rise in array order, the usual case; else
+ * O(n log n). ENG_OK or ENG_NOMEM. */
+static int mark_duplicates(const eng_workload *w, bool *dup)
+{
+    size_t n = w->n_jobs, rising = 1;
+    while (rising < n && w->jobs[rising - 1].id < w->jobs[rising].id)
+        rising++;
+    if (rising >= n)
+        return ENG_OK;
+    id_occurrence *occ = malloc(n * sizeof *occ);
+    if (!occ)
+        return ENG_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        occ[i] = (id_occurrence){.id = w->jobs[i].id, .line = w->jobs[i].line, .index = i};
+    qsort(occ, n, sizeof *occ, cmp_occurrence);
+    for (size_t i = 1; i < n; i++)
+        if (occ[i].id == occ[i - 1].id)
+            dup[occ[i].index] = true;
+    free(occ);
+    return ENG_OK;
+}
+
 int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *opts,
              eng_prepared *out, eng_diag *d)
 {
@@ -225,7 +266,9 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
     out->n_src = w->n_jobs;
     out->jobs = malloc((w->n_jobs ? w->n_jobs : 1) * sizeof *out->jobs);
     out->drop = malloc(w->n_jobs ? w->n_jobs : 1);
-    if (!out->jobs || !out->drop) {
+    bool *dup = calloc(w->n_jobs ? w->n_jobs : 1, sizeof *dup);
+    if (!out->jobs || !out->drop || !dup || mark_duplicates(w, dup) != ENG_OK) {
+        free(dup);
         eng_prepared_fini(out);
         return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", w->path);
     }
@@ -235,7 +278,9 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
         int64_t procs = choose_procs(j, opts->procs_field);
         int32_t pool = -1;
         int64_t units = 0;
-        if (j->submit_s < 0)
+        if (dup[i])
+            reason = ENG_DROP_DUPLICATE_ID;
+        else if (j->submit_s < 0)
             reason = ENG_DROP_NO_SUBMIT;
         else if (j->runtime_s < 0)
             reason = ENG_DROP_NO_RUNTIME;
@@ -300,6 +345,7 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
             }
         }
     }
+    free(dup);
     out->init_share = opts->init_share;
     out->init_unplanned = opts->init_unplanned;
     int rc = assign_init(w, opts, out, d);

@@ -11,7 +11,12 @@
  * - Dropped, each counted under its reason and never silently:
  *   no-runtime (field 4 is -1), no-procs (fields 5 and 8 both <= 0),
  *   no-pool (no host serves its queue), too-large (more units than its
- *   pool), no-submit (field 2 is -1: the job cannot be placed in time).
+ *   pool), no-submit (field 2 is -1: the job cannot be placed in time),
+ *   duplicate-id (a job number that an earlier line carries: the job of
+ *   the smallest source line keeps it, or at equal lines the earlier job of
+ *   the array; checked before the other reasons). The reader has merged
+ *   partial-execution lines by then, so only true repeats are dropped, and
+ *   job numbers are unique among the simulated jobs.
  * - Estimate (what policies plan with) and kill limit:
  *   kill mode, requested time (field 9) > 0: estimate = kill = requested.
  *   extend mode: estimate = max(requested, run time on the pool's slowest
@@ -65,7 +70,8 @@ typedef enum eng_walltime { ENG_WALLTIME_KILL = 0, ENG_WALLTIME_EXTEND = 1 } eng
     X(NO_PROCS, "no-procs", "no processor count (fields 5 and 8)")                                 \
     X(NO_POOL, "no-pool", "no host serves the job's queue")                                        \
     X(TOO_LARGE, "too-large", "needs more resources than its pool has")                            \
-    X(NO_SUBMIT, "no-submit", "submit time unknown (field 2 is -1)")
+    X(NO_SUBMIT, "no-submit", "submit time unknown (field 2 is -1)")                               \
+    X(DUPLICATE_ID, "duplicate-id", "job number already used by an earlier line (field 1)")
 
 typedef enum eng_drop {
 #define ENG_DROP_ENUM(name, key, text) ENG_DROP_##name,

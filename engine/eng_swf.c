@@ -20,7 +20,8 @@
  * Time O(n log n) at worst, O(n) for a sorted file; temporary memory O(n).
  *
  * Invariant kept on success: w->jobs holds n_jobs jobs in (submit_s, line)
- * order, every field valid per the header comment of eng_swf.h, and
+ * order, those of unknown submit time (-1) after all others in line order,
+ * every field valid per the header comment of eng_swf.h, and
  * cap_jobs == n_jobs (the array is trimmed to size).
  */
 #define _POSIX_C_SOURCE 200809L /* fileno, dup */

@@ -32,6 +32,9 @@
  *   job number are merged into one job (submit time and sizes of the first
  *   part, run times summed, status 1 if the last part has status 3, else 0).
  *   Either way they are counted in n_part_lines.
+ * - A job number repeated after that merge is kept on every line and
+ *   counted once in n_dup_ids; eng_prep drops all but its first line as
+ *   duplicate-id.
  * - Jobs are sorted stably by submit time (ties keep file order); the number
  *   of jobs that appeared after a later-submitted job is n_reordered (jobs
  *   of unknown submit time do not count).
@@ -98,7 +101,7 @@ typedef struct eng_swf_header {
 typedef struct eng_workload {
     char *path; /* as given to the reader, or a label for generated ones */
     eng_swf_header hdr;
-    eng_job *jobs; /* sorted by (submit_s, file order) */
+    eng_job *jobs; /* sorted by (submit_s, file order); unknown submits (-1) last */
     size_t n_jobs;
     size_t cap_jobs;
     size_t n_data_lines;       /* job lines read, including skipped ones */

@@ -120,8 +120,15 @@ int eng_wstats_compute(const eng_workload *w, eng_wstats *out)
         memset(out, 0, sizeof *out);
         return ENG_NOMEM;
     }
-    out->first_submit_s = w->jobs[0].submit_s;
-    out->last_submit_s = w->jobs[w->n_jobs - 1].submit_s;
+    /* The reader sorts jobs of unknown submit time (-1) last: the span is
+     * that of the known ones, from the first job to the last known. */
+    size_t known = w->n_jobs;
+    while (known > 0 && w->jobs[known - 1].submit_s < 0)
+        known--;
+    if (known > 0) {
+        out->first_submit_s = w->jobs[0].submit_s;
+        out->last_submit_s = w->jobs[known - 1].submit_s;
+    }
     procs_stats(w, v, out);
     runtime_stats(w, v, out);
     request_stats(w, v, out);

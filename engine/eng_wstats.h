@@ -18,7 +18,7 @@
 
 typedef struct eng_wstats {
     size_t n_jobs;
-    double first_submit_s, last_submit_s; /* NAN without jobs */
+    double first_submit_s, last_submit_s; /* known submits only; NAN without one */
     /* processors (field 5, else 8) */
     size_t n_with_procs, n_no_procs, n_serial, n_pow2;
     double procs_median, procs_max;

@@ -162,6 +162,50 @@ static void test_run_and_outputs(void)
     expect(args, 1, "cannot create directory");
 }
 
+/* Job numbers are unique in jobs.csv (evalys and Batsim's tools key on
+ * them): a repeated one is dropped as duplicate-id, its first line kept.
+ * The fuzz finding reads, with --lenient, job 8 on lines 24 and 28 (line
+ * 26, a cut copy, is skipped), job 15 without run time and job 0 without
+ * submit time; jobs.csv gets 2, 8, 21 and 14 once each. Without
+ * --lenient a repeat is dropped the same way. */
+static void test_duplicate_ids(void)
+{
+    const char *dir = bl_tmpdir();
+    char args[1400], path[1000];
+    snprintf(args, sizeof args,
+             "run --platform platforms/kth-sp2.xml --workload "
+             "tests/fuzz/regressions/swf/crash-7f3015bbc557704381d56ecc00c90dae1c973013 "
+             "--lenient --policy fcfs --out %s/dup -q",
+             dir);
+    expect(args, 0, "dropped            3 (1 no-runtime, 1 no-submit, 1 duplicate-id)");
+    snprintf(path, sizeof path, "%s/dup/jobs.csv", dir);
+    char *jobs = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
+    static const char *const ids[] = {"\n2,", "\n8,", "\n21,", "\n14,"};
+    size_t rows = 0;
+    for (const char *p = strchr(jobs, '\n'); p && p[1]; p = strchr(p + 1, '\n'))
+        rows++;
+    CU_ASSERT_EQUAL(rows, 4);
+    for (size_t i = 0; i < 4; i++) {
+        const char *at = strstr(jobs, ids[i]);
+        CU_ASSERT_TRUE(at && !strstr(at + 1, ids[i]));
+    }
+    free(jobs);
+    snprintf(path, sizeof path, "%s/dup/dropped.csv", dir);
+    char *dropped = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(bl_contains(dropped ? dropped : "",
+                               "job_id,line,reason,explanation\n"
+                               "8,28,duplicate-id,job number already used by an earlier line "
+                               "(field 1)\n"
+                               "15,22,no-runtime,run time unknown (field 4 is -1)\n"
+                               "0,27,no-submit,submit time unknown (field 2 is -1)\n"));
+    free(dropped);
+    const char *w = bl_write_tmp("dup.swf", "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                                            "1 5 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n");
+    snprintf(args, sizeof args, RUN "--workload %s --policy easy", w);
+    expect(args, 0, "dropped            1 (1 duplicate-id)");
+}
+
 /* BATCHLAB_SA_BACKEND is read by the command line only and passed down as
  * the backend option of the policy that has one: the manifest records it,
  * a bad value is a usage error naming the variable, and a policy without
@@ -518,6 +562,7 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "every job dropped: n/a", test_all_dropped);
     CU_add_test(s, "bad input exits 1 naming file and line", test_bad_input);
     CU_add_test(s, "run writes every output", test_run_and_outputs);
+    CU_add_test(s, "repeated job numbers dropped, ids unique", test_duplicate_ids);
     CU_add_test(s, "compare and info", test_compare_and_info);
     CU_add_test(s, "BATCHLAB_SA_BACKEND passed down as an option", test_sa_backend_env);
     CU_add_test(s, "machines for info and scale; initialization", test_machines_and_initialization);

@@ -84,7 +84,8 @@ static void test_contents(void)
     char *sum = file(dir, "summary.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"simulated\": 3,"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"too-large\": 1,\n      \"no-submit\": 0\n"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(sum, "\"too-large\": 1,\n      \"no-submit\": 0,\n      \"duplicate-id\": 0\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"wait_mean_s\": 3,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"bounded_slowdown_mean\": 1.1333333333333333,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"queue_length_mean\": 0.6,"));

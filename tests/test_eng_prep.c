@@ -103,6 +103,112 @@ static void test_unknown_submit_dropped(void)
     eng_workload_destroy(w);
 }
 
+/* A job number that an earlier line already carries is dropped as
+ * duplicate-id, before any other reason: the first line (smallest line
+ * number, whatever its submit time) keeps the number. Jobs in the reader's
+ * order (submit time, then line; unknown submits last):
+ *   [0] 8 submit 0, line 4  -> duplicate-id (line 2 holds job 8)
+ *   [1] 8 submit 10, line 2 -> kept
+ *   [2] 9 submit 20, line 3 -> kept
+ *   [3] 8 submit 30, line 5, no run time -> duplicate-id, not no-runtime
+ *   [4] 1 submit -1, line 1 -> no-submit (the first job 1)
+ *   [5] 1 submit -1, line 6 -> duplicate-id
+ * Generated workloads (every line 0) keep the earlier job of the array. */
+static void test_duplicate_id_dropped(void)
+{
+    static const struct {
+        int64_t id, line;
+        double submit_s, runtime_s;
+    } rows[] = {{8, 4, 0, 10},  {8, 2, 10, 10}, {9, 3, 20, 10},
+                {8, 5, 30, -1}, {1, 1, -1, 10}, {1, 6, -1, 10}};
+    eng_workload *w = eng_workload_create("dups");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        eng_job j = eng_job_unknown();
+        j.id = rows[i].id, j.line = rows[i].line, j.submit_s = rows[i].submit_s;
+        j.runtime_s = rows[i].runtime_s, j.procs_alloc = 1, j.time_req_s = 20;
+        eng_workload_push(w, &j);
+    }
+    eng_platform *p = bl_uniform_platform(2, 1);
+    eng_prepared prep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_prep_opts o = eng_prep_defaults();
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    CU_ASSERT_STRING_EQUAL(eng_drop_key(ENG_DROP_DUPLICATE_ID), "duplicate-id");
+    CU_ASSERT_EQUAL(prep.n_jobs, 2);
+    CU_ASSERT_EQUAL(prep.n_dropped_total, 4);
+    CU_ASSERT_EQUAL(prep.n_dropped[ENG_DROP_DUPLICATE_ID], 3);
+    CU_ASSERT_EQUAL(prep.n_dropped[ENG_DROP_NO_SUBMIT], 1);
+    CU_ASSERT_EQUAL(prep.n_dropped[ENG_DROP_NO_RUNTIME], 0);
+    static const int8_t want[] = {
+        ENG_DROP_DUPLICATE_ID, -1, -1, ENG_DROP_DUPLICATE_ID, ENG_DROP_NO_SUBMIT,
+        ENG_DROP_DUPLICATE_ID};
+    for (size_t i = 0; i < sizeof want; i++)
+        CU_ASSERT_EQUAL(prep.drop[i], want[i]);
+    CU_ASSERT_EQUAL(prep.jobs[0].id, 8);
+    CU_ASSERT_DOUBLE_EQUAL(prep.jobs[0].submit_s, 10, 0);
+    CU_ASSERT_EQUAL(prep.jobs[1].id, 9);
+    eng_prepared_fini(&prep);
+    eng_workload_destroy(w);
+
+    w = eng_workload_create("generated");
+    eng_job j = eng_job_unknown();
+    j.submit_s = 0, j.runtime_s = 10, j.procs_alloc = 1, j.time_req_s = 20;
+    j.id = 5;
+    eng_workload_push(w, &j);
+    j.id = 4;
+    eng_workload_push(w, &j);
+    j.id = 5, j.submit_s = 3;
+    eng_workload_push(w, &j);
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    CU_ASSERT_EQUAL(prep.n_jobs, 2);
+    CU_ASSERT_EQUAL(prep.drop[0], -1);
+    CU_ASSERT_EQUAL(prep.drop[1], -1);
+    CU_ASSERT_EQUAL(prep.drop[2], ENG_DROP_DUPLICATE_ID);
+    eng_prepared_fini(&prep);
+    eng_platform_destroy(p);
+    eng_workload_destroy(w);
+}
+
+/* From the log: partial-execution lines of one job (status 2, then 3) are
+ * merged by the reader into one job, which keeps its number; a true repeat
+ * of a number is dropped, strict or lenient alike. Job 3's parts (lines 2
+ * and 4) become one job of run time 40 + 60 = 100; line 5 repeats job 2. */
+static void test_duplicate_id_from_log(void)
+{
+    const char *path = bl_write_tmp("dups.swf", "; Preemption: Yes\n"
+                                                "3 0 -1 40 1 -1 -1 1 200 -1 2 1 1 -1 1 -1 -1 -1\n"
+                                                "2 5 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                                "3 0 -1 60 1 -1 -1 1 200 -1 3 1 1 -1 1 -1 -1 -1\n"
+                                                "2 9 -1 30 1 -1 -1 1 40 -1 1 1 1 -1 1 -1 -1 -1\n");
+    eng_platform *p = bl_uniform_platform(2, 1);
+    for (int lenient = 0; lenient < 2; lenient++) {
+        eng_workload *w = NULL;
+        eng_diag d;
+        eng_diag_clear(&d);
+        eng_swf_read_opts ro = {.lenient = lenient};
+        CU_ASSERT_EQUAL_FATAL(eng_swf_read(path, &ro, &w, &d), 0);
+        CU_ASSERT_EQUAL(w->n_jobs, 3);
+        CU_ASSERT_EQUAL(w->n_part_lines, 2);
+        CU_ASSERT_EQUAL(w->n_dup_ids, 1);
+        eng_prepared prep;
+        eng_prep_opts o = eng_prep_defaults();
+        CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+        CU_ASSERT_EQUAL(prep.n_jobs, 2);
+        CU_ASSERT_EQUAL(prep.n_dropped_total, 1);
+        CU_ASSERT_EQUAL(prep.n_dropped[ENG_DROP_DUPLICATE_ID], 1);
+        CU_ASSERT_EQUAL(prep.jobs[0].id, 3);
+        CU_ASSERT_DOUBLE_EQUAL(prep.jobs[0].run_s, 100, 0);
+        CU_ASSERT_EQUAL(prep.jobs[1].id, 2);
+        CU_ASSERT_DOUBLE_EQUAL(prep.jobs[1].run_s, 10, 0);
+        CU_ASSERT_EQUAL(w->jobs[2].line, 5);
+        CU_ASSERT_EQUAL(prep.drop[2], ENG_DROP_DUPLICATE_ID);
+        eng_prepared_fini(&prep);
+        eng_workload_destroy(w);
+    }
+    eng_platform_destroy(p);
+}
+
 static void test_req_field_core_alloc_extend(void)
 {
     eng_workload *w = workload();
@@ -318,5 +424,7 @@ int bl_suite_eng_prep(void)
     CU_add_test(s, "initialization table", test_init_table);
     CU_add_test(s, "initialization not planned: estimate and kill limit", test_init_unplanned);
     CU_add_test(s, "unknown submit time dropped as no-submit", test_unknown_submit_dropped);
+    CU_add_test(s, "repeated job number dropped as duplicate-id", test_duplicate_id_dropped);
+    CU_add_test(s, "parts merged, repeats dropped, from a log", test_duplicate_id_from_log);
     return 0;
 }

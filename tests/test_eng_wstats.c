@@ -85,6 +85,34 @@ static void test_even_and_empty(void)
     eng_workload_destroy(w);
 }
 
+/* The log's span is that of the known submit times: a job of unknown submit
+ * time (-1), which the reader sorts last, neither ends nor starts it. Here
+ * 10 .. 30 s; with no known submit time at all, no span (NAN). */
+static void test_unknown_submit_span(void)
+{
+    const char *path = bl_write_tmp("wstats4.swf",
+                                    "1 30 -1 10 2 -1 -1 2 -1 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                    "2 -1 -1 10 2 -1 -1 2 -1 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                    "3 10 -1 10 2 -1 -1 2 -1 -1 1 1 1 -1 1 -1 -1 -1\n");
+    eng_workload *w = NULL;
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(eng_swf_read(path, NULL, &w, &d), 0);
+    CU_ASSERT_DOUBLE_EQUAL_FATAL(w->jobs[2].submit_s, -1, 0);
+    eng_wstats s;
+    CU_ASSERT_EQUAL_FATAL(eng_wstats_compute(w, &s), 0);
+    CU_ASSERT_EQUAL(s.n_jobs, 3);
+    CU_ASSERT_DOUBLE_EQUAL(s.first_submit_s, 10, 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.last_submit_s, 30, 0);
+    eng_workload_destroy(w);
+    const char *none = bl_write_tmp("wstats5.swf",
+                                    "1 -1 -1 10 2 -1 -1 2 -1 -1 1 1 1 -1 1 -1 -1 -1\n");
+    CU_ASSERT_EQUAL_FATAL(eng_swf_read(none, NULL, &w, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(eng_wstats_compute(w, &s), 0);
+    CU_ASSERT(isnan(s.first_submit_s) && isnan(s.last_submit_s));
+    eng_workload_destroy(w);
+}
+
 /* Work 10 s x 2 + 5 s x 4 = 40 unit-seconds over submits 0..10 on 4 hosts:
  * U = 40 / (10 x 4) = 1. One job, or no span, or no host: no load. */
 static void test_prepared_load(void)
@@ -109,5 +137,6 @@ int bl_suite_eng_wstats(void)
     CU_add_test(s, "a hand-made log", test_known_log);
     CU_add_test(s, "even count, empty log", test_even_and_empty);
     CU_add_test(s, "computed load of a prepared workload", test_prepared_load);
+    CU_add_test(s, "span of known submit times only", test_unknown_submit_span);
     return 0;
 }

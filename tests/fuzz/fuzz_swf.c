@@ -34,9 +34,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (rc == ENG_OK) {
             if (!w)
                 abort();
-            for (size_t i = 1; i < w->n_jobs; i++)
-                if (w->jobs[i].submit_s < w->jobs[i - 1].submit_s)
-                    abort(); /* the reader promises submit order */
+            /* The reader promises submit order, jobs of unknown submit
+             * time (-1) last (eng_swf.h). */
+            for (size_t i = 1; i < w->n_jobs; i++) {
+                double prev = w->jobs[i - 1].submit_s, cur = w->jobs[i].submit_s;
+                if (prev < 0 ? cur >= 0 : cur >= 0 && cur < prev)
+                    abort();
+            }
             eng_workload_destroy(w);
         } else if (w || d.code == 0 || !d.msg[0]) {
             abort(); /* an error must come with a message and no workload */
