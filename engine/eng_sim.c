@@ -50,6 +50,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,11 @@ static void walk_zone(sg_netzone_t z, zone_props inherited, zone_props *per_host
 
 static bool simgrid_started;
 
+/* SimGrid installs its own SIGINT handler when it starts; it prints the
+ * actors' status and exits through the engine, which a Ctrl-C in the midst
+ * of a run turned into "It is currently forbidden to create more than one
+ * instance of kernel::EngineImpl". The caller's handler (the run's child:
+ * remove the temporary outputs, die of the signal) stays in place. */
 static void start_simgrid(void)
 {
     if (simgrid_started)
@@ -105,7 +111,17 @@ static void start_simgrid(void)
     simgrid_started = true;
     static char *args[] = {"batchlab", "--log=root.thresh:warning", NULL};
     int argc = 2;
+    struct sigaction caller;
+    sigaction(SIGINT, NULL, &caller);
     simgrid_init(&argc, args);
+    sigaction(SIGINT, &caller, NULL);
+}
+
+/* A host's own property, else what its zones gave it. */
+static const char *host_prop(sg_host_t h, const char *name, const char *from_zone)
+{
+    const char *v = sg_host_get_property_value(h, name);
+    return v ? v : from_zone;
 }
 
 int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
@@ -129,20 +145,15 @@ int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
         sg_host_set_data(list[i], (void *)(uintptr_t)(i + 1));
     walk_zone(sg_zone_get_root(), (zone_props){0}, zp, n);
     for (size_t i = 0; i < n; i++) {
-        const char *v;
         desc[i] = (eng_host_desc){
             .name = sg_host_get_name(list[i]),
             .speed_flops = sg_host_get_speed(list[i]),
             .sg_cores = sg_host_core_count(list[i]),
-            .cores = (v = sg_host_get_property_value(list[i], "cores")) ? v : zp[i].cores,
-            .price_per_s = (v = sg_host_get_property_value(list[i], "price_per_s"))
-                               ? v
-                               : zp[i].price_per_s,
-            .queues = (v = sg_host_get_property_value(list[i], "queues")) ? v : zp[i].queues,
-            .occupation = (v = sg_host_get_property_value(list[i], "occupation_probability"))
-                              ? v
-                              : zp[i].occupation,
-            .island = (v = sg_host_get_property_value(list[i], "island")) ? v : zp[i].island,
+            .cores = host_prop(list[i], "cores", zp[i].cores),
+            .price_per_s = host_prop(list[i], "price_per_s", zp[i].price_per_s),
+            .queues = host_prop(list[i], "queues", zp[i].queues),
+            .occupation = host_prop(list[i], "occupation_probability", zp[i].occupation),
+            .island = host_prop(list[i], "island", zp[i].island),
         };
         sg_host_set_data(list[i], NULL);
     }

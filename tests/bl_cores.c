@@ -40,8 +40,7 @@ static int fail(char *why, size_t len, const char *fmt, ...)
 }
 
 /* Counts and bounds; returns the number of cores named, or -1. */
-static int64_t check_counts(const bl_core_use *jobs, size_t n, int64_t total, char *why,
-                            size_t len)
+static int64_t check_counts(const bl_core_use *jobs, size_t n, int64_t total, char *why, size_t len)
 {
     int64_t all = 0;
     for (size_t i = 0; i < n; i++) {
@@ -85,8 +84,9 @@ static int check_overlaps(const bl_core_use *jobs, size_t n, int64_t all, char *
             any = false;
         if (any && h[last].end_s > h[e].start_s &&
             (h[e].end_s > h[e].start_s || h[last].start_s < h[e].start_s))
-            rc = fail(why, len, "core %lld held by jobs %lld and %lld at once", (long long)h[e].core,
-                      (long long)jobs[h[last].job].id, (long long)jobs[h[e].job].id);
+            rc = fail(why, len, "core %lld held by jobs %lld and %lld at once",
+                      (long long)h[e].core, (long long)jobs[h[last].job].id,
+                      (long long)jobs[h[e].job].id);
         if (h[e].end_s > h[e].start_s && (!any || h[e].end_s > h[last].end_s)) {
             last = e;
             any = true;
@@ -111,8 +111,7 @@ static size_t host_of(const int64_t *base, size_t n_hosts, int64_t c)
 }
 
 static int check_hosts(const bl_core_use *jobs, size_t n, const eng_platform *p,
-                       const eng_job_result *res, const eng_host_run *runs, char *why,
-                       size_t len)
+                       const eng_job_result *res, const eng_host_run *runs, char *why, size_t len)
 {
     int64_t *base = malloc((p->n_hosts + 1) * sizeof *base);
     int64_t *named = calloc(p->n_hosts + 1, sizeof *named);
@@ -149,8 +148,7 @@ static int check_hosts(const bl_core_use *jobs, size_t n, const eng_platform *p,
 }
 
 int bl_cores_check(const bl_core_use *jobs, size_t n, const eng_platform *p,
-                   const eng_job_result *res, const eng_host_run *runs, char *why,
-                   size_t why_len)
+                   const eng_job_result *res, const eng_host_run *runs, char *why, size_t why_len)
 {
     int64_t all = check_counts(jobs, n, p->total_cores, why, why_len);
     if (all < 0)
@@ -236,8 +234,8 @@ int bl_cores_csv_parse(const char *text, bl_cores_csv *out, char *why, size_t wh
 {
     memset(out, 0, sizeof *out);
     int col[5];
-    static const char *const names[] = {"job_id", "requested_number_of_resources",
-                                        "starting_time", "finish_time", "allocated_resources"};
+    static const char *const names[] = {"job_id", "requested_number_of_resources", "starting_time",
+                                        "finish_time", "allocated_resources"};
     for (int k = 0; k < 5; k++)
         if ((col[k] = column(text, names[k])) < 0)
             return fail(why, why_len, "jobs.csv: no column %s", names[k]);

@@ -36,8 +36,7 @@ typedef struct bl_core_use {
  * jobs), also the per-host counts. 0 when all hold; otherwise -1 and the
  * first violation in why. */
 int bl_cores_check(const bl_core_use *jobs, size_t n, const eng_platform *p,
-                   const eng_job_result *res, const eng_host_run *runs, char *why,
-                   size_t why_len);
+                   const eng_job_result *res, const eng_host_run *runs, char *why, size_t why_len);
 
 /* Jobs as jobs.csv gives them (Batsim's columns job_id,
  * requested_number_of_resources, starting_time, finish_time,

@@ -31,6 +31,8 @@ pid_t bl_proc_start(const char *const *argv, const bl_proc_opts *o)
         return pid;
     if (chdir(BL_SOURCE_DIR) != 0)
         _exit(126);
+    if (o && o->own_group)
+        setpgid(0, 0);
     for (const char *const *e = o && o->env ? o->env : NULL; e && *e; e++) {
         const char *eq = strchr(*e, '=');
         char name[128];

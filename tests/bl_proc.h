@@ -14,6 +14,7 @@ typedef struct bl_proc_opts {
     const char *log;        /* stdout and stderr go to this file (NULL: /dev/null) */
     long long fsize_bytes;  /* RLIMIT_FSIZE, 0: unchanged */
     long long as_bytes;     /* RLIMIT_AS, 0: unchanged */
+    bool own_group;         /* a process group of its own (its pid), as a shell's job */
 } bl_proc_opts;
 
 /* Starts argv[0] (a path) with argv in the source folder; returns its pid

@@ -6,11 +6,14 @@
  * is left on disk (nothing new; previous outputs untouched). The full-disk
  * case needs a tmpfs, hence root: tests/test_faults_tmpfs.c.
  */
-#define _DEFAULT_SOURCE /* prctl */
+#define _DEFAULT_SOURCE   /* prctl */
+#define _XOPEN_SOURCE 700 /* posix_openpt, grantpt, unlockpt, ptsname */
+
 #include "bl_proc.h"
 #include "bl_test.h"
 #include "eng_util.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,6 +222,92 @@ static void test_sighup(void)
 static void test_second_sigint(void)
 {
     stop_run(SIGINT, true);
+}
+
+/* Ctrl-C in a terminal: SIGINT reaches the whole process group, the
+ * simulation child directly as well as batchlab. SimGrid's own SIGINT
+ * handler once answered in the child ("Process called exit when leaving",
+ * "It is currently forbidden to create more than one instance of
+ * kernel::EngineImpl", in 3 of 4 tries); now the stop says one line. Five
+ * tries, each a replay stopped a few tenths of a second in. */
+static void test_sigint_to_group(void)
+{
+    for (int k = 0; k < 5; k++) {
+        const char *dir = bl_tmpdir();
+        char out[700], log[700];
+        snprintf(out, sizeof out, "%s/out", dir);
+        snprintf(log, sizeof log, "%s/log", dir);
+        bl_proc_opts o = {.log = log, .own_group = true};
+        pid_t pid = bl_proc_start(big_run(out), &o);
+        CU_ASSERT_FATAL(pid > 0);
+        pid_t child = wait_child(pid, 0, 60);
+        CU_ASSERT(child > 0);
+        sleep_s(0.2 + 0.1 * k);
+        kill(-pid, SIGINT);
+        int st = bl_proc_wait(pid, 60);
+        CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 130);
+        char *text = bl_slurp(log, NULL);
+        bool one_line = text && strncmp(text, "batchlab run: stopped by ", 25) == 0 &&
+                        strchr(text, '\n') == text + strlen(text) - 1;
+        if (!one_line)
+            printf("\n  try %d: wait status %d: %s", k, st, text ? text : "(no output)");
+        CU_ASSERT(one_line);
+        free(text);
+        CU_ASSERT(child <= 0 || gone(child, 30));
+    }
+}
+
+/* The same in a terminal, with the progress line shown: the stop clears
+ * that line ("\r\033[K") before its message, which it once followed
+ * on the same line. stderr is a pseudo-terminal whose output is read
+ * back. */
+static void test_sigint_in_terminal(void)
+{
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    CU_ASSERT_FATAL(master >= 0);
+    CU_ASSERT_FATAL(grantpt(master) == 0 && unlockpt(master) == 0);
+    char slave[256];
+    snprintf(slave, sizeof slave, "%s", ptsname(master));
+    const char *dir = bl_tmpdir();
+    char out[700];
+    snprintf(out, sizeof out, "%s/out", dir);
+    const char *argv[] = {bl_exe(),     "run",   "--platform", "platforms/kth-sp2.xml",
+                          "--workload", big_swf, "--policy",   "alp",
+                          "--out",      out,     NULL};
+    bl_proc_opts o = {.log = slave, .own_group = true};
+    pid_t pid = bl_proc_start(argv, &o);
+    CU_ASSERT_FATAL(pid > 0);
+    CU_ASSERT(wait_child(pid, 0, 60) > 0);
+    /* the first progress line comes after a second of simulation */
+    char text[8192];
+    size_t n = 0;
+    fcntl(master, F_SETFL, O_NONBLOCK);
+    for (double t0 = bl_now_s(); bl_now_s() - t0 < 20 && !memchr(text, '%', n);) {
+        ssize_t got = read(master, text + n, sizeof text - 1 - n);
+        if (got > 0)
+            n += (size_t)got;
+        else
+            sleep_s(0.05);
+    }
+    kill(-pid, SIGINT);
+    int st = bl_proc_wait(pid, 60);
+    CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 130);
+    for (double t0 = bl_now_s(); bl_now_s() - t0 < 2 && n < sizeof text - 1;) {
+        ssize_t got = read(master, text + n, sizeof text - 1 - n);
+        if (got > 0)
+            n += (size_t)got;
+        else
+            break;
+    }
+    close(master);
+    text[n] = '\0';
+    const char *msg = strstr(text, "batchlab run: stopped by ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(msg);
+    CU_ASSERT_PTR_NOT_NULL(memchr(text, '%', (size_t)(msg - text))); /* progress was shown */
+    bool cleared = msg - text >= 4 && strncmp(msg - 4, "\r\033[K", 4) == 0;
+    if (!cleared)
+        printf("\n  the terminal showed: %s", text);
+    CU_ASSERT(cleared);
 }
 
 /* A stop while the child writes the outputs (its temporary files are
@@ -479,6 +568,8 @@ int bl_suite_faults(void)
         !CU_add_test(s, "SIGINT stops the simulation, nothing left", test_sigint) ||
         !CU_add_test(s, "SIGHUP stops the simulation, nothing left", test_sighup) ||
         !CU_add_test(s, "a second SIGINT exits at once", test_second_sigint) ||
+        !CU_add_test(s, "Ctrl-C (SIGINT to the process group): one line", test_sigint_to_group) ||
+        !CU_add_test(s, "Ctrl-C in a terminal clears the progress line", test_sigint_in_terminal) ||
         !CU_add_test(s, "SIGTERM while the outputs are written", test_stop_while_writing) ||
         !CU_add_test(s, "a parent killed outright takes its child", test_parent_killed) ||
         !CU_add_test(s, "compare stopped halfway", test_compare_stopped) ||

@@ -334,6 +334,10 @@ static void install_stop_handlers(void)
 /* After a child was stopped by signal sig: the message and 128 + sig. */
 static int stopped(const char *cmd, const char *label, int sig, bool finished, const char *out)
 {
+    /* On a terminal the progress line and the ^C echo hold the cursor's
+     * line: the message starts on that line cleared. */
+    if (isatty(STDERR_FILENO))
+        fputs("\r\033[K", stderr);
     fprintf(stderr, "batchlab %s: %s%sstopped by %s (signal %d)", cmd, label ? label : "",
             label ? ": " : "", strsignal(sig), sig);
     if (finished)

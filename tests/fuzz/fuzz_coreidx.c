@@ -168,17 +168,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (eng_prep(w, p, &po, &prep, &d))
         finding("prep", d.msg);
     bool variant = pick >= n_registered;
-    eng_core_opts co = {
-        .policy = variant ? pol_find(variants[pick - n_registered].policy) : list[pick],
-        .options = variant ? variants[pick - n_registered].options : NULL,
-        .n_options = variant ? variants[pick - n_registered].n_options : 0,
-        .seed = 1,
-        .check = true,
-        .failures = {.enabled = flags & 1,
-                     .epoch_s = 15,
-                     .seed = data[2],
-                     .requeue = flags & 2,
-                     .max_requeues = 3}};
+    eng_core_opts co = {.policy = variant ? pol_find(variants[pick - n_registered].policy)
+                                          : list[pick],
+                        .options = variant ? variants[pick - n_registered].options : NULL,
+                        .n_options = variant ? variants[pick - n_registered].n_options : 0,
+                        .seed = 1,
+                        .check = true,
+                        .failures = {.enabled = flags & 1,
+                                     .epoch_s = 15,
+                                     .seed = data[2],
+                                     .requeue = flags & 2,
+                                     .max_requeues = 3}};
     eng_core *c = NULL;
     int rc = eng_core_create(p, &prep, &co, &c, &d);
     if (rc == ENG_OK)
