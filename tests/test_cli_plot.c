@@ -279,6 +279,176 @@ static void test_run_long_and_marks(void)
     CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render --all --from 5", dir), 2);
 }
 
+/* Writes text to dir/name; false when it cannot. */
+static bool put_file(const char *dir, const char *name, const char *text)
+{
+    char path[900];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+/* The text of path from the line holding `from` up to and including the
+ * first `to` after it; a new string, NULL when either is absent. */
+static char *section(const char *path, const char *from, const char *to)
+{
+    char *g = bl_slurp(path, NULL);
+    const char *a = g ? strstr(g, from) : NULL;
+    const char *b = a ? strstr(a, to) : NULL;
+    char *r = b ? strndup(a, (size_t)(b - a) + strlen(to)) : NULL;
+    free(g);
+    return r;
+}
+
+/* Under --alloc core (summary.json's manifest.alloc) allocated_resources
+ * counts cores: the y axis says so and the hosts are marked. The layout is
+ * platforms/test/two-queues.xml's in name order: c1..c4 of 2 cores (cores
+ * 0-1, 2-3, 4-5, 6-7), then v1 of 4 (8-11): lines between hosts at 2, 4,
+ * 6 and 8; each host's index a tick at its middle: 1, 3, 5, 7 and 10. */
+static void test_run_core_alloc(void)
+{
+    const char *dir = bl_tmpdir();
+    CU_ASSERT_FATAL(put_file(dir, "jobs.csv",
+                             "job_id,submission_time,starting_time,finish_time,"
+                             "allocated_resources\n1,0,0,10,0-2\n2,2,2,20,8-11\n"));
+    CU_ASSERT_FATAL(put_file(
+        dir, "summary.json",
+        "{\"platform\": {\"path\": \"platforms/test/two-queues.xml\", \"hosts\": 5, "
+        "\"cores\": 12, \"units\": 12, \"host_cores\": [{\"hosts\": 4, \"cores\": 2}, "
+        "{\"hosts\": 1, \"cores\": 4}]},\n \"manifest\": {\"policy\": \"easy\", \"alloc\": "
+        "\"core\", \"inputs\": {\"workload\": {\"path\": \"w.swf\"}}}}\n"));
+    char *out = NULL, path[900];
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render", dir), 0);
+    free(out);
+    snprintf(path, sizeof path, "%s/plot/plot.gp", dir);
+    char *g = section(path, "set output", "unset key\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_TRUE(bl_contains(g, "set ylabel \"core (hosts marked: "));
+    CU_ASSERT_FALSE(strstr(g, "set ylabel \"host") != NULL);
+    CU_ASSERT_TRUE(bl_contains(g, "set yrange [0:12]\n"));
+    CU_ASSERT_TRUE(bl_contains(g, "set ytics (\"0\" 1, \"1\" 3, \"2\" 5, \"3\" 7, \"4\" 10)\n"));
+    for (int y = 2; y <= 8; y += 2) {
+        char want[120];
+        snprintf(want, sizeof want, "set arrow from graph 0, first %d to graph 1, first %d nohead",
+                 y, y);
+        CU_ASSERT_TRUE(bl_contains(g, want));
+    }
+    CU_ASSERT_FALSE(strstr(g, "first 10 to") || strstr(g, "first 12 to") ||
+                    strstr(g, "first 0 to"));
+    /* What the Gantt chart set is undone for the series. */
+    CU_ASSERT_TRUE(bl_contains(g, "unset arrow\nset ytics autofreq\n"));
+    free(g);
+    snprintf(path, sizeof path, "%s/plot/gantt.dat", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "one job on cores ylow..yhigh-1"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "\n5 1.5 0 10 0 3 6983659\n11 10 2 20 8 12 11922282\n"));
+    free(g);
+
+    /* An older summary.json without host_cores: equal hosts (every pool's
+     * cores = hosts x cores_per_node, one cores_per_node) are 2 cores
+     * each: lines at 2, 4 and 6. */
+    CU_ASSERT_FATAL(put_file(dir, "jobs.csv",
+                             "job_id,submission_time,starting_time,finish_time,"
+                             "allocated_resources\n1,0,0,10,0-2\n2,2,2,20,4-7\n"));
+    CU_ASSERT_FATAL(put_file(
+        dir, "summary.json",
+        "{\"platform\": {\"hosts\": 4, \"cores\": 8, \"units\": 8, \"pools\": [{\"hosts\": 4, "
+        "\"cores\": 8, \"cores_per_node\": 2}]}, \"manifest\": {\"alloc\": \"core\"}}\n"));
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render -o %s/old", dir, dir), 0);
+    snprintf(path, sizeof path, "%s/old/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set yrange [0:8]\n"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "first 6 to graph 1, first 6 nohead"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "set ytics (\"0\" 1, \"1\" 3, \"2\" 5, \"3\" 7)\n"));
+    free(g);
+
+    /* A real run under --alloc core on two-queues.xml: summary.json gives
+     * the layout, the chart marks the same boundaries. */
+    const char *swf = bl_write_tmp("core-plot.swf",
+                                   "; Version: 2.2\n"
+                                   "1 0 -1 100 3 -1 -1 3 100 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                   "2 5 -1 50 2 -1 -1 2 50 -1 1 1 1 -1 2 -1 -1 -1\n");
+    out = NULL;
+    int st = bl_run(&out,
+                    "run --platform %s --workload %s --alloc core --policy easy -q --out %s/real",
+                    bl_src("platforms/test/two-queues.xml"), swf, dir);
+    CU_ASSERT_EQUAL(st, 0);
+    if (st)
+        printf("\n%s\n", out ? out : "");
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s/real --no-render", dir), 0);
+    snprintf(path, sizeof path, "%s/real/plot/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set yrange [0:12]\n"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "first 8 to graph 1, first 8 nohead"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "set ytics (\"0\" 1, \"1\" 3, \"2\" 5, \"3\" 7, \"4\" 10)"));
+    free(g);
+}
+
+/* Under node allocation the Gantt chart's script is what it was before the
+ * core axis existed, byte for byte (the run's folder written as X). */
+static void test_run_node_unchanged(void)
+{
+    const char *dir = hand_run();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    CU_ASSERT_FATAL(put_file(
+        dir, "summary.json",
+        "{\"platform\": {\"path\": \"p/t.xml\", \"hosts\": 4, \"cores\": 4, \"units\": 4},\n"
+        " \"manifest\": {\"policy\": \"easy\", \"alloc\": \"node\", \"inputs\": {\"workload\": "
+        "{\"path\": \"w.swf\", \"unix_start_time\": 1464739965, \"time_zone_string\": "
+        "\"Europe/Berlin\"}}}}\n"));
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render -o %s/X", dir, dir), 0);
+    char path[900];
+    snprintf(path, sizeof path, "%s/X/plot.gp", dir);
+    char *g = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    char *head = strstr(g, "# Run: gnuplot ");
+    const char *want =
+        "set xlabel \"time (s, the run's clock)\"\n"
+        "set grid\n"
+        "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+        "    set terminal pngcairo size 1200,700 noenhanced font \",10\"\n"
+        "} else {\n"
+        "    set terminal png size 1200,700 noenhanced\n"
+        "}\n"
+        "set output \"DIR/gantt.png\"\n"
+        "set xrange [0:20]\n"
+        "set title \"easy on w.swf (t.xml)\"\n"
+        "set ylabel \"host (index in name order)\"\n"
+        "set yrange [0:4]\n"
+        "set key outside top center horizontal\n"
+        "plot \"DIR/gantt.dat\" using 1:2:3:4:5:6:7 with boxxyerror fill solid 0.85 noborder "
+        "lc rgb variable notitle\n"
+        "set yrange [*:*]\n"
+        "unset key\n";
+    char *expect = NULL;
+    char dirx[800];
+    snprintf(dirx, sizeof dirx, "%s/X", dir);
+    /* The expected text with DIR replaced by the plot folder. */
+    size_t cap = strlen(want) + 4 * strlen(dirx) + 1;
+    expect = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(expect);
+    char *o = expect;
+    for (const char *p = want; *p;) {
+        if (strncmp(p, "DIR", 3) == 0) {
+            o += sprintf(o, "%s", dirx);
+            p += 3;
+        } else {
+            *o++ = *p++;
+        }
+    }
+    *o = '\0';
+    const char *body = head ? strchr(head, '\n') : NULL;
+    CU_ASSERT_TRUE(body && strncmp(body + 1, expect, strlen(expect)) == 0);
+    if (body && strncmp(body + 1, expect, strlen(expect)) != 0)
+        printf("\nplot.gp:\n%s\nexpected to begin with:\n%s\n", body + 1, expect);
+    free(expect);
+    free(g);
+}
+
 static void test_run_errors(void)
 {
     const char *dir = bl_tmpdir();
@@ -517,6 +687,8 @@ int bl_suite_cli_plot(void)
     CU_add_test(s, "host outages in the series", test_run_outages);
     CU_add_test(s, "a long run: a week of Gantt, hourly means, marks, title",
                 test_run_long_and_marks);
+    CU_add_test(s, "core allocation: a core axis with the hosts marked", test_run_core_alloc);
+    CU_add_test(s, "node allocation: the Gantt chart's script unchanged", test_run_node_unchanged);
     CU_add_test(s, "a run: bad input names file and line", test_run_errors);
     CU_add_test(s, "metrics against load with intervals", test_loads);
     CU_add_test(s, "gnuplot draws PNG and PDF", test_render);

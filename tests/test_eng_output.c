@@ -93,6 +93,8 @@ static void test_contents(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"wall_time_s\": "));
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"policy_wall_time_s\": "));
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"policy_report\": \"\","));
+    /* node allocation: no core layout (the host indices need none) */
+    CU_ASSERT_PTR_NULL(strstr(sum, "host_cores"));
     /* schedule.swf reads back with the simulated times */
     char path[1024];
     snprintf(path, sizeof path, "%s/schedule.swf", dir);
@@ -198,6 +200,12 @@ static void test_core_indices(void)
     }
     CU_ASSERT_EQUAL(row, N_OF(want));
     free(jobs);
+    /* summary.json gives the layout the indices count along: 3 hosts of 2
+     * cores in name order. */
+    char *sum = file(sub, "summary.json");
+    CU_ASSERT_TRUE(sum && bl_contains(sum, "\"host_cores\": [\n      {\n        \"hosts\": 3,\n"
+                                           "        \"cores\": 2\n      }\n    ],\n"));
+    free(sum);
 }
 
 static void test_same_bytes(void)

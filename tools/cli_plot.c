@@ -8,7 +8,11 @@
  * --out` writes them): DIR (default RUN_DIR/plot) receives gantt.dat (one
  * rectangle per job and run of consecutive hosts: time on x, host index in
  * name order on y, a colour per job, or per packet with --color packet so
- * that a packet's members share one), series.dat (queue length and
+ * that a packet's members share one; under --alloc core, which the
+ * manifest of summary.json records, allocated_resources counts cores
+ * (eng_coreidx.h), so y counts cores and the hosts are marked: a thin line
+ * between hosts and each host's index as a tick, from summary.json's
+ * platform.host_cores), series.dat (queue length and
  * utilization after each event instant, drawn as steps: a value holds until
  * the next instant) and plot.gp, then gnuplot draws gantt.png/.pdf and
  * timeseries.png/.pdf. Times are the run's clock (the log's submit times,
@@ -552,9 +556,21 @@ static const bl_opt plot_opts[] = {
 
 /* What a run's figures say about it, from summary.json when there is one. */
 typedef struct run_meta {
-    int64_t hosts;
+    int64_t hosts; /* the Gantt chart's y extent: hosts, or cores under core allocation */
     char title[512];
+    /* Under --alloc core (manifest.alloc) allocated_resources counts cores:
+     * host h holds cores host_base[h] .. host_base[h + 1] - 1 (hosts in
+     * name order, n_hosts + 1 entries); NULL when summary.json does not say. */
+    bool by_core;
+    int64_t *host_base;
+    size_t n_hosts;
 } run_meta;
+
+static void run_meta_fini(run_meta *m)
+{
+    free(m->host_base);
+    m->host_base = NULL;
+}
 
 static const char *base_name(const char *path)
 {
@@ -562,21 +578,105 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* Title "POLICY on WORKLOAD (PLATFORM)" and the platform's host count from
- * summary.json; the run's folder name when it is absent. */
-static void read_run_meta(const char *sum, const char *run, int64_t max_host, run_meta *m)
+/* An integer >= lo at key of js, else -1. */
+static int64_t flat_int(const bl_json_flat *js, const char *key, int64_t lo)
 {
-    m->hosts = max_host + 1;
+    const char *s = bl_json_flat_get(js, key);
+    double v;
+    if (!s || !parse_num(s, &v) || v < (double)lo || v > 1e15 || v != floor(v))
+        return -1;
+    return (int64_t)v;
+}
+
+/* The hosts' core layout: platform.host_cores (runs of equal hosts in name
+ * order, written under core allocation), else, from an older summary.json,
+ * the pools when every host has the same cores (each pool's cores = hosts
+ * x cores_per_node, one cores_per_node). Fills m->host_base; leaves it
+ * NULL when neither says, or when memory runs out (the chart then has no
+ * host marks). */
+static void read_host_layout(const bl_json_flat *js, run_meta *m)
+{
+    int64_t run_hosts[2], run_cores[2]; /* the pools' single run */
+    size_t n_runs = 0, n_hosts = 0;
+    char key[96];
+    for (;; n_runs++) {
+        snprintf(key, sizeof key, "platform.host_cores.%zu.hosts", n_runs);
+        int64_t h = flat_int(js, key, 1);
+        snprintf(key, sizeof key, "platform.host_cores.%zu.cores", n_runs);
+        int64_t c = flat_int(js, key, 1);
+        if (h < 0 || c < 0)
+            break;
+        n_hosts += (size_t)h;
+    }
+    bool from_pools = n_runs == 0;
+    if (from_pools) {
+        int64_t cpn = -1, hosts = 0;
+        for (size_t k = 0;; k++) {
+            snprintf(key, sizeof key, "platform.pools.%zu.hosts", k);
+            int64_t h = flat_int(js, key, 1);
+            snprintf(key, sizeof key, "platform.pools.%zu.cores", k);
+            int64_t c = flat_int(js, key, 1);
+            snprintf(key, sizeof key, "platform.pools.%zu.cores_per_node", k);
+            int64_t p = flat_int(js, key, 1);
+            if (h < 0 || c < 0 || p < 0)
+                break;
+            if (c != h * p || (cpn >= 0 && p != cpn))
+                return; /* hosts of several sizes: their order is unknown */
+            cpn = p;
+            hosts += h;
+        }
+        if (cpn < 0 || hosts != flat_int(js, "platform.hosts", 1))
+            return;
+        run_hosts[0] = hosts;
+        run_cores[0] = cpn;
+        n_runs = 1;
+        n_hosts = (size_t)hosts;
+    }
+    if (n_hosts == 0 || n_hosts > 100000000)
+        return;
+    m->host_base = malloc((n_hosts + 1) * sizeof *m->host_base);
+    if (!m->host_base)
+        return;
+    size_t h = 0;
+    m->host_base[0] = 0;
+    for (size_t r = 0; r < n_runs; r++) {
+        int64_t hosts = run_hosts[0], cores = run_cores[0];
+        if (!from_pools) {
+            snprintf(key, sizeof key, "platform.host_cores.%zu.hosts", r);
+            hosts = flat_int(js, key, 1);
+            snprintf(key, sizeof key, "platform.host_cores.%zu.cores", r);
+            cores = flat_int(js, key, 1);
+        }
+        for (int64_t k = 0; k < hosts; k++, h++)
+            m->host_base[h + 1] = m->host_base[h] + cores;
+    }
+    m->n_hosts = n_hosts;
+}
+
+/* Title "POLICY on WORKLOAD (PLATFORM)", the platform's size and, under
+ * core allocation, its core layout from summary.json; the run's folder
+ * name as the title when it is absent. */
+static void read_run_meta(const char *sum, const char *run, run_meta *m)
+{
+    memset(m, 0, sizeof *m);
     snprintf(m->title, sizeof m->title, "%s", run);
     bl_json_flat js;
     eng_diag d;
     eng_diag_clear(&d);
     if (!have_file(sum) || bl_json_flat_read(sum, &js, &d) != ENG_OK)
         return;
-    const char *h = bl_json_flat_get(&js, "platform.hosts");
+    const char *alloc = bl_json_flat_get(&js, "manifest.alloc");
+    m->by_core = alloc && strcmp(alloc, "core") == 0;
+    /* The y extent: hosts, or under core allocation the units (cores). */
+    const char *h = bl_json_flat_get(&js, m->by_core ? "platform.units" : "platform.hosts");
     double hv;
-    if (h && parse_num(h, &hv) && hv > (double)m->hosts)
+    if (h && parse_num(h, &hv) && hv > 0 && hv < 1e15)
         m->hosts = (int64_t)hv;
+    if (m->by_core) {
+        read_host_layout(&js, m);
+        if (m->host_base && m->host_base[m->n_hosts] > m->hosts)
+            m->hosts = m->host_base[m->n_hosts];
+    }
     const char *pol = bl_json_flat_get(&js, "manifest.policy");
     const char *wl = bl_json_flat_get(&js, "manifest.inputs.workload.path");
     const char *pf = bl_json_flat_get(&js, "platform.path");
@@ -593,7 +693,7 @@ static void read_run_meta(const char *sum, const char *run, int64_t max_host, ru
  * two kinds. 0 or 1 after a message. */
 static int write_gantt(const char *gantt, const char *marks, const char *jobs,
                        const gantt_row *rows, size_t n, double lo, double hi, double div,
-                       const char *unit, size_t *drawn, size_t mark_n[2])
+                       const char *unit, bool by_core, size_t *drawn, size_t mark_n[2])
 {
     eng_diag d;
     eng_diag_clear(&d);
@@ -608,9 +708,9 @@ static int write_gantt(const char *gantt, const char *marks, const char *jobs,
         return 1;
     }
     fprintf(g.f,
-            "# x y xlow xhigh ylow yhigh rgb: one job on hosts ylow..yhigh-1 from "
+            "# x y xlow xhigh ylow yhigh rgb: one job on %s ylow..yhigh-1 from "
             "xlow to xhigh (%s), from %s\n",
-            unit, jobs);
+            by_core ? "cores" : "hosts", unit, jobs);
     *drawn = 0;
     mark_n[0] = mark_n[1] = 0;
     char num[4][40];
@@ -667,7 +767,8 @@ typedef struct run_fig {
     const char *unit;
     double bin_s; /* 0: every instant; else the bin of the series' means */
     size_t mark_n[2];
-    bool outages; /* some host is down at some time of the series */
+    bool outages;         /* some host is down at some time of the series */
+    const run_meta *meta; /* by_core: the y axis counts cores, hosts marked */
 } run_fig;
 
 static void script_xrange(FILE *f, double lo, double hi)
@@ -675,6 +776,70 @@ static void script_xrange(FILE *f, double lo, double hi)
     char num[2][40];
     fprintf(f, "set xrange [%s:%s]\n", eng_fmt_double(num[0], sizeof num[0], lo),
             eng_fmt_double(num[1], sizeof num[1], hi > lo ? hi : lo + 1));
+}
+
+/* A step of 1, 2 or 5 times a power of ten, at least x. */
+static int64_t nice_step(double x)
+{
+    int64_t p = 1;
+    for (;; p *= 10) {
+        if (x <= (double)p)
+            return p;
+        if (x <= 2.0 * (double)p)
+            return 2 * p;
+        if (x <= 5.0 * (double)p)
+            return 5 * p;
+    }
+}
+
+/* Hosts marked on a core axis: at most this many lines and labelled ticks
+ * (at least 10 and 15 pixels apart on the 700-pixel chart); with more
+ * hosts, a line every k-th host and a tick every j-th, k and j steps of 1,
+ * 2 or 5 times a power of ten, j a multiple of k (every tick sits just
+ * above a line). */
+#define CORE_AXIS_LINES 60
+#define CORE_AXIS_LABELS 40
+
+/* The y axis of a Gantt chart under core allocation: allocated_resources
+ * counts cores (base(h) + core, hosts in name order, eng_coreidx.h), so the
+ * axis counts cores, a thin line marks each boundary between hosts and
+ * each host's index is a tick at its middle (every k-th where there are
+ * too many to read). Starts with the newline that ends the title line. */
+static void script_core_axis(FILE *f, const run_meta *m, int64_t extent)
+{
+    if (!m->host_base) {
+        fprintf(f, "\nset ylabel \"core (index in host name order; host boundaries not "
+                   "recorded in summary.json)\"\n");
+        return;
+    }
+    size_t n = m->n_hosts;
+    int64_t k_line = n <= CORE_AXIS_LINES ? 1 : nice_step((double)n / CORE_AXIS_LINES);
+    int64_t k_lab = n <= CORE_AXIS_LABELS ? 1 : nice_step((double)n / CORE_AXIS_LABELS);
+    while (k_lab % k_line != 0)
+        k_lab = nice_step((double)k_lab + 1);
+    char lab[80], line[64];
+    if (k_lab == 1)
+        snprintf(lab, sizeof lab, "host index in name order at the ticks");
+    else
+        snprintf(lab, sizeof lab, "the index in name order of every %lldth host", (long long)k_lab);
+    if (k_line == 1)
+        snprintf(line, sizeof line, "lines between hosts");
+    else
+        snprintf(line, sizeof line, "a line every %lld hosts", (long long)k_line);
+    fprintf(f, "\nset ylabel \"core (hosts marked: %s, %s)\"\n", lab, line);
+    char num[40];
+    fprintf(f, "set ytics (");
+    for (size_t h = 0; h < n; h += (size_t)k_lab)
+        fprintf(
+            f, "%s\"%zu\" %s", h ? ", " : "", h,
+            eng_fmt_double(num, sizeof num, (double)(m->host_base[h] + m->host_base[h + 1]) / 2));
+    fprintf(f, ")\nset grid noytics\n");
+    for (size_t h = (size_t)k_line; h < n; h += (size_t)k_line)
+        if (m->host_base[h] < extent)
+            fprintf(f,
+                    "set arrow from graph 0, first %lld to graph 1, first %lld nohead front "
+                    "lw 0.5 lc rgb \"#404040\"\n",
+                    (long long)m->host_base[h], (long long)m->host_base[h]);
 }
 
 static void script_gantt(FILE *f, const run_fig *r, const char *fmt)
@@ -685,7 +850,10 @@ static void script_gantt(FILE *f, const run_fig *r, const char *fmt)
     script_xrange(f, r->g_lo, r->g_hi);
     fprintf(f, "set title ");
     gp_str(f, r->title);
-    fprintf(f, "\nset ylabel \"host (index in name order)\"\n");
+    if (r->meta->by_core)
+        script_core_axis(f, r->meta, r->hosts);
+    else
+        fprintf(f, "\nset ylabel \"host (index in name order)\"\n");
     fprintf(f, "set yrange [0:%lld]\n", (long long)(r->hosts > 0 ? r->hosts : 1));
     fprintf(f, "set key outside top center horizontal\n");
     fprintf(f, "plot ");
@@ -703,7 +871,10 @@ static void script_gantt(FILE *f, const run_fig *r, const char *fmt)
         fprintf(f, " index %d using 1:2 with points %s title \"%zu job%s %s\"", k, style[k],
                 r->mark_n[k], r->mark_n[k] == 1 ? "" : "s", what[k]);
     }
-    fprintf(f, "\nset yrange [*:*]\nunset key\n");
+    fprintf(f, "\n");
+    if (r->meta->by_core && r->meta->host_base)
+        fprintf(f, "unset arrow\nset ytics autofreq\nset grid ytics\n");
+    fprintf(f, "set yrange [*:*]\nunset key\n");
 }
 
 static void script_series(FILE *f, const run_fig *r, const char *fmt)
@@ -751,9 +922,9 @@ static int write_run_script(const char *script, const char *run, const run_fig *
     }
     FILE *f = s.f;
     fprintf(f,
-            "# batchlab plot %s: Gantt chart (hosts x time, colour per %s) and queue "
+            "# batchlab plot %s: Gantt chart (%s x time, colour per %s) and queue "
             "length and utilization over time.\n# Run: gnuplot %s\n",
-            run, r->color, script);
+            run, r->meta->by_core ? "cores" : "hosts", r->color, script);
     fprintf(f, "set xlabel \"time (%s, the run's clock)\"\nset grid\n", r->unit);
     for (int k = 0; k < 2; k++) {
         const char *fmt = k == 0 ? "png" : "pdf";
@@ -920,6 +1091,7 @@ static int plot_run(const char *run, const bl_args *a)
     series_pt *pts = NULL;
     size_t n = 0, n_pts = 0;
     int rc = 1;
+    run_meta meta = {0};
     if (run_files_init(&f, run, bl_args_value(a, "output", NULL)))
         goto done;
     bool has_jobs = have_file(f.jobs), has_ts = have_file(f.ts);
@@ -935,8 +1107,8 @@ static int plot_run(const char *run, const bl_args *a)
     }
     if (!isfinite(t_min))
         t_min = t_max = 0;
-    run_meta meta;
-    read_run_meta(f.sum, f.run, max_host, &meta);
+    read_run_meta(f.sum, f.run, &meta);
+    meta.hosts = meta.hosts > max_host + 1 ? meta.hosts : max_host + 1;
     run_fig fig = {.dir = f.dir,
                    .gantt = f.gantt,
                    .marks = f.marks,
@@ -945,6 +1117,7 @@ static int plot_run(const char *run, const bl_args *a)
                    .has_jobs = has_jobs,
                    .has_ts = has_ts,
                    .hosts = meta.hosts,
+                   .meta = &meta,
                    .color = color_idx ? "packet" : "job"};
     run_window w = choose_windows(&fig, from, to, all, t_min, t_max);
     for (size_t i = 0; i < n_pts && !fig.outages; i++)
@@ -952,8 +1125,8 @@ static int plot_run(const char *run, const bl_args *a)
                       (i + 1 == n_pts || pts[i + 1].t_s > w.s_lo);
     if (has_jobs) {
         size_t drawn = 0;
-        if (write_gantt(f.gantt, f.marks, f.jobs, rows, n, w.g_lo, w.g_hi, w.div, fig.unit, &drawn,
-                        fig.mark_n))
+        if (write_gantt(f.gantt, f.marks, f.jobs, rows, n, w.g_lo, w.g_hi, w.div, fig.unit,
+                        meta.by_core, &drawn, fig.mark_n))
             goto done;
         if (drawn == 0 && (isfinite(from) || isfinite(to))) {
             char num[4][40];
@@ -983,6 +1156,7 @@ static int plot_run(const char *run, const bl_args *a)
     }
 done:
     run_files_fini(&f);
+    run_meta_fini(&meta);
     free(rows);
     free(pts);
     return rc;
