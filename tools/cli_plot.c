@@ -36,8 +36,13 @@
  * with the central --level share (default 0.9: 5th to 95th percentile) of
  * the seeds' values as its bar. Percentiles of the values themselves, not a
  * Student-t interval of the mean: a handful of seeds of a skewed metric gave
- * intervals below zero. Waits and slowdowns are drawn on a log axis (values
- * below 1 at 1). Each policy has its own colour, dash and point type, and
+ * intervals below zero. Below 5 seeds a point's bar is the seeds' min to
+ * max: percentiles interpolated between 3 values are a range no seed had;
+ * the titles say which bars a figure has. Waits and slowdowns are drawn on
+ * a log axis (values below 1 at 1), the queue length too when its positive
+ * values span more than a factor 100 (values below the decade under the
+ * smallest at that decade); a panel with values below its floor says so in
+ * its label. Every tick label is a plain decimal (TICK_FORMAT). Each policy has its own colour, dash and point type, and
  * its points are shifted slightly along the load axis, so that two policies
  * with equal values (EASY and conservative often) both stay visible. Rows
  * whose load is "log" (not rescaled) have no place on a load axis and are
@@ -545,7 +550,8 @@ static const bl_opt plot_opts[] = {
     {"to", 0, BL_VALUE, "S", "draw up to this time (s)"},
     {"all", 0, BL_FLAG, NULL, "draw the whole run even when it is long (see below)"},
     {"loads", 0, BL_VALUE, "CSV", "draw a sweep's metrics against load (batchlab sweep merge)"},
-    {"level", 0, BL_VALUE, "L", "share of the seeds' values within the bars (default 0.9)"},
+    {"level", 0, BL_VALUE, "L",
+     "share of the seeds' values within the bars (default 0.9; below 5 seeds: min to max)"},
     {"no-render", 0, BL_FLAG, NULL, "write data and gnuplot script only"},
 };
 
@@ -1171,13 +1177,19 @@ static const char *const load_titles[] = {"mean wait (s)", "median wait (s)",
                                           "mean bounded slowdown (tau = 10 s)", "utilization",
                                           "mean queue length (jobs)"};
 /* Waits and slowdowns span orders of magnitude between policies and loads:
- * they are drawn on a log axis, values below the floor at the floor (a
- * median wait of 0 s would otherwise vanish). */
+ * they are always drawn on a log axis, values below 1 at 1 (a median wait
+ * of 0 s would otherwise vanish). The queue length goes on a log axis when
+ * its values span decades (QUEUE_LOG_SPAN); utilization never does. */
 static const bool load_log[] = {true, true, true, false, false};
-static const char *const load_units[] = {"s, log scale", "s, log scale", "log scale", "busy share",
-                                         "jobs"};
+static const char *const load_units[] = {"s", "s", "", "busy share", "jobs"};
 #define N_METRICS (sizeof load_metrics / sizeof load_metrics[0])
+#define M_QUEUE 4
+#define M_UTIL 3
 #define LOG_FLOOR 1.0
+#define QUEUE_LOG_SPAN 100.0
+/* Every tick label of every panel, x and y, in one format: plain decimals
+ * up to 10 digits ("%g" wrote 1e+06 beside 100000). */
+#define TICK_FORMAT "%.10g"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -1221,17 +1233,23 @@ static void load_table_fini(load_table *t)
     free(t->loads);
 }
 
-void bl_plot_median_interval(double *v, size_t n, double level, double *median, double *lo,
+bool bl_plot_median_interval(double *v, size_t n, double level, double *median, double *lo,
                              double *hi)
 {
     if (n == 0) {
         *median = *lo = *hi = NAN;
-        return;
+        return false;
     }
     qsort(v, n, sizeof *v, cmp_double);
     *median = gsl_stats_median_from_sorted_data(v, 1, n);
+    if (n < BL_PLOT_MIN_QUANTILE_N) {
+        *lo = v[0];
+        *hi = v[n - 1];
+        return false;
+    }
     *lo = gsl_stats_quantile_from_sorted_data(v, 1, n, (1.0 - level) / 2.0);
     *hi = gsl_stats_quantile_from_sorted_data(v, 1, n, (1.0 + level) / 2.0);
+    return true;
 }
 
 /* Index of s in list (adding it in first-seen order). */
@@ -1405,12 +1423,122 @@ static double dodge(const load_table *t, size_t v, double x)
     return round(at * 1e9) / 1e9; /* short numbers in the .dat files */
 }
 
+/* The seeds' values of metric m at workload w, variant v and load index l
+ * into vals: their count, and their median, bar and mean (NaN without
+ * values). */
+static size_t point_stats(const load_table *t, size_t w, size_t v, size_t l, size_t m, double level,
+                          double *vals, double *med, double *lo, double *hi, double *mean)
+{
+    size_t k = 0;
+    double sum = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->wi[i] == w && t->vi[i] == v && t->rows[i].load == t->loads[l] && t->rows[i].has[m])
+            sum += vals[k++] = t->rows[i].v[m];
+    *mean = k ? sum / (double)k : NAN;
+    bl_plot_median_interval(vals, k, level, med, lo, hi);
+    return k;
+}
+
+/* How one panel (a workload's metric) draws its values: on a log axis or
+ * not, where values below the log axis' floor go, and what its label says
+ * about them. */
+typedef struct panel_axis {
+    bool log;
+    double floor;        /* values below it are drawn at it; -inf on a linear axis */
+    bool median_below;   /* some median is below the floor */
+    bool median_nonzero; /* ... and not every such median is 0 */
+    bool value_below;    /* some seed's value or bar end is below the floor */
+} panel_axis;
+
+/* The axis of metric m for workload w, decided from the data: waits and
+ * slowdowns on a log axis from 1; the queue length on a log axis when its
+ * positive values span more than QUEUE_LOG_SPAN, from the decade below its
+ * smallest positive value (so that a 0 stays apart from it). vals is
+ * scratch of t->n doubles. */
+static panel_axis panel_axis_of(const load_table *t, size_t w, size_t m, double level, double *vals)
+{
+    panel_axis ax = {.log = load_log[m], .floor = load_log[m] ? LOG_FLOOR : -INFINITY};
+    if (m == M_QUEUE) {
+        double lo_pos = INFINITY, hi_pos = 0;
+        for (size_t i = 0; i < t->n; i++)
+            if (t->wi[i] == w && t->rows[i].has[m] && t->rows[i].v[m] > 0) {
+                lo_pos = fmin(lo_pos, t->rows[i].v[m]);
+                hi_pos = fmax(hi_pos, t->rows[i].v[m]);
+            }
+        if (hi_pos > QUEUE_LOG_SPAN * lo_pos) {
+            ax.log = true;
+            ax.floor = pow(10.0, ceil(log10(lo_pos)) - 1);
+        }
+    }
+    if (!ax.log)
+        return ax;
+    for (size_t v = 0; v < t->n_v; v++)
+        for (size_t l = 0; l < t->n_l; l++) {
+            double med, lo, hi, mean;
+            if (!point_stats(t, w, v, l, m, level, vals, &med, &lo, &hi, &mean))
+                continue;
+            if (med < ax.floor) {
+                ax.median_below = true;
+                ax.median_nonzero = ax.median_nonzero || med != 0;
+            }
+            ax.value_below = ax.value_below || lo < ax.floor || vals[0] < ax.floor;
+        }
+    return ax;
+}
+
+/* What a log axis' label says about its floor: "; median 0 drawn at 1",
+ * "; medians below 1 drawn at 1", "; values below 1 drawn at 1" or
+ * nothing. */
+static void floor_note(const panel_axis *ax, char *buf, size_t size)
+{
+    char fl[40];
+    eng_fmt_double(fl, sizeof fl, ax->floor);
+    if (!ax->log || (!ax->median_below && !ax->value_below))
+        snprintf(buf, size, "%s", "");
+    else if (ax->median_below && !ax->median_nonzero)
+        snprintf(buf, size, "; median 0 drawn at %s", fl);
+    else
+        snprintf(buf, size, "; %s below %s drawn at %s", ax->median_below ? "medians" : "values",
+                 fl, fl);
+}
+
+/* What the bars of workload w are, from the seeds per point: the central
+ * level share (5 seeds or more), min to max (fewer), or both. */
+static void bars_note(const load_table *t, size_t w, double level, double *vals, char *buf,
+                      size_t size)
+{
+    size_t n_min = SIZE_MAX, n_max = 0;
+    for (size_t m = 0; m < N_METRICS; m++)
+        for (size_t v = 0; v < t->n_v; v++)
+            for (size_t l = 0; l < t->n_l; l++) {
+                double med, lo, hi, mean;
+                size_t k = point_stats(t, w, v, l, m, level, vals, &med, &lo, &hi, &mean);
+                if (k) {
+                    n_min = k < n_min ? k : n_min;
+                    n_max = k > n_max ? k : n_max;
+                }
+            }
+    char pct[40];
+    eng_fmt_double(pct, sizeof pct, level * 100);
+    if (n_max <= 1)
+        snprintf(buf, size, "one seed per point: no bars");
+    else if (n_max < BL_PLOT_MIN_QUANTILE_N)
+        snprintf(buf, size, "bars: min to max of the seeds' values (fewer than %d seeds)",
+                 BL_PLOT_MIN_QUANTILE_N);
+    else if (n_min >= BL_PLOT_MIN_QUANTILE_N)
+        snprintf(buf, size, "bars: central %s %% of the seeds' values", pct);
+    else
+        snprintf(buf, size,
+                 "bars: central %s %% of the seeds' values, min to max where fewer than %d seeds",
+                 pct, BL_PLOT_MIN_QUANTILE_N);
+}
+
 /* One .dat file for workload w and metric m: per variant, a block of
  * "load median low high n mean" (load shifted by dodge()), then a block of
  * each seed's "load value"; the same numbers go to loads.csv. vals is
  * scratch of t->n doubles. 0 or 1 after a message. */
 static int write_metric_dat(const load_table *t, size_t w, size_t m, double level, const char *path,
-                            FILE *table, double *vals)
+                            const panel_axis *ax, FILE *table, double *vals)
 {
     eng_diag d;
     eng_diag_clear(&d);
@@ -1419,28 +1547,26 @@ static int write_metric_dat(const load_table *t, size_t w, size_t m, double leve
         fprintf(stderr, "batchlab plot: %s\n", d.msg);
         return 1;
     }
-    double floor = load_log[m] ? LOG_FLOOR : -INFINITY;
+    double floor = ax->floor;
+    char fl[40];
+    eng_fmt_double(fl, sizeof fl, floor);
     fprintf(g.f,
             "# %s, %s: per policy variant, a block of 'load median low high n mean' "
-            "(low-high: the central %g %% of the seeds' values; load shifted by the "
-            "variant's offset), then a block of each seed's 'load value'%s\n",
-            t->wl[w], load_metrics[m], level * 100,
-            load_log[m] ? "; values below 1 are written as 1 (log axis)" : "");
+            "(low-high: the central %g %% of the seeds' values, or their min to max where "
+            "n < %d; load shifted by the variant's offset), then a block of each seed's "
+            "'load value'%s%s%s\n",
+            t->wl[w], load_metrics[m], level * 100, BL_PLOT_MIN_QUANTILE_N,
+            ax->log ? "; values below " : "", ax->log ? fl : "",
+            ax->log ? " are written at it (log axis)" : "");
     char num[6][40];
     for (size_t v = 0; v < t->n_v; v++) {
         fprintf(g.f, "# %s\n", t->vl[v]);
         bool any = false;
         for (size_t l = 0; l < t->n_l; l++) {
-            size_t k = 0;
-            double sum = 0;
-            for (size_t i = 0; i < t->n; i++)
-                if (t->wi[i] == w && t->vi[i] == v && t->rows[i].load == t->loads[l] &&
-                    t->rows[i].has[m])
-                    sum += vals[k++] = t->rows[i].v[m];
+            double med, lo, hi, mean;
+            size_t k = point_stats(t, w, v, l, m, level, vals, &med, &lo, &hi, &mean);
             if (k == 0)
                 continue;
-            double med, lo, hi, mean = sum / (double)k;
-            bl_plot_median_interval(vals, k, level, &med, &lo, &hi);
             eng_fmt_double(num[0], sizeof num[0], t->loads[l]);
             eng_fmt_double(num[1], sizeof num[1], med);
             eng_fmt_double(num[2], sizeof num[2], lo);
@@ -1486,30 +1612,65 @@ static const int filled_pt[] = {7, 5, 9, 11, 13, 15};
 static const int open_pt[] = {6, 4, 8, 10, 12, 14};
 #define N_PT (sizeof filled_pt / sizeof filled_pt[0])
 
-/* The gnuplot commands of one panel: metric m of workload w. */
+/* Writes "a\nb" as one gnuplot string: two lines (b NULL: a alone). */
+static void gp_str2(FILE *f, const char *a, const char *b)
+{
+    if (!b) {
+        gp_str(f, a);
+        return;
+    }
+    char *s = eng_asprintf("%s\x01%s", a, b);
+    if (!s) {
+        gp_str(f, a);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = s; *p; p++) {
+        if (*p == '\x01')
+            fputs("\\n", f);
+        else {
+            if (*p == '"' || *p == '\\')
+                fputc('\\', f);
+            fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+    free(s);
+}
+
+/* The gnuplot commands of one panel: metric m of workload w, on axis ax;
+ * bars says what the bars are (in the title of a figure of its own; the
+ * overview says it once). */
 static void script_panel(FILE *f, const load_table *t, size_t w, size_t m, const char *dat,
-                         bool overview)
+                         const panel_axis *ax, const char *bars, bool overview)
 {
     fprintf(f, "set title ");
     char *title = eng_asprintf("%s: %s", t->wl[w], load_titles[m]);
-    gp_str(f, overview ? load_titles[m] : title ? title : "");
+    if (overview)
+        gp_str(f, load_titles[m]);
+    else
+        gp_str2(f, title ? title : load_titles[m], bars);
     free(title);
     /* The overview's panels are small: units only, the title says what. */
-    char *ylabel = overview ? eng_strdup(load_units[m])
-                            : eng_asprintf("%s%s", load_titles[m],
-                                           load_log[m] ? ", log scale (values < 1 at 1)" : "");
+    char note[160];
+    floor_note(ax, note, sizeof note);
+    const char *what = overview ? load_units[m] : load_titles[m];
+    char *ylabel = eng_asprintf("%s%s%s", what,
+                                !ax->log  ? ""
+                                : what[0] ? ", log scale"
+                                          : "log scale",
+                                note);
     fprintf(f, "\nset ylabel ");
-    gp_str(f, ylabel ? ylabel : load_titles[m]);
+    gp_str(f, ylabel ? ylabel : what);
     free(ylabel);
     fprintf(f, "\nset xlabel ");
     gp_str(f, overview ? "load"
                        : "load (computed, Baranov & Lyakhovets 2022; policies drawn "
                          "side by side)");
-    if (load_log[m])
-        fprintf(f, "\nset logscale y\nset yrange [*:*]\nset format y \"%%g\"\n");
+    if (ax->log)
+        fprintf(f, "\nset logscale y\nset yrange [*:*]\n");
     else
-        fprintf(f, "\nunset logscale y\nset yrange [%s]\nset format y \"%%g\"\n",
-                m == 3 ? "0:1.05" : "0:*");
+        fprintf(f, "\nunset logscale y\nset yrange [%s]\n", m == M_UTIL ? "0:1.05" : "0:*");
     fprintf(f, "plot ");
     for (size_t v = 0; v < t->n_v; v++) {
         int lc = (int)v + 1, dt = (int)(v % 5) + 1;
@@ -1531,7 +1692,8 @@ static void script_panel(FILE *f, const load_table *t, size_t w, size_t m, const
 /* The script's figures for workload w: one per metric and an overview, PNG
  * then PDF where pdfcairo exists. */
 static void script_workload(FILE *f, const load_table *t, size_t w, const char *dir,
-                            const char *wsafe, char *const *dats)
+                            const char *wsafe, char *const *dats, const panel_axis *axes,
+                            const char *bars)
 {
     for (int k = 0; k < 2; k++) {
         const char *fmt = k == 0 ? "png" : "pdf";
@@ -1546,13 +1708,13 @@ static void script_workload(FILE *f, const load_table *t, size_t w, const char *
             free(o);
             if (overview) {
                 fprintf(f, "set multiplot layout 2,3 title ");
-                gp_str(f, t->wl[w]);
+                gp_str2(f, t->wl[w], bars);
                 fputc('\n', f);
                 for (size_t mm = 0; mm < N_METRICS; mm++)
-                    script_panel(f, t, w, mm, dats[mm], true);
+                    script_panel(f, t, w, mm, dats[mm], &axes[mm], bars, true);
                 fprintf(f, "unset multiplot\n");
             } else {
-                script_panel(f, t, w, m, dats[m], false);
+                script_panel(f, t, w, m, dats[m], &axes[m], bars, false);
             }
         }
         if (k == 1)
@@ -1598,27 +1760,34 @@ static int write_loads(const load_table *t, const char *csv, const char *dir, do
         fprintf(tf.f, "workload,variant,metric,load,n,median,low,high,mean\n");
         fprintf(sf.f,
                 "# batchlab plot --loads %s: metrics against load; per policy the median "
-                "over seeds with the central %s share of the seeds' values, and each "
-                "seed as an open point.\n# Run: gnuplot loads.gp\n",
-                csv, lvl);
-        fprintf(sf.f, "set grid\nset key top left\nset offsets graph 0.03, graph 0.03, 0, 0\n"
-                      "set bars 0.5\n");
+                "over seeds with a bar, the central %s share of the seeds' values (their "
+                "min to max where fewer than %d), and each seed as an open point.\n"
+                "# Run: gnuplot loads.gp\n",
+                csv, lvl, BL_PLOT_MIN_QUANTILE_N);
+        fprintf(sf.f,
+                "set grid\nset key top left\nset offsets graph 0.03, graph 0.03, 0, 0\n"
+                "set bars 0.5\nset format x \"%s\"\nset format y \"%s\"\n",
+                TICK_FORMAT, TICK_FORMAT);
     }
     for (size_t w = 0; w < t->n_w && rc == 0; w++) {
         char *wsafe = safe_name(t->wl[w]);
         char *dats[N_METRICS] = {0};
+        panel_axis axes[N_METRICS];
+        char bars[128];
+        bars_note(t, w, level, vals, bars, sizeof bars);
         for (size_t m = 0; m < N_METRICS && rc == 0; m++) {
+            axes[m] = panel_axis_of(t, w, m, level, vals);
             dats[m] = wsafe ? eng_asprintf("%s/loads-%s-%s.dat", dir, wsafe, load_metrics[m])
                             : NULL;
             if (!dats[m]) {
                 fprintf(stderr, "batchlab plot: out of memory\n");
                 rc = 1;
             } else {
-                rc = write_metric_dat(t, w, m, level, dats[m], tf.f, vals);
+                rc = write_metric_dat(t, w, m, level, dats[m], &axes[m], tf.f, vals);
             }
         }
         if (rc == 0)
-            script_workload(sf.f, t, w, dir, wsafe, dats);
+            script_workload(sf.f, t, w, dir, wsafe, dats, axes, bars);
         for (size_t m = 0; m < N_METRICS; m++)
             free(dats[m]);
         free(wsafe);
@@ -1695,7 +1864,8 @@ int bl_cmd_plot(int argc, char **argv)
                       "timeseries.csv, into RUN_DIR/plot. --loads: a sweep's mean and median\n"
                       "wait, bounded slowdown, utilization and queue length against load for\n"
                       "every policy: each seed as a point, the median over seeds with the\n"
-                      "central share of the seeds' values (--level) as its bar.",
+                      "central share of the seeds' values (--level) as its bar, or their min\n"
+                      "to max where a point has fewer than 5 seeds.",
                       plot_opts, N_OPTS(plot_opts));
         bl_args_fini(&a);
         return 0;

@@ -8,15 +8,23 @@
 #ifndef BL_CLI_PLOT_H
 #define BL_CLI_PLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* The median of n values and the central `level` share of them (e.g. 0.9:
- * the 5th and 95th percentiles, interpolated as GSL's
- * gsl_stats_quantile_from_sorted_data does). Sorts v in place. The
- * interval lies within the values' range: never below zero for metrics
- * that are not. NaN for all three when n is 0. */
-void bl_plot_median_interval(double *v, size_t n, double level, double *median, double *lo,
+/* Fewer values than this (seeds of one point of a sweep) and the central
+ * share of them would be an interpolation between a handful of values: the
+ * bar is their range instead. */
+#define BL_PLOT_MIN_QUANTILE_N 5
+
+/* The median of n values and the bar around it: with n >= 5
+ * (BL_PLOT_MIN_QUANTILE_N) the central `level` share of the values (e.g.
+ * 0.9: the 5th and 95th percentiles, interpolated as GSL's
+ * gsl_stats_quantile_from_sorted_data does), with fewer their min and max.
+ * Sorts v in place. The bar lies within the values' range: never below
+ * zero for metrics that are not. Returns true for the central share, false
+ * for min to max; NaN for all three when n is 0. */
+bool bl_plot_median_interval(double *v, size_t n, double level, double *median, double *lo,
                              double *hi);
 
 /* The colour of a job (or packet) in the Gantt chart, 0xRRGGBB: hues spaced
