@@ -372,9 +372,16 @@ static json_t *summary_manifest(const eng_workload *w, const eng_sim_result *r,
     eng_json_set(o, "lenient", json_boolean(m->lenient), ok);
     eng_json_set(o, "check", json_boolean(m->check), ok);
     eng_json_set(o, "seed", json_integer((json_int_t)m->seed), ok); /* <= INT64_MAX, exact */
-    eng_json_set(
-        inputs, "workload",
-        summary_input(m->workload_path ? m->workload_path : w->path, m->workload_sha256, ok), ok);
+    json_t *wl = summary_input(m->workload_path ? m->workload_path : w->path, m->workload_sha256,
+                               ok);
+    /* The log's clock, where its header gives it: job times count seconds
+     * from UnixStartTime, and TimeZoneString names the zone of its dates
+     * (what batchlab plot reads calendar dates by). Absent otherwise. */
+    if (w->hdr.unix_start_time >= 0)
+        eng_json_set(wl, "unix_start_time", json_integer((json_int_t)w->hdr.unix_start_time), ok);
+    if (w->hdr.time_zone_string)
+        eng_json_set(wl, "time_zone_string", eng_json_str(w->hdr.time_zone_string), ok);
+    eng_json_set(inputs, "workload", wl, ok);
     eng_json_set(inputs, "platform", summary_input(m->platform_path, m->platform_sha256, ok), ok);
     eng_json_set(o, "inputs", inputs, ok);
     eng_json_set(o, "policy_wall_time_s", eng_json_num(eng_core_policy_wall_s(r->core)), ok);

@@ -63,6 +63,70 @@ static void test_median_interval(void)
     CU_ASSERT_TRUE(isnan(med) && isnan(lo) && isnan(hi));
 }
 
+/* Times of --from/--to, known answers. UnixStartTime 1464739965 is
+ * 2016-06-01 00:12:45 UTC. */
+static void test_parse_time(void)
+{
+    double t = -1;
+    /* seconds and durations */
+    static const struct {
+        const char *text;
+        double s;
+    } dur[] = {{"5400", 5400}, {"90s", 90},    {"30m", 1800},    {"36h", 129600}, {"2d", 172800},
+               {"1w", 604800}, {"1.5h", 5400}, {"-2d", -172800}, {"0", 0},        {"1e3", 1000}};
+    for (size_t i = 0; i < sizeof dur / sizeof dur[0]; i++) {
+        CU_ASSERT_EQUAL(bl_plot_parse_time(dur[i].text, -1, NULL, &t), BL_TIME_OK);
+        CU_ASSERT_DOUBLE_EQUAL(t, dur[i].s, 0);
+    }
+    static const char *const bad[] = {"",
+                                      "h",
+                                      "5x",
+                                      "5 h",
+                                      "1h2",
+                                      "inf",
+                                      "nan",
+                                      " 5",
+                                      "2016-02-30",
+                                      "2016-13-01",
+                                      "2016-06-01T24:00",
+                                      "2016-6-1",
+                                      "2016-06-01T03",
+                                      "2016-06-01T03:00:0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(bl_plot_parse_time(bad[i], 1464739965, NULL, &t), BL_TIME_BAD);
+        if (bl_plot_parse_time(bad[i], 1464739965, NULL, &t) != BL_TIME_BAD)
+            printf("\n  '%s' read as a time\n", bad[i]);
+    }
+    /* A date without the log's start. */
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-06-01", -1, NULL, &t), BL_TIME_NO_START);
+    /* UTC (no zone): the start itself is 0, midnight 765 s before it. */
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-06-01T00:12:45", 1464739965, NULL, &t), BL_TIME_OK);
+    CU_ASSERT_DOUBLE_EQUAL(t, 0, 0);
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-06-01", 1464739965, "", &t), BL_TIME_OK);
+    CU_ASSERT_DOUBLE_EQUAL(t, -765, 0);
+    /* A POSIX rule needs no database: CET-1 is UTC+1, so 01:12:45 is the
+     * start. */
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-06-01 01:12:45", 1464739965, "CET-1", &t), BL_TIME_OK);
+    CU_ASSERT_DOUBLE_EQUAL(t, 0, 0);
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-06-01", 1464739965, "Mars/Olympus_Mons", &t),
+                    BL_TIME_BAD_ZONE);
+    /* TZ is as it was. */
+    const char *tz = getenv("TZ");
+    CU_ASSERT_TRUE(tz == NULL || strcmp(tz, "UTC0") != 0);
+    if (access("/usr/share/zoneinfo/Europe/Berlin", R_OK) != 0 && !getenv("TZDIR")) {
+        bl_skip_case("no time zone database (/usr/share/zoneinfo): Europe/Berlin not checked");
+        return;
+    }
+    /* Europe/Berlin in summer (CEST, UTC+2): 03:00 is 01:00 UTC, 2835 s
+     * after the start; in winter (CET, UTC+1): 2016-12-01 00:00 is
+     * 2016-11-30 23:00 UTC = 1480546800, 15806835 s after it. */
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-06-01T03:00", 1464739965, "Europe/Berlin", &t),
+                    BL_TIME_OK);
+    CU_ASSERT_DOUBLE_EQUAL(t, 2835, 0);
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-12-01", 1464739965, "Europe/Berlin", &t), BL_TIME_OK);
+    CU_ASSERT_DOUBLE_EQUAL(t, 15806835, 0);
+}
+
 static void test_colors(void)
 {
     /* Hue = frac(id x 0.618034) x 360 degrees, saturation 0.55, value 0.92
@@ -461,6 +525,141 @@ static void test_run_node_unchanged(void)
     free(g);
 }
 
+/* --from/--to take units and, where summary.json records the log's
+ * UnixStartTime and TimeZoneString, calendar dates in that zone; the time
+ * axis can be forced to a unit or show dates. UnixStartTime 1464739965 is
+ * 2016-06-01 00:12:45 UTC, 02:12:45 in Europe/Berlin (CEST, UTC+2). */
+static void test_run_time_units(void)
+{
+    if (access("/usr/share/zoneinfo/Europe/Berlin", R_OK) != 0 && !getenv("TZDIR")) {
+        bl_skip_case("no time zone database (/usr/share/zoneinfo): dates not checked");
+        return;
+    }
+    const char *dir = bl_tmpdir();
+    CU_ASSERT_FATAL(put_file(dir, "jobs.csv",
+                             "job_id,submission_time,starting_time,finish_time,"
+                             "allocated_resources\n1,0,0,3600,0\n2,0,1800,7200,1\n"
+                             "3,0,90000,93600,2\n"));
+    CU_ASSERT_FATAL(put_file(dir, "summary.json",
+                             "{\"platform\": {\"hosts\": 3}, \"manifest\": {\"policy\": \"easy\", "
+                             "\"alloc\": \"node\", \"inputs\": {\"workload\": {\"path\": "
+                             "\"w.swf\", \"unix_start_time\": 1464739965, \"time_zone_string\": "
+                             "\"Europe/Berlin\"}}}}\n"));
+    static const struct {
+        const char *args, *xrange;
+    } cases[] = {
+        /* 30 min to 1 h: 1800 to 3600 s, a span up to 2 h drawn in s */
+        {"--from 30m --to 1h", "set xrange [1800:3600]\n"},
+        {"--from 90s --to 120", "set xrange [90:120]\n"},
+        /* a day: in hours */
+        {"--from 1d --to 2d", "set xrange [24:48]\n"},
+        {"--from 0 --to 1w", "set xrange [0:168]\n"},
+        {"--from 1.5h --to 36h", "set xrange [1.5:36]\n"},
+        /* 03:00 CEST = 01:00 UTC = start + 47 min 15 s = 2835 s */
+        {"--from 2016-06-01T03:00 --to 2016-06-01T04:00", "set xrange [2835:6435]\n"},
+        {"--from 2016-06-01T02:12:45 --to 2016-06-01T02:42:45", "set xrange [0:1800]\n"},
+        /* midnight of June 2 in Berlin = June 1, 22:00 UTC = start +
+         * 21 h 47 min 15 s = 78435 s = 21.7875 h; a day later 45.7875 h */
+        {"--from 2016-06-02 --to 2016-06-03", "set xrange [21.7875:45.7875]\n"},
+        /* the unit forced: 93600 s is 26 h, 1.083 days */
+        {"--time-axis seconds", "set xrange [0:93600]\n"},
+        {"--time-axis days", "set xrange [0:1.0833333333333333]\n"},
+    };
+    char path[900];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = NULL;
+        int st = bl_run(&out, "plot %s --no-render -o %s/c%zu %s", dir, dir, i, cases[i].args);
+        CU_ASSERT_EQUAL(st, 0);
+        if (st)
+            printf("\n  %s: %s\n", cases[i].args, out ? out : "");
+        free(out);
+        snprintf(path, sizeof path, "%s/c%zu/plot.gp", dir, i);
+        char *g = bl_slurp(path, NULL);
+        CU_ASSERT_TRUE(g && bl_contains(g, cases[i].xrange));
+        free(g);
+    }
+    snprintf(path, sizeof path, "%s/c8/plot.gp", dir);
+    char *g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set xlabel \"time (s, the run's clock)\"\n"));
+    free(g);
+    snprintf(path, sizeof path, "%s/c9/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set xlabel \"time (days, the run's clock)\"\n"));
+    free(g);
+
+    /* Dates on the axis: 03:00 to 09:00 in Berlin, 6 h, drawn in hours
+     * (2835 s = 0.7875 h); a tick each local hour, labelled with the date
+     * and time. */
+    char *out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out,
+                           "plot %s --no-render -o %s/dates --time-axis dates --from "
+                           "2016-06-01T03:00 --to 2016-06-01T09:00",
+                           dir, dir),
+                    0);
+    free(out);
+    snprintf(path, sizeof path, "%s/dates/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set xlabel \"date and time in Europe/Berlin (the log's "
+                                       "TimeZoneString)\"\n"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "set xtics (\"2016-06-01 03:00\" 0.7875, \"2016-06-01 "
+                                       "04:00\" 1.7875, \"2016-06-01 05:00\" 2.7875, "));
+    CU_ASSERT_TRUE(g && bl_contains(g, "\"2016-06-01 09:00\" 6.7875)\n"));
+    /* the data as in hours: the same file as without dates */
+    free(g);
+
+    /* Bad values: usage errors naming the option and what was expected;
+     * nothing written. */
+    static const char *const bad[] = {"--from 5x",         "--to 2016-13-01", "--from 1h2",
+                                      "--from 2016-02-30", "--to h",          "--from ''",
+                                      "--time-axis weeks"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        out = NULL;
+        CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render -o %s/bad %s", dir, dir, bad[i]), 2);
+        CU_ASSERT_TRUE(out && strstr(out, i == 6 ? "--time-axis: expected" : "expected"));
+        free(out);
+    }
+    out = NULL;
+    bl_run(&out, "plot %s --no-render -o %s/bad --from 5x", dir, dir);
+    CU_ASSERT_TRUE(bl_contains(out, "--from: expected seconds, a duration (90s, 30m, 36h, 2d, 1w) "
+                                    "or a date (2024-03-01, 2024-03-01T12:00), got '5x'"));
+    free(out);
+    snprintf(path, sizeof path, "%s/bad", dir);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);
+
+    /* A date needs the log's UnixStartTime: a usage error that says so. */
+    const char *nostart = hand_run();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nostart);
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render --to 2016-06-01", nostart), 2);
+    CU_ASSERT_TRUE(bl_contains(out, "--to 2016-06-01: a date needs the log's UnixStartTime"));
+    free(out);
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render --time-axis dates", nostart), 2);
+    CU_ASSERT_TRUE(bl_contains(out, "--time-axis dates: a date needs the log's UnixStartTime"));
+    free(out);
+    snprintf(path, sizeof path, "%s/plot", nostart);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);
+
+    /* A real run of small.swf (UnixStartTime 1464739965, Europe/Berlin):
+     * its manifest carries the clock, plot reads the dates. */
+    out = NULL;
+    int st = bl_run(&out,
+                    "run --platform %s --workload %s --policy easy -q --outputs "
+                    "jobs,summary --out %s/real",
+                    bl_src("platforms/kth-sp2.xml"), bl_src("traces/fixtures/small.swf"), dir);
+    CU_ASSERT_EQUAL(st, 0);
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(NULL,
+                           "plot %s/real --no-render --from 2016-06-01T03:00 --to "
+                           "2016-06-01T04:00",
+                           dir),
+                    0);
+    snprintf(path, sizeof path, "%s/real/plot/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set xrange [2835:6435]\n"));
+    free(g);
+}
+
 static void test_run_errors(void)
 {
     const char *dir = bl_tmpdir();
@@ -789,6 +988,7 @@ int bl_suite_cli_plot(void)
     if (!s)
         return 1;
     CU_add_test(s, "median and percentile interval: known answers", test_median_interval);
+    CU_add_test(s, "--from/--to times: units and dates, known answers", test_parse_time);
     CU_add_test(s, "Gantt colours: hand-computed and stable", test_colors);
     CU_add_test(s, "a run's Gantt and series data", test_run_data);
     CU_add_test(s, "host outages in the series", test_run_outages);
@@ -796,6 +996,7 @@ int bl_suite_cli_plot(void)
                 test_run_long_and_marks);
     CU_add_test(s, "core allocation: a core axis with the hosts marked", test_run_core_alloc);
     CU_add_test(s, "node allocation: the Gantt chart's script unchanged", test_run_node_unchanged);
+    CU_add_test(s, "a run: --from/--to with units and dates, --time-axis", test_run_time_units);
     CU_add_test(s, "a run: bad input names file and line", test_run_errors);
     CU_add_test(s, "metrics against load with intervals", test_loads);
     CU_add_test(s, "metrics against load: axes, floors and bars from the data", test_loads_axes);

@@ -1,7 +1,7 @@
 /* cli_plot.c — `batchlab plot`: gnuplot figures of a run and of a sweep.
  *
- *   batchlab plot RUN_DIR [-o DIR] [--color job|packet] [--from S] [--to S] [--all]
- *                 [--no-render]
+ *   batchlab plot RUN_DIR [-o DIR] [--color job|packet] [--from T] [--to T] [--all]
+ *                 [--time-axis auto|seconds|hours|days|dates] [--no-render]
  *   batchlab plot --loads RESULTS.csv [-o DIR] [--level L] [--no-render]
  *
  * A run (RUN_DIR holds jobs.csv and/or timeseries.csv, as `batchlab run
@@ -17,9 +17,16 @@
  * the next instant) and plot.gp, then gnuplot draws gantt.png/.pdf and
  * timeseries.png/.pdf. Times are the run's clock (the log's submit times,
  * as in jobs.csv), shown in seconds, hours or days, whichever keeps the axis
- * readable (a drawn span up to 2 h, up to 14 days, longer); --from/--to
- * (seconds) cut a window out of a long run, and say so when it holds no
- * job. A run longer than 14 days drawn whole is a smear, so by default its
+ * readable (a drawn span up to 2 h, up to 14 days, longer), or the one
+ * --time-axis names; --from/--to cut a window out of a long run, and say
+ * so when it holds no job. They take seconds, a duration (90s, 30m, 36h,
+ * 2d, 1w) or a calendar date (2024-03-01, 2024-03-01T12:00) in the log's
+ * time zone: summary.json's manifest records the log's UnixStartTime and
+ * TimeZoneString, from which job times count, and the C library converts
+ * with the TZ database (zone_convert), so that daylight saving is as it was
+ * on that date. --time-axis dates labels the axis with local dates and
+ * times at round steps; its data files are those of the automatic unit.
+ * Without a recorded UnixStartTime a date is a usage error. A run longer than 14 days drawn whole is a smear, so by default its
  * Gantt chart shows the first 7 days and its series are aggregated: hourly
  * means of the step functions over a span up to 60 days, daily means
  * beyond (every instant up to 2 days); --all draws everything. Jobs killed
@@ -66,6 +73,7 @@
 #include "cli_json.h"
 #include "eng_util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -76,6 +84,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -114,6 +123,159 @@ uint32_t bl_plot_color(int64_t id)
     }
     return ((uint32_t)lround(r * 255) << 16) | ((uint32_t)lround(g * 255) << 8) |
            (uint32_t)lround(b * 255);
+}
+
+/* ------------------------------------------------------------------ */
+/* Times on a run's clock                                              */
+
+/* Local wall-clock time <-> Unix time in the zone tz, a TZ database name
+ * such as "Europe/Berlin" or a POSIX TZ rule ("" or NULL: UTC). The C
+ * library's mktime and localtime_r apply the TZ database's rules for the
+ * date in question (offsets and daylight saving as they were that year),
+ * which a fixed offset cannot; they read the zone from the TZ variable,
+ * so this function alone sets it, for the call, and restores it after.
+ * to_unix: *tm -> *t (tm_isdst -1: whether daylight saving is in force is
+ * the library's choice, also for an hour that occurs twice; *tm comes back
+ * normalized, a time in the spring gap moved past it); else *t -> *tm.
+ * 0, or -1 when the time is out of range or memory runs out. */
+static int zone_convert(const char *tz, bool to_unix, struct tm *tm, time_t *t)
+{
+    const char *old = getenv("TZ");
+    char *saved = old ? eng_strdup(old) : NULL;
+    if ((old && !saved) || setenv("TZ", tz && *tz ? tz : "UTC0", 1) != 0) {
+        free(saved);
+        return -1;
+    }
+    tzset();
+    int rc = 0;
+    if (to_unix) {
+        tm->tm_isdst = -1;
+        errno = 0;
+        *t = mktime(tm);
+        rc = *t == (time_t)-1 && errno ? -1 : 0;
+    } else {
+        rc = localtime_r(t, tm) ? 0 : -1;
+    }
+    if (saved)
+        setenv("TZ", saved, 1);
+    else
+        unsetenv("TZ");
+    tzset();
+    free(saved);
+    return rc;
+}
+
+/* Whether the C library knows zone tz: a file of the TZ database (under
+ * $TZDIR, else /usr/share/zoneinfo), or a POSIX TZ rule ("UTC0",
+ * "CET-1CEST,M3.5.0,M10.5.0/3"). An unknown name would silently read as
+ * UTC. */
+static bool zone_known(const char *tz)
+{
+    if (!tz || !*tz)
+        return true;
+    size_t alpha = strspn(tz, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+    if (alpha >= 3 &&
+        (tz[alpha] == '+' || tz[alpha] == '-' || (tz[alpha] >= '0' && tz[alpha] <= '9')))
+        return true;
+    if (tz[0] == '/' || strstr(tz, ".."))
+        return false;
+    const char *dir = getenv("TZDIR");
+    char *path = eng_asprintf("%s/%s", dir && *dir ? dir : "/usr/share/zoneinfo", tz);
+    struct stat st;
+    bool ok = path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    free(path);
+    return ok;
+}
+
+/* n decimal digits at s into *v; false if any is not a digit. */
+static bool digits(const char *s, int n, int *v)
+{
+    *v = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        *v = *v * 10 + (s[i] - '0');
+    }
+    return true;
+}
+
+static int days_in_month(int year, int month)
+{
+    static const int d[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return month == 2 && leap ? 29 : d[month - 1];
+}
+
+/* A calendar date "YYYY-MM-DD", "YYYY-MM-DDTHH:MM" or "YYYY-MM-DDTHH:MM:SS"
+ * (a space for the T too) into *tm; false if text is not one. */
+static bool parse_date(const char *s, struct tm *tm)
+{
+    int y, mo, d, h = 0, mi = 0, se = 0;
+    size_t n = strlen(s);
+    if (n < 10 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' ||
+        !digits(s + 8, 2, &d))
+        return false;
+    if (n > 10) {
+        if ((s[10] != 'T' && s[10] != ' ') || n < 16 || !digits(s + 11, 2, &h) || s[13] != ':' ||
+            !digits(s + 14, 2, &mi))
+            return false;
+        if (n > 16 && (n != 19 || s[16] != ':' || !digits(s + 17, 2, &se)))
+            return false;
+    }
+    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 ||
+        se > 59)
+        return false;
+    *tm = (struct tm){.tm_year = y - 1900,
+                      .tm_mon = mo - 1,
+                      .tm_mday = d,
+                      .tm_hour = h,
+                      .tm_min = mi,
+                      .tm_sec = se};
+    return true;
+}
+
+/* Seconds: a number with an optional unit s, m, h, d or w; false if text
+ * is not one. */
+static bool parse_duration(const char *s, double *t_s)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || errno || !isfinite(x) || isspace((unsigned char)*s))
+        return false;
+    static const struct {
+        char unit;
+        double s;
+    } units[] = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}, {'w', 604800}};
+    double mult = 0;
+    if (!*end)
+        mult = 1;
+    else if (!end[1])
+        for (size_t i = 0; i < N_OPTS(units); i++)
+            if (*end == units[i].unit)
+                mult = units[i].s;
+    if (mult == 0)
+        return false;
+    *t_s = x * mult;
+    return true;
+}
+
+int bl_plot_parse_time(const char *text, int64_t unix_start, const char *tz, double *t_s)
+{
+    if (parse_duration(text, t_s))
+        return BL_TIME_OK;
+    struct tm tm;
+    if (!parse_date(text, &tm))
+        return BL_TIME_BAD;
+    if (unix_start < 0)
+        return BL_TIME_NO_START;
+    if (!zone_known(tz))
+        return BL_TIME_BAD_ZONE;
+    time_t t;
+    if (zone_convert(tz, true, &tm, &t) != 0)
+        return BL_TIME_BAD;
+    *t_s = (double)t - (double)unix_start;
+    return BL_TIME_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -546,8 +708,12 @@ static int write_series(const char *out, const char *in, const series_pt *p, siz
 static const bl_opt plot_opts[] = {
     {"output", 'o', BL_VALUE, "DIR", "folder of the figures (default RUN_DIR/plot, or the CSV's)"},
     {"color", 0, BL_VALUE, "job|packet", "Gantt colours per job (default) or per packet"},
-    {"from", 0, BL_VALUE, "S", "draw from this time (s, the run's clock as in jobs.csv)"},
-    {"to", 0, BL_VALUE, "S", "draw up to this time (s)"},
+    {"from", 0, BL_VALUE, "T",
+     "draw from this time on the run's clock (as in jobs.csv): seconds, a duration (90s, 30m, "
+     "36h, 2d, 1w) or a date in the log's time zone (2024-03-01, 2024-03-01T12:00)"},
+    {"to", 0, BL_VALUE, "T", "draw up to this time (as --from)"},
+    {"time-axis", 0, BL_VALUE, "auto|seconds|hours|days|dates",
+     "the time axis' unit (default auto: by the span drawn), or dates in the log's time zone"},
     {"all", 0, BL_FLAG, NULL, "draw the whole run even when it is long (see below)"},
     {"loads", 0, BL_VALUE, "CSV", "draw a sweep's metrics against load (batchlab sweep merge)"},
     {"level", 0, BL_VALUE, "L",
@@ -570,6 +736,11 @@ typedef struct run_meta {
     bool by_core;
     int64_t *host_base;
     size_t n_hosts;
+    /* The log's clock (manifest.inputs.workload): job times count seconds
+     * from unix_start (-1: the log gives no UnixStartTime), its dates are
+     * in the zone tz (a TZ database name; "": the log names none, UTC). */
+    int64_t unix_start;
+    char tz[128];
 } run_meta;
 
 static void run_meta_fini(run_meta *m)
@@ -665,6 +836,7 @@ static void read_host_layout(const bl_json_flat *js, run_meta *m)
 static void read_run_meta(const char *sum, const char *run, run_meta *m)
 {
     memset(m, 0, sizeof *m);
+    m->unix_start = -1;
     snprintf(m->title, sizeof m->title, "%s", run);
     bl_json_flat js;
     eng_diag d;
@@ -683,6 +855,10 @@ static void read_run_meta(const char *sum, const char *run, run_meta *m)
         if (m->host_base && m->host_base[m->n_hosts] > m->hosts)
             m->hosts = m->host_base[m->n_hosts];
     }
+    m->unix_start = flat_int(&js, "manifest.inputs.workload.unix_start_time", 0);
+    const char *tz = bl_json_flat_get(&js, "manifest.inputs.workload.time_zone_string");
+    if (tz && strlen(tz) < sizeof m->tz)
+        snprintf(m->tz, sizeof m->tz, "%s", tz);
     const char *pol = bl_json_flat_get(&js, "manifest.policy");
     const char *wl = bl_json_flat_get(&js, "manifest.inputs.workload.path");
     const char *pf = bl_json_flat_get(&js, "platform.path");
@@ -775,6 +951,8 @@ typedef struct run_fig {
     size_t mark_n[2];
     bool outages;         /* some host is down at some time of the series */
     const run_meta *meta; /* by_core: the y axis counts cores, hosts marked */
+    bool dates;           /* ticks labelled with the log's dates (--time-axis dates) */
+    double div;           /* seconds per unit of the x axis */
 } run_fig;
 
 static void script_xrange(FILE *f, double lo, double hi)
@@ -782,6 +960,135 @@ static void script_xrange(FILE *f, double lo, double hi)
     char num[2][40];
     fprintf(f, "set xrange [%s:%s]\n", eng_fmt_double(num[0], sizeof num[0], lo),
             eng_fmt_double(num[1], sizeof num[1], hi > lo ? hi : lo + 1));
+}
+
+/* Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian;
+ * Hinnant's days_from_civil). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* A tick step of the date axis: `n` units of minutes, days or months. */
+typedef struct date_step {
+    char unit; /* 'M' minutes, 'd' days, 'm' months */
+    int n;
+    double approx_s;
+} date_step;
+
+static const date_step date_steps[] = {
+    {'M', 1, 60},        {'M', 5, 300},     {'M', 10, 600},    {'M', 15, 900},
+    {'M', 30, 1800},     {'M', 60, 3600},   {'M', 120, 7200},  {'M', 180, 10800},
+    {'M', 360, 21600},   {'M', 720, 43200}, {'d', 1, 86400},   {'d', 2, 172800},
+    {'d', 7, 604800},    {'m', 1, 2629746}, {'m', 3, 7889238}, {'m', 6, 15778476},
+    {'m', 12, 31556952},
+};
+
+#define DATE_TICKS 8 /* at most, about 130 pixels apart on the 1200-pixel chart */
+
+/* "set xtics (...)" for the window [lo_s, hi_s] of the run's clock: ticks
+ * at round local times of the log's zone (whole minutes or hours of the
+ * day, midnights, Mondays for weeks, firsts of months), at most DATE_TICKS
+ * of them, labelled "YYYY-MM-DD HH:MM" (steps below a day) or
+ * "YYYY-MM-DD"; positions in the axis unit (div seconds). Local times
+ * come from zone_convert: a day of 23 or 25 hours keeps its ticks on the
+ * hour, an hour that the spring skips gets none. */
+static void script_date_tics(FILE *f, const run_meta *m, double lo_s, double hi_s, double div)
+{
+    double span = fmax(hi_s - lo_s, 1);
+    size_t k = 0;
+    while (k + 1 < N_OPTS(date_steps) && span / date_steps[k].approx_s > DATE_TICKS)
+        k++;
+    const date_step *st = &date_steps[k];
+    time_t t0 = (time_t)floor((double)m->unix_start + lo_s);
+    struct tm day;
+    fprintf(f, "set xtics (");
+    if (zone_convert(m->tz, false, &day, &t0) != 0) {
+        fprintf(f, ")\n");
+        return;
+    }
+    day.tm_hour = day.tm_min = day.tm_sec = 0;
+    if (st->unit == 'm')
+        day.tm_mday = 1;
+    size_t n = 0;
+    char num[40], label[64];
+    /* Walk day by day (months: month by month) from the first one that
+     * holds lo_s; a day gives the ticks of its minutes, or itself. */
+    for (int guard = 0; guard < 4000 && n < 4 * DATE_TICKS; guard++) {
+        struct tm base = day;
+        time_t tb;
+        if (zone_convert(m->tz, true, &base, &tb) != 0 || (double)tb - (double)m->unix_start > hi_s)
+            break;
+        int y = day.tm_year + 1900, mo = day.tm_mon + 1;
+        int per_day = st->unit == 'M' ? 1440 / st->n : 1;
+        bool keep = st->unit == 'M' ||
+                    (st->unit == 'd' && st->n == 7
+                         ? (days_from_civil(y, mo, day.tm_mday) + 3) % 7 == 0 /* Monday */
+                     : st->unit == 'd' ? days_from_civil(y, mo, day.tm_mday) % st->n == 0
+                                       : (day.tm_mon % st->n) == 0);
+        for (int i = 0; keep && i < per_day; i++) {
+            /* Local time moves from the midnight's offset by at most a
+             * few hours within a day: ticks far outside the window are
+             * skipped before a conversion. */
+            double approx = (double)tb - (double)m->unix_start + i * st->n * 60.0;
+            if (st->unit == 'M' && (approx < lo_s - 4 * 3600 || approx > hi_s + 4 * 3600))
+                continue;
+            struct tm tk = day;
+            if (st->unit == 'M') {
+                tk.tm_hour = i * st->n / 60;
+                tk.tm_min = i * st->n % 60;
+            }
+            int want_h = tk.tm_hour, want_min = tk.tm_min;
+            time_t tt;
+            if (zone_convert(m->tz, true, &tk, &tt) != 0 || tk.tm_hour != want_h ||
+                tk.tm_min != want_min)
+                continue; /* a local time the zone skips */
+            double x = (double)tt - (double)m->unix_start;
+            if (x < lo_s || x > hi_s)
+                continue;
+            strftime(label, sizeof label, st->unit == 'M' ? "%Y-%m-%d %H:%M" : "%Y-%m-%d", &tk);
+            fprintf(f, "%s", n ? ", " : "");
+            gp_str(f, label);
+            fprintf(f, " %s", eng_fmt_double(num, sizeof num, x / div));
+            n++;
+        }
+        if (st->unit == 'm')
+            day.tm_mon++;
+        else
+            day.tm_mday++;
+        day.tm_hour = day.tm_min = day.tm_sec = 0;
+        time_t tn;
+        if (zone_convert(m->tz, true, &day, &tn) != 0) /* normalizes the date */
+            break;
+        day.tm_hour = day.tm_min = day.tm_sec = 0;
+    }
+    /* A window shorter than the smallest step: its two ends, to the
+     * second. */
+    for (int e = 0; n == 0 && e < 2; e++) {
+        double x = e ? hi_s : lo_s;
+        time_t te = (time_t)floor((double)m->unix_start + x);
+        struct tm tk;
+        if (zone_convert(m->tz, false, &tk, &te) != 0)
+            break;
+        strftime(label, sizeof label, "%Y-%m-%d %H:%M:%S", &tk);
+        fprintf(f, "%s", e ? ", " : "");
+        gp_str(f, label);
+        fprintf(f, " %s", eng_fmt_double(num, sizeof num, x / div));
+    }
+    fprintf(f, ")\n");
+}
+
+/* The x range of a figure, and its date ticks with --time-axis dates. */
+static void script_x(FILE *f, const run_fig *r, double lo, double hi)
+{
+    script_xrange(f, lo, hi);
+    if (r->dates)
+        script_date_tics(f, r->meta, lo * r->div, hi * r->div, r->div);
 }
 
 /* A step of 1, 2 or 5 times a power of ten, at least x. */
@@ -853,7 +1160,7 @@ static void script_gantt(FILE *f, const run_fig *r, const char *fmt)
     char *o = eng_asprintf("%s/gantt.%s", r->dir, fmt);
     gp_terminal(f, fmt, 1200, 700, o ? o : "gantt");
     free(o);
-    script_xrange(f, r->g_lo, r->g_hi);
+    script_x(f, r, r->g_lo, r->g_hi);
     fprintf(f, "set title ");
     gp_str(f, r->title);
     if (r->meta->by_core)
@@ -888,7 +1195,7 @@ static void script_series(FILE *f, const run_fig *r, const char *fmt)
     char *o = eng_asprintf("%s/timeseries.%s", r->dir, fmt);
     gp_terminal(f, fmt, 1200, r->outages ? 950 : 700, o ? o : "timeseries");
     free(o);
-    script_xrange(f, r->s_lo, r->s_hi);
+    script_x(f, r, r->s_lo, r->s_hi);
     const char *how = r->bin_s >= 86400 ? ", daily means" : r->bin_s > 0 ? ", hourly means" : "";
     fprintf(f, "set multiplot layout %d,1 title ", r->outages ? 3 : 2);
     gp_str(f, r->title);
@@ -931,7 +1238,18 @@ static int write_run_script(const char *script, const char *run, const run_fig *
             "# batchlab plot %s: Gantt chart (%s x time, colour per %s) and queue "
             "length and utilization over time.\n# Run: gnuplot %s\n",
             run, r->meta->by_core ? "cores" : "hosts", r->color, script);
-    fprintf(f, "set xlabel \"time (%s, the run's clock)\"\nset grid\n", r->unit);
+    if (!r->dates)
+        fprintf(f, "set xlabel \"time (%s, the run's clock)\"\nset grid\n", r->unit);
+    else if (r->meta->tz[0]) {
+        fprintf(f, "set xlabel ");
+        char *l = eng_asprintf("date and time in %s (the log's TimeZoneString)", r->meta->tz);
+        gp_str(f, l ? l : "date and time");
+        free(l);
+        fprintf(f, "\nset grid\n");
+    } else {
+        fprintf(f, "set xlabel \"date and time, UTC (the log gives no TimeZoneString)\"\n"
+                   "set grid\n");
+    }
     for (int k = 0; k < 2; k++) {
         const char *fmt = k == 0 ? "png" : "pdf";
         if (k == 1)
@@ -956,31 +1274,105 @@ static int write_run_script(const char *script, const char *run, const run_fig *
     return 0;
 }
 
-/* plot RUN's options: the colouring and the window. 0, or 2 after the
- * message. */
-static int run_opts_parse(const bl_args *a, int *color_idx, double *from, double *to, bool *all)
+/* The time axis: by the span drawn (seconds up to 2 h, hours up to 14
+ * days, days beyond), one unit, or the log's dates. */
+enum { AXIS_AUTO, AXIS_SECONDS, AXIS_HOURS, AXIS_DAYS, AXIS_DATES };
+
+/* plot RUN's options: the colouring, the window and the time axis. */
+typedef struct run_opts {
+    int color_idx, axis;
+    bool all;
+    const char *when_s[2]; /* --from, --to as given (NULL: absent) */
+    double when[2];        /* seconds on the run's clock; -inf, +inf when absent */
+    bool is_date[2];       /* given as a date: known once the log's clock is */
+} run_opts;
+
+static const char *const when_name[2] = {"from", "to"};
+
+static int check_window(const run_opts *o)
 {
-    const char *color = bl_args_value(a, "color", "job");
-    const char *from_s = bl_args_value(a, "from", NULL), *to_s = bl_args_value(a, "to", NULL);
-    *color_idx = 0;
-    if (bl_args_choice("plot", "color", color, "job|packet", color_idx))
-        return 2;
-    *from = -INFINITY;
-    *to = INFINITY;
-    if ((from_s && bl_args_double("plot", "from", from_s, from)) ||
-        (to_s && bl_args_double("plot", "to", to_s, to)))
-        return 2;
-    if (!(*from < *to)) {
+    if (!(o->when[0] < o->when[1])) {
         fprintf(stderr, "batchlab plot: expected --from below --to\n");
         return 2;
     }
-    *all = bl_args_flag(a, "all");
-    if (*all && (isfinite(*from) || isfinite(*to))) {
+    return 0;
+}
+
+/* The options, before any file is read: a date's syntax is checked here,
+ * its value is known only with the log's clock (run_opts_dates). 0, or 2
+ * after the message. */
+static int run_opts_parse(const bl_args *a, run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    const char *color = bl_args_value(a, "color", "job");
+    if (bl_args_choice("plot", "color", color, "job|packet", &o->color_idx) ||
+        bl_args_choice("plot", "time-axis", bl_args_value(a, "time-axis", "auto"),
+                       "auto|seconds|hours|days|dates", &o->axis))
+        return 2;
+    o->when[0] = -INFINITY;
+    o->when[1] = INFINITY;
+    for (int k = 0; k < 2; k++) {
+        const char *v = o->when_s[k] = bl_args_value(a, when_name[k], NULL);
+        if (!v)
+            continue;
+        int rc = bl_plot_parse_time(v, -1, NULL, &o->when[k]);
+        o->is_date[k] = rc == BL_TIME_NO_START;
+        if (rc != BL_TIME_OK && rc != BL_TIME_NO_START) {
+            fprintf(stderr,
+                    "batchlab plot: --%s: expected seconds, a duration (90s, 30m, 36h, 2d, 1w) "
+                    "or a date (2024-03-01, 2024-03-01T12:00), got '%s'\n",
+                    when_name[k], v);
+            return 2;
+        }
+    }
+    if (!o->is_date[0] && !o->is_date[1] && check_window(o))
+        return 2;
+    o->all = bl_args_flag(a, "all");
+    if (o->all && (o->when_s[0] || o->when_s[1])) {
         fprintf(stderr, "batchlab plot: --all draws the whole run: expected no --from/--to "
                         "with it\n");
         return 2;
     }
     return 0;
+}
+
+/* The dates of --from/--to and --time-axis dates, with the log's clock
+ * from summary.json (sum). 0; 2 (usage) when a date is given but the log
+ * has no UnixStartTime; 1 when its time zone is unknown; after the
+ * message. */
+static int run_opts_dates(run_opts *o, const run_meta *m, const char *sum)
+{
+    for (int k = -1; k < 2; k++) {
+        bool need = k < 0 ? o->axis == AXIS_DATES : o->is_date[k];
+        if (!need)
+            continue;
+        char what[160];
+        if (k < 0)
+            snprintf(what, sizeof what, "--time-axis dates");
+        else
+            snprintf(what, sizeof what, "--%s %.100s", when_name[k], o->when_s[k]);
+        if (m->unix_start < 0) {
+            fprintf(stderr,
+                    "batchlab plot: %s: a date needs the log's UnixStartTime, and %s "
+                    "records none (the log's header has none, or summary.json is absent or "
+                    "older); give seconds or a duration instead\n",
+                    what, sum);
+            return 2;
+        }
+        if (!zone_known(m->tz)) {
+            fprintf(stderr,
+                    "batchlab plot: %s: manifest.inputs.workload.time_zone_string: expected a "
+                    "time zone of the TZ database (e.g. Europe/Berlin) or a POSIX TZ rule, got "
+                    "'%s' (for %s)\n",
+                    sum, m->tz, what);
+            return 1;
+        }
+        if (k >= 0 && bl_plot_parse_time(o->when_s[k], m->unix_start, m->tz, &o->when[k]) != 0) {
+            fprintf(stderr, "batchlab plot: %s: expected a date the C library can convert\n", what);
+            return 2;
+        }
+    }
+    return check_window(o) ? 2 : 0;
 }
 
 /* The files plot RUN reads (in the run's folder) and writes (in the plot
@@ -1002,8 +1394,8 @@ static void run_files_fini(run_files *f)
     free(f->script);
 }
 
-/* The paths, absolute; the plot folder (out_opt, else RUN/plot) created.
- * 0, or 1 after the message. */
+/* The paths of the run's files, absolute; the plot folder's (out_opt, else
+ * RUN/plot), made by run_files_mkdir. 0, or 1 after the message. */
 static int run_files_init(run_files *f, const char *run, const char *out_opt)
 {
     memset(f, 0, sizeof *f);
@@ -1028,6 +1420,12 @@ static int run_files_init(run_files *f, const char *run, const char *out_opt)
                 f->run);
         return 1;
     }
+    return 0;
+}
+
+/* Makes the plot folder and the paths in it. 0, or 1 after the message. */
+static int run_files_mkdir(run_files *f)
+{
     eng_diag d;
     eng_diag_clear(&d);
     if (eng_mkdir_p(f->dir, &d) != ENG_OK) {
@@ -1060,10 +1458,11 @@ typedef struct run_window {
 /* The windows: --from/--to for both figures; a long run without them
  * shows its first week in the Gantt chart and aggregates the series
  * (hourly or daily means, fig->bin_s); the unit (fig->unit) follows the
- * span. fig's ranges are set in that unit. */
-static run_window choose_windows(run_fig *fig, double from, double to, bool all, double t_min,
-                                 double t_max)
+ * span unless --time-axis names one. fig's ranges are set in that unit. */
+static run_window choose_windows(run_fig *fig, const run_opts *o, double t_min, double t_max)
 {
+    double from = o->when[0], to = o->when[1];
+    bool all = o->all;
     run_window w;
     bool windowed = isfinite(from) || isfinite(to);
     w.g_lo = isfinite(from) ? from : t_min;
@@ -1077,7 +1476,11 @@ static run_window choose_windows(run_fig *fig, double from, double to, bool all,
     fig->bin_s = all || s_span <= 2 * 86400 ? 0 : s_span <= 60 * 86400 ? 3600 : 86400;
     double span = fmax(w.g_hi - w.g_lo, s_span);
     fig->unit = span <= 7200 ? "s" : span <= LONG_RUN_S ? "h" : "days";
+    if (o->axis == AXIS_SECONDS || o->axis == AXIS_HOURS || o->axis == AXIS_DAYS)
+        fig->unit = o->axis == AXIS_SECONDS ? "s" : o->axis == AXIS_HOURS ? "h" : "days";
     w.div = fig->unit[0] == 's' ? 1 : fig->unit[0] == 'h' ? 3600 : 86400;
+    fig->div = w.div;
+    fig->dates = o->axis == AXIS_DATES;
     fig->g_lo = w.g_lo / w.div;
     fig->g_hi = w.g_hi / w.div;
     fig->s_lo = w.s_lo / w.div;
@@ -1087,11 +1490,11 @@ static run_window choose_windows(run_fig *fig, double from, double to, bool all,
 
 static int plot_run(const char *run, const bl_args *a)
 {
-    int color_idx;
-    double from, to;
-    bool all;
-    if (run_opts_parse(a, &color_idx, &from, &to, &all))
+    run_opts o;
+    if (run_opts_parse(a, &o))
         return 2;
+    int color_idx = o.color_idx;
+    double from = o.when[0], to = o.when[1];
     run_files f;
     gantt_row *rows = NULL;
     series_pt *pts = NULL;
@@ -1100,6 +1503,15 @@ static int plot_run(const char *run, const bl_args *a)
     run_meta meta = {0};
     if (run_files_init(&f, run, bl_args_value(a, "output", NULL)))
         goto done;
+    read_run_meta(f.sum, f.run, &meta);
+    rc = run_opts_dates(&o, &meta, f.sum);
+    if (rc != 0)
+        goto done;
+    rc = 1;
+    if (run_files_mkdir(&f))
+        goto done;
+    from = o.when[0];
+    to = o.when[1];
     bool has_jobs = have_file(f.jobs), has_ts = have_file(f.ts);
     int64_t max_host = -1;
     double t_min = INFINITY, t_max = -INFINITY;
@@ -1113,7 +1525,6 @@ static int plot_run(const char *run, const bl_args *a)
     }
     if (!isfinite(t_min))
         t_min = t_max = 0;
-    read_run_meta(f.sum, f.run, &meta);
     meta.hosts = meta.hosts > max_host + 1 ? meta.hosts : max_host + 1;
     run_fig fig = {.dir = f.dir,
                    .gantt = f.gantt,
@@ -1125,7 +1536,7 @@ static int plot_run(const char *run, const bl_args *a)
                    .hosts = meta.hosts,
                    .meta = &meta,
                    .color = color_idx ? "packet" : "job"};
-    run_window w = choose_windows(&fig, from, to, all, t_min, t_max);
+    run_window w = choose_windows(&fig, &o, t_min, t_max);
     for (size_t i = 0; i < n_pts && !fig.outages; i++)
         fig.outages = pts[i].down > 0 && pts[i].t_s <= w.s_hi &&
                       (i + 1 == n_pts || pts[i + 1].t_s > w.s_lo);
@@ -1859,8 +2270,9 @@ int bl_cmd_plot(int argc, char **argv)
     if (a.help) {
         bl_args_usage("plot", "RUN_DIR [options]  |  --loads RESULTS.csv [options]",
                       "Draws figures with gnuplot (PNG, and PDF where pdfcairo exists).\n"
-                      "RUN_DIR: a Gantt chart of the run (hosts x time, a colour per job or\n"
-                      "packet) from jobs.csv, and queue length and utilization over time from\n"
+                      "RUN_DIR: a Gantt chart of the run (hosts x time, or cores x time with\n"
+                      "the hosts marked under --alloc core; a colour per job or packet) from\n"
+                      "jobs.csv, and queue length and utilization over time from\n"
                       "timeseries.csv, into RUN_DIR/plot. --loads: a sweep's mean and median\n"
                       "wait, bounded slowdown, utilization and queue length against load for\n"
                       "every policy: each seed as a point, the median over seeds with the\n"
