@@ -346,12 +346,15 @@ static void test_run_long_and_marks(void)
     g = bl_slurp(path, NULL);
     CU_ASSERT_TRUE(g && bl_contains(g, "\n20.000115740740739 3.5\n")); /* 1728010 s */
     free(g);
-    /* A window without a job. */
+    /* A window without a job: said, and nothing written. */
     out = NULL;
-    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render --from 1800000 --to 1900000", dir), 1);
-    CU_ASSERT_TRUE(bl_contains(out, "no job runs between 1800000 and 1900000 s (the run spans 0 "
+    CU_ASSERT_EQUAL(
+        bl_run(&out, "plot %s --no-render --from 1800000 --to 22d -o %s/empty", dir, dir), 1);
+    CU_ASSERT_TRUE(bl_contains(out, "no job runs between 1800000 and 1900800 s (the run spans 0 "
                                     "to 2592000 s)"));
     free(out);
+    snprintf(path, sizeof path, "%s/empty", dir);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);
     CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render --all --from 5", dir), 2);
 }
 

@@ -1508,8 +1508,6 @@ static int plot_run(const char *run, const bl_args *a)
     if (rc != 0)
         goto done;
     rc = 1;
-    if (run_files_mkdir(&f))
-        goto done;
     from = o.when[0];
     to = o.when[1];
     bool has_jobs = have_file(f.jobs), has_ts = have_file(f.ts);
@@ -1526,11 +1524,7 @@ static int plot_run(const char *run, const bl_args *a)
     if (!isfinite(t_min))
         t_min = t_max = 0;
     meta.hosts = meta.hosts > max_host + 1 ? meta.hosts : max_host + 1;
-    run_fig fig = {.dir = f.dir,
-                   .gantt = f.gantt,
-                   .marks = f.marks,
-                   .series = f.series,
-                   .title = meta.title,
+    run_fig fig = {.title = meta.title,
                    .has_jobs = has_jobs,
                    .has_ts = has_ts,
                    .hosts = meta.hosts,
@@ -1540,12 +1534,11 @@ static int plot_run(const char *run, const bl_args *a)
     for (size_t i = 0; i < n_pts && !fig.outages; i++)
         fig.outages = pts[i].down > 0 && pts[i].t_s <= w.s_hi &&
                       (i + 1 == n_pts || pts[i + 1].t_s > w.s_lo);
-    if (has_jobs) {
+    if (has_jobs && (isfinite(from) || isfinite(to))) {
         size_t drawn = 0;
-        if (write_gantt(f.gantt, f.marks, f.jobs, rows, n, w.g_lo, w.g_hi, w.div, fig.unit,
-                        meta.by_core, &drawn, fig.mark_n))
-            goto done;
-        if (drawn == 0 && (isfinite(from) || isfinite(to))) {
+        for (size_t i = 0; i < n; i++)
+            drawn += rows[i].first && !(rows[i].end_s < w.g_lo || rows[i].start_s > w.g_hi);
+        if (drawn == 0) {
             char num[4][40];
             fprintf(stderr,
                     "batchlab plot: %s: no job runs between %s and %s s (the run spans "
@@ -1558,6 +1551,17 @@ static int plot_run(const char *run, const bl_args *a)
             goto done;
         }
     }
+    /* Nothing is written before this point. */
+    if (run_files_mkdir(&f))
+        goto done;
+    fig.dir = f.dir;
+    fig.gantt = f.gantt;
+    fig.marks = f.marks;
+    fig.series = f.series;
+    size_t drawn;
+    if (has_jobs && write_gantt(f.gantt, f.marks, f.jobs, rows, n, w.g_lo, w.g_hi, w.div, fig.unit,
+                                meta.by_core, &drawn, fig.mark_n))
+        goto done;
     if (has_ts && write_series(f.series, f.ts, pts, n_pts, w.s_lo, w.s_hi, fig.bin_s, w.div))
         goto done;
     if (write_run_script(f.script, f.run, &fig))
