@@ -266,6 +266,17 @@ static void test_run_data(void)
     body = g ? strchr(g, '\n') : NULL;
     CU_ASSERT_TRUE(body && strcmp(body + 1, "12.5 2.5 5 20 2 3 11922282\n") == 0);
     free(g);
+    /* The series in a window: the values that hold at its start (set at
+     * 0: queue 1, utilization 0.5) and at its end (set at 5) are drawn
+     * from edge to edge, not only from the first instant inside it. */
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render --from 2 --to 7 -o %s/win2", dir, dir), 0);
+    snprintf(path, sizeof path, "%s/win2/series.dat", dir);
+    g = bl_slurp(path, NULL);
+    body = g ? strchr(g, '\n') : NULL;
+    CU_ASSERT_TRUE(body && strcmp(body + 1, "2 1 0.5 0\n5 1 0.75 0\n7 1 0.75 0\n") == 0);
+    if (body && strcmp(body + 1, "2 1 0.5 0\n5 1 0.75 0\n7 1 0.75 0\n") != 0)
+        printf("\nseries.dat:\n%s\n", g);
+    free(g);
     /* Same input, same bytes of data and script. */
     CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render -o %s/again", dir, dir), 0);
     char cmd[2048];

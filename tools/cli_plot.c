@@ -664,14 +664,30 @@ static int write_series(const char *out, const char *in, const series_pt *p, siz
         fprintf(a.f, "# time queued_jobs utilization down_hosts (from %s)\n", in);
     size_t drawn = 0;
     if (bin_s <= 0) {
-        for (size_t i = 0; i < n; i++) {
-            if (p[i].t_s < lo || p[i].t_s > hi)
+        /* A window that starts (ends) between two instants: the value that
+         * holds there is drawn from (to) its edge. */
+        size_t before = n, last = n;
+        for (size_t i = 0; i < n && p[i].t_s <= hi; i++) {
+            before = p[i].t_s < lo ? i : before;
+            last = i;
+        }
+        for (size_t i = before < n ? before : 0; i < n; i++) {
+            double t = p[i].t_s;
+            if (i == before && (i + 1 == n || p[i + 1].t_s > lo))
+                t = lo; /* holds at the window's start */
+            else if (t < lo || t > hi)
                 continue;
-            fprintf(a.f, "%s %s %s %s\n", eng_fmt_double(num[0], sizeof num[0], p[i].t_s / div),
+            fprintf(a.f, "%s %s %s %s\n", eng_fmt_double(num[0], sizeof num[0], t / div),
                     eng_fmt_double(num[1], sizeof num[1], p[i].queued),
                     eng_fmt_double(num[2], sizeof num[2], p[i].util),
                     eng_fmt_double(num[3], sizeof num[3], p[i].down));
             drawn++;
+        }
+        if (last < n && last + 1 < n && p[last].t_s < hi && drawn > 0) {
+            fprintf(a.f, "%s %s %s %s\n", eng_fmt_double(num[0], sizeof num[0], hi / div),
+                    eng_fmt_double(num[1], sizeof num[1], p[last].queued),
+                    eng_fmt_double(num[2], sizeof num[2], p[last].util),
+                    eng_fmt_double(num[3], sizeof num[3], p[last].down));
         }
     } else if (n > 1) {
         double first = fmax(lo, p[0].t_s), last = fmin(hi, p[n - 1].t_s);
