@@ -282,10 +282,30 @@ static json_t *summary_log_agreement(const eng_summary *s, bool *ok)
     return o;
 }
 
-/* summary.json's "platform": sizes, and each pool with its islands (named
- * by their hosts' island property). */
+/* Under core allocation, the hosts in name order as runs of equal core
+ * counts, [{"hosts": N, "cores": C}, ...]: what jobs.csv's core indices
+ * count along (eng_coreidx.h), so that a reader can tell which host a core
+ * index is on (batchlab plot marks the hosts with it). */
+static json_t *summary_host_cores(const eng_platform *p, bool *ok)
+{
+    json_t *runs = json_array();
+    for (size_t i = 0; i < p->n_hosts;) {
+        size_t j = i;
+        while (j < p->n_hosts && p->hosts[j].cores == p->hosts[i].cores)
+            j++;
+        json_t *r = json_object();
+        eng_json_set(r, "hosts", json_integer((json_int_t)(j - i)), ok);
+        eng_json_set(r, "cores", json_integer(p->hosts[i].cores), ok);
+        eng_json_push(runs, r, ok);
+        i = j;
+    }
+    return runs;
+}
+
+/* summary.json's "platform": sizes, the core layout under core allocation,
+ * and each pool with its islands (named by their hosts' island property). */
 static json_t *summary_platform(const eng_platform *p, const eng_summary *s, const eng_manifest *m,
-                                bool *ok)
+                                bool by_core, bool *ok)
 {
     json_t *o = json_object(), *pools = json_array();
     eng_json_set(o, "path", eng_json_str(m->platform_path), ok);
@@ -293,6 +313,8 @@ static json_t *summary_platform(const eng_platform *p, const eng_summary *s, con
     eng_json_set(o, "cores", json_integer((json_int_t)p->total_cores), ok);
     eng_json_set(o, "units", json_integer((json_int_t)s->total_units), ok);
     eng_json_set(o, "ref_speed_flops", eng_json_num(p->ref_speed_flops), ok);
+    if (by_core)
+        eng_json_set(o, "host_cores", summary_host_cores(p, ok), ok);
     for (size_t i = 0; i < p->n_pools; i++) {
         const eng_pool *pl = &p->pools[i];
         json_t *po = json_object();
@@ -351,9 +373,16 @@ static json_t *summary_manifest(const eng_workload *w, const eng_sim_result *r,
     eng_json_set(o, "lenient", json_boolean(m->lenient), ok);
     eng_json_set(o, "check", json_boolean(m->check), ok);
     eng_json_set(o, "seed", json_integer((json_int_t)m->seed), ok); /* <= INT64_MAX, exact */
-    eng_json_set(
-        inputs, "workload",
-        summary_input(m->workload_path ? m->workload_path : w->path, m->workload_sha256, ok), ok);
+    json_t *wl = summary_input(m->workload_path ? m->workload_path : w->path, m->workload_sha256,
+                               ok);
+    /* The log's clock, where its header gives it: job times count seconds
+     * from UnixStartTime, and TimeZoneString names the zone of its dates
+     * (what batchlab plot reads calendar dates by). Absent otherwise. */
+    if (w->hdr.unix_start_time >= 0)
+        eng_json_set(wl, "unix_start_time", json_integer((json_int_t)w->hdr.unix_start_time), ok);
+    if (w->hdr.time_zone_string)
+        eng_json_set(wl, "time_zone_string", eng_json_str(w->hdr.time_zone_string), ok);
+    eng_json_set(inputs, "workload", wl, ok);
     eng_json_set(inputs, "platform", summary_input(m->platform_path, m->platform_sha256, ok), ok);
     eng_json_set(o, "inputs", inputs, ok);
     eng_json_set(o, "policy_wall_time_s", eng_json_num(eng_core_policy_wall_s(r->core)), ok);
@@ -370,7 +399,10 @@ int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result
     eng_json_set(root, "metrics", summary_metrics(s, &ok), &ok);
     if (s->log.jobs > 0 || s->log.cancelled_excluded > 0)
         eng_json_set(root, "log_agreement", summary_log_agreement(s, &ok), &ok);
-    eng_json_set(root, "platform", summary_platform(r->platform, s, m, &ok), &ok);
+    eng_json_set(
+        root, "platform",
+        summary_platform(r->platform, s, m, eng_core_alloc_mode(r->core) == POL_ALLOC_CORE, &ok),
+        &ok);
     eng_json_set(root, "manifest", summary_manifest(w, r, m, &ok), &ok);
     int rc = ok ? eng_json_dumpf(root, f) : ENG_NOMEM;
     json_decref(root);

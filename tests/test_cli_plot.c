@@ -18,23 +18,35 @@
 static void test_median_interval(void)
 {
     double med, lo, hi;
-    /* {3, 1, 2} sorted {1, 2, 3}: median 2; at 0.9 the 5th percentile is
-     * 1 + 0.05 * 2 = 1.1 and the 95th 1 + 0.95 * 2 = 2.9 (GSL's linear
-     * interpolation: index f * (n - 1)). */
+    /* Fewer than 5 values: the bar is their range, min to max. {0, 430,
+     * 861} (three seeds of a median wait): median 430, bar 0 to 861; the
+     * central 90 % interpolated between them (GSL's index f * (n - 1)) was
+     * 0 + 0.1 * 430 = 43 to 430 + 0.9 * 431 = 817.9, a range no seed had. */
+    double s3[] = {861, 0, 430};
+    CU_ASSERT_FALSE(bl_plot_median_interval(s3, 3, 0.9, &med, &lo, &hi)); /* min to max */
+    CU_ASSERT_DOUBLE_EQUAL(med, 430.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 0.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 861.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(s3[0], 0.0, 0); /* sorted in place */
+    /* {3, 1, 2}: median 2, bar 1 to 3 at any level. */
     double a[] = {3, 1, 2};
-    bl_plot_median_interval(a, 3, 0.9, &med, &lo, &hi);
-    CU_ASSERT_DOUBLE_EQUAL(med, 2.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(lo, 1.1, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(hi, 2.9, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(a[0], 1.0, 0); /* sorted in place */
-    /* {0, 0, 0, 100}: a skewed sample. The Student-t interval of the mean
-     * (25 +- 79.6) went below zero; the median is 0 and the 0.5 interval
-     * (25th to 75th percentile: indices 0.75 and 2.25) is [0, 25]. */
+    bl_plot_median_interval(a, 3, 0.5, &med, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(med, 2.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 3.0, 0);
+    /* {0, 0, 0, 100}, four values: median 0, bar 0 to 100. */
     double b[] = {0, 100, 0, 0};
     bl_plot_median_interval(b, 4, 0.5, &med, &lo, &hi);
     CU_ASSERT_DOUBLE_EQUAL(med, 0.0, 0);
     CU_ASSERT_DOUBLE_EQUAL(lo, 0.0, 0);
-    CU_ASSERT_DOUBLE_EQUAL(hi, 25.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 100.0, 0);
+    /* Five values: the central share. {1, 2, 3, 4, 5} at 0.9: indices
+     * 0.05 * 4 = 0.2 and 0.95 * 4 = 3.8, so 1.2 and 4.8. */
+    double f5[] = {5, 4, 3, 2, 1};
+    CU_ASSERT_TRUE(bl_plot_median_interval(f5, 5, 0.9, &med, &lo, &hi)); /* central share */
+    CU_ASSERT_DOUBLE_EQUAL(med, 3.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 1.2, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 4.8, 1e-12);
     /* Even count: the median is the mean of the middle two. */
     double c[] = {2, 4, 4, 4, 5, 5, 7, 9};
     bl_plot_median_interval(c, 8, 0.9, &med, &lo, &hi);
@@ -49,6 +61,70 @@ static void test_median_interval(void)
     CU_ASSERT_DOUBLE_EQUAL(hi, 4.0, 0);
     bl_plot_median_interval(e, 0, 0.9, &med, &lo, &hi);
     CU_ASSERT_TRUE(isnan(med) && isnan(lo) && isnan(hi));
+}
+
+/* Times of --from/--to, known answers. UnixStartTime 1464739965 is
+ * 2016-06-01 00:12:45 UTC. */
+static void test_parse_time(void)
+{
+    double t = -1;
+    /* seconds and durations */
+    static const struct {
+        const char *text;
+        double s;
+    } dur[] = {{"5400", 5400}, {"90s", 90},    {"30m", 1800},    {"36h", 129600}, {"2d", 172800},
+               {"1w", 604800}, {"1.5h", 5400}, {"-2d", -172800}, {"0", 0},        {"1e3", 1000}};
+    for (size_t i = 0; i < sizeof dur / sizeof dur[0]; i++) {
+        CU_ASSERT_EQUAL(bl_plot_parse_time(dur[i].text, -1, NULL, &t), BL_TIME_OK);
+        CU_ASSERT_DOUBLE_EQUAL(t, dur[i].s, 0);
+    }
+    static const char *const bad[] = {"",
+                                      "h",
+                                      "5x",
+                                      "5 h",
+                                      "1h2",
+                                      "inf",
+                                      "nan",
+                                      " 5",
+                                      "2016-02-30",
+                                      "2016-13-01",
+                                      "2016-06-01T24:00",
+                                      "2016-6-1",
+                                      "2016-06-01T03",
+                                      "2016-06-01T03:00:0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(bl_plot_parse_time(bad[i], 1464739965, NULL, &t), BL_TIME_BAD);
+        if (bl_plot_parse_time(bad[i], 1464739965, NULL, &t) != BL_TIME_BAD)
+            printf("\n  '%s' read as a time\n", bad[i]);
+    }
+    /* A date without the log's start. */
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-06-01", -1, NULL, &t), BL_TIME_NO_START);
+    /* UTC (no zone): the start itself is 0, midnight 765 s before it. */
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-06-01T00:12:45", 1464739965, NULL, &t), BL_TIME_OK);
+    CU_ASSERT_DOUBLE_EQUAL(t, 0, 0);
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-06-01", 1464739965, "", &t), BL_TIME_OK);
+    CU_ASSERT_DOUBLE_EQUAL(t, -765, 0);
+    /* A POSIX rule needs no database: CET-1 is UTC+1, so 01:12:45 is the
+     * start. */
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-06-01 01:12:45", 1464739965, "CET-1", &t), BL_TIME_OK);
+    CU_ASSERT_DOUBLE_EQUAL(t, 0, 0);
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-06-01", 1464739965, "Mars/Olympus_Mons", &t),
+                    BL_TIME_BAD_ZONE);
+    /* TZ is as it was. */
+    const char *tz = getenv("TZ");
+    CU_ASSERT_TRUE(tz == NULL || strcmp(tz, "UTC0") != 0);
+    if (access("/usr/share/zoneinfo/Europe/Berlin", R_OK) != 0 && !getenv("TZDIR")) {
+        bl_skip_case("no time zone database (/usr/share/zoneinfo): Europe/Berlin not checked");
+        return;
+    }
+    /* Europe/Berlin in summer (CEST, UTC+2): 03:00 is 01:00 UTC, 2835 s
+     * after the start; in winter (CET, UTC+1): 2016-12-01 00:00 is
+     * 2016-11-30 23:00 UTC = 1480546800, 15806835 s after it. */
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-06-01T03:00", 1464739965, "Europe/Berlin", &t),
+                    BL_TIME_OK);
+    CU_ASSERT_DOUBLE_EQUAL(t, 2835, 0);
+    CU_ASSERT_EQUAL(bl_plot_parse_time("2016-12-01", 1464739965, "Europe/Berlin", &t), BL_TIME_OK);
+    CU_ASSERT_DOUBLE_EQUAL(t, 15806835, 0);
 }
 
 static void test_colors(void)
@@ -190,6 +266,17 @@ static void test_run_data(void)
     body = g ? strchr(g, '\n') : NULL;
     CU_ASSERT_TRUE(body && strcmp(body + 1, "12.5 2.5 5 20 2 3 11922282\n") == 0);
     free(g);
+    /* The series in a window: the values that hold at its start (set at
+     * 0: queue 1, utilization 0.5) and at its end (set at 5) are drawn
+     * from edge to edge, not only from the first instant inside it. */
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render --from 2 --to 7 -o %s/win2", dir, dir), 0);
+    snprintf(path, sizeof path, "%s/win2/series.dat", dir);
+    g = bl_slurp(path, NULL);
+    body = g ? strchr(g, '\n') : NULL;
+    CU_ASSERT_TRUE(body && strcmp(body + 1, "2 1 0.5 0\n5 1 0.75 0\n7 1 0.75 0\n") == 0);
+    if (body && strcmp(body + 1, "2 1 0.5 0\n5 1 0.75 0\n7 1 0.75 0\n") != 0)
+        printf("\nseries.dat:\n%s\n", g);
+    free(g);
     /* Same input, same bytes of data and script. */
     CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render -o %s/again", dir, dir), 0);
     char cmd[2048];
@@ -270,13 +357,321 @@ static void test_run_long_and_marks(void)
     g = bl_slurp(path, NULL);
     CU_ASSERT_TRUE(g && bl_contains(g, "\n20.000115740740739 3.5\n")); /* 1728010 s */
     free(g);
-    /* A window without a job. */
+    /* A window without a job: said, and nothing written. */
     out = NULL;
-    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render --from 1800000 --to 1900000", dir), 1);
-    CU_ASSERT_TRUE(bl_contains(out, "no job runs between 1800000 and 1900000 s (the run spans 0 "
+    CU_ASSERT_EQUAL(
+        bl_run(&out, "plot %s --no-render --from 1800000 --to 22d -o %s/empty", dir, dir), 1);
+    CU_ASSERT_TRUE(bl_contains(out, "no job runs between 1800000 and 1900800 s (the run spans 0 "
                                     "to 2592000 s)"));
     free(out);
+    snprintf(path, sizeof path, "%s/empty", dir);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);
     CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render --all --from 5", dir), 2);
+}
+
+/* Writes text to dir/name; false when it cannot. */
+static bool put_file(const char *dir, const char *name, const char *text)
+{
+    char path[900];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+/* The text of path from the line holding `from` up to and including the
+ * first `to` after it; a new string, NULL when either is absent. */
+static char *section(const char *path, const char *from, const char *to)
+{
+    char *g = bl_slurp(path, NULL);
+    const char *a = g ? strstr(g, from) : NULL;
+    const char *b = a ? strstr(a, to) : NULL;
+    char *r = b ? strndup(a, (size_t)(b - a) + strlen(to)) : NULL;
+    free(g);
+    return r;
+}
+
+/* Under --alloc core (summary.json's manifest.alloc) allocated_resources
+ * counts cores: the y axis says so and the hosts are marked. The layout is
+ * platforms/test/two-queues.xml's in name order: c1..c4 of 2 cores (cores
+ * 0-1, 2-3, 4-5, 6-7), then v1 of 4 (8-11): lines between hosts at 2, 4,
+ * 6 and 8; each host's index a tick at its middle: 1, 3, 5, 7 and 10. */
+static void test_run_core_alloc(void)
+{
+    const char *dir = bl_tmpdir();
+    CU_ASSERT_FATAL(put_file(dir, "jobs.csv",
+                             "job_id,submission_time,starting_time,finish_time,"
+                             "allocated_resources\n1,0,0,10,0-2\n2,2,2,20,8-11\n"));
+    CU_ASSERT_FATAL(put_file(
+        dir, "summary.json",
+        "{\"platform\": {\"path\": \"platforms/test/two-queues.xml\", \"hosts\": 5, "
+        "\"cores\": 12, \"units\": 12, \"host_cores\": [{\"hosts\": 4, \"cores\": 2}, "
+        "{\"hosts\": 1, \"cores\": 4}]},\n \"manifest\": {\"policy\": \"easy\", \"alloc\": "
+        "\"core\", \"inputs\": {\"workload\": {\"path\": \"w.swf\"}}}}\n"));
+    char *out = NULL, path[900];
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render", dir), 0);
+    free(out);
+    snprintf(path, sizeof path, "%s/plot/plot.gp", dir);
+    char *g = section(path, "set output", "unset key\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_TRUE(bl_contains(g, "set ylabel \"core (hosts marked: "));
+    CU_ASSERT_FALSE(strstr(g, "set ylabel \"host") != NULL);
+    CU_ASSERT_TRUE(bl_contains(g, "set yrange [0:12]\n"));
+    CU_ASSERT_TRUE(bl_contains(g, "set ytics (\"0\" 1, \"1\" 3, \"2\" 5, \"3\" 7, \"4\" 10)\n"));
+    for (int y = 2; y <= 8; y += 2) {
+        char want[120];
+        snprintf(want, sizeof want, "set arrow from graph 0, first %d to graph 1, first %d nohead",
+                 y, y);
+        CU_ASSERT_TRUE(bl_contains(g, want));
+    }
+    CU_ASSERT_FALSE(strstr(g, "first 10 to") || strstr(g, "first 12 to") ||
+                    strstr(g, "first 0 to"));
+    /* What the Gantt chart set is undone for the series. */
+    CU_ASSERT_TRUE(bl_contains(g, "unset arrow\nset ytics autofreq\n"));
+    free(g);
+    snprintf(path, sizeof path, "%s/plot/gantt.dat", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "one job on cores ylow..yhigh-1"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "\n5 1.5 0 10 0 3 6983659\n11 10 2 20 8 12 11922282\n"));
+    free(g);
+
+    /* An older summary.json without host_cores: equal hosts (every pool's
+     * cores = hosts x cores_per_node, one cores_per_node) are 2 cores
+     * each: lines at 2, 4 and 6. */
+    CU_ASSERT_FATAL(put_file(dir, "jobs.csv",
+                             "job_id,submission_time,starting_time,finish_time,"
+                             "allocated_resources\n1,0,0,10,0-2\n2,2,2,20,4-7\n"));
+    CU_ASSERT_FATAL(put_file(
+        dir, "summary.json",
+        "{\"platform\": {\"hosts\": 4, \"cores\": 8, \"units\": 8, \"pools\": [{\"hosts\": 4, "
+        "\"cores\": 8, \"cores_per_node\": 2}]}, \"manifest\": {\"alloc\": \"core\"}}\n"));
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render -o %s/old", dir, dir), 0);
+    snprintf(path, sizeof path, "%s/old/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set yrange [0:8]\n"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "first 6 to graph 1, first 6 nohead"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "set ytics (\"0\" 1, \"1\" 3, \"2\" 5, \"3\" 7)\n"));
+    free(g);
+
+    /* A real run under --alloc core on two-queues.xml: summary.json gives
+     * the layout, the chart marks the same boundaries. */
+    const char *swf = bl_write_tmp("core-plot.swf",
+                                   "; Version: 2.2\n"
+                                   "1 0 -1 100 3 -1 -1 3 100 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                   "2 5 -1 50 2 -1 -1 2 50 -1 1 1 1 -1 2 -1 -1 -1\n");
+    out = NULL;
+    int st = bl_run(&out,
+                    "run --platform %s --workload %s --alloc core --policy easy -q --out %s/real",
+                    bl_src("platforms/test/two-queues.xml"), swf, dir);
+    CU_ASSERT_EQUAL(st, 0);
+    if (st)
+        printf("\n%s\n", out ? out : "");
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s/real --no-render", dir), 0);
+    snprintf(path, sizeof path, "%s/real/plot/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set yrange [0:12]\n"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "first 8 to graph 1, first 8 nohead"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "set ytics (\"0\" 1, \"1\" 3, \"2\" 5, \"3\" 7, \"4\" 10)"));
+    free(g);
+}
+
+/* Under node allocation the Gantt chart's script is what it was before the
+ * core axis existed, byte for byte (the run's folder written as X). */
+static void test_run_node_unchanged(void)
+{
+    const char *dir = hand_run();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    CU_ASSERT_FATAL(put_file(
+        dir, "summary.json",
+        "{\"platform\": {\"path\": \"p/t.xml\", \"hosts\": 4, \"cores\": 4, \"units\": 4},\n"
+        " \"manifest\": {\"policy\": \"easy\", \"alloc\": \"node\", \"inputs\": {\"workload\": "
+        "{\"path\": \"w.swf\", \"unix_start_time\": 1464739965, \"time_zone_string\": "
+        "\"Europe/Berlin\"}}}}\n"));
+    CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --no-render -o %s/X", dir, dir), 0);
+    char path[900];
+    snprintf(path, sizeof path, "%s/X/plot.gp", dir);
+    char *g = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    char *head = strstr(g, "# Run: gnuplot ");
+    const char *want =
+        "set xlabel \"time (s, the run's clock)\"\n"
+        "set grid\n"
+        "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+        "    set terminal pngcairo size 1200,700 noenhanced font \",10\"\n"
+        "} else {\n"
+        "    set terminal png size 1200,700 noenhanced\n"
+        "}\n"
+        "set output \"DIR/gantt.png\"\n"
+        "set xrange [0:20]\n"
+        "set title \"easy on w.swf (t.xml)\"\n"
+        "set ylabel \"host (index in name order)\"\n"
+        "set yrange [0:4]\n"
+        "set key outside top center horizontal\n"
+        "plot \"DIR/gantt.dat\" using 1:2:3:4:5:6:7 with boxxyerror fill solid 0.85 noborder "
+        "lc rgb variable notitle\n"
+        "set yrange [*:*]\n"
+        "unset key\n";
+    char *expect = NULL;
+    char dirx[800];
+    snprintf(dirx, sizeof dirx, "%s/X", dir);
+    /* The expected text with DIR replaced by the plot folder. */
+    size_t cap = strlen(want) + 4 * strlen(dirx) + 1;
+    expect = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(expect);
+    char *o = expect;
+    for (const char *p = want; *p;) {
+        if (strncmp(p, "DIR", 3) == 0) {
+            o += sprintf(o, "%s", dirx);
+            p += 3;
+        } else {
+            *o++ = *p++;
+        }
+    }
+    *o = '\0';
+    const char *body = head ? strchr(head, '\n') : NULL;
+    CU_ASSERT_TRUE(body && strncmp(body + 1, expect, strlen(expect)) == 0);
+    if (body && strncmp(body + 1, expect, strlen(expect)) != 0)
+        printf("\nplot.gp:\n%s\nexpected to begin with:\n%s\n", body + 1, expect);
+    free(expect);
+    free(g);
+}
+
+/* --from/--to take units and, where summary.json records the log's
+ * UnixStartTime and TimeZoneString, calendar dates in that zone; the time
+ * axis can be forced to a unit or show dates. UnixStartTime 1464739965 is
+ * 2016-06-01 00:12:45 UTC, 02:12:45 in Europe/Berlin (CEST, UTC+2). */
+static void test_run_time_units(void)
+{
+    if (access("/usr/share/zoneinfo/Europe/Berlin", R_OK) != 0 && !getenv("TZDIR")) {
+        bl_skip_case("no time zone database (/usr/share/zoneinfo): dates not checked");
+        return;
+    }
+    const char *dir = bl_tmpdir();
+    CU_ASSERT_FATAL(put_file(dir, "jobs.csv",
+                             "job_id,submission_time,starting_time,finish_time,"
+                             "allocated_resources\n1,0,0,3600,0\n2,0,1800,7200,1\n"
+                             "3,0,90000,93600,2\n"));
+    CU_ASSERT_FATAL(put_file(dir, "summary.json",
+                             "{\"platform\": {\"hosts\": 3}, \"manifest\": {\"policy\": \"easy\", "
+                             "\"alloc\": \"node\", \"inputs\": {\"workload\": {\"path\": "
+                             "\"w.swf\", \"unix_start_time\": 1464739965, \"time_zone_string\": "
+                             "\"Europe/Berlin\"}}}}\n"));
+    static const struct {
+        const char *args, *xrange;
+    } cases[] = {
+        /* 30 min to 1 h: 1800 to 3600 s, a span up to 2 h drawn in s */
+        {"--from 30m --to 1h", "set xrange [1800:3600]\n"},
+        {"--from 90s --to 120", "set xrange [90:120]\n"},
+        /* a day: in hours */
+        {"--from 1d --to 2d", "set xrange [24:48]\n"},
+        {"--from 0 --to 1w", "set xrange [0:168]\n"},
+        {"--from 1.5h --to 36h", "set xrange [1.5:36]\n"},
+        /* 03:00 CEST = 01:00 UTC = start + 47 min 15 s = 2835 s */
+        {"--from 2016-06-01T03:00 --to 2016-06-01T04:00", "set xrange [2835:6435]\n"},
+        {"--from 2016-06-01T02:12:45 --to 2016-06-01T02:42:45", "set xrange [0:1800]\n"},
+        /* midnight of June 2 in Berlin = June 1, 22:00 UTC = start +
+         * 21 h 47 min 15 s = 78435 s = 21.7875 h; a day later 45.7875 h */
+        {"--from 2016-06-02 --to 2016-06-03", "set xrange [21.7875:45.7875]\n"},
+        /* the unit forced: 93600 s is 26 h, 1.083 days */
+        {"--time-axis seconds", "set xrange [0:93600]\n"},
+        {"--time-axis days", "set xrange [0:1.0833333333333333]\n"},
+    };
+    char path[900];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = NULL;
+        int st = bl_run(&out, "plot %s --no-render -o %s/c%zu %s", dir, dir, i, cases[i].args);
+        CU_ASSERT_EQUAL(st, 0);
+        if (st)
+            printf("\n  %s: %s\n", cases[i].args, out ? out : "");
+        free(out);
+        snprintf(path, sizeof path, "%s/c%zu/plot.gp", dir, i);
+        char *g = bl_slurp(path, NULL);
+        CU_ASSERT_TRUE(g && bl_contains(g, cases[i].xrange));
+        free(g);
+    }
+    snprintf(path, sizeof path, "%s/c8/plot.gp", dir);
+    char *g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set xlabel \"time (s, the run's clock)\"\n"));
+    free(g);
+    snprintf(path, sizeof path, "%s/c9/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set xlabel \"time (days, the run's clock)\"\n"));
+    free(g);
+
+    /* Dates on the axis: 03:00 to 09:00 in Berlin, 6 h, drawn in hours
+     * (2835 s = 0.7875 h); a tick each local hour, labelled with the date
+     * and time. */
+    char *out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out,
+                           "plot %s --no-render -o %s/dates --time-axis dates --from "
+                           "2016-06-01T03:00 --to 2016-06-01T09:00",
+                           dir, dir),
+                    0);
+    free(out);
+    snprintf(path, sizeof path, "%s/dates/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set xlabel \"date and time in Europe/Berlin (the log's "
+                                       "TimeZoneString)\"\n"));
+    CU_ASSERT_TRUE(g && bl_contains(g, "set xtics (\"2016-06-01 03:00\" 0.7875, \"2016-06-01 "
+                                       "04:00\" 1.7875, \"2016-06-01 05:00\" 2.7875, "));
+    CU_ASSERT_TRUE(g && bl_contains(g, "\"2016-06-01 09:00\" 6.7875)\n"));
+    /* the data as in hours: the same file as without dates */
+    free(g);
+
+    /* Bad values: usage errors naming the option and what was expected;
+     * nothing written. */
+    static const char *const bad[] = {"--from 5x",         "--to 2016-13-01", "--from 1h2",
+                                      "--from 2016-02-30", "--to h",          "--from ''",
+                                      "--time-axis weeks"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        out = NULL;
+        CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render -o %s/bad %s", dir, dir, bad[i]), 2);
+        CU_ASSERT_TRUE(out && strstr(out, i == 6 ? "--time-axis: expected" : "expected"));
+        free(out);
+    }
+    out = NULL;
+    bl_run(&out, "plot %s --no-render -o %s/bad --from 5x", dir, dir);
+    CU_ASSERT_TRUE(bl_contains(out, "--from: expected seconds, a duration (90s, 30m, 36h, 2d, 1w) "
+                                    "or a date (2024-03-01, 2024-03-01T12:00), got '5x'"));
+    free(out);
+    snprintf(path, sizeof path, "%s/bad", dir);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);
+
+    /* A date needs the log's UnixStartTime: a usage error that says so. */
+    const char *nostart = hand_run();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nostart);
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render --to 2016-06-01", nostart), 2);
+    CU_ASSERT_TRUE(bl_contains(out, "--to 2016-06-01: a date needs the log's UnixStartTime"));
+    free(out);
+    out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot %s --no-render --time-axis dates", nostart), 2);
+    CU_ASSERT_TRUE(bl_contains(out, "--time-axis dates: a date needs the log's UnixStartTime"));
+    free(out);
+    snprintf(path, sizeof path, "%s/plot", nostart);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);
+
+    /* A real run of small.swf (UnixStartTime 1464739965, Europe/Berlin):
+     * its manifest carries the clock, plot reads the dates. */
+    out = NULL;
+    int st = bl_run(&out,
+                    "run --platform %s --workload %s --policy easy -q --outputs "
+                    "jobs,summary --out %s/real",
+                    bl_src("platforms/kth-sp2.xml"), bl_src("traces/fixtures/small.swf"), dir);
+    CU_ASSERT_EQUAL(st, 0);
+    free(out);
+    CU_ASSERT_EQUAL(bl_run(NULL,
+                           "plot %s/real --no-render --from 2016-06-01T03:00 --to "
+                           "2016-06-01T04:00",
+                           dir),
+                    0);
+    snprintf(path, sizeof path, "%s/real/plot/plot.gp", dir);
+    g = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(g && bl_contains(g, "set xrange [2835:6435]\n"));
+    free(g);
 }
 
 static void test_run_errors(void)
@@ -370,13 +765,13 @@ static void test_loads(void)
     CU_ASSERT_TRUE(strncmp(t, "workload,variant,metric,load,n,median,low,high,mean\n", 52) == 0);
     int n = 0;
     double med = 0, lo = 0, hi = 0, mean = 0;
-    /* {1, 2, 9}: median 2; 5th percentile 1 + 0.1 * 1 = 1.1, 95th
-     * 2 + 0.9 * 7 = 8.3; mean 4. */
+    /* {1, 2, 9}, three seeds: median 2, bar 1 to 9 (min to max; the 5th
+     * and 95th percentiles interpolated would be 1.1 and 8.3); mean 4. */
     CU_ASSERT_TRUE(loads_row(t, "w,easy,wait_mean_s,0.5,", &n, &med, &lo, &hi, &mean));
     CU_ASSERT_EQUAL(n, 3);
     CU_ASSERT_DOUBLE_EQUAL(med, 2.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(lo, 1.1, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(hi, 8.3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 9.0, 0);
     CU_ASSERT_DOUBLE_EQUAL(mean, 4.0, 1e-12);
     /* One seed: no interval. */
     CU_ASSERT_TRUE(loads_row(t, "w,easy,wait_mean_s,0.9,", &n, &med, &lo, &hi, &mean));
@@ -396,7 +791,7 @@ static void test_loads(void)
      * drawn at 1. Each seed's value follows the summary block. */
     snprintf(path, sizeof path, "%s/loads-w-wait_mean_s.dat", dir);
     t = bl_slurp(path, NULL);
-    CU_ASSERT_TRUE(t && bl_contains(t, "# easy\n0.496 2 1.1 8.3 3 4\n0.896 10 10 10 1 10\n"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "# easy\n0.496 2 1 9 3 4\n0.896 10 10 10 1 10\n"));
     CU_ASSERT_TRUE(t && bl_contains(t, "# easy: each seed\n0.496 1\n0.496 2\n0.496 9\n"
                                        "0.896 10\n"));
     CU_ASSERT_TRUE(t && bl_contains(t, "# fcfs\n0.504 5 5 5 1 5\n"));
@@ -412,6 +807,18 @@ static void test_loads(void)
     CU_ASSERT_TRUE(t && bl_contains(t, "index 1 using 1:2 with points lc 1 pt 6"));
     CU_ASSERT_TRUE(t && bl_contains(t, "set logscale y"));
     CU_ASSERT_TRUE(t && bl_contains(t, "loads-w-bounded_slowdown_mean.pdf"));
+    /* Every point has fewer than 5 seeds: the figures say the bars are
+     * min to max. */
+    CU_ASSERT_TRUE(t && bl_contains(t, "set title \"w: mean wait (s)\\nbars: min to max of the "
+                                       "seeds' values (fewer than 5 seeds)\"\n"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "set multiplot layout 2,3 title \"w\\nbars: min to max "
+                                       "of the seeds' values (fewer than 5 seeds)\"\n"));
+    CU_ASSERT_TRUE(t && !strstr(t, "bars: central"));
+    free(t);
+    /* Queue lengths from 1 to 2: a linear axis. */
+    snprintf(path, sizeof path, "%s/loads.gp", dir);
+    t = section(path, "set title \"w: mean queue length (jobs)", "plot ");
+    CU_ASSERT_TRUE(t && bl_contains(t, "unset logscale y\n"));
     free(t);
 
     /* Errors. */
@@ -436,6 +843,89 @@ static void test_loads(void)
     CU_ASSERT_TRUE(bl_contains(out, "bad3.csv:2: wait_median_s: expected a number, got 'x'"));
     free(out);
     CU_ASSERT_EQUAL(bl_run(NULL, "plot --loads %s --level 1.5", csv), 2);
+}
+
+/* The axes of the sweep's figures follow the data: a median below the log
+ * axis' floor says so in its panel's label, the queue length goes on a log
+ * axis when its values span more than a factor 100, every axis writes its
+ * ticks in one format, and the bars say what they are when some points
+ * have fewer than 5 seeds. One variant, so no shift along the load axis. */
+static void test_loads_axes(void)
+{
+    const char *dir = bl_tmpdir();
+    char csv[700], path[800];
+    snprintf(csv, sizeof csv, "%s/results.csv", dir);
+    CU_ASSERT_FATAL(put_file(dir, "results.csv",
+                             "workload,load,variant,wait_mean_s,wait_median_s,"
+                             "bounded_slowdown_mean,utilization,queue_length_mean\n"
+                             "w,0.5,easy,0,0,2,0.5,0\n"
+                             "w,0.5,easy,20,0,2,0.5,0\n"
+                             "w,0.5,easy,30,0,2,0.5,0\n"
+                             "w,0.5,easy,40,0,2,0.5,0\n"
+                             "w,0.5,easy,50,0,2,0.5,0.5\n"
+                             "w,0.9,easy,60,5,3,0.8,80\n"
+                             "w,0.9,easy,70,6,3,0.8,90\n"
+                             "w,0.9,easy,80,7,3,0.8,100\n"));
+    char *out = NULL;
+    CU_ASSERT_EQUAL(bl_run(&out, "plot --loads %s --no-render", csv), 0);
+    free(out);
+    /* Queue lengths 0.5 to 100 (positive): a factor 200, a log axis. Its
+     * floor is the decade below the smallest positive value, 0.1, where
+     * the zeros are drawn. At load 0.5, {0, 0, 0, 0, 0.5}: median 0, 5th
+     * percentile 0 (index 0.2), 95th 0.8 x 0.5 = 0.4 (index 3.8), mean
+     * 0.1; at 0.9, three seeds: 90, 80 to 100, mean 90. */
+    snprintf(path, sizeof path, "%s/loads.csv", dir);
+    char *t = bl_slurp(path, NULL);
+    int n = 0;
+    double med = -1, lo = -1, hi = -1, mean = -1;
+    CU_ASSERT_TRUE(t && loads_row(t, "w,easy,queue_length_mean,0.5,", &n, &med, &lo, &hi, &mean));
+    CU_ASSERT_EQUAL(n, 5);
+    CU_ASSERT_DOUBLE_EQUAL(med, 0.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 0.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 0.4, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(mean, 0.1, 1e-12);
+    free(t);
+    snprintf(path, sizeof path, "%s/loads-w-queue_length_mean.dat", dir);
+    t = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(t && bl_contains(t, "# easy\n0.5 0.1 0.1 0.39999999999999991 5 0.1\n"
+                                       "0.9 90 80 100 3 90\n"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "# easy: each seed\n0.5 0.1\n0.5 0.1\n"));
+    free(t);
+    snprintf(path, sizeof path, "%s/loads.gp", dir);
+    t = section(path, "set title \"w: mean queue length (jobs)", "plot ");
+    CU_ASSERT_TRUE(t && bl_contains(t, "set ylabel \"mean queue length (jobs), log scale; median 0 "
+                                       "drawn at 0.1\"\n"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "\nset logscale y\n"));
+    free(t);
+    /* Median waits of 0 at load 0.5, drawn at 1: the label says so, in
+     * the figure and in the overview's panel. */
+    t = section(path, "set title \"w: median wait (s)", "plot ");
+    CU_ASSERT_TRUE(t && bl_contains(t, "set ylabel \"median wait (s), log scale; median 0 drawn "
+                                       "at 1\"\n"));
+    free(t);
+    t = section(path, "set multiplot", "unset multiplot");
+    CU_ASSERT_TRUE(t && bl_contains(t, "set ylabel \"s, log scale; median 0 drawn at 1\"\n"));
+    CU_ASSERT_TRUE(t && bl_contains(t, "set ylabel \"jobs, log scale; median 0 drawn at 0.1\"\n"));
+    free(t);
+    /* Mean waits: a seed's 0 is drawn at 1, every median is above it. */
+    t = section(path, "set title \"w: mean wait (s)", "plot ");
+    CU_ASSERT_TRUE(t && bl_contains(t, "set ylabel \"mean wait (s), log scale; values below 1 "
+                                       "drawn at 1\"\n"));
+    free(t);
+    /* Slowdowns of 2 and 3: nothing below the floor, nothing said. */
+    t = section(path, "set title \"w: mean bounded slowdown", "plot ");
+    CU_ASSERT_TRUE(t && bl_contains(t, "set ylabel \"mean bounded slowdown (tau = 10 s), log "
+                                       "scale\"\n"));
+    free(t);
+    /* One tick format on every axis of every panel: plain decimals (no
+     * 1e+06 beside 100000). */
+    t = bl_slurp(path, NULL);
+    CU_ASSERT_TRUE(t && !strstr(t, "\"%g\""));
+    CU_ASSERT_TRUE(t && bl_contains(t, "set format x \"%.10g\"\nset format y \"%.10g\"\n"));
+    /* 5 seeds at one load, 3 at the other: the bars are both. */
+    CU_ASSERT_TRUE(t && bl_contains(t, "\\nbars: central 90 % of the seeds' values, min to max "
+                                       "where fewer than 5 seeds\"\n"));
+    free(t);
 }
 
 static bool is_png(const char *path)
@@ -512,13 +1002,18 @@ int bl_suite_cli_plot(void)
     if (!s)
         return 1;
     CU_add_test(s, "median and percentile interval: known answers", test_median_interval);
+    CU_add_test(s, "--from/--to times: units and dates, known answers", test_parse_time);
     CU_add_test(s, "Gantt colours: hand-computed and stable", test_colors);
     CU_add_test(s, "a run's Gantt and series data", test_run_data);
     CU_add_test(s, "host outages in the series", test_run_outages);
     CU_add_test(s, "a long run: a week of Gantt, hourly means, marks, title",
                 test_run_long_and_marks);
+    CU_add_test(s, "core allocation: a core axis with the hosts marked", test_run_core_alloc);
+    CU_add_test(s, "node allocation: the Gantt chart's script unchanged", test_run_node_unchanged);
+    CU_add_test(s, "a run: --from/--to with units and dates, --time-axis", test_run_time_units);
     CU_add_test(s, "a run: bad input names file and line", test_run_errors);
     CU_add_test(s, "metrics against load with intervals", test_loads);
+    CU_add_test(s, "metrics against load: axes, floors and bars from the data", test_loads_axes);
     CU_add_test(s, "gnuplot draws PNG and PDF", test_render);
     return 0;
 }

@@ -94,6 +94,11 @@ static void test_contents(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"wall_time_s\": "));
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"policy_wall_time_s\": "));
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"policy_report\": \"\","));
+    /* node allocation: no core layout (the host indices need none) */
+    CU_ASSERT_PTR_NULL(strstr(sum, "host_cores"));
+    /* a workload without UnixStartTime: no clock in the manifest */
+    CU_ASSERT_PTR_NULL(strstr(sum, "unix_start_time"));
+    CU_ASSERT_PTR_NULL(strstr(sum, "time_zone_string"));
     /* schedule.swf reads back with the simulated times */
     char path[1024];
     snprintf(path, sizeof path, "%s/schedule.swf", dir);
@@ -199,6 +204,39 @@ static void test_core_indices(void)
     }
     CU_ASSERT_EQUAL(row, N_OF(want));
     free(jobs);
+    /* summary.json gives the layout the indices count along: 3 hosts of 2
+     * cores in name order. */
+    char *sum = file(sub, "summary.json");
+    CU_ASSERT_TRUE(sum && bl_contains(sum, "\"host_cores\": [\n      {\n        \"hosts\": 3,\n"
+                                           "        \"cores\": 2\n      }\n    ],\n"));
+    free(sum);
+}
+
+/* The log's clock reaches the manifest: small.swf's header has
+ * UnixStartTime 1464739965 and TimeZoneString Europe/Berlin, which the
+ * workload's input entry carries (what `batchlab plot` reads dates by). */
+static void test_manifest_clock(void)
+{
+    const char *dir = bl_tmpdir();
+    char *out = NULL;
+    int st = bl_run(&out,
+                    "run --platform '%s' --workload '%s' --policy fcfs -q --outputs summary "
+                    "--out '%s/clock'",
+                    bl_src("platforms/kth-sp2.xml"), bl_src("traces/fixtures/small.swf"), dir);
+    CU_ASSERT_EQUAL_FATAL(st, 0);
+    free(out);
+    char sub[900];
+    snprintf(sub, sizeof sub, "%s/clock", dir);
+    char *sum = file(sub, "summary.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+    const char *wl = strstr(sum, "\"workload\": {");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+    const char *end = strchr(wl, '}');
+    CU_ASSERT_TRUE(end && bl_contains(wl, "\"unix_start_time\": 1464739965,\n") &&
+                   strstr(wl, "\"unix_start_time\"") < end);
+    CU_ASSERT_TRUE(end && bl_contains(wl, "\"time_zone_string\": \"Europe/Berlin\"\n") &&
+                   strstr(wl, "\"time_zone_string\"") < end);
+    free(sum);
 }
 
 static void test_same_bytes(void)
@@ -299,6 +337,7 @@ int bl_suite_eng_output(void)
         return 1;
     CU_add_test(s, "every file's content on S1", test_contents);
     CU_add_test(s, "core indices under core allocation", test_core_indices);
+    CU_add_test(s, "the log's clock in the manifest", test_manifest_clock);
     CU_add_test(s, "same run, same bytes", test_same_bytes);
     CU_add_test(s, "unwritable output folder", test_unwritable);
     CU_add_test(s, "log agreement leaves cancelled jobs out", test_cancelled_in_summary);

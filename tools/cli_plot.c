@@ -1,21 +1,32 @@
 /* cli_plot.c — `batchlab plot`: gnuplot figures of a run and of a sweep.
  *
- *   batchlab plot RUN_DIR [-o DIR] [--color job|packet] [--from S] [--to S] [--all]
- *                 [--no-render]
+ *   batchlab plot RUN_DIR [-o DIR] [--color job|packet] [--from T] [--to T] [--all]
+ *                 [--time-axis auto|seconds|hours|days|dates] [--no-render]
  *   batchlab plot --loads RESULTS.csv [-o DIR] [--level L] [--no-render]
  *
  * A run (RUN_DIR holds jobs.csv and/or timeseries.csv, as `batchlab run
  * --out` writes them): DIR (default RUN_DIR/plot) receives gantt.dat (one
  * rectangle per job and run of consecutive hosts: time on x, host index in
  * name order on y, a colour per job, or per packet with --color packet so
- * that a packet's members share one), series.dat (queue length and
+ * that a packet's members share one; under --alloc core, which the
+ * manifest of summary.json records, allocated_resources counts cores
+ * (eng_coreidx.h), so y counts cores and the hosts are marked: a thin line
+ * between hosts and each host's index as a tick, from summary.json's
+ * platform.host_cores), series.dat (queue length and
  * utilization after each event instant, drawn as steps: a value holds until
  * the next instant) and plot.gp, then gnuplot draws gantt.png/.pdf and
  * timeseries.png/.pdf. Times are the run's clock (the log's submit times,
  * as in jobs.csv), shown in seconds, hours or days, whichever keeps the axis
- * readable (a drawn span up to 2 h, up to 14 days, longer); --from/--to
- * (seconds) cut a window out of a long run, and say so when it holds no
- * job. A run longer than 14 days drawn whole is a smear, so by default its
+ * readable (a drawn span up to 2 h, up to 14 days, longer), or the one
+ * --time-axis names; --from/--to cut a window out of a long run, and say
+ * so when it holds no job. They take seconds, a duration (90s, 30m, 36h,
+ * 2d, 1w) or a calendar date (2024-03-01, 2024-03-01T12:00) in the log's
+ * time zone: summary.json's manifest records the log's UnixStartTime and
+ * TimeZoneString, from which job times count, and the C library converts
+ * with the TZ database (zone_convert), so that daylight saving is as it was
+ * on that date. --time-axis dates labels the axis with local dates and
+ * times at round steps; its data files are those of the automatic unit.
+ * Without a recorded UnixStartTime a date is a usage error. A run longer than 14 days drawn whole is a smear, so by default its
  * Gantt chart shows the first 7 days and its series are aggregated: hourly
  * means of the step functions over a span up to 60 days, daily means
  * beyond (every instant up to 2 days); --all draws everything. Jobs killed
@@ -32,8 +43,13 @@
  * with the central --level share (default 0.9: 5th to 95th percentile) of
  * the seeds' values as its bar. Percentiles of the values themselves, not a
  * Student-t interval of the mean: a handful of seeds of a skewed metric gave
- * intervals below zero. Waits and slowdowns are drawn on a log axis (values
- * below 1 at 1). Each policy has its own colour, dash and point type, and
+ * intervals below zero. Below 5 seeds a point's bar is the seeds' min to
+ * max: percentiles interpolated between 3 values are a range no seed had;
+ * the titles say which bars a figure has. Waits and slowdowns are drawn on
+ * a log axis (values below 1 at 1), the queue length too when its positive
+ * values span more than a factor 100 (values below the decade under the
+ * smallest at that decade); a panel with values below its floor says so in
+ * its label. Every tick label is a plain decimal (TICK_FORMAT). Each policy has its own colour, dash and point type, and
  * its points are shifted slightly along the load axis, so that two policies
  * with equal values (EASY and conservative often) both stay visible. Rows
  * whose load is "log" (not rescaled) have no place on a load axis and are
@@ -57,6 +73,7 @@
 #include "cli_json.h"
 #include "eng_util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -67,6 +84,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -105,6 +123,159 @@ uint32_t bl_plot_color(int64_t id)
     }
     return ((uint32_t)lround(r * 255) << 16) | ((uint32_t)lround(g * 255) << 8) |
            (uint32_t)lround(b * 255);
+}
+
+/* ------------------------------------------------------------------ */
+/* Times on a run's clock                                              */
+
+/* Local wall-clock time <-> Unix time in the zone tz, a TZ database name
+ * such as "Europe/Berlin" or a POSIX TZ rule ("" or NULL: UTC). The C
+ * library's mktime and localtime_r apply the TZ database's rules for the
+ * date in question (offsets and daylight saving as they were that year),
+ * which a fixed offset cannot; they read the zone from the TZ variable,
+ * so this function alone sets it, for the call, and restores it after.
+ * to_unix: *tm -> *t (tm_isdst -1: whether daylight saving is in force is
+ * the library's choice, also for an hour that occurs twice; *tm comes back
+ * normalized, a time in the spring gap moved past it); else *t -> *tm.
+ * 0, or -1 when the time is out of range or memory runs out. */
+static int zone_convert(const char *tz, bool to_unix, struct tm *tm, time_t *t)
+{
+    const char *old = getenv("TZ");
+    char *saved = old ? eng_strdup(old) : NULL;
+    if ((old && !saved) || setenv("TZ", tz && *tz ? tz : "UTC0", 1) != 0) {
+        free(saved);
+        return -1;
+    }
+    tzset();
+    int rc = 0;
+    if (to_unix) {
+        tm->tm_isdst = -1;
+        errno = 0;
+        *t = mktime(tm);
+        rc = *t == (time_t)-1 && errno ? -1 : 0;
+    } else {
+        rc = localtime_r(t, tm) ? 0 : -1;
+    }
+    if (saved)
+        setenv("TZ", saved, 1);
+    else
+        unsetenv("TZ");
+    tzset();
+    free(saved);
+    return rc;
+}
+
+/* Whether the C library knows zone tz: a file of the TZ database (under
+ * $TZDIR, else /usr/share/zoneinfo), or a POSIX TZ rule ("UTC0",
+ * "CET-1CEST,M3.5.0,M10.5.0/3"). An unknown name would silently read as
+ * UTC. */
+static bool zone_known(const char *tz)
+{
+    if (!tz || !*tz)
+        return true;
+    size_t alpha = strspn(tz, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+    if (alpha >= 3 &&
+        (tz[alpha] == '+' || tz[alpha] == '-' || (tz[alpha] >= '0' && tz[alpha] <= '9')))
+        return true;
+    if (tz[0] == '/' || strstr(tz, ".."))
+        return false;
+    const char *dir = getenv("TZDIR");
+    char *path = eng_asprintf("%s/%s", dir && *dir ? dir : "/usr/share/zoneinfo", tz);
+    struct stat st;
+    bool ok = path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    free(path);
+    return ok;
+}
+
+/* n decimal digits at s into *v; false if any is not a digit. */
+static bool digits(const char *s, int n, int *v)
+{
+    *v = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        *v = *v * 10 + (s[i] - '0');
+    }
+    return true;
+}
+
+static int days_in_month(int year, int month)
+{
+    static const int d[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return month == 2 && leap ? 29 : d[month - 1];
+}
+
+/* A calendar date "YYYY-MM-DD", "YYYY-MM-DDTHH:MM" or "YYYY-MM-DDTHH:MM:SS"
+ * (a space for the T too) into *tm; false if text is not one. */
+static bool parse_date(const char *s, struct tm *tm)
+{
+    int y, mo, d, h = 0, mi = 0, se = 0;
+    size_t n = strlen(s);
+    if (n < 10 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' ||
+        !digits(s + 8, 2, &d))
+        return false;
+    if (n > 10) {
+        if ((s[10] != 'T' && s[10] != ' ') || n < 16 || !digits(s + 11, 2, &h) || s[13] != ':' ||
+            !digits(s + 14, 2, &mi))
+            return false;
+        if (n > 16 && (n != 19 || s[16] != ':' || !digits(s + 17, 2, &se)))
+            return false;
+    }
+    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 ||
+        se > 59)
+        return false;
+    *tm = (struct tm){.tm_year = y - 1900,
+                      .tm_mon = mo - 1,
+                      .tm_mday = d,
+                      .tm_hour = h,
+                      .tm_min = mi,
+                      .tm_sec = se};
+    return true;
+}
+
+/* Seconds: a number with an optional unit s, m, h, d or w; false if text
+ * is not one. */
+static bool parse_duration(const char *s, double *t_s)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || errno || !isfinite(x) || isspace((unsigned char)*s))
+        return false;
+    static const struct {
+        char unit;
+        double s;
+    } units[] = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}, {'w', 604800}};
+    double mult = 0;
+    if (!*end)
+        mult = 1;
+    else if (!end[1])
+        for (size_t i = 0; i < N_OPTS(units); i++)
+            if (*end == units[i].unit)
+                mult = units[i].s;
+    if (mult == 0)
+        return false;
+    *t_s = x * mult;
+    return true;
+}
+
+int bl_plot_parse_time(const char *text, int64_t unix_start, const char *tz, double *t_s)
+{
+    if (parse_duration(text, t_s))
+        return BL_TIME_OK;
+    struct tm tm;
+    if (!parse_date(text, &tm))
+        return BL_TIME_BAD;
+    if (unix_start < 0)
+        return BL_TIME_NO_START;
+    if (!zone_known(tz))
+        return BL_TIME_BAD_ZONE;
+    time_t t;
+    if (zone_convert(tz, true, &tm, &t) != 0)
+        return BL_TIME_BAD;
+    *t_s = (double)t - (double)unix_start;
+    return BL_TIME_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -493,14 +664,30 @@ static int write_series(const char *out, const char *in, const series_pt *p, siz
         fprintf(a.f, "# time queued_jobs utilization down_hosts (from %s)\n", in);
     size_t drawn = 0;
     if (bin_s <= 0) {
-        for (size_t i = 0; i < n; i++) {
-            if (p[i].t_s < lo || p[i].t_s > hi)
+        /* A window that starts (ends) between two instants: the value that
+         * holds there is drawn from (to) its edge. */
+        size_t before = n, last = n;
+        for (size_t i = 0; i < n && p[i].t_s <= hi; i++) {
+            before = p[i].t_s < lo ? i : before;
+            last = i;
+        }
+        for (size_t i = before < n ? before : 0; i < n; i++) {
+            double t = p[i].t_s;
+            if (i == before && (i + 1 == n || p[i + 1].t_s > lo))
+                t = lo; /* holds at the window's start */
+            else if (t < lo || t > hi)
                 continue;
-            fprintf(a.f, "%s %s %s %s\n", eng_fmt_double(num[0], sizeof num[0], p[i].t_s / div),
+            fprintf(a.f, "%s %s %s %s\n", eng_fmt_double(num[0], sizeof num[0], t / div),
                     eng_fmt_double(num[1], sizeof num[1], p[i].queued),
                     eng_fmt_double(num[2], sizeof num[2], p[i].util),
                     eng_fmt_double(num[3], sizeof num[3], p[i].down));
             drawn++;
+        }
+        if (last < n && last + 1 < n && p[last].t_s < hi && drawn > 0) {
+            fprintf(a.f, "%s %s %s %s\n", eng_fmt_double(num[0], sizeof num[0], hi / div),
+                    eng_fmt_double(num[1], sizeof num[1], p[last].queued),
+                    eng_fmt_double(num[2], sizeof num[2], p[last].util),
+                    eng_fmt_double(num[3], sizeof num[3], p[last].down));
         }
     } else if (n > 1) {
         double first = fmax(lo, p[0].t_s), last = fmin(hi, p[n - 1].t_s);
@@ -537,11 +724,16 @@ static int write_series(const char *out, const char *in, const series_pt *p, siz
 static const bl_opt plot_opts[] = {
     {"output", 'o', BL_VALUE, "DIR", "folder of the figures (default RUN_DIR/plot, or the CSV's)"},
     {"color", 0, BL_VALUE, "job|packet", "Gantt colours per job (default) or per packet"},
-    {"from", 0, BL_VALUE, "S", "draw from this time (s, the run's clock as in jobs.csv)"},
-    {"to", 0, BL_VALUE, "S", "draw up to this time (s)"},
+    {"from", 0, BL_VALUE, "T",
+     "draw from this time on the run's clock (as in jobs.csv): seconds, a duration (90s, 30m, "
+     "36h, 2d, 1w) or a date in the log's time zone (2024-03-01, 2024-03-01T12:00)"},
+    {"to", 0, BL_VALUE, "T", "draw up to this time (as --from)"},
+    {"time-axis", 0, BL_VALUE, "auto|seconds|hours|days|dates",
+     "the time axis' unit (default auto: by the span drawn), or dates in the log's time zone"},
     {"all", 0, BL_FLAG, NULL, "draw the whole run even when it is long (see below)"},
     {"loads", 0, BL_VALUE, "CSV", "draw a sweep's metrics against load (batchlab sweep merge)"},
-    {"level", 0, BL_VALUE, "L", "share of the seeds' values within the bars (default 0.9)"},
+    {"level", 0, BL_VALUE, "L",
+     "share of the seeds' values within the bars (default 0.9; below 5 seeds: min to max)"},
     {"no-render", 0, BL_FLAG, NULL, "write data and gnuplot script only"},
 };
 
@@ -552,9 +744,26 @@ static const bl_opt plot_opts[] = {
 
 /* What a run's figures say about it, from summary.json when there is one. */
 typedef struct run_meta {
-    int64_t hosts;
+    int64_t hosts; /* the Gantt chart's y extent: hosts, or cores under core allocation */
     char title[512];
+    /* Under --alloc core (manifest.alloc) allocated_resources counts cores:
+     * host h holds cores host_base[h] .. host_base[h + 1] - 1 (hosts in
+     * name order, n_hosts + 1 entries); NULL when summary.json does not say. */
+    bool by_core;
+    int64_t *host_base;
+    size_t n_hosts;
+    /* The log's clock (manifest.inputs.workload): job times count seconds
+     * from unix_start (-1: the log gives no UnixStartTime), its dates are
+     * in the zone tz (a TZ database name; "": the log names none, UTC). */
+    int64_t unix_start;
+    char tz[128];
 } run_meta;
+
+static void run_meta_fini(run_meta *m)
+{
+    free(m->host_base);
+    m->host_base = NULL;
+}
 
 static const char *base_name(const char *path)
 {
@@ -562,21 +771,110 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* Title "POLICY on WORKLOAD (PLATFORM)" and the platform's host count from
- * summary.json; the run's folder name when it is absent. */
-static void read_run_meta(const char *sum, const char *run, int64_t max_host, run_meta *m)
+/* An integer >= lo at key of js, else -1. */
+static int64_t flat_int(const bl_json_flat *js, const char *key, int64_t lo)
 {
-    m->hosts = max_host + 1;
+    const char *s = bl_json_flat_get(js, key);
+    double v;
+    if (!s || !parse_num(s, &v) || v < (double)lo || v > 1e15 || v != floor(v))
+        return -1;
+    return (int64_t)v;
+}
+
+/* The hosts' core layout: platform.host_cores (runs of equal hosts in name
+ * order, written under core allocation), else, from an older summary.json,
+ * the pools when every host has the same cores (each pool's cores = hosts
+ * x cores_per_node, one cores_per_node). Fills m->host_base; leaves it
+ * NULL when neither says, or when memory runs out (the chart then has no
+ * host marks). */
+static void read_host_layout(const bl_json_flat *js, run_meta *m)
+{
+    int64_t run_hosts[2], run_cores[2]; /* the pools' single run */
+    size_t n_runs = 0, n_hosts = 0;
+    char key[96];
+    for (;; n_runs++) {
+        snprintf(key, sizeof key, "platform.host_cores.%zu.hosts", n_runs);
+        int64_t h = flat_int(js, key, 1);
+        snprintf(key, sizeof key, "platform.host_cores.%zu.cores", n_runs);
+        int64_t c = flat_int(js, key, 1);
+        if (h < 0 || c < 0)
+            break;
+        n_hosts += (size_t)h;
+    }
+    bool from_pools = n_runs == 0;
+    if (from_pools) {
+        int64_t cpn = -1, hosts = 0;
+        for (size_t k = 0;; k++) {
+            snprintf(key, sizeof key, "platform.pools.%zu.hosts", k);
+            int64_t h = flat_int(js, key, 1);
+            snprintf(key, sizeof key, "platform.pools.%zu.cores", k);
+            int64_t c = flat_int(js, key, 1);
+            snprintf(key, sizeof key, "platform.pools.%zu.cores_per_node", k);
+            int64_t p = flat_int(js, key, 1);
+            if (h < 0 || c < 0 || p < 0)
+                break;
+            if (c != h * p || (cpn >= 0 && p != cpn))
+                return; /* hosts of several sizes: their order is unknown */
+            cpn = p;
+            hosts += h;
+        }
+        if (cpn < 0 || hosts != flat_int(js, "platform.hosts", 1))
+            return;
+        run_hosts[0] = hosts;
+        run_cores[0] = cpn;
+        n_runs = 1;
+        n_hosts = (size_t)hosts;
+    }
+    if (n_hosts == 0 || n_hosts > 100000000)
+        return;
+    m->host_base = malloc((n_hosts + 1) * sizeof *m->host_base);
+    if (!m->host_base)
+        return;
+    size_t h = 0;
+    m->host_base[0] = 0;
+    for (size_t r = 0; r < n_runs; r++) {
+        int64_t hosts = run_hosts[0], cores = run_cores[0];
+        if (!from_pools) {
+            snprintf(key, sizeof key, "platform.host_cores.%zu.hosts", r);
+            hosts = flat_int(js, key, 1);
+            snprintf(key, sizeof key, "platform.host_cores.%zu.cores", r);
+            cores = flat_int(js, key, 1);
+        }
+        for (int64_t k = 0; k < hosts; k++, h++)
+            m->host_base[h + 1] = m->host_base[h] + cores;
+    }
+    m->n_hosts = n_hosts;
+}
+
+/* Title "POLICY on WORKLOAD (PLATFORM)", the platform's size and, under
+ * core allocation, its core layout from summary.json; the run's folder
+ * name as the title when it is absent. */
+static void read_run_meta(const char *sum, const char *run, run_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    m->unix_start = -1;
     snprintf(m->title, sizeof m->title, "%s", run);
     bl_json_flat js;
     eng_diag d;
     eng_diag_clear(&d);
     if (!have_file(sum) || bl_json_flat_read(sum, &js, &d) != ENG_OK)
         return;
-    const char *h = bl_json_flat_get(&js, "platform.hosts");
+    const char *alloc = bl_json_flat_get(&js, "manifest.alloc");
+    m->by_core = alloc && strcmp(alloc, "core") == 0;
+    /* The y extent: hosts, or under core allocation the units (cores). */
+    const char *h = bl_json_flat_get(&js, m->by_core ? "platform.units" : "platform.hosts");
     double hv;
-    if (h && parse_num(h, &hv) && hv > (double)m->hosts)
+    if (h && parse_num(h, &hv) && hv > 0 && hv < 1e15)
         m->hosts = (int64_t)hv;
+    if (m->by_core) {
+        read_host_layout(&js, m);
+        if (m->host_base && m->host_base[m->n_hosts] > m->hosts)
+            m->hosts = m->host_base[m->n_hosts];
+    }
+    m->unix_start = flat_int(&js, "manifest.inputs.workload.unix_start_time", 0);
+    const char *tz = bl_json_flat_get(&js, "manifest.inputs.workload.time_zone_string");
+    if (tz && strlen(tz) < sizeof m->tz)
+        snprintf(m->tz, sizeof m->tz, "%s", tz);
     const char *pol = bl_json_flat_get(&js, "manifest.policy");
     const char *wl = bl_json_flat_get(&js, "manifest.inputs.workload.path");
     const char *pf = bl_json_flat_get(&js, "platform.path");
@@ -593,7 +891,7 @@ static void read_run_meta(const char *sum, const char *run, int64_t max_host, ru
  * two kinds. 0 or 1 after a message. */
 static int write_gantt(const char *gantt, const char *marks, const char *jobs,
                        const gantt_row *rows, size_t n, double lo, double hi, double div,
-                       const char *unit, size_t *drawn, size_t mark_n[2])
+                       const char *unit, bool by_core, size_t *drawn, size_t mark_n[2])
 {
     eng_diag d;
     eng_diag_clear(&d);
@@ -608,9 +906,9 @@ static int write_gantt(const char *gantt, const char *marks, const char *jobs,
         return 1;
     }
     fprintf(g.f,
-            "# x y xlow xhigh ylow yhigh rgb: one job on hosts ylow..yhigh-1 from "
+            "# x y xlow xhigh ylow yhigh rgb: one job on %s ylow..yhigh-1 from "
             "xlow to xhigh (%s), from %s\n",
-            unit, jobs);
+            by_core ? "cores" : "hosts", unit, jobs);
     *drawn = 0;
     mark_n[0] = mark_n[1] = 0;
     char num[4][40];
@@ -667,7 +965,10 @@ typedef struct run_fig {
     const char *unit;
     double bin_s; /* 0: every instant; else the bin of the series' means */
     size_t mark_n[2];
-    bool outages; /* some host is down at some time of the series */
+    bool outages;         /* some host is down at some time of the series */
+    const run_meta *meta; /* by_core: the y axis counts cores, hosts marked */
+    bool dates;           /* ticks labelled with the log's dates (--time-axis dates) */
+    double div;           /* seconds per unit of the x axis */
 } run_fig;
 
 static void script_xrange(FILE *f, double lo, double hi)
@@ -677,15 +978,211 @@ static void script_xrange(FILE *f, double lo, double hi)
             eng_fmt_double(num[1], sizeof num[1], hi > lo ? hi : lo + 1));
 }
 
+/* Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian;
+ * Hinnant's days_from_civil). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* A tick step of the date axis: `n` units of minutes, days or months. */
+typedef struct date_step {
+    char unit; /* 'M' minutes, 'd' days, 'm' months */
+    int n;
+    double approx_s;
+} date_step;
+
+static const date_step date_steps[] = {
+    {'M', 1, 60},        {'M', 5, 300},     {'M', 10, 600},    {'M', 15, 900},
+    {'M', 30, 1800},     {'M', 60, 3600},   {'M', 120, 7200},  {'M', 180, 10800},
+    {'M', 360, 21600},   {'M', 720, 43200}, {'d', 1, 86400},   {'d', 2, 172800},
+    {'d', 7, 604800},    {'m', 1, 2629746}, {'m', 3, 7889238}, {'m', 6, 15778476},
+    {'m', 12, 31556952},
+};
+
+#define DATE_TICKS 8 /* at most, about 130 pixels apart on the 1200-pixel chart */
+
+/* "set xtics (...)" for the window [lo_s, hi_s] of the run's clock: ticks
+ * at round local times of the log's zone (whole minutes or hours of the
+ * day, midnights, Mondays for weeks, firsts of months), at most DATE_TICKS
+ * of them, labelled "YYYY-MM-DD HH:MM" (steps below a day) or
+ * "YYYY-MM-DD"; positions in the axis unit (div seconds). Local times
+ * come from zone_convert: a day of 23 or 25 hours keeps its ticks on the
+ * hour, an hour that the spring skips gets none. */
+static void script_date_tics(FILE *f, const run_meta *m, double lo_s, double hi_s, double div)
+{
+    double span = fmax(hi_s - lo_s, 1);
+    size_t k = 0;
+    while (k + 1 < N_OPTS(date_steps) && span / date_steps[k].approx_s > DATE_TICKS)
+        k++;
+    const date_step *st = &date_steps[k];
+    time_t t0 = (time_t)floor((double)m->unix_start + lo_s);
+    struct tm day;
+    fprintf(f, "set xtics (");
+    if (zone_convert(m->tz, false, &day, &t0) != 0) {
+        fprintf(f, ")\n");
+        return;
+    }
+    day.tm_hour = day.tm_min = day.tm_sec = 0;
+    if (st->unit == 'm')
+        day.tm_mday = 1;
+    size_t n = 0;
+    char num[40], label[64];
+    /* Walk day by day (months: month by month) from the first one that
+     * holds lo_s; a day gives the ticks of its minutes, or itself. */
+    for (int guard = 0; guard < 4000 && n < 4 * DATE_TICKS; guard++) {
+        struct tm base = day;
+        time_t tb;
+        if (zone_convert(m->tz, true, &base, &tb) != 0 || (double)tb - (double)m->unix_start > hi_s)
+            break;
+        int y = day.tm_year + 1900, mo = day.tm_mon + 1;
+        int per_day = st->unit == 'M' ? 1440 / st->n : 1;
+        bool keep = st->unit == 'M' ||
+                    (st->unit == 'd' && st->n == 7
+                         ? (days_from_civil(y, mo, day.tm_mday) + 3) % 7 == 0 /* Monday */
+                     : st->unit == 'd' ? days_from_civil(y, mo, day.tm_mday) % st->n == 0
+                                       : (day.tm_mon % st->n) == 0);
+        for (int i = 0; keep && i < per_day; i++) {
+            /* Local time moves from the midnight's offset by at most a
+             * few hours within a day: ticks far outside the window are
+             * skipped before a conversion. */
+            double approx = (double)tb - (double)m->unix_start + i * st->n * 60.0;
+            if (st->unit == 'M' && (approx < lo_s - 4 * 3600 || approx > hi_s + 4 * 3600))
+                continue;
+            struct tm tk = day;
+            if (st->unit == 'M') {
+                tk.tm_hour = i * st->n / 60;
+                tk.tm_min = i * st->n % 60;
+            }
+            int want_h = tk.tm_hour, want_min = tk.tm_min;
+            time_t tt;
+            if (zone_convert(m->tz, true, &tk, &tt) != 0 || tk.tm_hour != want_h ||
+                tk.tm_min != want_min)
+                continue; /* a local time the zone skips */
+            double x = (double)tt - (double)m->unix_start;
+            if (x < lo_s || x > hi_s)
+                continue;
+            strftime(label, sizeof label, st->unit == 'M' ? "%Y-%m-%d %H:%M" : "%Y-%m-%d", &tk);
+            fprintf(f, "%s", n ? ", " : "");
+            gp_str(f, label);
+            fprintf(f, " %s", eng_fmt_double(num, sizeof num, x / div));
+            n++;
+        }
+        if (st->unit == 'm')
+            day.tm_mon++;
+        else
+            day.tm_mday++;
+        day.tm_hour = day.tm_min = day.tm_sec = 0;
+        time_t tn;
+        if (zone_convert(m->tz, true, &day, &tn) != 0) /* normalizes the date */
+            break;
+        day.tm_hour = day.tm_min = day.tm_sec = 0;
+    }
+    /* A window shorter than the smallest step: its two ends, to the
+     * second. */
+    for (int e = 0; n == 0 && e < 2; e++) {
+        double x = e ? hi_s : lo_s;
+        time_t te = (time_t)floor((double)m->unix_start + x);
+        struct tm tk;
+        if (zone_convert(m->tz, false, &tk, &te) != 0)
+            break;
+        strftime(label, sizeof label, "%Y-%m-%d %H:%M:%S", &tk);
+        fprintf(f, "%s", e ? ", " : "");
+        gp_str(f, label);
+        fprintf(f, " %s", eng_fmt_double(num, sizeof num, x / div));
+    }
+    fprintf(f, ")\n");
+}
+
+/* The x range of a figure, and its date ticks with --time-axis dates. */
+static void script_x(FILE *f, const run_fig *r, double lo, double hi)
+{
+    script_xrange(f, lo, hi);
+    if (r->dates)
+        script_date_tics(f, r->meta, lo * r->div, hi * r->div, r->div);
+}
+
+/* A step of 1, 2 or 5 times a power of ten, at least x. */
+static int64_t nice_step(double x)
+{
+    int64_t p = 1;
+    for (;; p *= 10) {
+        if (x <= (double)p)
+            return p;
+        if (x <= 2.0 * (double)p)
+            return 2 * p;
+        if (x <= 5.0 * (double)p)
+            return 5 * p;
+    }
+}
+
+/* Hosts marked on a core axis: at most this many lines and labelled ticks
+ * (at least 10 and 15 pixels apart on the 700-pixel chart); with more
+ * hosts, a line every k-th host and a tick every j-th, k and j steps of 1,
+ * 2 or 5 times a power of ten, j a multiple of k (every tick sits just
+ * above a line). */
+#define CORE_AXIS_LINES 60
+#define CORE_AXIS_LABELS 40
+
+/* The y axis of a Gantt chart under core allocation: allocated_resources
+ * counts cores (base(h) + core, hosts in name order, eng_coreidx.h), so the
+ * axis counts cores, a thin line marks each boundary between hosts and
+ * each host's index is a tick at its middle (every k-th where there are
+ * too many to read). Starts with the newline that ends the title line. */
+static void script_core_axis(FILE *f, const run_meta *m, int64_t extent)
+{
+    if (!m->host_base) {
+        fprintf(f, "\nset ylabel \"core (index in host name order; host boundaries not "
+                   "recorded in summary.json)\"\n");
+        return;
+    }
+    size_t n = m->n_hosts;
+    int64_t k_line = n <= CORE_AXIS_LINES ? 1 : nice_step((double)n / CORE_AXIS_LINES);
+    int64_t k_lab = n <= CORE_AXIS_LABELS ? 1 : nice_step((double)n / CORE_AXIS_LABELS);
+    while (k_lab % k_line != 0)
+        k_lab = nice_step((double)k_lab + 1);
+    char lab[80], line[64];
+    if (k_lab == 1)
+        snprintf(lab, sizeof lab, "host index in name order at the ticks");
+    else
+        snprintf(lab, sizeof lab, "the index in name order of every %lldth host", (long long)k_lab);
+    if (k_line == 1)
+        snprintf(line, sizeof line, "lines between hosts");
+    else
+        snprintf(line, sizeof line, "a line every %lld hosts", (long long)k_line);
+    fprintf(f, "\nset ylabel \"core (hosts marked: %s, %s)\"\n", lab, line);
+    char num[40];
+    fprintf(f, "set ytics (");
+    for (size_t h = 0; h < n; h += (size_t)k_lab)
+        fprintf(
+            f, "%s\"%zu\" %s", h ? ", " : "", h,
+            eng_fmt_double(num, sizeof num, (double)(m->host_base[h] + m->host_base[h + 1]) / 2));
+    fprintf(f, ")\nset grid noytics\n");
+    for (size_t h = (size_t)k_line; h < n; h += (size_t)k_line)
+        if (m->host_base[h] < extent)
+            fprintf(f,
+                    "set arrow from graph 0, first %lld to graph 1, first %lld nohead front "
+                    "lw 0.5 lc rgb \"#404040\"\n",
+                    (long long)m->host_base[h], (long long)m->host_base[h]);
+}
+
 static void script_gantt(FILE *f, const run_fig *r, const char *fmt)
 {
     char *o = eng_asprintf("%s/gantt.%s", r->dir, fmt);
     gp_terminal(f, fmt, 1200, 700, o ? o : "gantt");
     free(o);
-    script_xrange(f, r->g_lo, r->g_hi);
+    script_x(f, r, r->g_lo, r->g_hi);
     fprintf(f, "set title ");
     gp_str(f, r->title);
-    fprintf(f, "\nset ylabel \"host (index in name order)\"\n");
+    if (r->meta->by_core)
+        script_core_axis(f, r->meta, r->hosts);
+    else
+        fprintf(f, "\nset ylabel \"host (index in name order)\"\n");
     fprintf(f, "set yrange [0:%lld]\n", (long long)(r->hosts > 0 ? r->hosts : 1));
     fprintf(f, "set key outside top center horizontal\n");
     fprintf(f, "plot ");
@@ -703,7 +1200,10 @@ static void script_gantt(FILE *f, const run_fig *r, const char *fmt)
         fprintf(f, " index %d using 1:2 with points %s title \"%zu job%s %s\"", k, style[k],
                 r->mark_n[k], r->mark_n[k] == 1 ? "" : "s", what[k]);
     }
-    fprintf(f, "\nset yrange [*:*]\nunset key\n");
+    fprintf(f, "\n");
+    if (r->meta->by_core && r->meta->host_base)
+        fprintf(f, "unset arrow\nset ytics autofreq\nset grid ytics\n");
+    fprintf(f, "set yrange [*:*]\nunset key\n");
 }
 
 static void script_series(FILE *f, const run_fig *r, const char *fmt)
@@ -711,7 +1211,7 @@ static void script_series(FILE *f, const run_fig *r, const char *fmt)
     char *o = eng_asprintf("%s/timeseries.%s", r->dir, fmt);
     gp_terminal(f, fmt, 1200, r->outages ? 950 : 700, o ? o : "timeseries");
     free(o);
-    script_xrange(f, r->s_lo, r->s_hi);
+    script_x(f, r, r->s_lo, r->s_hi);
     const char *how = r->bin_s >= 86400 ? ", daily means" : r->bin_s > 0 ? ", hourly means" : "";
     fprintf(f, "set multiplot layout %d,1 title ", r->outages ? 3 : 2);
     gp_str(f, r->title);
@@ -751,10 +1251,21 @@ static int write_run_script(const char *script, const char *run, const run_fig *
     }
     FILE *f = s.f;
     fprintf(f,
-            "# batchlab plot %s: Gantt chart (hosts x time, colour per %s) and queue "
+            "# batchlab plot %s: Gantt chart (%s x time, colour per %s) and queue "
             "length and utilization over time.\n# Run: gnuplot %s\n",
-            run, r->color, script);
-    fprintf(f, "set xlabel \"time (%s, the run's clock)\"\nset grid\n", r->unit);
+            run, r->meta->by_core ? "cores" : "hosts", r->color, script);
+    if (!r->dates)
+        fprintf(f, "set xlabel \"time (%s, the run's clock)\"\nset grid\n", r->unit);
+    else if (r->meta->tz[0]) {
+        fprintf(f, "set xlabel ");
+        char *l = eng_asprintf("date and time in %s (the log's TimeZoneString)", r->meta->tz);
+        gp_str(f, l ? l : "date and time");
+        free(l);
+        fprintf(f, "\nset grid\n");
+    } else {
+        fprintf(f, "set xlabel \"date and time, UTC (the log gives no TimeZoneString)\"\n"
+                   "set grid\n");
+    }
     for (int k = 0; k < 2; k++) {
         const char *fmt = k == 0 ? "png" : "pdf";
         if (k == 1)
@@ -779,31 +1290,105 @@ static int write_run_script(const char *script, const char *run, const run_fig *
     return 0;
 }
 
-/* plot RUN's options: the colouring and the window. 0, or 2 after the
- * message. */
-static int run_opts_parse(const bl_args *a, int *color_idx, double *from, double *to, bool *all)
+/* The time axis: by the span drawn (seconds up to 2 h, hours up to 14
+ * days, days beyond), one unit, or the log's dates. */
+enum { AXIS_AUTO, AXIS_SECONDS, AXIS_HOURS, AXIS_DAYS, AXIS_DATES };
+
+/* plot RUN's options: the colouring, the window and the time axis. */
+typedef struct run_opts {
+    int color_idx, axis;
+    bool all;
+    const char *when_s[2]; /* --from, --to as given (NULL: absent) */
+    double when[2];        /* seconds on the run's clock; -inf, +inf when absent */
+    bool is_date[2];       /* given as a date: known once the log's clock is */
+} run_opts;
+
+static const char *const when_name[2] = {"from", "to"};
+
+static int check_window(const run_opts *o)
 {
-    const char *color = bl_args_value(a, "color", "job");
-    const char *from_s = bl_args_value(a, "from", NULL), *to_s = bl_args_value(a, "to", NULL);
-    *color_idx = 0;
-    if (bl_args_choice("plot", "color", color, "job|packet", color_idx))
-        return 2;
-    *from = -INFINITY;
-    *to = INFINITY;
-    if ((from_s && bl_args_double("plot", "from", from_s, from)) ||
-        (to_s && bl_args_double("plot", "to", to_s, to)))
-        return 2;
-    if (!(*from < *to)) {
+    if (!(o->when[0] < o->when[1])) {
         fprintf(stderr, "batchlab plot: expected --from below --to\n");
         return 2;
     }
-    *all = bl_args_flag(a, "all");
-    if (*all && (isfinite(*from) || isfinite(*to))) {
+    return 0;
+}
+
+/* The options, before any file is read: a date's syntax is checked here,
+ * its value is known only with the log's clock (run_opts_dates). 0, or 2
+ * after the message. */
+static int run_opts_parse(const bl_args *a, run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    const char *color = bl_args_value(a, "color", "job");
+    if (bl_args_choice("plot", "color", color, "job|packet", &o->color_idx) ||
+        bl_args_choice("plot", "time-axis", bl_args_value(a, "time-axis", "auto"),
+                       "auto|seconds|hours|days|dates", &o->axis))
+        return 2;
+    o->when[0] = -INFINITY;
+    o->when[1] = INFINITY;
+    for (int k = 0; k < 2; k++) {
+        const char *v = o->when_s[k] = bl_args_value(a, when_name[k], NULL);
+        if (!v)
+            continue;
+        int rc = bl_plot_parse_time(v, -1, NULL, &o->when[k]);
+        o->is_date[k] = rc == BL_TIME_NO_START;
+        if (rc != BL_TIME_OK && rc != BL_TIME_NO_START) {
+            fprintf(stderr,
+                    "batchlab plot: --%s: expected seconds, a duration (90s, 30m, 36h, 2d, 1w) "
+                    "or a date (2024-03-01, 2024-03-01T12:00), got '%s'\n",
+                    when_name[k], v);
+            return 2;
+        }
+    }
+    if (!o->is_date[0] && !o->is_date[1] && check_window(o))
+        return 2;
+    o->all = bl_args_flag(a, "all");
+    if (o->all && (o->when_s[0] || o->when_s[1])) {
         fprintf(stderr, "batchlab plot: --all draws the whole run: expected no --from/--to "
                         "with it\n");
         return 2;
     }
     return 0;
+}
+
+/* The dates of --from/--to and --time-axis dates, with the log's clock
+ * from summary.json (sum). 0; 2 (usage) when a date is given but the log
+ * has no UnixStartTime; 1 when its time zone is unknown; after the
+ * message. */
+static int run_opts_dates(run_opts *o, const run_meta *m, const char *sum)
+{
+    for (int k = -1; k < 2; k++) {
+        bool need = k < 0 ? o->axis == AXIS_DATES : o->is_date[k];
+        if (!need)
+            continue;
+        char what[160];
+        if (k < 0)
+            snprintf(what, sizeof what, "--time-axis dates");
+        else
+            snprintf(what, sizeof what, "--%s %.100s", when_name[k], o->when_s[k]);
+        if (m->unix_start < 0) {
+            fprintf(stderr,
+                    "batchlab plot: %s: a date needs the log's UnixStartTime, and %s "
+                    "records none (the log's header has none, or summary.json is absent or "
+                    "older); give seconds or a duration instead\n",
+                    what, sum);
+            return 2;
+        }
+        if (!zone_known(m->tz)) {
+            fprintf(stderr,
+                    "batchlab plot: %s: manifest.inputs.workload.time_zone_string: expected a "
+                    "time zone of the TZ database (e.g. Europe/Berlin) or a POSIX TZ rule, got "
+                    "'%s' (for %s)\n",
+                    sum, m->tz, what);
+            return 1;
+        }
+        if (k >= 0 && bl_plot_parse_time(o->when_s[k], m->unix_start, m->tz, &o->when[k]) != 0) {
+            fprintf(stderr, "batchlab plot: %s: expected a date the C library can convert\n", what);
+            return 2;
+        }
+    }
+    return check_window(o) ? 2 : 0;
 }
 
 /* The files plot RUN reads (in the run's folder) and writes (in the plot
@@ -825,8 +1410,8 @@ static void run_files_fini(run_files *f)
     free(f->script);
 }
 
-/* The paths, absolute; the plot folder (out_opt, else RUN/plot) created.
- * 0, or 1 after the message. */
+/* The paths of the run's files, absolute; the plot folder's (out_opt, else
+ * RUN/plot), made by run_files_mkdir. 0, or 1 after the message. */
 static int run_files_init(run_files *f, const char *run, const char *out_opt)
 {
     memset(f, 0, sizeof *f);
@@ -851,6 +1436,12 @@ static int run_files_init(run_files *f, const char *run, const char *out_opt)
                 f->run);
         return 1;
     }
+    return 0;
+}
+
+/* Makes the plot folder and the paths in it. 0, or 1 after the message. */
+static int run_files_mkdir(run_files *f)
+{
     eng_diag d;
     eng_diag_clear(&d);
     if (eng_mkdir_p(f->dir, &d) != ENG_OK) {
@@ -883,10 +1474,11 @@ typedef struct run_window {
 /* The windows: --from/--to for both figures; a long run without them
  * shows its first week in the Gantt chart and aggregates the series
  * (hourly or daily means, fig->bin_s); the unit (fig->unit) follows the
- * span. fig's ranges are set in that unit. */
-static run_window choose_windows(run_fig *fig, double from, double to, bool all, double t_min,
-                                 double t_max)
+ * span unless --time-axis names one. fig's ranges are set in that unit. */
+static run_window choose_windows(run_fig *fig, const run_opts *o, double t_min, double t_max)
 {
+    double from = o->when[0], to = o->when[1];
+    bool all = o->all;
     run_window w;
     bool windowed = isfinite(from) || isfinite(to);
     w.g_lo = isfinite(from) ? from : t_min;
@@ -900,7 +1492,11 @@ static run_window choose_windows(run_fig *fig, double from, double to, bool all,
     fig->bin_s = all || s_span <= 2 * 86400 ? 0 : s_span <= 60 * 86400 ? 3600 : 86400;
     double span = fmax(w.g_hi - w.g_lo, s_span);
     fig->unit = span <= 7200 ? "s" : span <= LONG_RUN_S ? "h" : "days";
+    if (o->axis == AXIS_SECONDS || o->axis == AXIS_HOURS || o->axis == AXIS_DAYS)
+        fig->unit = o->axis == AXIS_SECONDS ? "s" : o->axis == AXIS_HOURS ? "h" : "days";
     w.div = fig->unit[0] == 's' ? 1 : fig->unit[0] == 'h' ? 3600 : 86400;
+    fig->div = w.div;
+    fig->dates = o->axis == AXIS_DATES;
     fig->g_lo = w.g_lo / w.div;
     fig->g_hi = w.g_hi / w.div;
     fig->s_lo = w.s_lo / w.div;
@@ -910,18 +1506,26 @@ static run_window choose_windows(run_fig *fig, double from, double to, bool all,
 
 static int plot_run(const char *run, const bl_args *a)
 {
-    int color_idx;
-    double from, to;
-    bool all;
-    if (run_opts_parse(a, &color_idx, &from, &to, &all))
+    run_opts o;
+    if (run_opts_parse(a, &o))
         return 2;
+    int color_idx = o.color_idx;
+    double from = o.when[0], to = o.when[1];
     run_files f;
     gantt_row *rows = NULL;
     series_pt *pts = NULL;
     size_t n = 0, n_pts = 0;
     int rc = 1;
+    run_meta meta = {0};
     if (run_files_init(&f, run, bl_args_value(a, "output", NULL)))
         goto done;
+    read_run_meta(f.sum, f.run, &meta);
+    rc = run_opts_dates(&o, &meta, f.sum);
+    if (rc != 0)
+        goto done;
+    rc = 1;
+    from = o.when[0];
+    to = o.when[1];
     bool has_jobs = have_file(f.jobs), has_ts = have_file(f.ts);
     int64_t max_host = -1;
     double t_min = INFINITY, t_max = -INFINITY;
@@ -935,27 +1539,22 @@ static int plot_run(const char *run, const bl_args *a)
     }
     if (!isfinite(t_min))
         t_min = t_max = 0;
-    run_meta meta;
-    read_run_meta(f.sum, f.run, max_host, &meta);
-    run_fig fig = {.dir = f.dir,
-                   .gantt = f.gantt,
-                   .marks = f.marks,
-                   .series = f.series,
-                   .title = meta.title,
+    meta.hosts = meta.hosts > max_host + 1 ? meta.hosts : max_host + 1;
+    run_fig fig = {.title = meta.title,
                    .has_jobs = has_jobs,
                    .has_ts = has_ts,
                    .hosts = meta.hosts,
+                   .meta = &meta,
                    .color = color_idx ? "packet" : "job"};
-    run_window w = choose_windows(&fig, from, to, all, t_min, t_max);
+    run_window w = choose_windows(&fig, &o, t_min, t_max);
     for (size_t i = 0; i < n_pts && !fig.outages; i++)
         fig.outages = pts[i].down > 0 && pts[i].t_s <= w.s_hi &&
                       (i + 1 == n_pts || pts[i + 1].t_s > w.s_lo);
-    if (has_jobs) {
+    if (has_jobs && (isfinite(from) || isfinite(to))) {
         size_t drawn = 0;
-        if (write_gantt(f.gantt, f.marks, f.jobs, rows, n, w.g_lo, w.g_hi, w.div, fig.unit, &drawn,
-                        fig.mark_n))
-            goto done;
-        if (drawn == 0 && (isfinite(from) || isfinite(to))) {
+        for (size_t i = 0; i < n; i++)
+            drawn += rows[i].first && !(rows[i].end_s < w.g_lo || rows[i].start_s > w.g_hi);
+        if (drawn == 0) {
             char num[4][40];
             fprintf(stderr,
                     "batchlab plot: %s: no job runs between %s and %s s (the run spans "
@@ -968,6 +1567,17 @@ static int plot_run(const char *run, const bl_args *a)
             goto done;
         }
     }
+    /* Nothing is written before this point. */
+    if (run_files_mkdir(&f))
+        goto done;
+    fig.dir = f.dir;
+    fig.gantt = f.gantt;
+    fig.marks = f.marks;
+    fig.series = f.series;
+    size_t drawn;
+    if (has_jobs && write_gantt(f.gantt, f.marks, f.jobs, rows, n, w.g_lo, w.g_hi, w.div, fig.unit,
+                                meta.by_core, &drawn, fig.mark_n))
+        goto done;
     if (has_ts && write_series(f.series, f.ts, pts, n_pts, w.s_lo, w.s_hi, fig.bin_s, w.div))
         goto done;
     if (write_run_script(f.script, f.run, &fig))
@@ -983,6 +1593,7 @@ static int plot_run(const char *run, const bl_args *a)
     }
 done:
     run_files_fini(&f);
+    run_meta_fini(&meta);
     free(rows);
     free(pts);
     return rc;
@@ -997,13 +1608,19 @@ static const char *const load_titles[] = {"mean wait (s)", "median wait (s)",
                                           "mean bounded slowdown (tau = 10 s)", "utilization",
                                           "mean queue length (jobs)"};
 /* Waits and slowdowns span orders of magnitude between policies and loads:
- * they are drawn on a log axis, values below the floor at the floor (a
- * median wait of 0 s would otherwise vanish). */
+ * they are always drawn on a log axis, values below 1 at 1 (a median wait
+ * of 0 s would otherwise vanish). The queue length goes on a log axis when
+ * its values span decades (QUEUE_LOG_SPAN); utilization never does. */
 static const bool load_log[] = {true, true, true, false, false};
-static const char *const load_units[] = {"s, log scale", "s, log scale", "log scale", "busy share",
-                                         "jobs"};
+static const char *const load_units[] = {"s", "s", "", "busy share", "jobs"};
 #define N_METRICS (sizeof load_metrics / sizeof load_metrics[0])
+#define M_QUEUE 4
+#define M_UTIL 3
 #define LOG_FLOOR 1.0
+#define QUEUE_LOG_SPAN 100.0
+/* Every tick label of every panel, x and y, in one format: plain decimals
+ * up to 10 digits ("%g" wrote 1e+06 beside 100000). */
+#define TICK_FORMAT "%.10g"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -1047,17 +1664,23 @@ static void load_table_fini(load_table *t)
     free(t->loads);
 }
 
-void bl_plot_median_interval(double *v, size_t n, double level, double *median, double *lo,
+bool bl_plot_median_interval(double *v, size_t n, double level, double *median, double *lo,
                              double *hi)
 {
     if (n == 0) {
         *median = *lo = *hi = NAN;
-        return;
+        return false;
     }
     qsort(v, n, sizeof *v, cmp_double);
     *median = gsl_stats_median_from_sorted_data(v, 1, n);
+    if (n < BL_PLOT_MIN_QUANTILE_N) {
+        *lo = v[0];
+        *hi = v[n - 1];
+        return false;
+    }
     *lo = gsl_stats_quantile_from_sorted_data(v, 1, n, (1.0 - level) / 2.0);
     *hi = gsl_stats_quantile_from_sorted_data(v, 1, n, (1.0 + level) / 2.0);
+    return true;
 }
 
 /* Index of s in list (adding it in first-seen order). */
@@ -1231,12 +1854,122 @@ static double dodge(const load_table *t, size_t v, double x)
     return round(at * 1e9) / 1e9; /* short numbers in the .dat files */
 }
 
+/* The seeds' values of metric m at workload w, variant v and load index l
+ * into vals: their count, and their median, bar and mean (NaN without
+ * values). */
+static size_t point_stats(const load_table *t, size_t w, size_t v, size_t l, size_t m, double level,
+                          double *vals, double *med, double *lo, double *hi, double *mean)
+{
+    size_t k = 0;
+    double sum = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->wi[i] == w && t->vi[i] == v && t->rows[i].load == t->loads[l] && t->rows[i].has[m])
+            sum += vals[k++] = t->rows[i].v[m];
+    *mean = k ? sum / (double)k : NAN;
+    bl_plot_median_interval(vals, k, level, med, lo, hi);
+    return k;
+}
+
+/* How one panel (a workload's metric) draws its values: on a log axis or
+ * not, where values below the log axis' floor go, and what its label says
+ * about them. */
+typedef struct panel_axis {
+    bool log;
+    double floor;        /* values below it are drawn at it; -inf on a linear axis */
+    bool median_below;   /* some median is below the floor */
+    bool median_nonzero; /* ... and not every such median is 0 */
+    bool value_below;    /* some seed's value or bar end is below the floor */
+} panel_axis;
+
+/* The axis of metric m for workload w, decided from the data: waits and
+ * slowdowns on a log axis from 1; the queue length on a log axis when its
+ * positive values span more than QUEUE_LOG_SPAN, from the decade below its
+ * smallest positive value (so that a 0 stays apart from it). vals is
+ * scratch of t->n doubles. */
+static panel_axis panel_axis_of(const load_table *t, size_t w, size_t m, double level, double *vals)
+{
+    panel_axis ax = {.log = load_log[m], .floor = load_log[m] ? LOG_FLOOR : -INFINITY};
+    if (m == M_QUEUE) {
+        double lo_pos = INFINITY, hi_pos = 0;
+        for (size_t i = 0; i < t->n; i++)
+            if (t->wi[i] == w && t->rows[i].has[m] && t->rows[i].v[m] > 0) {
+                lo_pos = fmin(lo_pos, t->rows[i].v[m]);
+                hi_pos = fmax(hi_pos, t->rows[i].v[m]);
+            }
+        if (hi_pos > QUEUE_LOG_SPAN * lo_pos) {
+            ax.log = true;
+            ax.floor = pow(10.0, ceil(log10(lo_pos)) - 1);
+        }
+    }
+    if (!ax.log)
+        return ax;
+    for (size_t v = 0; v < t->n_v; v++)
+        for (size_t l = 0; l < t->n_l; l++) {
+            double med, lo, hi, mean;
+            if (!point_stats(t, w, v, l, m, level, vals, &med, &lo, &hi, &mean))
+                continue;
+            if (med < ax.floor) {
+                ax.median_below = true;
+                ax.median_nonzero = ax.median_nonzero || med != 0;
+            }
+            ax.value_below = ax.value_below || lo < ax.floor || vals[0] < ax.floor;
+        }
+    return ax;
+}
+
+/* What a log axis' label says about its floor: "; median 0 drawn at 1",
+ * "; medians below 1 drawn at 1", "; values below 1 drawn at 1" or
+ * nothing. */
+static void floor_note(const panel_axis *ax, char *buf, size_t size)
+{
+    char fl[40];
+    eng_fmt_double(fl, sizeof fl, ax->floor);
+    if (!ax->log || (!ax->median_below && !ax->value_below))
+        snprintf(buf, size, "%s", "");
+    else if (ax->median_below && !ax->median_nonzero)
+        snprintf(buf, size, "; median 0 drawn at %s", fl);
+    else
+        snprintf(buf, size, "; %s below %s drawn at %s", ax->median_below ? "medians" : "values",
+                 fl, fl);
+}
+
+/* What the bars of workload w are, from the seeds per point: the central
+ * level share (5 seeds or more), min to max (fewer), or both. */
+static void bars_note(const load_table *t, size_t w, double level, double *vals, char *buf,
+                      size_t size)
+{
+    size_t n_min = SIZE_MAX, n_max = 0;
+    for (size_t m = 0; m < N_METRICS; m++)
+        for (size_t v = 0; v < t->n_v; v++)
+            for (size_t l = 0; l < t->n_l; l++) {
+                double med, lo, hi, mean;
+                size_t k = point_stats(t, w, v, l, m, level, vals, &med, &lo, &hi, &mean);
+                if (k) {
+                    n_min = k < n_min ? k : n_min;
+                    n_max = k > n_max ? k : n_max;
+                }
+            }
+    char pct[40];
+    eng_fmt_double(pct, sizeof pct, level * 100);
+    if (n_max <= 1)
+        snprintf(buf, size, "one seed per point: no bars");
+    else if (n_max < BL_PLOT_MIN_QUANTILE_N)
+        snprintf(buf, size, "bars: min to max of the seeds' values (fewer than %d seeds)",
+                 BL_PLOT_MIN_QUANTILE_N);
+    else if (n_min >= BL_PLOT_MIN_QUANTILE_N)
+        snprintf(buf, size, "bars: central %s %% of the seeds' values", pct);
+    else
+        snprintf(buf, size,
+                 "bars: central %s %% of the seeds' values, min to max where fewer than %d seeds",
+                 pct, BL_PLOT_MIN_QUANTILE_N);
+}
+
 /* One .dat file for workload w and metric m: per variant, a block of
  * "load median low high n mean" (load shifted by dodge()), then a block of
  * each seed's "load value"; the same numbers go to loads.csv. vals is
  * scratch of t->n doubles. 0 or 1 after a message. */
 static int write_metric_dat(const load_table *t, size_t w, size_t m, double level, const char *path,
-                            FILE *table, double *vals)
+                            const panel_axis *ax, FILE *table, double *vals)
 {
     eng_diag d;
     eng_diag_clear(&d);
@@ -1245,28 +1978,26 @@ static int write_metric_dat(const load_table *t, size_t w, size_t m, double leve
         fprintf(stderr, "batchlab plot: %s\n", d.msg);
         return 1;
     }
-    double floor = load_log[m] ? LOG_FLOOR : -INFINITY;
+    double floor = ax->floor;
+    char fl[40];
+    eng_fmt_double(fl, sizeof fl, floor);
     fprintf(g.f,
             "# %s, %s: per policy variant, a block of 'load median low high n mean' "
-            "(low-high: the central %g %% of the seeds' values; load shifted by the "
-            "variant's offset), then a block of each seed's 'load value'%s\n",
-            t->wl[w], load_metrics[m], level * 100,
-            load_log[m] ? "; values below 1 are written as 1 (log axis)" : "");
+            "(low-high: the central %g %% of the seeds' values, or their min to max where "
+            "n < %d; load shifted by the variant's offset), then a block of each seed's "
+            "'load value'%s%s%s\n",
+            t->wl[w], load_metrics[m], level * 100, BL_PLOT_MIN_QUANTILE_N,
+            ax->log ? "; values below " : "", ax->log ? fl : "",
+            ax->log ? " are written at it (log axis)" : "");
     char num[6][40];
     for (size_t v = 0; v < t->n_v; v++) {
         fprintf(g.f, "# %s\n", t->vl[v]);
         bool any = false;
         for (size_t l = 0; l < t->n_l; l++) {
-            size_t k = 0;
-            double sum = 0;
-            for (size_t i = 0; i < t->n; i++)
-                if (t->wi[i] == w && t->vi[i] == v && t->rows[i].load == t->loads[l] &&
-                    t->rows[i].has[m])
-                    sum += vals[k++] = t->rows[i].v[m];
+            double med, lo, hi, mean;
+            size_t k = point_stats(t, w, v, l, m, level, vals, &med, &lo, &hi, &mean);
             if (k == 0)
                 continue;
-            double med, lo, hi, mean = sum / (double)k;
-            bl_plot_median_interval(vals, k, level, &med, &lo, &hi);
             eng_fmt_double(num[0], sizeof num[0], t->loads[l]);
             eng_fmt_double(num[1], sizeof num[1], med);
             eng_fmt_double(num[2], sizeof num[2], lo);
@@ -1312,30 +2043,65 @@ static const int filled_pt[] = {7, 5, 9, 11, 13, 15};
 static const int open_pt[] = {6, 4, 8, 10, 12, 14};
 #define N_PT (sizeof filled_pt / sizeof filled_pt[0])
 
-/* The gnuplot commands of one panel: metric m of workload w. */
+/* Writes "a\nb" as one gnuplot string: two lines (b NULL: a alone). */
+static void gp_str2(FILE *f, const char *a, const char *b)
+{
+    if (!b) {
+        gp_str(f, a);
+        return;
+    }
+    char *s = eng_asprintf("%s\x01%s", a, b);
+    if (!s) {
+        gp_str(f, a);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = s; *p; p++) {
+        if (*p == '\x01')
+            fputs("\\n", f);
+        else {
+            if (*p == '"' || *p == '\\')
+                fputc('\\', f);
+            fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+    free(s);
+}
+
+/* The gnuplot commands of one panel: metric m of workload w, on axis ax;
+ * bars says what the bars are (in the title of a figure of its own; the
+ * overview says it once). */
 static void script_panel(FILE *f, const load_table *t, size_t w, size_t m, const char *dat,
-                         bool overview)
+                         const panel_axis *ax, const char *bars, bool overview)
 {
     fprintf(f, "set title ");
     char *title = eng_asprintf("%s: %s", t->wl[w], load_titles[m]);
-    gp_str(f, overview ? load_titles[m] : title ? title : "");
+    if (overview)
+        gp_str(f, load_titles[m]);
+    else
+        gp_str2(f, title ? title : load_titles[m], bars);
     free(title);
     /* The overview's panels are small: units only, the title says what. */
-    char *ylabel = overview ? eng_strdup(load_units[m])
-                            : eng_asprintf("%s%s", load_titles[m],
-                                           load_log[m] ? ", log scale (values < 1 at 1)" : "");
+    char note[160];
+    floor_note(ax, note, sizeof note);
+    const char *what = overview ? load_units[m] : load_titles[m];
+    char *ylabel = eng_asprintf("%s%s%s", what,
+                                !ax->log  ? ""
+                                : what[0] ? ", log scale"
+                                          : "log scale",
+                                note);
     fprintf(f, "\nset ylabel ");
-    gp_str(f, ylabel ? ylabel : load_titles[m]);
+    gp_str(f, ylabel ? ylabel : what);
     free(ylabel);
     fprintf(f, "\nset xlabel ");
     gp_str(f, overview ? "load"
                        : "load (computed, Baranov & Lyakhovets 2022; policies drawn "
                          "side by side)");
-    if (load_log[m])
-        fprintf(f, "\nset logscale y\nset yrange [*:*]\nset format y \"%%g\"\n");
+    if (ax->log)
+        fprintf(f, "\nset logscale y\nset yrange [*:*]\n");
     else
-        fprintf(f, "\nunset logscale y\nset yrange [%s]\nset format y \"%%g\"\n",
-                m == 3 ? "0:1.05" : "0:*");
+        fprintf(f, "\nunset logscale y\nset yrange [%s]\n", m == M_UTIL ? "0:1.05" : "0:*");
     fprintf(f, "plot ");
     for (size_t v = 0; v < t->n_v; v++) {
         int lc = (int)v + 1, dt = (int)(v % 5) + 1;
@@ -1357,7 +2123,8 @@ static void script_panel(FILE *f, const load_table *t, size_t w, size_t m, const
 /* The script's figures for workload w: one per metric and an overview, PNG
  * then PDF where pdfcairo exists. */
 static void script_workload(FILE *f, const load_table *t, size_t w, const char *dir,
-                            const char *wsafe, char *const *dats)
+                            const char *wsafe, char *const *dats, const panel_axis *axes,
+                            const char *bars)
 {
     for (int k = 0; k < 2; k++) {
         const char *fmt = k == 0 ? "png" : "pdf";
@@ -1372,13 +2139,13 @@ static void script_workload(FILE *f, const load_table *t, size_t w, const char *
             free(o);
             if (overview) {
                 fprintf(f, "set multiplot layout 2,3 title ");
-                gp_str(f, t->wl[w]);
+                gp_str2(f, t->wl[w], bars);
                 fputc('\n', f);
                 for (size_t mm = 0; mm < N_METRICS; mm++)
-                    script_panel(f, t, w, mm, dats[mm], true);
+                    script_panel(f, t, w, mm, dats[mm], &axes[mm], bars, true);
                 fprintf(f, "unset multiplot\n");
             } else {
-                script_panel(f, t, w, m, dats[m], false);
+                script_panel(f, t, w, m, dats[m], &axes[m], bars, false);
             }
         }
         if (k == 1)
@@ -1424,27 +2191,34 @@ static int write_loads(const load_table *t, const char *csv, const char *dir, do
         fprintf(tf.f, "workload,variant,metric,load,n,median,low,high,mean\n");
         fprintf(sf.f,
                 "# batchlab plot --loads %s: metrics against load; per policy the median "
-                "over seeds with the central %s share of the seeds' values, and each "
-                "seed as an open point.\n# Run: gnuplot loads.gp\n",
-                csv, lvl);
-        fprintf(sf.f, "set grid\nset key top left\nset offsets graph 0.03, graph 0.03, 0, 0\n"
-                      "set bars 0.5\n");
+                "over seeds with a bar, the central %s share of the seeds' values (their "
+                "min to max where fewer than %d), and each seed as an open point.\n"
+                "# Run: gnuplot loads.gp\n",
+                csv, lvl, BL_PLOT_MIN_QUANTILE_N);
+        fprintf(sf.f,
+                "set grid\nset key top left\nset offsets graph 0.03, graph 0.03, 0, 0\n"
+                "set bars 0.5\nset format x \"%s\"\nset format y \"%s\"\n",
+                TICK_FORMAT, TICK_FORMAT);
     }
     for (size_t w = 0; w < t->n_w && rc == 0; w++) {
         char *wsafe = safe_name(t->wl[w]);
         char *dats[N_METRICS] = {0};
+        panel_axis axes[N_METRICS];
+        char bars[128];
+        bars_note(t, w, level, vals, bars, sizeof bars);
         for (size_t m = 0; m < N_METRICS && rc == 0; m++) {
+            axes[m] = panel_axis_of(t, w, m, level, vals);
             dats[m] = wsafe ? eng_asprintf("%s/loads-%s-%s.dat", dir, wsafe, load_metrics[m])
                             : NULL;
             if (!dats[m]) {
                 fprintf(stderr, "batchlab plot: out of memory\n");
                 rc = 1;
             } else {
-                rc = write_metric_dat(t, w, m, level, dats[m], tf.f, vals);
+                rc = write_metric_dat(t, w, m, level, dats[m], &axes[m], tf.f, vals);
             }
         }
         if (rc == 0)
-            script_workload(sf.f, t, w, dir, wsafe, dats);
+            script_workload(sf.f, t, w, dir, wsafe, dats, axes, bars);
         for (size_t m = 0; m < N_METRICS; m++)
             free(dats[m]);
         free(wsafe);
@@ -1516,12 +2290,14 @@ int bl_cmd_plot(int argc, char **argv)
     if (a.help) {
         bl_args_usage("plot", "RUN_DIR [options]  |  --loads RESULTS.csv [options]",
                       "Draws figures with gnuplot (PNG, and PDF where pdfcairo exists).\n"
-                      "RUN_DIR: a Gantt chart of the run (hosts x time, a colour per job or\n"
-                      "packet) from jobs.csv, and queue length and utilization over time from\n"
+                      "RUN_DIR: a Gantt chart of the run (hosts x time, or cores x time with\n"
+                      "the hosts marked under --alloc core; a colour per job or packet) from\n"
+                      "jobs.csv, and queue length and utilization over time from\n"
                       "timeseries.csv, into RUN_DIR/plot. --loads: a sweep's mean and median\n"
                       "wait, bounded slowdown, utilization and queue length against load for\n"
                       "every policy: each seed as a point, the median over seeds with the\n"
-                      "central share of the seeds' values (--level) as its bar.",
+                      "central share of the seeds' values (--level) as its bar, or their min\n"
+                      "to max where a point has fewer than 5 seeds.",
                       plot_opts, N_OPTS(plot_opts));
         bl_args_fini(&a);
         return 0;
