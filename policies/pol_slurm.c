@@ -401,6 +401,12 @@ static int64_t acct_id(const slurm_state *s, const pol_job *j)
 /* Reads the shares file: one account per line, "USER SHARES". */
 static int read_shares(slurm_state *s, const char *path, char *err, size_t errlen)
 {
+    eng_diag d;
+    eng_diag_clear(&d);
+    if (eng_check_not_dir(path, "a file of 'USER SHARES' lines", &d) != ENG_OK) {
+        snprintf(err, errlen, "option shares: %s", d.msg);
+        return ENG_INVAL;
+    }
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, errlen, "option shares: cannot open '%s': %s", path, strerror(errno));

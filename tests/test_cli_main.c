@@ -1,5 +1,6 @@
 /* test_cli_main.c — the batchlab command as users call it: exit codes,
  * messages that name the file and line, and each command's output. */
+#include "bl_proc.h"
 #include "bl_test.h"
 
 #include <stdio.h>
@@ -495,6 +496,85 @@ static void test_islands(void)
     CU_ASSERT_EQUAL(access(path, F_OK), -1);
 }
 
+/* A folder given where a file is expected: every command that takes the
+ * file says "DIR: is a directory" and exits 1 (never SimGrid's "input in
+ * flex scanner failed"), and writes nothing. */
+static void expect_dir(const char *args, int status, const char *dir)
+{
+    char want[800];
+    snprintf(want, sizeof want, "%s: is a directory", dir);
+    expect(args, status, want);
+    char *out = NULL;
+    bl(args, &out);
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "flex scanner") : NULL);
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "without a report") : NULL);
+    free(out);
+}
+
+static void test_directory_for_a_file(void)
+{
+    const char *d = bl_tmpdir(), *out = bl_tmpdir();
+    char args[2400], path[900];
+    const char *wl = "--workload traces/fixtures/small.swf";
+    /* --platform, in every command that takes one */
+    snprintf(args, sizeof args, "run --platform %s %s --policy easy -q", d, wl);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "compare --platform %s %s -q --policies fcfs,easy", d, wl);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "info --platform %s %s", d, wl);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "scale --platform %s %s --load 0.5 -o %s/scaled.swf", d, wl, out);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "sweep task --out %s/task --platform %s %s --policy easy --seed 1",
+             out, d, wl);
+    expect_dir(args, 1, d);
+    /* --workload */
+    snprintf(args, sizeof args, RUN "--workload %s --policy easy -q", d);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args,
+             "compare --platform platforms/test/tiny-4.xml --workload %s -q --policies fcfs", d);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "info --workload %s", d);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "scale --workload %s --nodes 4 --load 0.5 -o %s/scaled.swf", d,
+             out);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "fit --workload %s", d);
+    expect_dir(args, 1, d);
+    /* the other files a run reads */
+    snprintf(args, sizeof args, RUN "%s --policy easy -q --failure-trace %s", wl, d);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, RUN "%s --policy easy -q --init-times %s", wl, d);
+    expect_dir(args, 1, d);
+    /* an output file that is a folder */
+    snprintf(args, sizeof args, "generate lublin --nodes 4 --jobs 3 --seed 1 -o %s", d);
+    expect_dir(args, 1, d);
+    /* the files of a study, a sweep, a plot and a policy option */
+    snprintf(args, sizeof args, "study availability --job-model %s", d);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "sweep expand %s --out %s/sweep", d, out);
+    expect_dir(args, 1, d);
+    snprintf(path, sizeof path, "%s/grid.txt", out);
+    FILE *g = fopen(path, "w");
+    CU_ASSERT_FATAL(g != NULL);
+    fprintf(g,
+            "platform = %s\nworkload.small = %s/traces/fixtures/small.swf\npolicies = easy\n"
+            "seeds = 1\n",
+            d, BL_SOURCE_DIR);
+    fclose(g);
+    snprintf(args, sizeof args, "sweep expand %s --out %s/sweep", path, out);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "plot --loads %s", d);
+    expect_dir(args, 1, d);
+    /* a policy's option values are checked before the run: a usage error */
+    snprintf(args, sizeof args, RUN "%s -q --policy slurm:shares=%s", wl, d);
+    expect_dir(args, 2, d);
+    /* nothing written anywhere */
+    CU_ASSERT_EQUAL(bl_dir_entries(d, NULL, 0), 0);
+    snprintf(path, sizeof path, "%s/scaled.swf", out);
+    CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+}
+
 /* Agreement with the log's own waits (field 3 of the fixture): printed by
  * run, a row block of compare. Known answers in test_eng_metrics.c. */
 static void test_log_agreement(void)
@@ -525,5 +605,6 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "host failures from a trace or the model", test_failures);
     CU_add_test(s, "islands: placement, --islands, malformed property", test_islands);
     CU_add_test(s, "agreement with the log in run and compare", test_log_agreement);
+    CU_add_test(s, "a folder where a file is expected", test_directory_for_a_file);
     return 0;
 }

@@ -382,6 +382,14 @@ static int check_has_jobs(const char *cmd, const char *path, const eng_workload 
 
 static int check_readable(const char *cmd, const char *what, const char *path)
 {
+    eng_diag d;
+    eng_diag_clear(&d);
+    char expected[64];
+    snprintf(expected, sizeof expected, "a %s file", what);
+    if (eng_check_not_dir(path, expected, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab %s: %s\n", cmd, d.msg);
+        return 1;
+    }
     if (access(path, R_OK) == 0)
         return 0;
     fprintf(stderr, "batchlab %s: %s: cannot open %s file: %s\n", cmd, path, what, strerror(errno));
