@@ -33,7 +33,7 @@
 
 static const bl_opt lublin_opts[] = {
     {"nodes", 0, BL_VALUE, "P", "machine size in nodes, the largest job (required)"},
-    {"jobs", 0, BL_VALUE, "N", "number of jobs (required)"},
+    {"jobs", 0, BL_VALUE, "N", "number of jobs, at least 1 (required)"},
     {"seed", 0, BL_VALUE, "S", "generator seed, 0..4294967295 (required)"},
     {"typeless", 0, BL_FLAG, NULL, "one stream, whole-sample parameters (default: typed)"},
     {"start-hour", 0, BL_VALUE, "H", "local hour of day at time 0, 0..23 (default 0)"},
@@ -47,7 +47,7 @@ static const bl_opt lublin_opts[] = {
 
 static const bl_opt modified_opts[] = {
     {"nodes", 0, BL_VALUE, "P", "machine size in nodes, the largest job (required)"},
-    {"jobs", 0, BL_VALUE, "N", "number of jobs (required)"},
+    {"jobs", 0, BL_VALUE, "N", "number of jobs, at least 1 (required)"},
     {"seed", 0, BL_VALUE, "S", "generator seed, 0..4294967295 (required)"},
     {"lambda", 0, BL_VALUE, "L", "Poisson arrival rate, jobs/s (default 0.0142)"},
     {"types", 0, BL_VALUE, "K", "job types uniform in 1..K, field 15 (default 8)"},
@@ -131,6 +131,15 @@ static const char scale_description[] =
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
+const char *bl_fmt_load(char *buf, size_t len, double load)
+{
+    if (isfinite(load))
+        snprintf(buf, len, "%.4f", load);
+    else
+        snprintf(buf, len, "undefined (arrivals span 0 s)");
+    return buf;
+}
+
 static int need(const bl_args *a, const char *name)
 {
     if (bl_args_get(a, name)->set)
@@ -201,7 +210,7 @@ static int common_opts(const bl_args *a, int64_t *nodes, size_t *jobs, unsigned 
     if (need(a, "nodes") || need(a, "jobs") || need(a, "seed") || need(a, "output"))
         return 2;
     if (int_opt("generate", a, "nodes", 1, INT32_MAX, &n) ||
-        int_opt("generate", a, "jobs", 0, 1ULL << 40, &j) ||
+        int_opt("generate", a, "jobs", 1, 1ULL << 40, &j) ||
         int_opt("generate", a, "seed", 0, SEED_MAX, &s))
         return 2;
     *nodes = (int64_t)n;
@@ -227,8 +236,10 @@ static void summary(const char *path, const eng_workload *w, int64_t nodes)
     eng_load l;
     if (eng_scale_load(w, nodes, 1, &l, NULL) != ENG_OK)
         return;
-    printf("%s: %zu jobs, arrivals over %.0f s, computed load %.4f on %lld nodes\n", path,
-           w->n_jobs, l.span_s, l.load, (long long)nodes);
+    char load[40];
+    printf("%s: %zu job%s, arrivals over %.0f s, computed load %s on %lld node%s\n", path,
+           w->n_jobs, w->n_jobs == 1 ? "" : "s", l.span_s, bl_fmt_load(load, sizeof load, l.load),
+           (long long)nodes, nodes == 1 ? "" : "s");
 }
 
 /* ------------------------------------------------------------------ */
@@ -597,11 +608,18 @@ static int scale_log(const scale_req *q, eng_diag *d)
         rc = 1;
     if (rc == 0) {
         eng_scale_load(w, nodes, (int64_t)q->cpn, &after, NULL);
-        printf("%s: %zu jobs, arrivals over %.0f s (was %.0f s, factor %.6g)", q->out, w->n_jobs,
-               after.span_s, before.span_s, factor);
+        char load[2][40];
+        printf("%s: %zu job%s, arrivals over %.0f s (was %.0f s, factor %.6g)", q->out, w->n_jobs,
+               w->n_jobs == 1 ? "" : "s", after.span_s, before.span_s, factor);
+        bl_fmt_load(load[0], sizeof load[0], after.load);
+        bl_fmt_load(load[1], sizeof load[1], before.load);
+        if (q->have_nodes && strcmp(load[0], load[1]) != 0)
+            printf(", computed load %s (was %s)", load[0], load[1]);
+        else if (q->have_nodes)
+            printf(", computed load %s", load[0]); /* --types alone, or undefined both times */
         if (q->have_nodes)
-            printf(", computed load %.4f (was %.4f) on %llu nodes of %llu core%s", after.load,
-                   before.load, q->nodes, q->cpn, q->cpn == 1 ? "" : "s");
+            printf(" on %llu node%s of %llu core%s", q->nodes, q->nodes == 1 ? "" : "s", q->cpn,
+                   q->cpn == 1 ? "" : "s");
         printf("\n");
     }
     eng_workload_destroy(w);

@@ -1084,8 +1084,10 @@ static int cmd_info(int argc, char **argv)
         if (have_nodes) {
             eng_load load;
             eng_scale_load(w, (int64_t)nodes, (int64_t)cpn, &load, NULL);
-            printf("  computed load      %.4f on %llu nodes of %llu core%s (%zu jobs counted)\n",
-                   load.load, nodes, cpn, cpn == 1 ? "" : "s", load.n_counted);
+            char text[40];
+            printf("  computed load      %s on %llu node%s of %llu core%s (%zu job%s counted)\n",
+                   bl_fmt_load(text, sizeof text, load.load), nodes, nodes == 1 ? "" : "s", cpn,
+                   cpn == 1 ? "" : "s", load.n_counted, load.n_counted == 1 ? "" : "s");
         }
         if (plat)
             rc = info_on_platform(w, plat, platform);
