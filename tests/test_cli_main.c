@@ -224,6 +224,58 @@ static void test_compare_and_info(void)
     expect("info", 2, "--workload is required");
 }
 
+/* compare runs each policy spec once: a spec given twice (the same options
+ * in any order) is a usage error, and so are two specs whose output
+ * folders would have the same name; distinct specs keep distinct folders. */
+static void test_compare_distinct_specs(void)
+{
+    const char *dir = bl_tmpdir();
+    char args[4000], path[1200], out[900];
+    const char *head = "compare --platform platforms/kth-sp2.xml --workload "
+                       "traces/fixtures/small.swf -q";
+    snprintf(out, sizeof out, "%s/twice", dir);
+    snprintf(args, sizeof args, "%s --policies easy,easy --out %s", head, out);
+    expect(args, 2,
+           "batchlab compare: --policies: 'easy' is given twice (policy easy with the same "
+           "options); give each policy spec once");
+    CU_ASSERT_NOT_EQUAL(access(out, F_OK), 0); /* nothing written */
+    snprintf(args, sizeof args, "%s --policies easy,easy", head);
+    expect(args, 2, "'easy' is given twice");
+    snprintf(args, sizeof args,
+             "%s --policies fcfs,easy:backfill_order=sjf:predictor=user2,"
+             "easy:predictor=user2:backfill_order=sjf --out %s",
+             head, out);
+    expect(args, 2,
+           "'easy:backfill_order=sjf:predictor=user2' and "
+           "'easy:predictor=user2:backfill_order=sjf' are the same (policy easy with the same "
+           "options)");
+    CU_ASSERT_NOT_EQUAL(access(out, F_OK), 0);
+    /* two distinct specs whose folder names collide (' ' and '/' become '_') */
+    char a[800], b[800];
+    snprintf(a, sizeof a, "%s/x y", dir);
+    snprintf(b, sizeof b, "%s/x_y", dir);
+    FILE *f = fopen(a, "w"), *g = fopen(b, "w");
+    CU_ASSERT_FATAL(f && g);
+    fputs("1 1\n", f);
+    fputs("1 1\n", g);
+    fclose(f);
+    fclose(g);
+    snprintf(args, sizeof args, "%s --policies 'slurm:shares=%s,slurm:shares=%s' --out %s", head, a,
+             b, out);
+    expect(args, 2, "would both write their outputs into the folder");
+    CU_ASSERT_NOT_EQUAL(access(out, F_OK), 0);
+    /* without --out they are two columns, and run */
+    snprintf(args, sizeof args, "%s --policies 'slurm:shares=%s,slurm:shares=%s'", head, a, b);
+    expect(args, 0, "mean bounded slowdown");
+    /* distinct specs, distinct folders */
+    snprintf(args, sizeof args, "%s --policies easy,easy:backfill_order=sjf --out %s", head, out);
+    expect(args, 0, "easy:backfill_order=sjf");
+    snprintf(path, sizeof path, "%s/easy/summary.json", out);
+    CU_ASSERT_EQUAL(access(path, R_OK), 0);
+    snprintf(path, sizeof path, "%s/easy+backfill_order=sjf/summary.json", out);
+    CU_ASSERT_EQUAL(access(path, R_OK), 0);
+}
+
 static void test_machines_and_initialization(void)
 {
     expect("info --workload traces/fixtures/small.swf --platform platforms/kth-sp2.xml", 0,
@@ -599,6 +651,7 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "bad input exits 1 naming file and line", test_bad_input);
     CU_add_test(s, "run writes every output", test_run_and_outputs);
     CU_add_test(s, "compare and info", test_compare_and_info);
+    CU_add_test(s, "compare: each spec once, each folder its own", test_compare_distinct_specs);
     CU_add_test(s, "BATCHLAB_SA_BACKEND passed down as an option", test_sa_backend_env);
     CU_add_test(s, "machines for info and scale; initialization", test_machines_and_initialization);
     CU_add_test(s, "the bad-input catalogue", test_bad_input_catalogue);

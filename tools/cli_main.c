@@ -710,6 +710,63 @@ static char *policy_dir(const char *out, const char *label)
     return dir;
 }
 
+/* The same policy with the same options, in whatever order they were
+ * given (a key appears at most once: pol_check_options). */
+static bool same_spec(const policy_spec *a, const policy_spec *b)
+{
+    if (a->type != b->type || a->n_kv != b->n_kv)
+        return false;
+    for (size_t i = 0; i < a->n_kv; i++) {
+        bool found = false;
+        for (size_t j = 0; j < b->n_kv && !found; j++)
+            found = strcmp(a->kv[i].key, b->kv[j].key) == 0 &&
+                    strcmp(a->kv[i].value, b->kv[j].value) == 0;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* Each policy spec runs once: one given twice would only repeat a column
+ * (and with --out overwrite its own folder), and two distinct specs may
+ * not share a folder name (policy_dir maps ' ' and '/' to '_'). 0, or 2
+ * after the message. O(n^2) in the specs, which are few. */
+static int check_distinct_specs(const char *const *labels, const policy_spec *specs, size_t n,
+                                const char *out)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++) {
+            if (same_spec(&specs[i], &specs[j])) {
+                if (strcmp(labels[i], labels[j]) == 0)
+                    fprintf(stderr,
+                            "batchlab compare: --policies: '%s' is given twice (policy %s with "
+                            "the same options); give each policy spec once\n",
+                            labels[i], specs[i].type->name);
+                else
+                    fprintf(stderr,
+                            "batchlab compare: --policies: '%s' and '%s' are the same (policy "
+                            "%s with the same options); give each policy spec once\n",
+                            labels[j], labels[i], specs[i].type->name);
+                return 2;
+            }
+            if (!out)
+                continue;
+            char *a = policy_dir(out, labels[i]), *b = policy_dir(out, labels[j]);
+            bool clash = a && b && strcmp(a, b) == 0;
+            if (clash)
+                fprintf(stderr,
+                        "batchlab compare: --policies: '%s' and '%s' would both write their "
+                        "outputs into the folder %s (' ' and '/' in a spec become '_', ':' "
+                        "becomes '+'); write them with two compare commands\n",
+                        labels[j], labels[i], a);
+            free(a);
+            free(b);
+            if (clash)
+                return 2;
+        }
+    return 0;
+}
+
 static void print_compare(const char *const *labels, const eng_run_report *r, size_t n,
                           const sim_args *s)
 {
@@ -860,6 +917,8 @@ static int cmd_compare(int argc, char **argv)
         }
         for (size_t i = 0; i < n && rc == 0; i++)
             rc = policy_spec_parse("compare", labels[i], NULL, 0, &specs[i]);
+        if (rc == 0)
+            rc = check_distinct_specs((const char *const *)labels, specs, n, s.c.out);
     }
     if (rc == 0)
         rc = check_readable("compare", "platform", s.c.platform);
