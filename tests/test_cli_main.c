@@ -111,7 +111,7 @@ static void test_bad_input(void)
     snprintf(want, sizeof want, "%s:3: expected 18 fields, found 17", bad);
     expect(args, 1, want);
     snprintf(args, sizeof args, RUN "--workload %s --policy easy --lenient", bad);
-    expect(args, 0, "skipped 1 malformed lines");
+    expect(args, 0, "skipped 1 malformed line (--lenient)");
     expect(args, 0, "2 read, 2 simulated");
     const char *junk = bl_write_tmp("junk.xml", "\x7f"
                                                 "ELF garbage\n");
@@ -364,7 +364,7 @@ static void test_bad_input_catalogue(void)
         {"crlf.swf", "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\r\n", "1 read, 1 simulated", 0},
         {"unsorted.swf",
          "1 50 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n",
-         "unsorted.swf: 1 jobs were out of submit order", 0},
+         "unsorted.swf: 1 job was out of submit order", 0},
         {"large.swf",
          "1 0 -1 10 64 -1 -1 64 20 -1 1 1 1 -1 1 -1 -1 -1\n2 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 1 -1 -1 -1\n",
          "dropped            1 (1 too-large)", 0},
@@ -412,8 +412,8 @@ static void test_failures(void)
                  "--failure-trace %s",
              trace);
     expect(args, 0, "1 cut by a host failure");
-    expect(args, 0, "1 outages), kill");
-    expect(args, 0, "1 jobs failed, 0 requeued, 106 node-seconds wasted");
+    expect(args, 0, "1 outage), kill");
+    expect(args, 0, "1 job failed, 0 requeued, 106 node-seconds wasted");
     snprintf(args, sizeof args,
              RUN "--workload traces/fixtures/small.swf --policy easy -q "
                  "--failure-trace %s --on-failure requeue",

@@ -238,8 +238,8 @@ static void summary(const char *path, const eng_workload *w, int64_t nodes)
         return;
     char load[40];
     printf("%s: %zu job%s, arrivals over %.0f s, computed load %s on %lld node%s\n", path,
-           w->n_jobs, w->n_jobs == 1 ? "" : "s", l.span_s, bl_fmt_load(load, sizeof load, l.load),
-           (long long)nodes, nodes == 1 ? "" : "s");
+           w->n_jobs, bl_s(w->n_jobs), l.span_s, bl_fmt_load(load, sizeof load, l.load),
+           (long long)nodes, bl_s((unsigned long long)nodes));
 }
 
 /* ------------------------------------------------------------------ */
@@ -534,11 +534,11 @@ static int scale_arrivals(eng_workload *w, const scale_req *q, const eng_load *b
         }
         snprintf(note, sizeof note,
                  "scale: inter-arrival times multiplied by %s for a computed load of %s on %llu "
-                 "nodes of %llu cores (U = sum(run time x nodes) / (D x P), Baranov & Lyakhovets "
-                 "2022; it was %s)",
+                 "node%s of %llu core%s (U = sum(run time x nodes) / (D x P), Baranov & "
+                 "Lyakhovets 2022; it was %s)",
                  eng_fmt_double(num[0], sizeof num[0], *factor),
-                 eng_fmt_double(num[1], sizeof num[1], q->load), q->nodes, q->cpn,
-                 eng_fmt_double(num[2], sizeof num[2], before->load));
+                 eng_fmt_double(num[1], sizeof num[1], q->load), q->nodes, bl_s(q->nodes), q->cpn,
+                 bl_s(q->cpn), eng_fmt_double(num[2], sizeof num[2], before->load));
     } else {
         if (eng_scale_to_span(w, q->span, factor, d) != ENG_OK) {
             fprintf(stderr, "batchlab scale: %s: %s\n", q->in, d->msg);
@@ -610,7 +610,7 @@ static int scale_log(const scale_req *q, eng_diag *d)
         eng_scale_load(w, nodes, (int64_t)q->cpn, &after, NULL);
         char load[2][40];
         printf("%s: %zu job%s, arrivals over %.0f s (was %.0f s, factor %.6g)", q->out, w->n_jobs,
-               w->n_jobs == 1 ? "" : "s", after.span_s, before.span_s, factor);
+               bl_s(w->n_jobs), after.span_s, before.span_s, factor);
         bl_fmt_load(load[0], sizeof load[0], after.load);
         bl_fmt_load(load[1], sizeof load[1], before.load);
         if (q->have_nodes && strcmp(load[0], load[1]) != 0)
@@ -618,8 +618,8 @@ static int scale_log(const scale_req *q, eng_diag *d)
         else if (q->have_nodes)
             printf(", computed load %s", load[0]); /* --types alone, or undefined both times */
         if (q->have_nodes)
-            printf(" on %llu node%s of %llu core%s", q->nodes, q->nodes == 1 ? "" : "s", q->cpn,
-                   q->cpn == 1 ? "" : "s");
+            printf(" on %llu node%s of %llu core%s", q->nodes, bl_s(q->nodes), q->cpn,
+                   bl_s(q->cpn));
         printf("\n");
     }
     eng_workload_destroy(w);

@@ -266,7 +266,8 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
     char on_failure[64];
     snprintf(on_failure, sizeof on_failure, "%s", "kill");
     if (c->on_failure)
-        snprintf(on_failure, sizeof on_failure, "requeue up to %llu times", c->max_requeues);
+        snprintf(on_failure, sizeof on_failure, "requeue up to %llu time%s", c->max_requeues,
+                 bl_s(c->max_requeues));
     snprintf(s->failure_label, sizeof s->failure_label, "none");
     if (c->failures)
         snprintf(s->failure_label, sizeof s->failure_label, "model, epoch %g s, %s",
@@ -285,8 +286,9 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
         }
         char sha[65] = "";
         eng_sha256_file(c->failure_trace, sha, NULL);
-        snprintf(s->failure_label, sizeof s->failure_label, "trace %s (sha256 %s, %zu outages), %s",
-                 c->failure_trace, sha, s->failure_trace.n, on_failure);
+        snprintf(s->failure_label, sizeof s->failure_label,
+                 "trace %s (sha256 %s, %zu outage%s), %s", c->failure_trace, sha,
+                 s->failure_trace.n, bl_s(s->failure_trace.n), on_failure);
     }
     return 0;
 }
@@ -353,20 +355,22 @@ static int read_workload(const char *cmd, const char *path, bool lenient, eng_wo
     if (eng_swf_read(path, &o, w, &d))
         return report_failure(cmd, &d);
     if ((*w)->n_malformed)
-        fprintf(stderr, "batchlab %s: skipped %zu malformed lines (--lenient); the first: %s\n",
-                cmd, (*w)->n_malformed, (*w)->first_malformed);
+        fprintf(stderr, "batchlab %s: skipped %zu malformed line%s (--lenient); the first: %s\n",
+                cmd, (*w)->n_malformed, bl_s((*w)->n_malformed), (*w)->first_malformed);
     if ((*w)->n_reordered)
         fprintf(stderr,
-                "batchlab %s: %s: %zu jobs were out of submit order; replayed in "
+                "batchlab %s: %s: %zu job%s %s out of submit order; replayed in "
                 "submit order\n",
-                cmd, path, (*w)->n_reordered);
+                cmd, path, (*w)->n_reordered, bl_s((*w)->n_reordered),
+                (*w)->n_reordered == 1 ? "was" : "were");
     for (int f = 1; f <= 18; f++)
         if ((*w)->n_ignored[f])
             fprintf(stderr,
-                    "batchlab %s: warning: %s: %zu values of field %d (%s) outside "
-                    "the SWF range were read as -1 (unknown); the replay does not "
+                    "batchlab %s: warning: %s: %zu value%s of field %d (%s) outside "
+                    "the SWF range %s read as -1 (unknown); the replay does not "
                     "use this field\n",
-                    cmd, path, (*w)->n_ignored[f], f, eng_swf_field_name(f));
+                    cmd, path, (*w)->n_ignored[f], bl_s((*w)->n_ignored[f]), f,
+                    eng_swf_field_name(f), (*w)->n_ignored[f] == 1 ? "was" : "were");
     return 0;
 }
 
@@ -536,8 +540,9 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
 {
     const eng_summary *s = &r->summary;
     char a[64], b[64], c[64];
-    printf("batchlab run: %s on %s (%zu hosts, %s allocation), walltime %s\n", ps->label,
-           spec->platform_path, r->n_platform_hosts, spec->manifest.alloc, spec->manifest.walltime);
+    printf("batchlab run: %s on %s (%zu host%s, %s allocation), walltime %s\n", ps->label,
+           spec->platform_path, r->n_platform_hosts, bl_s(r->n_platform_hosts),
+           spec->manifest.alloc, spec->manifest.walltime);
     printf("  workload           %s\n", spec->manifest.workload_path);
     printf("  jobs               %zu read, %zu simulated: %zu completed, %zu killed at their "
            "requested time",
@@ -547,12 +552,13 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
     printf("\n");
     print_drops(stdout, s, "  dropped            ");
     if (s->n_est_from_runtime)
-        printf("  estimates          %zu jobs had no requested time: planned with their run "
+        printf("  estimates          %zu job%s had no requested time: planned with %s run "
                "time\n",
-               s->n_est_from_runtime);
+               s->n_est_from_runtime, bl_s(s->n_est_from_runtime),
+               s->n_est_from_runtime == 1 ? "its" : "their");
     if (s->n_extended)
-        printf("  estimates          %zu requests raised to the run time (--walltime extend)\n",
-               s->n_extended);
+        printf("  estimates          %zu request%s raised to the run time (--walltime extend)\n",
+               s->n_extended, bl_s(s->n_extended));
     if (s->n_simulated == 0) {
         printf("  wait, slowdown     n/a: no job was simulated (every job was dropped)\n");
     } else {
@@ -572,23 +578,23 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
         char rho[32] = "n/a";
         if (isfinite(s->log.wait_spearman))
             snprintf(rho, sizeof rho, "%.3f", s->log.wait_spearman);
-        printf("  log agreement      %zu jobs with a logged wait: mean wait %s s logged, %s s "
+        printf("  log agreement      %zu job%s with a logged wait: mean wait %s s logged, %s s "
                "simulated; mean |difference| %s s; Spearman %s\n",
-               s->log.jobs, fmt_grouped(a, sizeof a, s->log.wait_mean_log_s, 1),
+               s->log.jobs, bl_s(s->log.jobs), fmt_grouped(a, sizeof a, s->log.wait_mean_log_s, 1),
                fmt_grouped(b, sizeof b, s->log.wait_mean_sim_s, 1),
                fmt_grouped(c, sizeof c, s->log.wait_mae_s, 1), rho);
     }
     if (spec->sim.core.failures.enabled)
-        printf("  host failures      %s: %zu jobs failed, %zu requeued, %s node-seconds wasted\n",
-               spec->manifest.failures, s->n_failed, s->n_requeues,
+        printf("  host failures      %s: %zu job%s failed, %zu requeued, %s node-seconds wasted\n",
+               spec->manifest.failures, s->n_failed, bl_s(s->n_failed), s->n_requeues,
                fmt_grouped(a, sizeof a, s->wasted_node_s, 0));
     if (s->cost > 0)
         printf("  cost               %s (price per host-second x time held)\n",
                fmt_grouped(a, sizeof a, s->cost, 2));
     if (s->init_total_s > 0)
-        printf("  initialization     %s: share %.4f of run time, %s s in total, %zu job types\n",
+        printf("  initialization     %s: share %.4f of run time, %s s in total, %zu job type%s\n",
                spec->manifest.init, s->init_share, fmt_grouped(a, sizeof a, s->init_total_s, 0),
-               s->n_types);
+               s->n_types, bl_s(s->n_types));
     if (r->policy_report[0])
         printf("  policy report      %s\n", r->policy_report);
     printf("  simulation         %.3f s wall (%.3f s in the policy), %s jobs/s, peak memory "
@@ -770,10 +776,11 @@ static int check_distinct_specs(const char *const *labels, const policy_spec *sp
 static void print_compare(const char *const *labels, const eng_run_report *r, size_t n,
                           const sim_args *s)
 {
-    printf("batchlab compare: %s on %s (%zu hosts, %s allocation), walltime %s\n", s->c.workload,
-           s->c.platform, r[0].n_platform_hosts, bl_run_choice_name("alloc", s->c.alloc),
-           bl_run_choice_name("walltime", s->c.walltime));
-    printf("  %zu jobs read, %zu simulated; ", r[0].summary.n_input, r[0].summary.n_simulated);
+    printf("batchlab compare: %s on %s (%zu host%s, %s allocation), walltime %s\n", s->c.workload,
+           s->c.platform, r[0].n_platform_hosts, bl_s(r[0].n_platform_hosts),
+           bl_run_choice_name("alloc", s->c.alloc), bl_run_choice_name("walltime", s->c.walltime));
+    printf("  %zu job%s read, %zu simulated; ", r[0].summary.n_input, bl_s(r[0].summary.n_input),
+           r[0].summary.n_simulated);
     print_drops(stdout, &r[0].summary, "dropped ");
     struct {
         const char *name;
@@ -950,9 +957,10 @@ static int cmd_compare(int argc, char **argv)
             rc = stopped("compare", labels[i], eng_run_stopped_by(), !failed, dir);
             if (i > 0 && s.c.out)
                 fprintf(stderr,
-                        "batchlab compare: the %zu policies before %s finished; their "
-                        "folders in %s are complete\n",
-                        i, labels[i], s.c.out);
+                        "batchlab compare: the %zu polic%s before %s finished; %s in %s %s "
+                        "complete\n",
+                        i, i == 1 ? "y" : "ies", labels[i], i == 1 ? "its folder" : "their folders",
+                        s.c.out, i == 1 ? "is" : "are");
         } else if (failed) {
             eng_diag_prefix(&d, "%s: ", labels[i]);
             rc = report_failure("compare", &d);
@@ -1027,10 +1035,10 @@ static void info_header(const char *path, const eng_workload *w)
     if (h->unix_start_time >= 0)
         printf("  log start          UnixStartTime %lld%s%s\n", (long long)h->unix_start_time,
                h->time_zone_string ? ", " : "", h->time_zone_string ? h->time_zone_string : "");
-    printf("  jobs               %zu (%zu data lines; %zu malformed skipped, %zu out of submit "
-           "order, %zu partial-execution lines, %zu repeated job numbers)\n",
-           w->n_jobs, w->n_data_lines, w->n_malformed, w->n_reordered, w->n_part_lines,
-           w->n_dup_ids);
+    printf("  jobs               %zu (%zu data line%s; %zu malformed skipped, %zu out of submit "
+           "order, %zu partial-execution line%s, %zu repeated job number%s)\n",
+           w->n_jobs, w->n_data_lines, bl_s(w->n_data_lines), w->n_malformed, w->n_reordered,
+           w->n_part_lines, bl_s(w->n_part_lines), w->n_dup_ids, bl_s(w->n_dup_ids));
 }
 
 /* The jobs' statistics (eng_wstats). */
@@ -1045,11 +1053,12 @@ static void info_stats(const eng_wstats *ws, const eng_swf_header *h)
                100.0 * (double)ws->n_serial / (double)ws->n_with_procs,
                100.0 * (double)ws->n_pow2 / (double)ws->n_with_procs);
     if (ws->n_with_runtime)
-        printf("  run time (s)       median %g, max %g; unknown in %zu jobs\n",
-               ws->runtime_median_s, ws->runtime_max_s, ws->n_no_runtime);
-    printf("  requested time     given for %zu jobs; run/request median %.3f; %zu jobs ran past "
-           "it\n",
-           ws->n_with_request, ws->accuracy_median, ws->n_over_request);
+        printf("  run time (s)       median %g, max %g; unknown in %zu job%s\n",
+               ws->runtime_median_s, ws->runtime_max_s, ws->n_no_runtime, bl_s(ws->n_no_runtime));
+    printf("  requested time     given for %zu job%s; run/request median %.3f; %zu job%s ran "
+           "past it\n",
+           ws->n_with_request, bl_s(ws->n_with_request), ws->accuracy_median, ws->n_over_request,
+           bl_s(ws->n_over_request));
     printf("  status             %zu completed, %zu failed, %zu cancelled, %zu unknown (-1)\n",
            ws->n_completed, ws->n_failed, ws->n_cancelled, ws->n_status_unknown);
     printf("  dropped by any replay  %zu without run time, %zu without processor count\n",
@@ -1074,13 +1083,13 @@ static int info_on_platform(const eng_workload *w, const eng_platform *plat, con
     eng_summary s = {0};
     memcpy(s.n_dropped, prep.n_dropped, sizeof s.n_dropped);
     s.n_dropped_total = prep.n_dropped_total;
-    printf("  on %s (%zu hosts, %zu pool%s): %zu jobs simulated; ", platform, plat->n_hosts,
-           plat->n_pools, plat->n_pools == 1 ? "" : "s", prep.n_jobs);
+    printf("  on %s (%zu host%s, %zu pool%s): %zu job%s simulated; ", platform, plat->n_hosts,
+           bl_s(plat->n_hosts), plat->n_pools, bl_s(plat->n_pools), prep.n_jobs, bl_s(prep.n_jobs));
     print_drops(stdout, &s, "dropped ");
     double load = eng_wstats_prepared_load(&prep, plat->n_hosts);
     if (!isnan(load))
-        printf("  computed load      %.4f on its %zu hosts (whole nodes per job)\n", load,
-               plat->n_hosts);
+        printf("  computed load      %.4f on its %zu host%s (whole nodes per job)\n", load,
+               plat->n_hosts, bl_s(plat->n_hosts));
     eng_prepared_fini(&prep);
     return 0;
 }
@@ -1145,8 +1154,8 @@ static int cmd_info(int argc, char **argv)
             eng_scale_load(w, (int64_t)nodes, (int64_t)cpn, &load, NULL);
             char text[40];
             printf("  computed load      %s on %llu node%s of %llu core%s (%zu job%s counted)\n",
-                   bl_fmt_load(text, sizeof text, load.load), nodes, nodes == 1 ? "" : "s", cpn,
-                   cpn == 1 ? "" : "s", load.n_counted, load.n_counted == 1 ? "" : "s");
+                   bl_fmt_load(text, sizeof text, load.load), nodes, bl_s(nodes), cpn, bl_s(cpn),
+                   load.n_counted, bl_s(load.n_counted));
         }
         if (plat)
             rc = info_on_platform(w, plat, platform);

@@ -24,6 +24,7 @@
  */
 #include "cli_standin.h"
 
+#include "cli.h"
 #include "cli_args.h"
 #include "eng_lublin.h"
 #include "eng_scale.h"
@@ -226,9 +227,11 @@ int bl_cmd_standin(int argc, char **argv)
     }
     eng_load l;
     eng_scale_load(w, BL_FORHLR2_NODES, BL_FORHLR2_CORES_PER_NODE, &l, NULL);
-    printf("%s: ForHLR II stand-in, %zu jobs, arrivals over %.0f s, computed load %.4f on 1152 "
+    char load_text[40];
+    printf("%s: ForHLR II stand-in, %zu job%s, arrivals over %.0f s, computed load %s on 1152 "
            "nodes of 20 cores\n",
-           out, w->n_jobs, l.span_s, l.load);
+           out, w->n_jobs, bl_s(w->n_jobs), l.span_s,
+           bl_fmt_load(load_text, sizeof load_text, l.load));
     rc = 0;
 done:
     eng_workload_destroy(w);

@@ -216,7 +216,7 @@ int bl_sweep_merge(int argc, char **argv)
             eng_afile_abort(&f);
     }
     if (rc == ENG_OK)
-        printf("%s: %zu runs\n", csv, n);
+        printf("%s: %zu run%s\n", csv, n, bl_s(n));
     else
         fprintf(stderr, "batchlab sweep merge: %s\n", d.msg);
     for (size_t i = 0; i < n; i++)
