@@ -2,6 +2,7 @@
  * messages that name the file and line, and each command's output. */
 #include "bl_proc.h"
 #include "bl_test.h"
+#include "pol_registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +74,8 @@ static void test_usage_errors(void)
            "option backfill_order: expected queue or sjf, got 'lifo'");
     /* every subcommand refuses what it does not know; no empty names */
     expect("policies --bogus", 2, "unknown option '--bogus'");
-    expect("policies extra", 2, "unexpected argument 'extra'");
+    expect("policies extra", 2, "unknown policy 'extra' (valid: fcfs, easy, conservative");
+    expect("policies easy slurm", 2, "unexpected argument 'slurm'");
     expect("--version x", 2, "--version: unexpected argument 'x'");
     expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
            "--policies easy,,fcfs",
@@ -627,6 +629,40 @@ static void test_directory_for_a_file(void)
     CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
 }
 
+/* `policies NAME` describes one policy: for every registered one it exits
+ * 0 and lists each declared option with its values and its default. */
+static void test_policies_name(void)
+{
+    size_t n;
+    const pol_type *const *list = pol_list(&n);
+    for (size_t i = 0; i < n; i++) {
+        char args[128], *out = NULL;
+        snprintf(args, sizeof args, "policies %s", list[i]->name);
+        int st = bl(args, &out);
+        CU_ASSERT_EQUAL(st, 0);
+        bool ok = st == 0 && out && strncmp(out, list[i]->name, strlen(list[i]->name)) == 0;
+        for (const pol_option *o = list[i]->options; o && o->key; o++) {
+            char line[1024];
+            snprintf(line, sizeof line, "\n  %-16s %s; default %s\n", o->key, o->values, o->def);
+            ok = ok && strstr(out, line);
+            CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+        }
+        if (!list[i]->options || !list[i]->options[0].key)
+            ok = ok && strstr(out, "options: none");
+        CU_ASSERT(ok);
+        if (!ok)
+            printf("\n  batchlab %s -> %d:\n%s", args, st, out ? out : "");
+        free(out);
+    }
+    expect("policies slurm", 0, "  bf_window        minutes > 0; default 1440\n");
+    expect("policies easy", 0,
+           "  backfill_order   queue|sjf; default queue\n"
+           "                   order in which later jobs are tried (sjf = shortest estimate "
+           "first, Tsafrir et al. 2007)\n");
+    expect("policies fcfs", 0, "options: none");
+    expect("policies --help", 0, "usage: batchlab policies [NAME]");
+}
+
 /* Agreement with the log's own waits (field 3 of the fixture): printed by
  * run, a row block of compare. Known answers in test_eng_metrics.c. */
 static void test_log_agreement(void)
@@ -659,5 +695,6 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "islands: placement, --islands, malformed property", test_islands);
     CU_add_test(s, "agreement with the log in run and compare", test_log_agreement);
     CU_add_test(s, "a folder where a file is expected", test_directory_for_a_file);
+    CU_add_test(s, "policies NAME: options with values and defaults", test_policies_name);
     return 0;
 }
