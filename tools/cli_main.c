@@ -19,6 +19,7 @@
 
 #include "eng_error.h"
 #include "eng_ftrace.h"
+#include "eng_lublin.h"
 #include "eng_run.h"
 #include "eng_scale.h"
 #include "eng_sha256.h"
@@ -1021,14 +1022,28 @@ static int info_machine(const bl_args *a, bool *have_nodes, unsigned long long *
     return 0;
 }
 
-/* The log's header and its counts of lines and jobs. */
+/* The log's header and its counts of lines and jobs. A generated log
+ * names its generator and options (ENG_GENERATOR_KEY) where its machine
+ * would only say "synthetic, synthetic"; what `scale` (or a stand-in's or
+ * a sweep task's load) did to it is in its "scale: " notes. */
 static void info_header(const char *path, const eng_workload *w)
 {
     const eng_swf_header *h = &w->hdr;
     printf("%s\n", path);
-    if (h->computer || h->installation)
+    bool generated = false;
+    for (size_t i = 0; i < h->n_kv; i++)
+        if (strcmp(h->kv[i].key, ENG_GENERATOR_KEY) == 0) {
+            printf("  generator          %s\n", h->kv[i].value);
+            generated = true;
+        }
+    bool synthetic = h->computer && h->installation && strcmp(h->computer, "synthetic") == 0 &&
+                     strcmp(h->installation, "synthetic") == 0;
+    if ((h->computer || h->installation) && !(generated && synthetic))
         printf("  machine            %s%s%s\n", h->computer ? h->computer : "",
                h->computer && h->installation ? ", " : "", h->installation ? h->installation : "");
+    for (size_t i = 0; i < h->n_kv; i++)
+        if (strcmp(h->kv[i].key, "Note") == 0 && strncmp(h->kv[i].value, "scale: ", 7) == 0)
+            printf("  scale              %s\n", h->kv[i].value + 7);
     if (h->max_nodes >= 0 || h->max_procs >= 0)
         printf("  header size        MaxNodes %lld, MaxProcs %lld\n", (long long)h->max_nodes,
                (long long)h->max_procs);
