@@ -154,7 +154,7 @@ static void test_generator_recorded(void)
     expect(0, "again.swf: 4 jobs", "generate modified %s -o '%s'", opts, b);
     CU_ASSERT(same_file(a, b));
     /* scale keeps the line and says what it did */
-    expect(0, "computed load 0.5000", "scale --workload '%s' --nodes 16 --load 0.5 -o '%s'", a, c);
+    expect(0, "scaled.swf: 4 jobs", "scale --workload '%s' --nodes 16 --load 0.5 -o '%s'", a, c);
     text = bl_slurp(c, NULL);
     CU_ASSERT(bl_contains(text, "\n; Generator: modified (Baranov & Lyakhovets 2022) --nodes 16 "
                                 "--jobs 4 --seed 2 --lambda 0.02 --types 3 --estimates exact\n"));
