@@ -3,6 +3,8 @@
  * Kolmogorov–Smirnov statistic; arithmetic and laws from the GSL. */
 #include "eng_fit.h"
 
+#include "eng_util.h"
+
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_randist.h>
@@ -298,6 +300,8 @@ int eng_fit_workload(const eng_workload *w, eng_fit_log *out, eng_diag *d)
 
 int eng_fit_read_runtime_lognormal(const char *path, eng_fit_lognormal *out, eng_diag *d)
 {
+    if (eng_check_not_dir(path, "a JSON file of batchlab fit --json", d) != ENG_OK)
+        return ENG_IO;
     json_error_t err;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
     if (!root) {

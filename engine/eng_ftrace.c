@@ -54,6 +54,8 @@ static int add_span(eng_ftrace *t, size_t *cap, const char *host, double down, d
 int eng_ftrace_read(const char *path, eng_ftrace *out, eng_diag *d)
 {
     memset(out, 0, sizeof *out);
+    if (eng_check_not_dir(path, "a failure trace of 'HOST DOWN_AT UP_AT' lines", d) != ENG_OK)
+        return ENG_IO;
     gzFile gz = gzopen(path, "rb");
     if (!gz)
         return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path,

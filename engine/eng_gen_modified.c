@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void eng_gen_modified_init(eng_gen_modified_opts *o, int64_t nodes)
@@ -90,11 +91,43 @@ static int note(eng_workload *w, const char *fmt, ...)
     return eng_workload_set_header(w, "Note", line);
 }
 
+/* The Generator line (ENG_GENERATOR_KEY): the options of `batchlab
+ * generate modified` that make the same jobs. */
+static int generator_line(eng_workload *w, const eng_gen_modified_opts *o, bool own_rng,
+                          const gsl_rng *rng)
+{
+    char *text = NULL, num[32];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return ENG_NOMEM;
+    fprintf(f, "modified (Baranov & Lyakhovets 2022) --nodes %lld --jobs %zu", (long long)o->nodes,
+            o->n_jobs);
+    if (own_rng)
+        fprintf(f, " --seed %lu", o->seed);
+    fprintf(f, " --lambda %s --types %u", eng_fmt_double(num, sizeof num, o->lambda_per_s),
+            o->types);
+    eng_estimates_args(&o->est, f);
+    if (!own_rng)
+        fprintf(f, "; random numbers from the caller's %s generator", gsl_rng_name(rng));
+    eng_gen_modified_opts ref;
+    eng_gen_modified_init(&ref, o->nodes);
+    if (o->shape != ref.shape || o->scale != ref.scale || o->log_lo != ref.log_lo ||
+        o->log_hi != ref.log_hi || memcmp(&o->size, &ref.size, sizeof o->size) != 0)
+        fputs("; run-time or size parameters set by the caller (see the notes)", f);
+    int rc = fclose(f) == 0 && text ? eng_workload_set_header(w, ENG_GENERATOR_KEY, text)
+                                    : ENG_NOMEM;
+    free(text);
+    return rc;
+}
+
 static int write_header(eng_workload *w, const eng_gen_modified_opts *o, bool own_rng,
                         const gsl_rng *rng)
 {
     char n[8][32], est[1024];
     int rc = eng_synthetic_header(w, o->nodes, (int64_t)eng_lublin_runtime_s(o->log_hi));
+    if (rc == ENG_OK)
+        rc = generator_line(w, o, own_rng, rng);
     if (rc == ENG_OK)
         rc = note(w,
                   "model: modified generator of Baranov & Lyakhovets 2022 on Lublin & "

@@ -26,7 +26,9 @@
  * clock rounded to the nearest second.
  *
  * Output fields as eng_lublin (2, 4, 5, 8, 9, 11 = 1, 15 = type), header
- * with the model, the generator version, the seed and every parameter.
+ * with a Generator line (ENG_GENERATOR_KEY: the options of `batchlab
+ * generate modified` that make the same jobs), the model, the generator
+ * version, the seed and every parameter.
  */
 #ifndef ENG_GEN_MODIFIED_H
 #define ENG_GEN_MODIFIED_H

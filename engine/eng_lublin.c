@@ -334,6 +334,24 @@ const char *eng_estimates_describe(const eng_estimates *e, char *buf, size_t len
     return buf;
 }
 
+void eng_estimates_args(const eng_estimates *e, FILE *f)
+{
+    char num[32];
+    switch (e->model) {
+    case ENG_EST_FMODEL:
+        fprintf(f, " --estimates f-model --f %s", eng_fmt_double(num, sizeof num, e->f));
+        break;
+    case ENG_EST_WALLTIMES:
+        fputs(" --estimates walltimes --walltimes ", f);
+        for (size_t i = 0; i < e->n_walltimes; i++)
+            fprintf(f, "%s%s", i ? "," : "", eng_fmt_double(num, sizeof num, e->walltimes_s[i]));
+        break;
+    default:
+        fputs(" --estimates exact", f);
+        break;
+    }
+}
+
 int eng_synthetic_header(eng_workload *w, int64_t nodes, int64_t max_runtime_s)
 {
     char num[32];
@@ -509,10 +527,52 @@ static int note_class(eng_workload *w, const eng_lublin_class *c, const char *cn
     return eng_workload_set_header(w, "Note", line);
 }
 
+/* The Generator line (ENG_GENERATOR_KEY): the options that make the same
+ * jobs, a parameter given as --param where it differs from the reference
+ * fitted to the machine. Written through a memory stream: with every
+ * parameter overridden and a long walltime list it has no fixed bound. */
+static int generator_line(eng_workload *w, const eng_lublin_opts *o, bool own_rng,
+                          const gsl_rng *rng)
+{
+    char *text = NULL, num[32];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return ENG_NOMEM;
+    fprintf(f, "lublin (Lublin & Feitelson 2003) --nodes %lld --jobs %zu", (long long)o->nodes,
+            o->n_jobs);
+    if (own_rng)
+        fprintf(f, " --seed %lu", o->seed);
+    if (o->typeless)
+        fputs(" --typeless", f);
+    if (o->start_hour)
+        fprintf(f, " --start-hour %d", o->start_hour);
+    if (o->whole_seconds)
+        fputs(" --whole-seconds", f);
+    eng_estimates_args(&o->est, f);
+    eng_lublin_opts ref;
+    eng_lublin_opts_init(&ref, o->nodes);
+    for (int k = 0; k < ENG_LUBLIN_N_CLASSES; k++)
+        for (size_t p = 0; p < N_PARAMS && o->typeless == (k == ENG_LUBLIN_WHOLE); p++)
+            if (param_get(&o->cls[k], p) != param_get(&ref.cls[k], p))
+                fprintf(f, " --param %s.%s=%s", class_names[k], params[p].name,
+                        eng_fmt_double(num, sizeof num, param_get(&o->cls[k], p)));
+    if (!own_rng)
+        fprintf(f, "; random numbers from the caller's %s generator", gsl_rng_name(rng));
+    if (o->max_log_runtime_s != ref.max_log_runtime_s || o->max_log_gap_s != ref.max_log_gap_s)
+        fputs("; caps set by the caller (see the caps note)", f);
+    int rc = fclose(f) == 0 && text ? eng_workload_set_header(w, ENG_GENERATOR_KEY, text)
+                                    : ENG_NOMEM;
+    free(text);
+    return rc;
+}
+
 static int write_header(eng_workload *w, const eng_lublin_opts *o, bool own_rng, const gsl_rng *rng)
 {
     int64_t max_rt = (int64_t)eng_lublin_runtime_s(o->max_log_runtime_s);
     int rc = eng_synthetic_header(w, o->nodes, max_rt);
+    if (rc == ENG_OK)
+        rc = generator_line(w, o, own_rng, rng);
     char est[1024], num[2][32];
     if (rc == ENG_OK)
         rc = note(w,

@@ -81,9 +81,11 @@
  * and, in typed mode, 15 (0 interactive, 1 batch); every other field −1
  * (typeless mode has no class: field 15 is −1 too). The header records
  * Computer/Installation "synthetic", MaxNodes/MaxProcs P, MaxRuntime
- * floor(e^TOO_MUCH_TIME), Preemption No, and Note lines with the model, the
- * generator version, the seed, every parameter, the clock and the estimate
- * model.
+ * floor(e^TOO_MUCH_TIME), Preemption No, a Generator line (ENG_GENERATOR_KEY:
+ * the options of `batchlab generate lublin` that make the same jobs, each
+ * parameter that differs from the fitted reference as a --param), and Note
+ * lines with the model, the generator version, the seed, every parameter,
+ * the clock and the estimate model.
  *
  * Cost: O(N) time and memory for N jobs; about 4 gamma draws per job.
  */
@@ -97,6 +99,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Bumped whenever the jobs produced for a given seed and options change. */
 #define ENG_LUBLIN_GEN_VERSION 1
@@ -217,6 +220,17 @@ int eng_estimates_parse_walltimes(eng_estimates *e, const char *list, eng_diag *
 /* A one-line description of e for headers ("exact (requested time = run
  * time)", ...). Writes into buf and returns it. */
 const char *eng_estimates_describe(const eng_estimates *e, char *buf, size_t len);
+
+/* The header key under which a generator records how it was run, e.g.
+ * "; Generator: lublin (Lublin & Feitelson 2003) --nodes 128 --jobs 10000
+ * --seed 1 --estimates exact": the model, then the options of `batchlab
+ * generate MODEL` that make the same jobs (`batchlab info` prints it). */
+#define ENG_GENERATOR_KEY "Generator"
+
+/* Writes the options of `batchlab generate` that select e to f:
+ * " --estimates exact", " --estimates f-model --f F" or " --estimates
+ * walltimes --walltimes LIST" (numbers in their shortest exact form). */
+void eng_estimates_args(const eng_estimates *e, FILE *f);
 
 /* Adds the header entries every synthetic workload carries (Computer and
  * Installation "synthetic", MaxNodes, MaxProcs, MaxRuntime when >= 0,

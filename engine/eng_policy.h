@@ -264,10 +264,20 @@ void pol_island_take(int32_t n_islands, int32_t *island_free, int32_t pick, int3
  * entries), from its hosts in view->alloc_pos / alloc_cores. */
 void pol_island_held(const pol_view *v, const pol_job *job, int32_t *per_island);
 
-/* Describes one accepted option for --help and validation. */
+/* Describes one accepted option, declared once next to its key, for
+ * `batchlab policies NAME` and the check of keys (pol_check_options).
+ * Values are still parsed and range-checked by the policy's init; `values`
+ * and `def` say in words what init accepts and what it takes when the
+ * option is absent, and the registry's tests hold init to them (a literal
+ * default is a value init accepts). */
 typedef struct pol_option {
     const char *key;
-    const char *help; /* "queue|sjf: order of backfill candidates (default queue)" */
+    const char *values; /* what init accepts: choices "queue|sjf", a range
+                           "1..1024", or words "seconds > 0" */
+    const char *def;    /* the value taken when absent, as a user would type
+                           it ("queue", "32"); in parentheses where no single
+                           value stands for it ("(the pool's mean price)") */
+    const char *help;   /* what it does: "order in which later jobs are tried" */
 } pol_option;
 
 /* Hook results: 0, or a negative ENG_ code (eng_error.h) with a message in
@@ -278,7 +288,7 @@ typedef struct pol_type {
     const char *citation; /* "Lifka 1995; Mu'alem & Feitelson 2001" */
     unsigned flags;
     size_t state_size;
-    const pol_option *options; /* terminated by {NULL, NULL}; NULL for none */
+    const pol_option *options; /* terminated by {0} (key NULL); NULL for none */
     int (*init)(void *state, const pol_setup *setup, char *err, size_t errlen);
     void (*fini)(void *state);
     /* job has just been appended to the queue (view already shows it). */

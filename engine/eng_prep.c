@@ -160,6 +160,8 @@ int eng_prep_read_init_times(const char *path, eng_init_time **out, size_t *n, e
 {
     *out = NULL;
     *n = 0;
+    if (eng_check_not_dir(path, "a file of 'TYPE SECONDS' lines", d) != ENG_OK)
+        return ENG_IO;
     FILE *f = fopen(path, "r");
     if (!f)
         return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path, strerror(errno));

@@ -635,6 +635,8 @@ static void platform_body(const void *arg, FILE *report)
 int eng_run_load_platform(const char *path, eng_platform **out, eng_diag *d)
 {
     *out = NULL;
+    if (eng_check_not_dir(path, "a platform file", d) != ENG_OK)
+        return ENG_IO;
     if (access(path, R_OK) != 0)
         return eng_diag_set(d, ENG_IO, "%s: cannot open platform file: %s", path, strerror(errno));
     child c;

@@ -127,6 +127,8 @@ static const char *host_prop(sg_host_t h, const char *name, const char *from_zon
 int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
 {
     *out = NULL;
+    if (eng_check_not_dir(path, "a platform file", d) != ENG_OK)
+        return ENG_IO; /* SimGrid's parser would exit with "input in flex scanner failed" */
     if (access(path, R_OK) != 0)
         return eng_diag_set(d, ENG_IO, "%s: cannot open platform file: %s", path, strerror(errno));
     start_simgrid();

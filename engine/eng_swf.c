@@ -641,6 +641,8 @@ static int gz_failure(swf_reader *r, gzFile gz)
 /* Feeds every line of the file to handle_line(). */
 static int read_lines(swf_reader *r)
 {
+    if (eng_check_not_dir(r->path, "an SWF log", r->d) != ENG_OK)
+        return ENG_IO;
     errno = 0;
     gzFile gz = gzopen(r->path, "rb");
     if (!gz)

@@ -96,6 +96,14 @@ int eng_mkdir_p(const char *path, eng_diag *d)
     return ENG_OK;
 }
 
+int eng_check_not_dir(const char *path, const char *what, eng_diag *d)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return eng_diag_set(d, ENG_IO, "%s: is a directory, expected %s", path, what);
+    return ENG_OK;
+}
+
 /* The temporary files open now, for eng_afile_unlink_all(). A row is set
  * only once its name is complete and cleared before the name is freed, so
  * a signal handler that reads the table meanwhile sees whole names or
@@ -140,6 +148,8 @@ static void afile_release(eng_afile *a)
 int eng_afile_open(eng_afile *a, const char *path, eng_diag *d)
 {
     memset(a, 0, sizeof *a);
+    if (eng_check_not_dir(path, "a file to write", d) != ENG_OK)
+        return ENG_IO; /* the rename over it would fail after all the writing */
     a->path = eng_strdup(path);
     a->tmp = eng_asprintf("%s.tmp.%ld", path, (long)getpid());
     if (!a->path || !a->tmp) {

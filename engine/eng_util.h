@@ -55,6 +55,13 @@ int eng_name_cmp(const char *a, const char *b);
 /* Creates a directory and its parents (like mkdir -p). */
 int eng_mkdir_p(const char *path, eng_diag *d);
 
+/* Refuses a folder where a file is to be read or written: ENG_IO with
+ * "PATH: is a directory, expected WHAT" (WHAT such as "an SWF log"), before
+ * a reader, SimGrid's platform parser or a rename meets it with a less
+ * clear error. ENG_OK for anything else, a missing path included (opening
+ * it then says why). */
+int eng_check_not_dir(const char *path, const char *what, eng_diag *d);
+
 /* True if path ends with suffix. */
 bool eng_ends_with(const char *s, const char *suffix);
 
@@ -66,7 +73,8 @@ typedef struct eng_afile {
 } eng_afile;
 
 /* Creates the temporary file. Errors: ENG_NOMEM, ENG_IO ("PATH: cannot
- * write: REASON"). */
+ * write: REASON", or "PATH: is a directory, ..." before anything is
+ * written). */
 int eng_afile_open(eng_afile *a, const char *path, eng_diag *d);
 
 /* eng_afile_close() then eng_afile_rename(); on failure the temporary file

@@ -732,11 +732,13 @@ static int byr_move(cons_state *s, int32_t idx, double old, double t, double bac
 }
 
 static const pol_option cons_options[] = {
-    {"compress", "indexed|plain: how a compression finds the jobs that move (default indexed; "
-                 "plain releases, re-places and reserves every waiting job, the same schedule "
-                 "at a higher cost)"},
+    {.key = "compress",
+     .values = "indexed|plain",
+     .def = "indexed",
+     .help =
+         "how a compression finds the jobs that move (plain releases, re-places and reserves every waiting job: the same schedule at a higher cost)"},
     POL_PREDICT_OPTION,
-    {NULL, NULL},
+    {0},
 };
 
 static int cons_init(void *state, const pol_setup *setup, char *err, size_t errlen)

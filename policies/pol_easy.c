@@ -65,10 +65,13 @@ typedef struct easy_state {
 } easy_state;
 
 static const pol_option easy_options[] = {
-    {"backfill_order", "queue|sjf: order in which later jobs are tried (default queue; sjf = "
-                       "shortest estimate first, Tsafrir et al. 2007)"},
+    {.key = "backfill_order",
+     .values = "queue|sjf",
+     .def = "queue",
+     .help =
+         "order in which later jobs are tried (sjf = shortest estimate first, Tsafrir et al. 2007)"},
     POL_PREDICT_OPTION,
-    {NULL, NULL},
+    {0},
 };
 
 static int easy_init(void *state, const pol_setup *setup, char *err, size_t errlen)

@@ -123,12 +123,20 @@ typedef struct knap_state {
 } knap_state;
 
 static const pol_option knap_options[] = {
-    {"algorithm", "knapsack|greedyjnt|maxp|minc|maxpc|group: how the hosts of a started job "
-                  "are chosen (default knapsack)"},
-    {"budget", "B: a job's hosts may cost B per host-second on average, i.e. B x units x "
-               "estimate in all (default none)"},
-    {"cost_steps", "S: units of budget / S in the knapsack's cost discretization (default 256)"},
-    {NULL, NULL},
+    {.key = "algorithm",
+     .values = "knapsack|greedyjnt|maxp|minc|maxpc|group",
+     .def = "knapsack",
+     .help = "how the hosts of a started job are chosen"},
+    {.key = "budget",
+     .values = "a number >= 0",
+     .def = "(none: no budget)",
+     .help =
+         "B: a job's hosts may cost B per host-second on average, i.e. B x units x estimate in all"},
+    {.key = "cost_steps",
+     .values = "1..1000000",
+     .def = "256",
+     .help = "S: units of budget / S in the knapsack's cost discretization"},
+    {0},
 };
 
 static void knap_fini(void *state);

@@ -196,21 +196,43 @@ typedef struct packet_state {
 } packet_state;
 
 static const pol_option packet_options[] = {
-    {"variant", "default|paper: packets from every queue with a reservation, or the paper's "
-                "reading in Alea (each queue's packet starts with its head; see select; "
-                "default default)"},
-    {"mode", "easy|greedy: a promised reservation for the first blocked head (default easy), "
-             "or none; variant=paper takes select= instead"},
-    {"select", "variant=paper: backfill|block|pass: when the top queue's head packet cannot "
-               "start, it holds a promised reservation and later packets backfill (default "
-               "backfill), nothing starts until it does, or the next queue is tried"},
-    {"scaling", "linear|none: members spread over the packet's hosts (default linear), or "
-                "packets of equal-width members on their own node count"},
-    {"horizon", "seconds: planned processing a packet may reach (default 3600)"},
-    {"max_members", "largest packet, in jobs, 1..2147483647; 0 for no limit (default 0)"},
-    {"size_weight", "weight of a queue's share of the waiting jobs (default 1)"},
-    {"age_weight", "weight of the relative wait of a queue's oldest job (default 1)"},
-    {NULL, NULL},
+    {.key = "variant",
+     .values = "default|paper",
+     .def = "default",
+     .help =
+         "packets from every queue with a reservation (default), or the paper's reading in Alea (each queue's packet starts with its head; see select)"},
+    {.key = "mode",
+     .values = "easy|greedy",
+     .def = "easy",
+     .help =
+         "a promised reservation for the first blocked head (easy), or none (greedy); variant=paper takes select= instead"},
+    {.key = "select",
+     .values = "backfill|block|pass",
+     .def = "(backfill, with variant=paper only)",
+     .help =
+         "variant=paper only: when the top queue's head packet cannot start, it holds a promised reservation and later packets backfill (backfill), nothing starts until it does (block), or the next queue is tried (pass)"},
+    {.key = "scaling",
+     .values = "linear|none",
+     .def = "linear",
+     .help =
+         "members spread over the packet's hosts (linear), or packets of equal-width members on their own node count (none)"},
+    {.key = "horizon",
+     .values = "seconds >= 1",
+     .def = "3600",
+     .help = "planned processing a packet may reach"},
+    {.key = "max_members",
+     .values = "0..2147483647",
+     .def = "0",
+     .help = "largest packet, in jobs; 0 for no limit"},
+    {.key = "size_weight",
+     .values = "a number >= 0",
+     .def = "1",
+     .help = "weight of a queue's share of the waiting jobs"},
+    {.key = "age_weight",
+     .values = "a number >= 0",
+     .def = "1",
+     .help = "weight of the relative wait of a queue's oldest job"},
+    {0},
 };
 
 static int parse_number(const char *key, const char *text, double min, double *out, char *err,

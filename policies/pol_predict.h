@@ -75,8 +75,9 @@ typedef struct pol_predictor {
 /* The option row every policy with a predictor lists. */
 #define POL_PREDICT_OPTION                                                                         \
     {                                                                                              \
-        "predictor", "requested|user2: run time to plan with (default requested; user2 = mean of " \
-                     "the user's last two run times, Tsafrir, Etsion & Feitelson 2007)"            \
+        .key = "predictor", .values = "requested|user2", .def = "requested",                       \
+        .help = "run time to plan with (user2 = mean of the user's last two run times, Tsafrir, "  \
+                "Etsion & Feitelson 2007)"                                                         \
     }
 
 /* Reads option `predictor` and allocates per-job arrays. 0, ENG_INVAL with

@@ -46,16 +46,35 @@ const pol_type *const *pol_list(size_t *n)
     return registry;
 }
 
+size_t pol_names_join(const pol_type *const *list, size_t n, char *buf, size_t len)
+{
+    size_t need = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *sep = i ? ", " : "";
+        size_t at = need;
+        need += strlen(sep) + strlen(list[i]->name);
+        if (at < len)
+            snprintf(buf + at, len - at, "%s%s", sep, list[i]->name);
+    }
+    if (len && need == 0)
+        buf[0] = '\0';
+    return need;
+}
+
 const char *pol_names(void)
 {
-    static char buf[512];
-    if (!buf[0]) {
-        size_t len = 0;
-        for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
-            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "",
-                                    registry[i]->name);
+    /* built once, as long as the names need; kept for the program's life */
+    static char *names;
+    if (!names) {
+        size_t n = sizeof registry / sizeof registry[0];
+        size_t len = pol_names_join(registry, n, NULL, 0) + 1;
+        char *buf = malloc(len);
+        if (!buf)
+            return "(the policy names: out of memory)";
+        pol_names_join(registry, n, buf, len);
+        names = buf;
     }
-    return buf;
+    return names;
 }
 
 int pol_try_options(const pol_type *type, const pol_kv *options, size_t n, char *err, size_t errlen)
@@ -76,7 +95,7 @@ int pol_try_options(const pol_type *type, const pol_kv *options, size_t n, char 
     void *state = calloc(1, type->state_size ? type->state_size : 1);
     if (!state)
         return ENG_NOMEM;
-    int rc = type->init(state, &setup, err, errlen);
+    int rc = type->init ? type->init(state, &setup, err, errlen) : ENG_OK; /* init is optional */
     if (rc == ENG_OK && type->fini)
         type->fini(state);
     free(state);

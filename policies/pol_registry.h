@@ -19,12 +19,21 @@ const pol_type *pol_find(const char *name);
 /* All registered policies, in registry order. */
 const pol_type *const *pol_list(size_t *n);
 
-/* "fcfs, easy, conservative": the registered names, for messages. */
+/* "fcfs, easy, conservative": the registered names, for messages; the
+ * whole list however long the names are (built once on the heap; a
+ * fixed text saying so if that allocation fails). */
 const char *pol_names(void);
+
+/* Writes the names of list[0..n) as "a, b, c" into buf, at most len bytes
+ * with the terminator (a longer text is cut; nothing is written when len
+ * is 0, so buf may then be NULL), and returns the length of the whole
+ * text without the terminator, as snprintf does. */
+size_t pol_names_join(const pol_type *const *list, size_t n, char *buf, size_t len);
 
 /* Checks option values the way a run would: type's own init on a one-host
  * stand-in pool (1 core, 1e9 flop/s, one job, seed 1) with these options,
- * then fini. Returns what init returned (0, ENG_INVAL with init's message in
+ * then fini. A type without init (it is optional, as for the engine)
+ * accepts every value of its declared keys. Returns what init returned (0, ENG_INVAL with init's message in
  * err, ENG_UNSUPPORTED...), or ENG_NOMEM when the state cannot be
  * allocated. err is "" when init wrote nothing. */
 int pol_try_options(const pol_type *type, const pol_kv *options, size_t n, char *err,

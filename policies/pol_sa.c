@@ -108,24 +108,47 @@ typedef struct sa_state {
 } sa_state;
 
 static const pol_option sa_options[] = {
-    {"window", "1..1024: oldest waiting jobs planned at each point (default 32)"},
-    {"iterations", "0..10000000: annealing iterations per chain (default 64)"},
-    {"chains", "1..65536: independent chains, best of (default 1)"},
-    {"energy", "e1|e2: E1 = n Cmax + F (default), or E2 = a1 n Cmax + a2 F"},
-    {"a1", "E2 weight of n Cmax, 0..1000 (default 0.35)"},
-    {"a2", "E2 weight of the flowtime F, 0..1000 (default 0.35)"},
-    {"stop", "iterations|e1: run all iterations (default), or stop a chain when E1 has not "
-             "improved for 50 iterations"},
-    {"backend", "auto|cpu|cuda: where plans are evaluated (default auto: the GPU when there "
-                "is one and chains >= 128; BATCHLAB_SA_BACKEND overrides); the decisions are "
-                "the same"},
-    {"hosts", "engine|fastest: lowest-named free hosts (default), or the fastest"},
-    {"acceptance", "metropolis|paper: keep the best plan apart (default), or make every "
-                   "accepted plan the best (the paper's step 6)"},
-    {"parallel", "chains: a device runs independent chains (the only choice here: machines, "
-                 "the paper's machine-by-machine decoding, needs machines with their own job "
-                 "lists, and a queue on one pool has none)"},
-    {NULL, NULL},
+    {.key = "window",
+     .values = "1..1024",
+     .def = "32",
+     .help = "oldest waiting jobs planned at each point"},
+    {.key = "iterations",
+     .values = "0..10000000",
+     .def = "64",
+     .help = "annealing iterations per chain"},
+    {.key = "chains", .values = "1..65536", .def = "1", .help = "independent chains, best of"},
+    {.key = "energy",
+     .values = "e1|e2",
+     .def = "e1",
+     .help = "E1 = n Cmax + F, or E2 = a1 n Cmax + a2 F"},
+    {.key = "a1", .values = "a number in [0, 1000]", .def = "0.35", .help = "E2 weight of n Cmax"},
+    {.key = "a2",
+     .values = "a number in [0, 1000]",
+     .def = "0.35",
+     .help = "E2 weight of the flowtime F"},
+    {.key = "stop",
+     .values = "iterations|e1",
+     .def = "iterations",
+     .help = "run all iterations, or stop a chain when E1 has not improved for 50 iterations"},
+    {.key = "backend",
+     .values = "auto|cpu|cuda",
+     .def = "auto",
+     .help =
+         "where plans are evaluated (auto: the GPU when there is one and chains >= 128; BATCHLAB_SA_BACKEND overrides); the decisions are the same"},
+    {.key = "hosts",
+     .values = "engine|fastest",
+     .def = "engine",
+     .help = "lowest-named free hosts, or the fastest"},
+    {.key = "acceptance",
+     .values = "metropolis|paper",
+     .def = "metropolis",
+     .help = "keep the best plan apart, or make every accepted plan the best (the paper's step 6)"},
+    {.key = "parallel",
+     .values = "chains",
+     .def = "chains",
+     .help =
+         "a device runs independent chains (the only choice here: machines, the paper's machine-by-machine decoding, needs machines with their own job lists, and a queue on one pool has none)"},
+    {0},
 };
 
 static int opt_int(const pol_setup *setup, const char *key, long long lo, long long hi,

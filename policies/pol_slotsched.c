@@ -234,20 +234,39 @@ typedef struct ss_state {
 } ss_state;
 
 static const pol_option ss_options[] = {
-    {"period", "seconds between scheduling cycles; 0 = a cycle at every call that brings an "
-               "arrival or an early end (default 0)"},
-    {"batch", "most waiting jobs per cycle, in queue order; with period > 0 a cycle also "
-              "starts when this many wait outside the plan (default 32)"},
-    {"horizon", "slot list horizon: this many times the batch's longest estimate after "
-                "the last running job's expected end, >= 1 (default 2)"},
-    {"price_limit", "ALP's price limit C per host-second (core-second under core "
-                    "allocation), AMP's budget C x estimate x units (default: the pool's mean)"},
-    {"alternatives", "most alternatives searched per job and cycle, 0 = no limit "
-                     "(default 2)"},
-    {"criterion", "time|cost: min total completion time under B* (default), or min total "
-                  "cost under T*"},
-    {"dp_cells", "largest grid of the dynamic program's limit (default 500)"},
-    {NULL, NULL},
+    {.key = "period",
+     .values = "seconds in [0, 1e9]",
+     .def = "0",
+     .help =
+         "seconds between scheduling cycles; 0 = a cycle at every call that brings an arrival or an early end"},
+    {.key = "batch",
+     .values = "1..100000",
+     .def = "32",
+     .help =
+         "most waiting jobs per cycle, in queue order; with period > 0 a cycle also starts when this many wait outside the plan"},
+    {.key = "horizon",
+     .values = "a number in [1, 1000]",
+     .def = "2",
+     .help =
+         "slot list horizon: this many times the batch's longest estimate after the last running job's expected end"},
+    {.key = "price_limit",
+     .values = "a number in [0, 1e300]",
+     .def = "(the pool's mean price)",
+     .help =
+         "ALP's price limit C per host-second (core-second under core allocation), AMP's budget C x estimate x units"},
+    {.key = "alternatives",
+     .values = "0..1000000",
+     .def = "2",
+     .help = "most alternatives searched per job and cycle, 0 = no limit"},
+    {.key = "criterion",
+     .values = "time|cost",
+     .def = "time",
+     .help = "min total completion time under B* (time), or min total cost under T* (cost)"},
+    {.key = "dp_cells",
+     .values = "16..10000000",
+     .def = "500",
+     .help = "largest grid of the dynamic program's limit"},
+    {0},
 };
 
 static int num_opt(const pol_setup *setup, const char *key, double def, double lo, double hi,

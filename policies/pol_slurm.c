@@ -198,25 +198,69 @@ typedef struct slurm_state {
 } slurm_state;
 
 static const pol_option slurm_options[] = {
-    {"priority_weight_age", "integer >= 0: weight of the age factor (default 0)"},
-    {"priority_max_age", "Slurm time (MIN, MIN:SEC, H:M:S, D-H[:M[:S]]): age of a full age factor "
-                         "(default 7-0)"},
-    {"priority_weight_fairshare", "integer >= 0: weight of the fair-share factor (default 0)"},
-    {"priority_decay_halflife", "Slurm time: half-life of past usage, 0 = none (default 7-0)"},
-    {"fairshare_by", "user|group: fair-share accounts, SWF field 12 or 13 (default user)"},
-    {"shares", "FILE of 'USER SHARES' lines (default: equal shares)"},
-    {"priority_weight_jobsize", "integer >= 0: weight of the job size factor (default 0)"},
-    {"priority_favor_small", "yes|no: small jobs get the larger size factor (default no)"},
-    {"priority_weight_partition", "integer >= 0: weight of the partition factor (default 0)"},
-    {"partition_job_factor", "Q:F,...: PriorityJobFactor of SWF queues (default 1 each)"},
-    {"bf_interval", "seconds > 0 between backfill passes (default 30)"},
-    {"bf_window", "minutes > 0 a backfill plan looks ahead (default 1440)"},
-    {"bf_resolution", "seconds > 0: time resolution of backfill plans (default 60)"},
-    {"bf_max_job_test", "integer >= 1: jobs a backfill pass plans (default 500)"},
-    {"keep_reservation", "yes|no: the top waiting job keeps its planned start, promised (default "
-                         "yes; no = every plan redone each pass as Slurm does, nothing promised)"},
+    {.key = "priority_weight_age",
+     .values = "0..4294967295",
+     .def = "0",
+     .help = "weight of the age factor"},
+    {.key = "priority_max_age",
+     .values = "a Slurm time: MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC, not 0",
+     .def = "7-0",
+     .help = "age of a full age factor"},
+    {.key = "priority_weight_fairshare",
+     .values = "0..4294967295",
+     .def = "0",
+     .help = "weight of the fair-share factor"},
+    {.key = "priority_decay_halflife",
+     .values = "a Slurm time: MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC",
+     .def = "7-0",
+     .help = "half-life of past usage, 0 = none"},
+    {.key = "fairshare_by",
+     .values = "user|group",
+     .def = "user",
+     .help = "fair-share accounts, SWF field 12 (user) or 13 (group)"},
+    {.key = "shares",
+     .values = "a file of 'USER SHARES' lines",
+     .def = "(equal shares)",
+     .help = "shares of the fair-share accounts"},
+    {.key = "priority_weight_jobsize",
+     .values = "0..4294967295",
+     .def = "0",
+     .help = "weight of the job size factor"},
+    {.key = "priority_favor_small",
+     .values = "yes|no",
+     .def = "no",
+     .help = "small jobs get the larger size factor"},
+    {.key = "priority_weight_partition",
+     .values = "0..4294967295",
+     .def = "0",
+     .help = "weight of the partition factor"},
+    {.key = "partition_job_factor",
+     .values = "Q:F,... (SWF queue Q, factor F >= 0)",
+     .def = "(1 for every queue)",
+     .help = "PriorityJobFactor of SWF queues"},
+    {.key = "bf_interval",
+     .values = "seconds > 0",
+     .def = "30",
+     .help = "time between backfill passes"},
+    {.key = "bf_window",
+     .values = "minutes > 0",
+     .def = "1440",
+     .help = "how far a backfill plan looks ahead"},
+    {.key = "bf_resolution",
+     .values = "seconds > 0",
+     .def = "60",
+     .help = "time resolution of backfill plans"},
+    {.key = "bf_max_job_test",
+     .values = "an integer >= 1",
+     .def = "500",
+     .help = "jobs a backfill pass plans"},
+    {.key = "keep_reservation",
+     .values = "yes|no",
+     .def = "yes",
+     .help =
+         "the top waiting job keeps its planned start, promised (no = every plan redone each pass as Slurm does, nothing promised)"},
     POL_PREDICT_OPTION,
-    {NULL, NULL},
+    {0},
 };
 
 /* ---- option parsing --------------------------------------------------- */
@@ -401,6 +445,12 @@ static int64_t acct_id(const slurm_state *s, const pol_job *j)
 /* Reads the shares file: one account per line, "USER SHARES". */
 static int read_shares(slurm_state *s, const char *path, char *err, size_t errlen)
 {
+    eng_diag d;
+    eng_diag_clear(&d);
+    if (eng_check_not_dir(path, "a file of 'USER SHARES' lines", &d) != ENG_OK) {
+        snprintf(err, errlen, "option shares: %s", d.msg);
+        return ENG_INVAL;
+    }
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, errlen, "option shares: cannot open '%s': %s", path, strerror(errno));

@@ -1,6 +1,8 @@
 /* test_cli_main.c — the batchlab command as users call it: exit codes,
  * messages that name the file and line, and each command's output. */
+#include "bl_proc.h"
 #include "bl_test.h"
+#include "pol_registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +74,8 @@ static void test_usage_errors(void)
            "option backfill_order: expected queue or sjf, got 'lifo'");
     /* every subcommand refuses what it does not know; no empty names */
     expect("policies --bogus", 2, "unknown option '--bogus'");
-    expect("policies extra", 2, "unexpected argument 'extra'");
+    expect("policies extra", 2, "unknown policy 'extra' (valid: fcfs, easy, conservative");
+    expect("policies easy slurm", 2, "unexpected argument 'slurm'");
     expect("--version x", 2, "--version: unexpected argument 'x'");
     expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "
            "--policies easy,,fcfs",
@@ -110,7 +113,7 @@ static void test_bad_input(void)
     snprintf(want, sizeof want, "%s:3: expected 18 fields, found 17", bad);
     expect(args, 1, want);
     snprintf(args, sizeof args, RUN "--workload %s --policy easy --lenient", bad);
-    expect(args, 0, "skipped 1 malformed lines");
+    expect(args, 0, "skipped 1 malformed line (--lenient)");
     expect(args, 0, "2 read, 2 simulated");
     const char *junk = bl_write_tmp("junk.xml", "\x7f"
                                                 "ELF garbage\n");
@@ -267,6 +270,58 @@ static void test_compare_and_info(void)
     expect("info", 2, "--workload is required");
 }
 
+/* compare runs each policy spec once: a spec given twice (the same options
+ * in any order) is a usage error, and so are two specs whose output
+ * folders would have the same name; distinct specs keep distinct folders. */
+static void test_compare_distinct_specs(void)
+{
+    const char *dir = bl_tmpdir();
+    char args[4000], path[1200], out[900];
+    const char *head = "compare --platform platforms/kth-sp2.xml --workload "
+                       "traces/fixtures/small.swf -q";
+    snprintf(out, sizeof out, "%s/twice", dir);
+    snprintf(args, sizeof args, "%s --policies easy,easy --out %s", head, out);
+    expect(args, 2,
+           "batchlab compare: --policies: 'easy' is given twice (policy easy with the same "
+           "options); give each policy spec once");
+    CU_ASSERT_NOT_EQUAL(access(out, F_OK), 0); /* nothing written */
+    snprintf(args, sizeof args, "%s --policies easy,easy", head);
+    expect(args, 2, "'easy' is given twice");
+    snprintf(args, sizeof args,
+             "%s --policies fcfs,easy:backfill_order=sjf:predictor=user2,"
+             "easy:predictor=user2:backfill_order=sjf --out %s",
+             head, out);
+    expect(args, 2,
+           "'easy:backfill_order=sjf:predictor=user2' and "
+           "'easy:predictor=user2:backfill_order=sjf' are the same (policy easy with the same "
+           "options)");
+    CU_ASSERT_NOT_EQUAL(access(out, F_OK), 0);
+    /* two distinct specs whose folder names collide (' ' and '/' become '_') */
+    char a[800], b[800];
+    snprintf(a, sizeof a, "%s/x y", dir);
+    snprintf(b, sizeof b, "%s/x_y", dir);
+    FILE *f = fopen(a, "w"), *g = fopen(b, "w");
+    CU_ASSERT_FATAL(f && g);
+    fputs("1 1\n", f);
+    fputs("1 1\n", g);
+    fclose(f);
+    fclose(g);
+    snprintf(args, sizeof args, "%s --policies 'slurm:shares=%s,slurm:shares=%s' --out %s", head, a,
+             b, out);
+    expect(args, 2, "would both write their outputs into the folder");
+    CU_ASSERT_NOT_EQUAL(access(out, F_OK), 0);
+    /* without --out they are two columns, and run */
+    snprintf(args, sizeof args, "%s --policies 'slurm:shares=%s,slurm:shares=%s'", head, a, b);
+    expect(args, 0, "mean bounded slowdown");
+    /* distinct specs, distinct folders */
+    snprintf(args, sizeof args, "%s --policies easy,easy:backfill_order=sjf --out %s", head, out);
+    expect(args, 0, "easy:backfill_order=sjf");
+    snprintf(path, sizeof path, "%s/easy/summary.json", out);
+    CU_ASSERT_EQUAL(access(path, R_OK), 0);
+    snprintf(path, sizeof path, "%s/easy+backfill_order=sjf/summary.json", out);
+    CU_ASSERT_EQUAL(access(path, R_OK), 0);
+}
+
 static void test_machines_and_initialization(void)
 {
     expect("info --workload traces/fixtures/small.swf --platform platforms/kth-sp2.xml", 0,
@@ -355,7 +410,7 @@ static void test_bad_input_catalogue(void)
         {"crlf.swf", "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\r\n", "1 read, 1 simulated", 0},
         {"unsorted.swf",
          "1 50 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n",
-         "unsorted.swf: 1 jobs were out of submit order", 0},
+         "unsorted.swf: 1 job was out of submit order", 0},
         {"large.swf",
          "1 0 -1 10 64 -1 -1 64 20 -1 1 1 1 -1 1 -1 -1 -1\n2 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 1 -1 -1 -1\n",
          "dropped            1 (1 too-large)", 0},
@@ -403,8 +458,8 @@ static void test_failures(void)
                  "--failure-trace %s",
              trace);
     expect(args, 0, "1 cut by a host failure");
-    expect(args, 0, "1 outages), kill");
-    expect(args, 0, "1 jobs failed, 0 requeued, 106 node-seconds wasted");
+    expect(args, 0, "1 outage), kill");
+    expect(args, 0, "1 job failed, 0 requeued, 106 node-seconds wasted");
     snprintf(args, sizeof args,
              RUN "--workload traces/fixtures/small.swf --policy easy -q "
                  "--failure-trace %s --on-failure requeue",
@@ -539,6 +594,119 @@ static void test_islands(void)
     CU_ASSERT_EQUAL(access(path, F_OK), -1);
 }
 
+/* A folder given where a file is expected: every command that takes the
+ * file says "DIR: is a directory" and exits 1 (never SimGrid's "input in
+ * flex scanner failed"), and writes nothing. */
+static void expect_dir(const char *args, int status, const char *dir)
+{
+    char want[800];
+    snprintf(want, sizeof want, "%s: is a directory", dir);
+    expect(args, status, want);
+    char *out = NULL;
+    bl(args, &out);
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "flex scanner") : NULL);
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "without a report") : NULL);
+    free(out);
+}
+
+static void test_directory_for_a_file(void)
+{
+    const char *d = bl_tmpdir(), *out = bl_tmpdir();
+    char args[2400], path[900];
+    const char *wl = "--workload traces/fixtures/small.swf";
+    /* --platform, in every command that takes one */
+    snprintf(args, sizeof args, "run --platform %s %s --policy easy -q", d, wl);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "compare --platform %s %s -q --policies fcfs,easy", d, wl);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "info --platform %s %s", d, wl);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "scale --platform %s %s --load 0.5 -o %s/scaled.swf", d, wl, out);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "sweep task --out %s/task --platform %s %s --policy easy --seed 1",
+             out, d, wl);
+    expect_dir(args, 1, d);
+    /* --workload */
+    snprintf(args, sizeof args, RUN "--workload %s --policy easy -q", d);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args,
+             "compare --platform platforms/test/tiny-4.xml --workload %s -q --policies fcfs", d);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "info --workload %s", d);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "scale --workload %s --nodes 4 --load 0.5 -o %s/scaled.swf", d,
+             out);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "fit --workload %s", d);
+    expect_dir(args, 1, d);
+    /* the other files a run reads */
+    snprintf(args, sizeof args, RUN "%s --policy easy -q --failure-trace %s", wl, d);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, RUN "%s --policy easy -q --init-times %s", wl, d);
+    expect_dir(args, 1, d);
+    /* an output file that is a folder */
+    snprintf(args, sizeof args, "generate lublin --nodes 4 --jobs 3 --seed 1 -o %s", d);
+    expect_dir(args, 1, d);
+    /* the files of a study, a sweep, a plot and a policy option */
+    snprintf(args, sizeof args, "study availability --job-model %s", d);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "sweep expand %s --out %s/sweep", d, out);
+    expect_dir(args, 1, d);
+    snprintf(path, sizeof path, "%s/grid.txt", out);
+    FILE *g = fopen(path, "w");
+    CU_ASSERT_FATAL(g != NULL);
+    fprintf(g,
+            "platform = %s\nworkload.small = %s/traces/fixtures/small.swf\npolicies = easy\n"
+            "seeds = 1\n",
+            d, BL_SOURCE_DIR);
+    fclose(g);
+    snprintf(args, sizeof args, "sweep expand %s --out %s/sweep", path, out);
+    expect_dir(args, 1, d);
+    snprintf(args, sizeof args, "plot --loads %s", d);
+    expect_dir(args, 1, d);
+    /* a policy's option values are checked before the run: a usage error */
+    snprintf(args, sizeof args, RUN "%s -q --policy slurm:shares=%s", wl, d);
+    expect_dir(args, 2, d);
+    /* nothing written anywhere */
+    CU_ASSERT_EQUAL(bl_dir_entries(d, NULL, 0), 0);
+    snprintf(path, sizeof path, "%s/scaled.swf", out);
+    CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+}
+
+/* `policies NAME` describes one policy: for every registered one it exits
+ * 0 and lists each declared option with its values and its default. */
+static void test_policies_name(void)
+{
+    size_t n;
+    const pol_type *const *list = pol_list(&n);
+    for (size_t i = 0; i < n; i++) {
+        char args[128], *out = NULL;
+        snprintf(args, sizeof args, "policies %s", list[i]->name);
+        int st = bl(args, &out);
+        CU_ASSERT_EQUAL(st, 0);
+        bool ok = st == 0 && out && strncmp(out, list[i]->name, strlen(list[i]->name)) == 0;
+        for (const pol_option *o = list[i]->options; o && o->key; o++) {
+            char line[1024];
+            snprintf(line, sizeof line, "\n  %-16s %s; default %s\n", o->key, o->values, o->def);
+            ok = ok && strstr(out, line);
+            CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+        }
+        if (!list[i]->options || !list[i]->options[0].key)
+            ok = ok && strstr(out, "options: none");
+        CU_ASSERT(ok);
+        if (!ok)
+            printf("\n  batchlab %s -> %d:\n%s", args, st, out ? out : "");
+        free(out);
+    }
+    expect("policies slurm", 0, "  bf_window        minutes > 0; default 1440\n");
+    expect("policies easy", 0,
+           "  backfill_order   queue|sjf; default queue\n"
+           "                   order in which later jobs are tried (sjf = shortest estimate "
+           "first, Tsafrir et al. 2007)\n");
+    expect("policies fcfs", 0, "options: none");
+    expect("policies --help", 0, "usage: batchlab policies [NAME]");
+}
+
 /* Agreement with the log's own waits (field 3 of the fixture): printed by
  * run, a row block of compare. Known answers in test_eng_metrics.c. */
 static void test_log_agreement(void)
@@ -564,11 +732,14 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "run writes every output", test_run_and_outputs);
     CU_add_test(s, "repeated job numbers dropped, ids unique", test_duplicate_ids);
     CU_add_test(s, "compare and info", test_compare_and_info);
+    CU_add_test(s, "compare: each spec once, each folder its own", test_compare_distinct_specs);
     CU_add_test(s, "BATCHLAB_SA_BACKEND passed down as an option", test_sa_backend_env);
     CU_add_test(s, "machines for info and scale; initialization", test_machines_and_initialization);
     CU_add_test(s, "the bad-input catalogue", test_bad_input_catalogue);
     CU_add_test(s, "host failures from a trace or the model", test_failures);
     CU_add_test(s, "islands: placement, --islands, malformed property", test_islands);
     CU_add_test(s, "agreement with the log in run and compare", test_log_agreement);
+    CU_add_test(s, "a folder where a file is expected", test_directory_for_a_file);
+    CU_add_test(s, "policies NAME: options with values and defaults", test_policies_name);
     return 0;
 }

@@ -89,6 +89,15 @@ static void test_command_bytes(void)
     CU_ASSERT_TRUE(bl_contains(sa, "; Computer: ForHLR II stand-in (synthetic; not the "
                                    "KIT-FH2-2016-1 log)"));
     CU_ASSERT_TRUE(bl_contains(sa, "; MaxNodes: 1152\n"));
+    /* the command that makes it, which info prints */
+    CU_ASSERT_TRUE(bl_contains(sa,
+                               "\n; Generator: standin forhlr2 (Lublin & Feitelson 2003, "
+                               "batch class on 1152 nodes of 20 cores) --jobs 300 --seed 11\n"));
+    CU_ASSERT_EQUAL(bl_run(&out, "info --workload %s", a), 0);
+    CU_ASSERT_TRUE(bl_contains(out, "\n  generator          standin forhlr2 (Lublin & Feitelson "
+                                    "2003, batch class on 1152 nodes of 20 cores) --jobs 300 "
+                                    "--seed 11\n"));
+    free(out);
     /* 300 job lines. */
     size_t jobs = 0;
     for (char *p = sa; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))

@@ -862,7 +862,9 @@ static int straddle_init(void *st, const pol_setup *setup, char *err, size_t err
 static void test_island_audit(void)
 {
     static const bl_jobspec jobs[] = {{1, 0, 10, 10, 2, 0}, {2, 0, 10, 10, 2, 0}};
-    static const pol_option opts[] = {{"second", "position of the second host"}, {NULL, NULL}};
+    static const pol_option opts[] = {
+        {.key = "second", .values = "1..3", .def = "1", .help = "position of the second host"},
+        {0}};
     const pol_type straddle = {.name = "straddle",
                                .flags = POL_FLAG_ISLANDS,
                                .state_size = 2 * sizeof(int32_t),

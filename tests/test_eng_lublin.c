@@ -782,6 +782,43 @@ static void test_same_seed(void)
     eng_workload_destroy(e);
 }
 
+/* The value of header key in w, or NULL. */
+static const char *header_value(const eng_workload *w, const char *key)
+{
+    for (size_t i = 0; i < w->hdr.n_kv; i++)
+        if (strcmp(w->hdr.kv[i].key, key) == 0)
+            return w->hdr.kv[i].value;
+    return NULL;
+}
+
+/* The Generator line: the options that make the same jobs; a caller's
+ * generator is named instead of a seed that would not reproduce them. */
+static void test_generator_line(void)
+{
+    eng_lublin_opts o;
+    eng_lublin_opts_init(&o, 128);
+    o.n_jobs = 10;
+    o.seed = 1;
+    eng_workload *w = generate(&o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    const char *line = header_value(w, ENG_GENERATOR_KEY);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+    CU_ASSERT_STRING_EQUAL(line, "lublin (Lublin & Feitelson 2003) --nodes 128 --jobs 10 --seed 1 "
+                                 "--estimates exact");
+    eng_workload_destroy(w);
+    gsl_rng *g = rng_new(5);
+    eng_diag d;
+    eng_diag_clear(&d);
+    o.cls[ENG_LUBLIN_INTERACTIVE].pb = 0.5;
+    CU_ASSERT_EQUAL_FATAL(eng_lublin_generate(&o, g, &w, &d), ENG_OK);
+    CU_ASSERT_STRING_EQUAL(header_value(w, ENG_GENERATOR_KEY),
+                           "lublin (Lublin & Feitelson 2003) --nodes 128 --jobs 10 --estimates "
+                           "exact --param interactive.pb=0.5; random numbers from the caller's "
+                           "mt19937 generator");
+    eng_workload_destroy(w);
+    gsl_rng_free(g);
+}
+
 static void test_output_fields(void)
 {
     eng_lublin_opts o;
@@ -1118,6 +1155,7 @@ int bl_suite_eng_lublin(void)
     CU_add_test(s, "typeless mode", test_typeless);
     CU_add_test(s, "same seed, same bytes", test_same_seed);
     CU_add_test(s, "output fields and header", test_output_fields);
+    CU_add_test(s, "the Generator line", test_generator_line);
     CU_add_test(s, "requested times", test_estimates);
     CU_add_test(s, "option errors", test_errors);
     CU_add_test(s, "cli: generate lublin", test_cli_generate_lublin);

@@ -205,6 +205,32 @@ static void test_afile(void)
     CU_ASSERT_PTR_NULL(a.f);
 }
 
+/* A folder where a file is expected is named as one; a file, a missing
+ * path (its opening says why) pass; an atomic file refuses a folder
+ * before writing anything. */
+static void test_check_not_dir(void)
+{
+    const char *dir = bl_tmpdir();
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL(eng_check_not_dir(dir, "an SWF log", &d), ENG_IO);
+    char want[800];
+    snprintf(want, sizeof want, "%s: is a directory, expected an SWF log", dir);
+    CU_ASSERT_STRING_EQUAL(d.msg, want);
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL(eng_check_not_dir(bl_write_tmp("plain.txt", "x\n"), "a file", &d), ENG_OK);
+    CU_ASSERT_EQUAL(eng_check_not_dir("/no/such/file", "a file", &d), ENG_OK);
+    CU_ASSERT_STRING_EQUAL(d.msg, "");
+    CU_ASSERT_EQUAL(eng_check_not_dir(dir, "a file", NULL), ENG_IO); /* d may be NULL */
+    eng_afile a;
+    CU_ASSERT_EQUAL(eng_afile_open(&a, dir, &d), ENG_IO);
+    snprintf(want, sizeof want, "%s: is a directory, expected a file to write", dir);
+    CU_ASSERT_STRING_EQUAL(d.msg, want);
+    int tmp = 0;
+    CU_ASSERT_EQUAL(count_entries(dir, &tmp), 0);
+    eng_afile_abort(&a);
+}
+
 static void test_strings(void)
 {
     CU_ASSERT(eng_ends_with("trace.swf.gz", ".gz"));
@@ -233,5 +259,6 @@ int bl_suite_eng_util(void)
     CU_add_test(s, "eng_mkdir_p", test_mkdir_p);
     CU_add_test(s, "eng_afile commit and abort", test_afile);
     CU_add_test(s, "string helpers", test_strings);
+    CU_add_test(s, "eng_check_not_dir: a folder where a file is expected", test_check_not_dir);
     return 0;
 }

@@ -378,6 +378,8 @@ static void test_compare_stopped(void)
     int st = bl_proc_wait(pid, 60);
     CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGTERM);
     CU_ASSERT(log_has(log, "batchlab compare: conservative: stopped by "));
+    CU_ASSERT(log_has(log, "batchlab compare: the 1 policy before conservative finished; its "
+                           "folder in "));
     CU_ASSERT(gone(c2, 30));
     CU_ASSERT_EQUAL(bl_dir_entries(first, NULL, 0), 1); /* summary.json */
     CU_ASSERT_EQUAL(bl_dir_entries(second, NULL, 0), 0);

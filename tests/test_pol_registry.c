@@ -10,6 +10,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void test_lookup(void)
@@ -52,6 +54,69 @@ static void test_option_validation(void)
     const pol_kv huge[] = {{"max_members", "1e30"}};
     CU_ASSERT_EQUAL(pol_try_options(pol_find("packet"), huge, 1, err, sizeof err), ENG_INVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "max_members"));
+}
+
+/* init is optional (the engine runs fcfs, which has none, without it):
+ * trying values on a policy without init accepts what its keys accept,
+ * and calls fini all the same. */
+static int fini_calls;
+static void count_fini(void *state)
+{
+    (void)state;
+    fini_calls++;
+}
+
+static void test_try_options_without_init(void)
+{
+    char err[256] = "untouched";
+    const pol_type *fcfs = pol_find("fcfs");
+    CU_ASSERT_PTR_NULL(fcfs->init);
+    CU_ASSERT_EQUAL(pol_try_options(fcfs, NULL, 0, err, sizeof err), ENG_OK);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    static const pol_option keys[] = {
+        {.key = "depth", .values = "any", .def = "1", .help = "a key without a check"}, {0}};
+    const pol_type bare = {.name = "bare", .options = keys, .fini = count_fini};
+    const pol_kv depth[] = {{"depth", "2"}};
+    fini_calls = 0;
+    CU_ASSERT_EQUAL(pol_try_options(&bare, depth, 1, err, sizeof err), ENG_OK);
+    CU_ASSERT_EQUAL(fini_calls, 1);
+}
+
+/* The names for messages come whole however long they are: the join
+ * reports the length it needs (as snprintf) and never writes past len. */
+static void test_names_join(void)
+{
+    enum { N = 40 };
+    static char names[N][24];
+    static pol_type types[N];
+    const pol_type *list[N];
+    size_t want = 0;
+    for (size_t i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "policy-with-a-long-%02zu", i); /* 21 characters */
+        types[i] = (pol_type){.name = names[i]};
+        list[i] = &types[i];
+        want += strlen(names[i]) + (i ? 2 : 0);
+    }
+    CU_ASSERT_EQUAL(want, 40 * 21 + 39 * 2); /* 918: more than the 512 bytes it once had */
+    CU_ASSERT_EQUAL(pol_names_join(list, N, NULL, 0), want);
+    char small[32];
+    memset(small, 'x', sizeof small);
+    CU_ASSERT_EQUAL(pol_names_join(list, N, small, 16), want);
+    CU_ASSERT_STRING_EQUAL(small, "policy-with-a-l"); /* cut, terminated */
+    CU_ASSERT_EQUAL(small[16], 'x');                  /* nothing written past len */
+    char *whole = malloc(want + 1);
+    CU_ASSERT_FATAL(whole != NULL);
+    CU_ASSERT_EQUAL(pol_names_join(list, N, whole, want + 1), want);
+    CU_ASSERT_EQUAL(strlen(whole), want);
+    CU_ASSERT_NSTRING_EQUAL(whole, "policy-with-a-long-00, policy-with-a-long-01, ", 46);
+    CU_ASSERT_STRING_EQUAL(whole + want - 21, "policy-with-a-long-39");
+    free(whole);
+    /* pol_names() is that join over the registry */
+    size_t n;
+    const pol_type *const *reg = pol_list(&n);
+    char buf[1024];
+    CU_ASSERT(pol_names_join(reg, n, buf, sizeof buf) < sizeof buf);
+    CU_ASSERT_STRING_EQUAL(pol_names(), buf);
 }
 
 /* A random workload: bursty arrivals, sizes 1..max_procs (a third of them
@@ -110,6 +175,73 @@ static eng_platform *random_platform(gsl_rng *r, bool hetero, bool two_pools, in
     eng_diag_clear(&diag);
     eng_platform_build("random", d, N, "1Gf", &p, &diag);
     return p;
+}
+
+/* Every declared option says what it accepts, its default and what it
+ * does; a default written as a value (not in parentheses) is one init
+ * accepts, alone and with the others; and giving every such default
+ * explicitly schedules random workloads exactly as giving none, which
+ * holds the declaration to the default init takes. */
+static void test_declared_defaults(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 20260301);
+    size_t n_registered;
+    const pol_type *const *list = pol_list(&n_registered);
+    for (size_t k = 0; k < n_registered; k++) {
+        const pol_type *t = list[k];
+        pol_kv defs[32];
+        size_t n_defs = 0;
+        char err[512];
+        for (const pol_option *o = t->options; o && o->key; o++) {
+            CU_ASSERT(o->values && o->values[0] && o->def && o->def[0] && o->help && o->help[0]);
+            if (!o->def || o->def[0] == '(')
+                continue;
+            CU_ASSERT_FATAL(n_defs < sizeof defs / sizeof defs[0]);
+            defs[n_defs] = (pol_kv){.key = o->key, .value = o->def};
+            int rc = pol_try_options(t, &defs[n_defs], 1, err, sizeof err);
+            if (rc != ENG_OK)
+                printf("\n  %s: option %s=%s refused: %s", t->name, o->key, o->def, err);
+            CU_ASSERT_EQUAL(rc, ENG_OK);
+            n_defs++;
+        }
+        CU_ASSERT_EQUAL(pol_try_options(t, defs, n_defs, err, sizeof err), ENG_OK);
+        for (int round = 0; round < 4; round++) {
+            bool hetero = round % 2;
+            pol_alloc alloc = round / 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE;
+            unsigned long seed = gsl_rng_get(r);
+            int cores;
+            gsl_rng *pr = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(pr, seed);
+            eng_platform *proto = random_platform(pr, hetero, false, &cores, false);
+            eng_platform_destroy(proto);
+            size_t n = 150;
+            bl_jobspec *jobs = random_jobs(r, n, 12 * cores, 1);
+            bl_sched s[2];
+            for (int with = 0; with < 2; with++) {
+                gsl_rng_set(pr, seed);
+                eng_platform *p = random_platform(pr, hetero, false, &cores, false);
+                bl_opts o = {.alloc = alloc,
+                             .walltime = ENG_WALLTIME_KILL,
+                             .options = with ? defs : NULL,
+                             .n_options = with ? n_defs : 0};
+                CU_ASSERT_EQUAL(bl_core_run(t->name, jobs, n, p, &o, &s[with]), 0);
+            }
+            size_t differ = 0;
+            for (size_t i = 0; i < n; i++)
+                differ += bl_start(&s[0], jobs[i].id) != bl_start(&s[1], jobs[i].id) ||
+                          bl_end(&s[0], jobs[i].id) != bl_end(&s[1], jobs[i].id);
+            if (differ)
+                printf("\n  %s round %d: %zu jobs differ with the declared defaults given", t->name,
+                       round, differ);
+            CU_ASSERT_EQUAL(differ, 0);
+            bl_sched_fini(&s[0]);
+            bl_sched_fini(&s[1]);
+            gsl_rng_free(pr);
+            free(jobs);
+        }
+    }
+    gsl_rng_free(r);
 }
 
 /* Configurations run besides every policy's defaults: the options that
@@ -425,6 +557,9 @@ int bl_suite_pol_registry(void)
         return 1;
     CU_add_test(s, "lookup and names", test_lookup);
     CU_add_test(s, "option validation", test_option_validation);
+    CU_add_test(s, "trying options of a policy without init", test_try_options_without_init);
+    CU_add_test(s, "policy names joined without a fixed buffer", test_names_join);
+    CU_add_test(s, "declared option defaults are the ones init takes", test_declared_defaults);
     CU_add_test(s, "conformance: every policy, random workloads, checker on", test_conformance);
     CU_add_test(s, "conformance with initialization not planned, checker on",
                 test_conformance_init_unplanned);

@@ -5,6 +5,8 @@
 #ifndef BL_CLI_H
 #define BL_CLI_H
 
+#include <stddef.h>
+
 /* Runs the command line; returns the process exit status:
  * 0 success, 1 bad input or failed run, 2 usage error, 3 invariant violation. */
 int bl_cli_main(int argc, char **argv);
@@ -30,5 +32,11 @@ int bl_cmd_fit(int argc, char **argv);      /* cli_fit.c */
  * "batchlab CMD: BATCHLAB_SA_BACKEND 'x': expected auto, cpu or cuda" and
  * returns 2 (a usage error). */
 int bl_sa_backend_env(const char *cmd, const char **value);
+
+/* A computed load (eng_scale_load) as the commands print it: "%.4f", or
+ * "undefined (arrivals span 0 s)" where the log defines none (one job, or
+ * every job arriving at one instant: D = 0 makes U = work / (D x P) NAN).
+ * Writes into buf (40 bytes suffice) and returns it. */
+const char *bl_fmt_load(char *buf, size_t len, double load);
 
 #endif

@@ -72,4 +72,11 @@ int bl_args_u64(const char *cmd, const char *name, const char *value, unsigned l
 /* Parses a double option (finite); 2 with a message on error. */
 int bl_args_double(const char *cmd, const char *name, const char *value, double *out);
 
+/* The plural ending of a count in a message: "%zu job%s", n, bl_s(n)
+ * reads "1 job" and "2 jobs". */
+static inline const char *bl_s(unsigned long long n)
+{
+    return n == 1 ? "" : "s";
+}
+
 #endif

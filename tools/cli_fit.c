@@ -46,10 +46,10 @@ static void print_fit(const char *name, const eng_fit_quantity *q, const char *u
     printf("  gamma        shape %.4f  scale %.4g %s   KS %.4f\n", q->gamma.shape, q->gamma.scale,
            unit, q->ks_gamma);
     if (q->has_hgamma)
-        printf("  hyper-gamma of ln x (%zu jobs with x > 1): p %.4f  Gamma(%.4f, %.4f) + "
+        printf("  hyper-gamma of ln x (%zu job%s with x > 1): p %.4f  Gamma(%.4f, %.4f) + "
                "Gamma(%.4f, %.4f)   KS %.4f\n",
-               q->n_hgamma, q->hgamma.p, q->hgamma.g1.shape, q->hgamma.g1.scale, q->hgamma.g2.shape,
-               q->hgamma.g2.scale, q->ks_hgamma);
+               q->n_hgamma, bl_s(q->n_hgamma), q->hgamma.p, q->hgamma.g1.shape, q->hgamma.g1.scale,
+               q->hgamma.g2.shape, q->hgamma.g2.scale, q->ks_hgamma);
 }
 
 /* One fitted quantity: n, the lognormal, the gamma and (run time only) the

@@ -33,7 +33,7 @@
 
 static const bl_opt lublin_opts[] = {
     {"nodes", 0, BL_VALUE, "P", "machine size in nodes, the largest job (required)"},
-    {"jobs", 0, BL_VALUE, "N", "number of jobs (required)"},
+    {"jobs", 0, BL_VALUE, "N", "number of jobs, at least 1 (required)"},
     {"seed", 0, BL_VALUE, "S", "generator seed, 0..4294967295 (required)"},
     {"typeless", 0, BL_FLAG, NULL, "one stream, whole-sample parameters (default: typed)"},
     {"start-hour", 0, BL_VALUE, "H", "local hour of day at time 0, 0..23 (default 0)"},
@@ -47,7 +47,7 @@ static const bl_opt lublin_opts[] = {
 
 static const bl_opt modified_opts[] = {
     {"nodes", 0, BL_VALUE, "P", "machine size in nodes, the largest job (required)"},
-    {"jobs", 0, BL_VALUE, "N", "number of jobs (required)"},
+    {"jobs", 0, BL_VALUE, "N", "number of jobs, at least 1 (required)"},
     {"seed", 0, BL_VALUE, "S", "generator seed, 0..4294967295 (required)"},
     {"lambda", 0, BL_VALUE, "L", "Poisson arrival rate, jobs/s (default 0.0142)"},
     {"types", 0, BL_VALUE, "K", "job types uniform in 1..K, field 15 (default 8)"},
@@ -133,6 +133,15 @@ static const char scale_description[] =
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
+const char *bl_fmt_load(char *buf, size_t len, double load)
+{
+    if (isfinite(load))
+        snprintf(buf, len, "%.4f", load);
+    else
+        snprintf(buf, len, "undefined (arrivals span 0 s)");
+    return buf;
+}
+
 static int need(const bl_args *a, const char *name)
 {
     if (bl_args_get(a, name)->set)
@@ -203,7 +212,7 @@ static int common_opts(const bl_args *a, int64_t *nodes, size_t *jobs, unsigned 
     if (need(a, "nodes") || need(a, "jobs") || need(a, "seed") || need(a, "output"))
         return 2;
     if (int_opt("generate", a, "nodes", 1, INT32_MAX, &n) ||
-        int_opt("generate", a, "jobs", 0, 1ULL << 40, &j) ||
+        int_opt("generate", a, "jobs", 1, 1ULL << 40, &j) ||
         int_opt("generate", a, "seed", 0, SEED_MAX, &s))
         return 2;
     *nodes = (int64_t)n;
@@ -229,8 +238,10 @@ static void summary(const char *path, const eng_workload *w, int64_t nodes)
     eng_load l;
     if (eng_scale_load(w, nodes, 1, &l, NULL) != ENG_OK)
         return;
-    printf("%s: %zu jobs, arrivals over %.0f s, computed load %.4f on %lld nodes\n", path,
-           w->n_jobs, l.span_s, l.load, (long long)nodes);
+    char load[40];
+    printf("%s: %zu job%s, arrivals over %.0f s, computed load %s on %lld node%s\n", path,
+           w->n_jobs, bl_s(w->n_jobs), l.span_s, bl_fmt_load(load, sizeof load, l.load),
+           (long long)nodes, bl_s((unsigned long long)nodes));
 }
 
 /* ------------------------------------------------------------------ */
@@ -527,12 +538,13 @@ static int scale_arrivals(eng_workload *w, const scale_req *q, const eng_load *b
         eng_scale_load(w, (int64_t)q->nodes, (int64_t)q->cpn, &after, NULL);
         snprintf(note, sizeof note,
                  "scale: inter-arrival times multiplied by %s for a computed load of %s on %llu "
-                 "nodes of %llu cores (U = sum(run time x nodes) / (D x P), Baranov & Lyakhovets "
-                 "2022; it was %s); submit times rounded to whole seconds, D = %.0f s, which "
-                 "gives U = %.7g (within U / (2 D) of the target)",
+                 "node%s of %llu core%s (U = sum(run time x nodes) / (D x P), Baranov & "
+                 "Lyakhovets 2022; it was %s); submit times rounded to whole seconds, D = %.0f "
+                 "s, which gives U = %.7g (within U / (2 D) of the target)",
                  eng_fmt_double(num[0], sizeof num[0], *factor),
-                 eng_fmt_double(num[1], sizeof num[1], q->load), q->nodes, q->cpn,
-                 eng_fmt_double(num[2], sizeof num[2], before->load), after.span_s, after.load);
+                 eng_fmt_double(num[1], sizeof num[1], q->load), q->nodes, bl_s(q->nodes), q->cpn,
+                 bl_s(q->cpn), eng_fmt_double(num[2], sizeof num[2], before->load), after.span_s,
+                 after.load);
     } else {
         if (eng_scale_to_span(w, q->span, factor, d) != ENG_OK) {
             fprintf(stderr, "batchlab scale: %s: %s\n", q->in, d->msg);
@@ -601,11 +613,18 @@ static int scale_log(const scale_req *q, eng_diag *d)
         rc = 1;
     if (rc == 0) {
         eng_scale_load(w, nodes, (int64_t)q->cpn, &after, NULL);
-        printf("%s: %zu jobs, arrivals over %.0f s (was %.0f s, factor %.6g)", q->out, w->n_jobs,
-               after.span_s, before.span_s, factor);
+        char load[2][40];
+        printf("%s: %zu job%s, arrivals over %.0f s (was %.0f s, factor %.6g)", q->out, w->n_jobs,
+               bl_s(w->n_jobs), after.span_s, before.span_s, factor);
+        bl_fmt_load(load[0], sizeof load[0], after.load);
+        bl_fmt_load(load[1], sizeof load[1], before.load);
+        if (q->have_nodes && strcmp(load[0], load[1]) != 0)
+            printf(", computed load %s (was %s)", load[0], load[1]);
+        else if (q->have_nodes)
+            printf(", computed load %s", load[0]); /* --types alone, or undefined both times */
         if (q->have_nodes)
-            printf(", computed load %.4f (was %.4f) on %llu nodes of %llu core%s", after.load,
-                   before.load, q->nodes, q->cpn, q->cpn == 1 ? "" : "s");
+            printf(" on %llu node%s of %llu core%s", q->nodes, bl_s(q->nodes), q->cpn,
+                   bl_s(q->cpn));
         printf("\n");
     }
     eng_workload_destroy(w);

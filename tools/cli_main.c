@@ -19,6 +19,7 @@
 
 #include "eng_error.h"
 #include "eng_ftrace.h"
+#include "eng_lublin.h"
 #include "eng_run.h"
 #include "eng_scale.h"
 #include "eng_sha256.h"
@@ -266,7 +267,8 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
     char on_failure[64];
     snprintf(on_failure, sizeof on_failure, "%s", "kill");
     if (c->on_failure)
-        snprintf(on_failure, sizeof on_failure, "requeue up to %llu times", c->max_requeues);
+        snprintf(on_failure, sizeof on_failure, "requeue up to %llu time%s", c->max_requeues,
+                 bl_s(c->max_requeues));
     snprintf(s->failure_label, sizeof s->failure_label, "none");
     if (c->failures)
         snprintf(s->failure_label, sizeof s->failure_label, "model, epoch %g s, %s",
@@ -285,8 +287,9 @@ static int sim_args_parse(const char *cmd, const bl_args *a, sim_args *s)
         }
         char sha[65] = "";
         eng_sha256_file(c->failure_trace, sha, NULL);
-        snprintf(s->failure_label, sizeof s->failure_label, "trace %s (sha256 %s, %zu outages), %s",
-                 c->failure_trace, sha, s->failure_trace.n, on_failure);
+        snprintf(s->failure_label, sizeof s->failure_label,
+                 "trace %s (sha256 %s, %zu outage%s), %s", c->failure_trace, sha,
+                 s->failure_trace.n, bl_s(s->failure_trace.n), on_failure);
     }
     return 0;
 }
@@ -357,20 +360,22 @@ static int read_workload(const char *cmd, const char *path, bool lenient, eng_wo
     if (eng_swf_read(path, &o, w, &d))
         return report_failure(cmd, &d);
     if ((*w)->n_malformed)
-        fprintf(stderr, "batchlab %s: skipped %zu malformed lines (--lenient); the first: %s\n",
-                cmd, (*w)->n_malformed, (*w)->first_malformed);
+        fprintf(stderr, "batchlab %s: skipped %zu malformed line%s (--lenient); the first: %s\n",
+                cmd, (*w)->n_malformed, bl_s((*w)->n_malformed), (*w)->first_malformed);
     if ((*w)->n_reordered)
         fprintf(stderr,
-                "batchlab %s: %s: %zu jobs were out of submit order; replayed in "
+                "batchlab %s: %s: %zu job%s %s out of submit order; replayed in "
                 "submit order\n",
-                cmd, path, (*w)->n_reordered);
+                cmd, path, (*w)->n_reordered, bl_s((*w)->n_reordered),
+                (*w)->n_reordered == 1 ? "was" : "were");
     for (int f = 1; f <= 18; f++)
         if ((*w)->n_ignored[f])
             fprintf(stderr,
-                    "batchlab %s: warning: %s: %zu values of field %d (%s) outside "
-                    "the SWF range were read as -1 (unknown); the replay does not "
+                    "batchlab %s: warning: %s: %zu value%s of field %d (%s) outside "
+                    "the SWF range %s read as -1 (unknown); the replay does not "
                     "use this field\n",
-                    cmd, path, (*w)->n_ignored[f], f, eng_swf_field_name(f));
+                    cmd, path, (*w)->n_ignored[f], bl_s((*w)->n_ignored[f]), f,
+                    eng_swf_field_name(f), (*w)->n_ignored[f] == 1 ? "was" : "were");
     return 0;
 }
 
@@ -386,6 +391,14 @@ static int check_has_jobs(const char *cmd, const char *path, const eng_workload 
 
 static int check_readable(const char *cmd, const char *what, const char *path)
 {
+    eng_diag d;
+    eng_diag_clear(&d);
+    char expected[64];
+    snprintf(expected, sizeof expected, "a %s file", what);
+    if (eng_check_not_dir(path, expected, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab %s: %s\n", cmd, d.msg);
+        return 1;
+    }
     if (access(path, R_OK) == 0)
         return 0;
     fprintf(stderr, "batchlab %s: %s: cannot open %s file: %s\n", cmd, path, what, strerror(errno));
@@ -532,8 +545,9 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
 {
     const eng_summary *s = &r->summary;
     char a[64], b[64], c[64];
-    printf("batchlab run: %s on %s (%zu hosts, %s allocation), walltime %s\n", ps->label,
-           spec->platform_path, r->n_platform_hosts, spec->manifest.alloc, spec->manifest.walltime);
+    printf("batchlab run: %s on %s (%zu host%s, %s allocation), walltime %s\n", ps->label,
+           spec->platform_path, r->n_platform_hosts, bl_s(r->n_platform_hosts),
+           spec->manifest.alloc, spec->manifest.walltime);
     printf("  workload           %s\n", spec->manifest.workload_path);
     printf("  jobs               %zu read, %zu simulated: %zu completed, %zu killed at their "
            "requested time",
@@ -543,12 +557,13 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
     printf("\n");
     print_drops(stdout, s, "  dropped            ");
     if (s->n_est_from_runtime)
-        printf("  estimates          %zu jobs had no requested time: planned with their run "
+        printf("  estimates          %zu job%s had no requested time: planned with %s run "
                "time\n",
-               s->n_est_from_runtime);
+               s->n_est_from_runtime, bl_s(s->n_est_from_runtime),
+               s->n_est_from_runtime == 1 ? "its" : "their");
     if (s->n_extended)
-        printf("  estimates          %zu requests raised to the run time (--walltime extend)\n",
-               s->n_extended);
+        printf("  estimates          %zu request%s raised to the run time (--walltime extend)\n",
+               s->n_extended, bl_s(s->n_extended));
     if (s->n_simulated == 0) {
         printf("  wait, slowdown     n/a: no job was simulated (every job was dropped)\n");
     } else {
@@ -568,9 +583,9 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
         char rho[32] = "n/a";
         if (isfinite(s->log.wait_spearman))
             snprintf(rho, sizeof rho, "%.3f", s->log.wait_spearman);
-        printf("  log agreement      %zu jobs with a logged wait: mean wait %s s logged, %s s "
+        printf("  log agreement      %zu job%s with a logged wait: mean wait %s s logged, %s s "
                "simulated; mean |difference| %s s; Spearman %s\n",
-               s->log.jobs, fmt_grouped(a, sizeof a, s->log.wait_mean_log_s, 1),
+               s->log.jobs, bl_s(s->log.jobs), fmt_grouped(a, sizeof a, s->log.wait_mean_log_s, 1),
                fmt_grouped(b, sizeof b, s->log.wait_mean_sim_s, 1),
                fmt_grouped(c, sizeof c, s->log.wait_mae_s, 1), rho);
         if (s->log.cancelled_excluded > 0)
@@ -579,16 +594,16 @@ static void print_run_summary(const eng_run_spec *spec, const eng_run_report *r,
                    s->log.cancelled_excluded == 1 ? "it" : "they");
     }
     if (spec->sim.core.failures.enabled)
-        printf("  host failures      %s: %zu jobs failed, %zu requeued, %s node-seconds wasted\n",
-               spec->manifest.failures, s->n_failed, s->n_requeues,
+        printf("  host failures      %s: %zu job%s failed, %zu requeued, %s node-seconds wasted\n",
+               spec->manifest.failures, s->n_failed, bl_s(s->n_failed), s->n_requeues,
                fmt_grouped(a, sizeof a, s->wasted_node_s, 0));
     if (s->cost > 0)
         printf("  cost               %s (price per host-second x time held)\n",
                fmt_grouped(a, sizeof a, s->cost, 2));
     if (s->init_total_s > 0)
-        printf("  initialization     %s: share %.4f of run time, %s s in total, %zu job types\n",
+        printf("  initialization     %s: share %.4f of run time, %s s in total, %zu job type%s\n",
                spec->manifest.init, s->init_share, fmt_grouped(a, sizeof a, s->init_total_s, 0),
-               s->n_types);
+               s->n_types, bl_s(s->n_types));
     if (r->policy_report[0])
         printf("  policy report      %s\n", r->policy_report);
     printf("  simulation         %.3f s wall (%.3f s in the policy), %s jobs/s, peak memory "
@@ -710,13 +725,71 @@ static char *policy_dir(const char *out, const char *label)
     return dir;
 }
 
+/* The same policy with the same options, in whatever order they were
+ * given (a key appears at most once: pol_check_options). */
+static bool same_spec(const policy_spec *a, const policy_spec *b)
+{
+    if (a->type != b->type || a->n_kv != b->n_kv)
+        return false;
+    for (size_t i = 0; i < a->n_kv; i++) {
+        bool found = false;
+        for (size_t j = 0; j < b->n_kv && !found; j++)
+            found = strcmp(a->kv[i].key, b->kv[j].key) == 0 &&
+                    strcmp(a->kv[i].value, b->kv[j].value) == 0;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* Each policy spec runs once: one given twice would only repeat a column
+ * (and with --out overwrite its own folder), and two distinct specs may
+ * not share a folder name (policy_dir maps ' ' and '/' to '_'). 0, or 2
+ * after the message. O(n^2) in the specs, which are few. */
+static int check_distinct_specs(const char *const *labels, const policy_spec *specs, size_t n,
+                                const char *out)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++) {
+            if (same_spec(&specs[i], &specs[j])) {
+                if (strcmp(labels[i], labels[j]) == 0)
+                    fprintf(stderr,
+                            "batchlab compare: --policies: '%s' is given twice (policy %s with "
+                            "the same options); give each policy spec once\n",
+                            labels[i], specs[i].type->name);
+                else
+                    fprintf(stderr,
+                            "batchlab compare: --policies: '%s' and '%s' are the same (policy "
+                            "%s with the same options); give each policy spec once\n",
+                            labels[j], labels[i], specs[i].type->name);
+                return 2;
+            }
+            if (!out)
+                continue;
+            char *a = policy_dir(out, labels[i]), *b = policy_dir(out, labels[j]);
+            bool clash = a && b && strcmp(a, b) == 0;
+            if (clash)
+                fprintf(stderr,
+                        "batchlab compare: --policies: '%s' and '%s' would both write their "
+                        "outputs into the folder %s (' ' and '/' in a spec become '_', ':' "
+                        "becomes '+'); write them with two compare commands\n",
+                        labels[j], labels[i], a);
+            free(a);
+            free(b);
+            if (clash)
+                return 2;
+        }
+    return 0;
+}
+
 static void print_compare(const char *const *labels, const eng_run_report *r, size_t n,
                           const sim_args *s)
 {
-    printf("batchlab compare: %s on %s (%zu hosts, %s allocation), walltime %s\n", s->c.workload,
-           s->c.platform, r[0].n_platform_hosts, bl_run_choice_name("alloc", s->c.alloc),
-           bl_run_choice_name("walltime", s->c.walltime));
-    printf("  %zu jobs read, %zu simulated; ", r[0].summary.n_input, r[0].summary.n_simulated);
+    printf("batchlab compare: %s on %s (%zu host%s, %s allocation), walltime %s\n", s->c.workload,
+           s->c.platform, r[0].n_platform_hosts, bl_s(r[0].n_platform_hosts),
+           bl_run_choice_name("alloc", s->c.alloc), bl_run_choice_name("walltime", s->c.walltime));
+    printf("  %zu job%s read, %zu simulated; ", r[0].summary.n_input, bl_s(r[0].summary.n_input),
+           r[0].summary.n_simulated);
     print_drops(stdout, &r[0].summary, "dropped ");
     struct {
         const char *name;
@@ -860,6 +933,8 @@ static int cmd_compare(int argc, char **argv)
         }
         for (size_t i = 0; i < n && rc == 0; i++)
             rc = policy_spec_parse("compare", labels[i], NULL, 0, &specs[i]);
+        if (rc == 0)
+            rc = check_distinct_specs((const char *const *)labels, specs, n, s.c.out);
     }
     if (rc == 0)
         rc = check_readable("compare", "platform", s.c.platform);
@@ -891,9 +966,10 @@ static int cmd_compare(int argc, char **argv)
             rc = stopped("compare", labels[i], eng_run_stopped_by(), !failed, dir);
             if (i > 0 && s.c.out)
                 fprintf(stderr,
-                        "batchlab compare: the %zu policies before %s finished; their "
-                        "folders in %s are complete\n",
-                        i, labels[i], s.c.out);
+                        "batchlab compare: the %zu polic%s before %s finished; %s in %s %s "
+                        "complete\n",
+                        i, i == 1 ? "y" : "ies", labels[i], i == 1 ? "its folder" : "their folders",
+                        s.c.out, i == 1 ? "is" : "are");
         } else if (failed) {
             eng_diag_prefix(&d, "%s: ", labels[i]);
             rc = report_failure("compare", &d);
@@ -954,24 +1030,38 @@ static int info_machine(const bl_args *a, bool *have_nodes, unsigned long long *
     return 0;
 }
 
-/* The log's header and its counts of lines and jobs. */
+/* The log's header and its counts of lines and jobs. A generated log
+ * names its generator and options (ENG_GENERATOR_KEY) where its machine
+ * would only say "synthetic, synthetic"; what `scale` (or a stand-in's or
+ * a sweep task's load) did to it is in its "scale: " notes. */
 static void info_header(const char *path, const eng_workload *w)
 {
     const eng_swf_header *h = &w->hdr;
     printf("%s\n", path);
-    if (h->computer || h->installation)
+    bool generated = false;
+    for (size_t i = 0; i < h->n_kv; i++)
+        if (strcmp(h->kv[i].key, ENG_GENERATOR_KEY) == 0) {
+            printf("  generator          %s\n", h->kv[i].value);
+            generated = true;
+        }
+    bool synthetic = h->computer && h->installation && strcmp(h->computer, "synthetic") == 0 &&
+                     strcmp(h->installation, "synthetic") == 0;
+    if ((h->computer || h->installation) && !(generated && synthetic))
         printf("  machine            %s%s%s\n", h->computer ? h->computer : "",
                h->computer && h->installation ? ", " : "", h->installation ? h->installation : "");
+    for (size_t i = 0; i < h->n_kv; i++)
+        if (strcmp(h->kv[i].key, "Note") == 0 && strncmp(h->kv[i].value, "scale: ", 7) == 0)
+            printf("  scale              %s\n", h->kv[i].value + 7);
     if (h->max_nodes >= 0 || h->max_procs >= 0)
         printf("  header size        MaxNodes %lld, MaxProcs %lld\n", (long long)h->max_nodes,
                (long long)h->max_procs);
     if (h->unix_start_time >= 0)
         printf("  log start          UnixStartTime %lld%s%s\n", (long long)h->unix_start_time,
                h->time_zone_string ? ", " : "", h->time_zone_string ? h->time_zone_string : "");
-    printf("  jobs               %zu (%zu data lines; %zu malformed skipped, %zu out of submit "
-           "order, %zu partial-execution lines, %zu repeated job numbers)\n",
-           w->n_jobs, w->n_data_lines, w->n_malformed, w->n_reordered, w->n_part_lines,
-           w->n_dup_ids);
+    printf("  jobs               %zu (%zu data line%s; %zu malformed skipped, %zu out of submit "
+           "order, %zu partial-execution line%s, %zu repeated job number%s)\n",
+           w->n_jobs, w->n_data_lines, bl_s(w->n_data_lines), w->n_malformed, w->n_reordered,
+           w->n_part_lines, bl_s(w->n_part_lines), w->n_dup_ids, bl_s(w->n_dup_ids));
 }
 
 /* The jobs' statistics (eng_wstats). */
@@ -986,11 +1076,12 @@ static void info_stats(const eng_wstats *ws, const eng_swf_header *h)
                100.0 * (double)ws->n_serial / (double)ws->n_with_procs,
                100.0 * (double)ws->n_pow2 / (double)ws->n_with_procs);
     if (ws->n_with_runtime)
-        printf("  run time (s)       median %g, max %g; unknown in %zu jobs\n",
-               ws->runtime_median_s, ws->runtime_max_s, ws->n_no_runtime);
-    printf("  requested time     given for %zu jobs; run/request median %.3f; %zu jobs ran past "
-           "it\n",
-           ws->n_with_request, ws->accuracy_median, ws->n_over_request);
+        printf("  run time (s)       median %g, max %g; unknown in %zu job%s\n",
+               ws->runtime_median_s, ws->runtime_max_s, ws->n_no_runtime, bl_s(ws->n_no_runtime));
+    printf("  requested time     given for %zu job%s; run/request median %.3f; %zu job%s ran "
+           "past it\n",
+           ws->n_with_request, bl_s(ws->n_with_request), ws->accuracy_median, ws->n_over_request,
+           bl_s(ws->n_over_request));
     printf("  status             %zu completed, %zu failed, %zu cancelled, %zu unknown (-1)\n",
            ws->n_completed, ws->n_failed, ws->n_cancelled, ws->n_status_unknown);
     printf("  dropped by any replay  %zu without run time, %zu without processor count\n",
@@ -1015,13 +1106,13 @@ static int info_on_platform(const eng_workload *w, const eng_platform *plat, con
     eng_summary s = {0};
     memcpy(s.n_dropped, prep.n_dropped, sizeof s.n_dropped);
     s.n_dropped_total = prep.n_dropped_total;
-    printf("  on %s (%zu hosts, %zu pool%s): %zu jobs simulated; ", platform, plat->n_hosts,
-           plat->n_pools, plat->n_pools == 1 ? "" : "s", prep.n_jobs);
+    printf("  on %s (%zu host%s, %zu pool%s): %zu job%s simulated; ", platform, plat->n_hosts,
+           bl_s(plat->n_hosts), plat->n_pools, bl_s(plat->n_pools), prep.n_jobs, bl_s(prep.n_jobs));
     print_drops(stdout, &s, "dropped ");
     double load = eng_wstats_prepared_load(&prep, plat->n_hosts);
     if (!isnan(load))
-        printf("  computed load      %.4f on its %zu hosts (whole nodes per job)\n", load,
-               plat->n_hosts);
+        printf("  computed load      %.4f on its %zu host%s (whole nodes per job)\n", load,
+               plat->n_hosts, bl_s(plat->n_hosts));
     eng_prepared_fini(&prep);
     return 0;
 }
@@ -1084,8 +1175,10 @@ static int cmd_info(int argc, char **argv)
         if (have_nodes) {
             eng_load load;
             eng_scale_load(w, (int64_t)nodes, (int64_t)cpn, &load, NULL);
-            printf("  computed load      %.4f on %llu nodes of %llu core%s (%zu jobs counted)\n",
-                   load.load, nodes, cpn, cpn == 1 ? "" : "s", load.n_counted);
+            char text[40];
+            printf("  computed load      %s on %llu node%s of %llu core%s (%zu job%s counted)\n",
+                   bl_fmt_load(text, sizeof text, load.load), nodes, bl_s(nodes), cpn, bl_s(cpn),
+                   load.n_counted, bl_s(load.n_counted));
         }
         if (plat)
             rc = info_on_platform(w, plat, platform);
@@ -1097,29 +1190,64 @@ static int cmd_info(int argc, char **argv)
 
 /* ---- policies ----------------------------------------------------------- */
 
+/* A policy's name, summary, citation and flags. */
+static void policy_head(const pol_type *t)
+{
+    printf("%-14s %s\n%-14s (%s)\n", t->name, t->summary, "", t->citation);
+    if (t->flags & POL_FLAG_ISLANDS)
+        printf("%-14s   plans with islands (--islands strict)\n", "");
+    if (t->flags & POL_FLAG_REPLANS)
+        printf("%-14s   re-plans at every call (runs with --init-planned no)\n", "");
+}
+
+/* `policies NAME`: the head, then each option with what it accepts, its
+ * default and what it does, as declared next to its key (pol_option). */
+static void policy_detail(const pol_type *t)
+{
+    policy_head(t);
+    if (!t->options || !t->options[0].key) {
+        printf("\noptions: none\n");
+        return;
+    }
+    printf("\noptions (--policy %s:KEY=VALUE:... or --policy-opt KEY=VALUE; values, default):\n",
+           t->name);
+    for (const pol_option *o = t->options; o->key; o++)
+        printf("  %-16s %s; default %s\n  %-16s %s\n", o->key, o->values, o->def, "", o->help);
+}
+
 static int cmd_policies(int argc, char **argv)
 {
+    /* an optional NAME first, then options */
+    const char *name = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
     bl_args a;
-    int rc = bl_args_parse("policies", NULL, 0, argc, argv, 1, &a);
+    int rc = bl_args_parse("policies", NULL, 0, argc, argv, name ? 2 : 1, &a);
     if (rc)
         return rc;
     bool help = a.help;
     bl_args_fini(&a);
     if (help) {
-        printf("usage: batchlab policies\nLists the registered policies, their citations and "
-               "options.\n");
+        printf("usage: batchlab policies [NAME]\n\nLists the registered policies, their "
+               "citations and options; with NAME, that policy's\noptions with their values "
+               "and defaults.\n");
+        return 0;
+    }
+    if (name) {
+        const pol_type *t = pol_find(name);
+        if (!t) {
+            fprintf(stderr, "batchlab policies: unknown policy '%s' (valid: %s)\n", name,
+                    pol_names());
+            return 2;
+        }
+        policy_detail(t);
         return 0;
     }
     size_t n;
     const pol_type *const *list = pol_list(&n);
     for (size_t i = 0; i < n; i++) {
-        printf("%-14s %s\n%-14s (%s)\n", list[i]->name, list[i]->summary, "", list[i]->citation);
-        if (list[i]->flags & POL_FLAG_ISLANDS)
-            printf("%-14s   plans with islands (--islands strict)\n", "");
-        if (list[i]->flags & POL_FLAG_REPLANS)
-            printf("%-14s   re-plans at every call (runs with --init-planned no)\n", "");
+        policy_head(list[i]);
         for (const pol_option *o = list[i]->options; o && o->key; o++)
-            printf("%-14s   option %s: %s\n", "", o->key, o->help);
+            printf("%-14s   option %s (%s; default %s): %s\n", "", o->key, o->values, o->def,
+                   o->help);
     }
     return 0;
 }

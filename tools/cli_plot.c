@@ -1759,6 +1759,12 @@ static int load_row_parse(const char *csv, long line, char **fields, long nf, co
 static int load_table_read(const char *csv, load_table *t)
 {
     *t = (load_table){0};
+    eng_diag d;
+    eng_diag_clear(&d);
+    if (eng_check_not_dir(csv, "a CSV file of batchlab sweep merge", &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
     FILE *f = fopen(csv, "r");
     if (!f) {
         fprintf(stderr, "batchlab plot: %s: cannot open: %s\n", csv, strerror(errno));

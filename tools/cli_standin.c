@@ -20,10 +20,12 @@
  * - Arrivals are the model's unless --load rescales them to a computed load
  *   on 1152 nodes of 20 cores (Baranov & Lyakhovets 2022, eng_scale.h).
  * The header says, in its Computer field and its notes, that this is a
- * stand-in and not the archive's log. Same seed, same bytes.
+ * stand-in and not the archive's log, and its Generator line the command
+ * that makes it (--load as a "scale: " note). Same seed, same bytes.
  */
 #include "cli_standin.h"
 
+#include "cli.h"
 #include "cli_args.h"
 #include "eng_lublin.h"
 #include "eng_scale.h"
@@ -86,6 +88,13 @@ int bl_standin_forhlr2(size_t n_jobs, unsigned long seed, eng_workload **out, en
         rc = eng_workload_set_header(w, "MaxQueues", "1");
     if (rc == ENG_OK)
         rc = eng_workload_set_header(w, "Queues", "1: compute nodes (1152 x 20 cores)");
+    char line[160];
+    snprintf(line, sizeof line,
+             "standin forhlr2 (Lublin & Feitelson 2003, batch class on 1152 nodes of 20 cores) "
+             "--jobs %zu --seed %lu",
+             n_jobs, seed);
+    if (rc == ENG_OK)
+        rc = eng_workload_set_header(w, ENG_GENERATOR_KEY, line);
     if (rc == ENG_OK)
         rc = note(w, "stand-in for the ForHLR II log KIT-FH2-2016-1: a synthetic workload of "
                      "the Lublin-Feitelson batch class sized to 1152 nodes of 20 cores; no job "
@@ -226,9 +235,11 @@ int bl_cmd_standin(int argc, char **argv)
     }
     eng_load l;
     eng_scale_load(w, BL_FORHLR2_NODES, BL_FORHLR2_CORES_PER_NODE, &l, NULL);
-    printf("%s: ForHLR II stand-in, %zu jobs, arrivals over %.0f s, computed load %.4f on 1152 "
+    char load_text[40];
+    printf("%s: ForHLR II stand-in, %zu job%s, arrivals over %.0f s, computed load %s on 1152 "
            "nodes of 20 cores\n",
-           out, w->n_jobs, l.span_s, l.load);
+           out, w->n_jobs, bl_s(w->n_jobs), l.span_s,
+           bl_fmt_load(load_text, sizeof load_text, l.load));
     rc = 0;
 done:
     eng_workload_destroy(w);

@@ -591,10 +591,11 @@ static double paper_acc_for(int k, const double *tab)
 static void print_report(const params *pp, const fig5_row *rows, const ts_stats *ts)
 {
     printf(
-        "Availability study (Toporkov, Yemelyanov & Grigorenko 2021, seed 000): %d nodes, "
-        "window of %d for %lld time units, start in [0, %lld],\nglobal load %g, prices "
+        "Availability study (Toporkov, Yemelyanov & Grigorenko 2021, seed 000): %d node%s, "
+        "window of %d for %lld time unit%s, start in [0, %lld],\nglobal load %g, prices "
         "1..%g per time unit, budget %g x the cheapest window, seed %llu,\nGreedyJnt's MinC %s\n\n",
-        pp->nodes, pp->window, (long long)pp->volume, (long long)pp->interval, pp->global_load,
+        pp->nodes, bl_s((unsigned long long)pp->nodes), pp->window, (long long)pp->volume,
+        bl_s((unsigned long long)pp->volume), (long long)pp->interval, pp->global_load,
         pp->price_max, pp->budget_factor, (unsigned long long)pp->seed,
         (pp->greedy_flags & POL_WIN_MINC_PLAIN) ? "ties of cost by index (the paper's)"
                                                 : "ties of cost by higher p (--minc tiebreak)");
@@ -602,8 +603,8 @@ static void print_report(const params *pp, const fig5_row *rows, const ts_stats 
            "log-deviation %.4g%s%s\n\n",
            pp->concentration, pp->concentration, pp->jobs.len_median_s, pp->jobs.len_sigma,
            pp->job_model ? " from " : "", pp->job_model ? pp->job_model : "");
-    printf("Fig. 5: P_a^w = max over t of the best window, %d scenarios per job load\n",
-           pp->scenarios);
+    printf("Fig. 5: P_a^w = max over t of the best window, %d scenario%s per job load\n",
+           pp->scenarios, bl_s((unsigned long long)pp->scenarios));
     printf("%-9s %9s %9s %8s %6s  %9s %9s  %s\n", "job load", "Knapsack", "GreedyJnt", "gain",
            "found", "Kn|found", "Gr|found", "paper");
     for (int l = 0; l < pp->n_loads; l++) {
@@ -618,16 +619,18 @@ static void print_report(const params *pp, const fig5_row *rows, const ts_stats 
                               : "gain shrinking to ~0 with the load");
     }
     int U = ts->used ? ts->used : 1;
-    printf("\nTable 1: time scan at job load %g, %d scenarios (%d with a window), step delta = "
+    printf("\nTable 1: time scan at job load %g, %d scenario%s (%d with a window), step delta = "
            "%lld\n",
-           pp->ts_load, pp->ts_scenarios, ts->used, (long long)pp->delta);
+           pp->ts_load, pp->ts_scenarios, bl_s((unsigned long long)pp->ts_scenarios), ts->used,
+           (long long)pp->delta);
     printf("%-30s %9s %9s %9s   %s\n", "algorithm", "accuracy", "speed-up", "evals",
            "paper accuracy, speed-up");
     printf("%-30s %9.3f %9.1f %9.0f   1, 1\n", "Full scan (Knapsack)", 1.0, 1.0,
            (double)(pp->interval + 1));
     for (int k = 0; k < pp->n_starts; k++) {
         char name[64];
-        snprintf(name, sizeof name, "%d starting points (Knapsack)", pp->starts[k]);
+        snprintf(name, sizeof name, "%d starting point%s (Knapsack)", pp->starts[k],
+                 bl_s((unsigned long long)pp->starts[k]));
         double pa = paper_acc_for(pp->starts[k], paper_accuracy),
                ps = paper_acc_for(pp->starts[k], paper_speedup);
         printf("%-30s %9.3f %9.1f %9.0f   ", name, ts->start_acc[0][k] / U,
@@ -656,13 +659,13 @@ static void print_report(const params *pp, const fig5_row *rows, const ts_stats 
         printf("\n");
     }
     printf("Mean time per scenario: full Knapsack scan %.2f ms, GreedyJnt full scan %.2f ms "
-           "(ratio %.2f), bounded Knapsack scan %.2f ms;\nallocation alone over %lld points: "
+           "(ratio %.2f), bounded Knapsack scan %.2f ms;\nallocation alone over %lld point%s: "
            "Knapsack %.2f ms, GreedyJnt %.2f ms (ratio %.1f); availability of the nodes "
            "%.2f ms\n",
            1e3 * ts->full_s / U, 1e3 * ts->greedy_s / U,
            ts->greedy_s > 0 ? ts->full_s / ts->greedy_s : NAN, 1e3 * ts->bounded_s / U,
-           (long long)(pp->interval + 1), 1e3 * ts->alloc_knapsack_s / U,
-           1e3 * ts->alloc_greedy_s / U,
+           (long long)(pp->interval + 1), bl_s((unsigned long long)pp->interval + 1),
+           1e3 * ts->alloc_knapsack_s / U, 1e3 * ts->alloc_greedy_s / U,
            ts->alloc_greedy_s > 0 ? ts->alloc_knapsack_s / ts->alloc_greedy_s : NAN,
            1e3 * ts->avail_s / U);
     printf("Knapsack allocation alone: the recurrence as written (products, whole table) "

@@ -556,7 +556,8 @@ out:
 
 static void print_series(const series *s, const char *xname, bool trees, const char *paper)
 {
-    printf("\n%s (%d scenarios per point)\n%-7s", s->name, s->scenarios, xname);
+    printf("\n%s (%d scenario%s per point)\n%-7s", s->name, s->scenarios,
+           bl_s((unsigned long long)s->scenarios), xname);
     for (int a = 0; a < ALGOS; a++)
         if (s->has[a])
             printf(" %14s", algo_name[a]);

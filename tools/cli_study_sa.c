@@ -229,16 +229,16 @@ static void print_report(const study *st)
     const gpu_sa_result *r = &st->r;
     const gpu_sa_grid *g = &st->m.grid;
     char a[64];
-    printf("load model #%d, %d machines: %d jobs, %d files, %d input files, %d dependencies\n",
-           st->model, st->machines, g->n_jobs, g->n_files, g->input_off[g->n_jobs],
-           g->dep_off[g->n_jobs]);
-    printf("annealing: %s, %d chain%s, parallel %s, acceptance %s, %s%lld iterations, "
+    printf("load model #%d, %d machine%s: %d jobs, %d files, %d input files, %d dependencies\n",
+           st->model, st->machines, bl_s((unsigned long long)st->machines), g->n_jobs, g->n_files,
+           g->input_off[g->n_jobs], g->dep_off[g->n_jobs]);
+    printf("annealing: %s, %d chain%s, parallel %s, acceptance %s, %s%lld iteration%s, "
            "seed %llu, instance %llu, backend %s%s%s\n",
            st->energy_idx ? "E2" : "E1", st->par.chains, st->par.chains == 1 ? "" : "s",
            st->parallel_idx ? "machines" : "chains", st->accept_idx ? "paper" : "metropolis",
            st->par.stop_e1 ? "E1 rule, at most " : "", (long long)st->par.iterations,
-           (unsigned long long)st->par.seed, st->instance, r->backend, st->device[0] ? " on " : "",
-           st->device);
+           bl_s((unsigned long long)st->par.iterations), (unsigned long long)st->par.seed,
+           st->instance, r->backend, st->device[0] ? " on " : "", st->device);
     if (st->energy_idx)
         printf("E2 weights 0.35, 0.35, 0.3; transfer costs %d %%\n", st->pct);
     printf("\n  %-28s %18s %18s\n", "", "ours", "paper");

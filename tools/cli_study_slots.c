@@ -361,7 +361,8 @@ static const char *const aname[2] = {"alp", "amp"};
 
 static void print_table(const study *st)
 {
-    printf("batchlab study slots: ALP vs AMP, %llu cycles, seed %lu\n", st->cycles, st->seed);
+    printf("batchlab study slots: ALP vs AMP, %llu cycle%s, seed %lu\n", st->cycles,
+           bl_s(st->cycles), st->seed);
     printf("reading: t holds at performance %s; C = %g * 1.7^P; S = C t N; T* (2) floored %s; "
            "%s performance; DP grid <= %lld cells\n",
            st->unit_ref ? "1 (run t/p)" : "P (run t P/p)", st->price_factor,

@@ -119,6 +119,8 @@ int bl_sweep_read_lines(const char *path, char ***lines, size_t *n, eng_diag *d)
 {
     *lines = NULL;
     *n = 0;
+    if (eng_check_not_dir(path, "a task list", d) != ENG_OK)
+        return ENG_IO;
     FILE *f = fopen(path, "r");
     if (!f)
         return eng_diag_set(d, ENG_IO, "%s: cannot open the task list: %s", path, strerror(errno));

@@ -202,9 +202,9 @@ int bl_sweep_expand(int argc, char **argv)
         rc = write_tasks(&g, t, n, exe, runs, tasks, nodes, cores, &d);
     if (rc == ENG_OK) {
         size_t nv = n / (g.n_workloads * g.n_loads * g.n_seeds);
-        printf("%s: %zu runs = %zu workload%s x %zu load%s x %zu polic%s x %zu seed%s, into "
+        printf("%s: %zu run%s = %zu workload%s x %zu load%s x %zu polic%s x %zu seed%s, into "
                "%s\n",
-               tasks, n, g.n_workloads, g.n_workloads == 1 ? "" : "s", g.n_loads,
+               tasks, n, bl_s(n), g.n_workloads, g.n_workloads == 1 ? "" : "s", g.n_loads,
                g.n_loads == 1 ? "" : "s", nv, nv == 1 ? "y variant" : "y variants", g.n_seeds,
                g.n_seeds == 1 ? "" : "s", runs);
     } else {

@@ -191,6 +191,11 @@ static int parse_workload(bl_grid *g, const char *base, const char *file, int li
         return w->standin ? ENG_OK : eng_diag_set(d, ENG_NOMEM, "out of memory");
     }
     w->path = resolve(base, value);
+    if (w->path && eng_check_not_dir(w->path, "", NULL) != ENG_OK)
+        return eng_diag_set(d, ENG_PARSE,
+                            "%s:%d: workload.%s: %s: is a directory, expected an SWF log or "
+                            "'standin forhlr2 jobs=N'",
+                            file, line, name, value);
     if (!w->path || access(w->path, R_OK) != 0)
         return eng_diag_set(d, ENG_PARSE,
                             "%s:%d: workload.%s: expected a readable SWF log or 'standin forhlr2 "
@@ -458,6 +463,10 @@ static int parse_line(bl_grid *g, const char *base, const char *file, int line, 
         return parse_policy_option(g, file, line, key, dot, value, d);
     if (strcmp(key, "platform") == 0) {
         g->platform = resolve(base, value);
+        if (g->platform && eng_check_not_dir(g->platform, "", NULL) != ENG_OK)
+            return eng_diag_set(d, ENG_PARSE,
+                                "%s:%d: platform: %s: is a directory, expected a platform file",
+                                file, line, value);
         if (!g->platform || access(g->platform, R_OK) != 0)
             return eng_diag_set(d, ENG_PARSE,
                                 "%s:%d: platform: expected a readable platform file, cannot "
@@ -498,6 +507,8 @@ static int parse_line(bl_grid *g, const char *base, const char *file, int line, 
 int bl_grid_parse(const char *path, bl_grid *g, eng_diag *d)
 {
     memset(g, 0, sizeof *g);
+    if (eng_check_not_dir(path, "a grid file", d) != ENG_OK)
+        return ENG_IO;
     FILE *f = fopen(path, "r");
     if (!f)
         return eng_diag_set(d, ENG_IO, "%s: cannot open the grid file: %s", path, strerror(errno));

@@ -347,7 +347,7 @@ int bl_sweep_merge(int argc, char **argv)
         rc = merge_write(dir, runs, n, csv, json, &d);
     }
     if (rc == ENG_OK)
-        printf("%s: %zu runs (and %s)\n", csv, n, json);
+        printf("%s: %zu run%s (and %s)\n", csv, n, bl_s(n), json);
     else
         fprintf(stderr, "batchlab sweep merge: %s\n", d.msg);
     for (size_t i = 0; i < n; i++)

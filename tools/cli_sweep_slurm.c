@@ -131,10 +131,10 @@ static void slurm_script(FILE *f, const slurm_req *q, size_t n, size_t per, size
     fprintf(f,
             "#!/bin/bash\n"
             "# Slurm job array written by batchlab sweep slurm: element i runs lines\n"
-            "# (i-1)*%zu+1 .. i*%zu of the task list (%zu lines), one after another. Finished\n"
+            "# (i-1)*%zu+1 .. i*%zu of the task list (%zu line%s), one after another. Finished\n"
             "# runs (summary.json present) return at once, so resubmitting resumes the sweep.\n"
             "# Submit: sbatch %s\n",
-            per, per, n, q->script);
+            per, per, n, bl_s(n), q->script);
     fprintf(f, "#SBATCH --job-name=%s\n", q->name);
     fprintf(f, "#SBATCH --array=1-%zu", elements);
     if (q->limit_running)
@@ -213,9 +213,10 @@ static int slurm_write(const slurm_req *q, eng_diag *d)
         goto done;
     }
     chmod(q->script, 0755);
-    printf("%s: %zu tasks in an array of %zu element%s (%zu task%s each); submit with: sbatch "
+    printf("%s: %zu task%s in an array of %zu element%s (%zu task%s each); submit with: sbatch "
            "%s\n",
-           q->script, n, elements, elements == 1 ? "" : "s", per, per == 1 ? "" : "s", q->script);
+           q->script, n, bl_s(n), elements, elements == 1 ? "" : "s", per, per == 1 ? "" : "s",
+           q->script);
     rc = 0;
 done:
     for (size_t i = 0; i < n; i++)

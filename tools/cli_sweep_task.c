@@ -78,9 +78,10 @@ static int task_input(const char *in_path, const char *standin, unsigned long lo
             char note[256], num[2][32];
             snprintf(note, sizeof note,
                      "scale: inter-arrival times multiplied by %s for a computed load of %s on "
-                     "%lld nodes of %lld cores (Baranov & Lyakhovets 2022)",
+                     "%lld node%s of %lld core%s (Baranov & Lyakhovets 2022)",
                      eng_fmt_double(num[0], sizeof num[0], factor),
-                     eng_fmt_double(num[1], sizeof num[1], load), nodes, cores);
+                     eng_fmt_double(num[1], sizeof num[1], load), nodes,
+                     bl_s((unsigned long long)nodes), cores, bl_s((unsigned long long)cores));
             rc = eng_workload_set_header(w, "Note", note);
         }
     }
