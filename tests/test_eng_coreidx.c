@@ -295,7 +295,7 @@ static eng_platform *random_platform(gsl_rng *r, bool islands)
 {
     enum { MAX_HOSTS = 5 };
     eng_host_desc d[MAX_HOSTS];
-    char names[MAX_HOSTS][8], occ[MAX_HOSTS][16];
+    char names[MAX_HOSTS][24], occ[MAX_HOSTS][16];
     size_t n = 1 + gsl_rng_uniform_int(r, MAX_HOSTS);
     int same = 1 + (int)gsl_rng_uniform_int(r, 8);
     bool uniform = gsl_rng_uniform(r) < 0.5;

@@ -539,7 +539,7 @@ static void test_core_allocation_needs_equal_hosts(void)
     static const bl_jobspec jobs[] = {{1, 0, 5, 10, 9, 0}};
     static const int cores[] = {2, 6, 6, 6};
     eng_host_desc d[4];
-    char names[4][8];
+    char names[4][16];
     for (int i = 0; i < 4; i++) {
         snprintf(names[i], sizeof names[i], "n%d", i + 1);
         d[i] = (eng_host_desc){.name = names[i], .speed_flops = 1e9, .sg_cores = cores[i]};

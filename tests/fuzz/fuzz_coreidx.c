@@ -52,7 +52,7 @@ static void finding(const char *what, const char *why)
 static eng_platform *platform(const uint8_t *b, size_t n, bool islands)
 {
     eng_host_desc d[5];
-    char names[5][8], occ[5][16];
+    char names[5][24], occ[5][16];
     for (size_t i = 0; i < n; i++) {
         snprintf(names[i], sizeof names[i], "n%zu", i + 1);
         snprintf(occ[i], sizeof occ[i], "%.3f", 0.05 + 0.3 * (double)(b[2 * i + 1] / 3) / 85.0);
