@@ -230,6 +230,48 @@ static int parse_set(const char *s, bl_cores_csv *c, size_t *cap)
     return 0;
 }
 
+static int64_t named(const bl_core_use *j)
+{
+    int64_t n = 0;
+    for (int32_t s = 0; s < j->n_spans; s++)
+        n += j->spans[s].n;
+    return n;
+}
+
+/* A packet's member runs on all of its packet's hosts: it should name the
+ * cores its packet's first member names (at least its own request), not
+ * its own request. */
+typedef struct id_row {
+    int64_t id;
+    size_t row;
+} id_row;
+
+static int cmp_id(const void *a, const void *b)
+{
+    const id_row *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static void packet_wants(bl_cores_csv *c, const int64_t *packet)
+{
+    id_row *ix = malloc((c->n_jobs + 1) * sizeof *ix);
+    if (!ix)
+        return; /* the counts then stay the requests: a check that fails loudly */
+    for (size_t i = 0; i < c->n_jobs; i++)
+        ix[i] = (id_row){.id = c->jobs[i].id, .row = i};
+    qsort(ix, c->n_jobs, sizeof *ix, cmp_id);
+    for (size_t i = 0; i < c->n_jobs; i++) {
+        if (packet[i] < 0 || c->jobs[i].start_s < 0)
+            continue;
+        id_row key = {.id = packet[i]};
+        const id_row *first = bsearch(&key, ix, c->n_jobs, sizeof *ix, cmp_id);
+        int64_t held = first ? named(&c->jobs[first->row]) : 0;
+        if (held >= c->jobs[i].want)
+            c->jobs[i].want = held;
+    }
+    free(ix);
+}
+
 int bl_cores_csv_parse(const char *text, bl_cores_csv *out, char *why, size_t why_len)
 {
     memset(out, 0, sizeof *out);
@@ -239,8 +281,10 @@ int bl_cores_csv_parse(const char *text, bl_cores_csv *out, char *why, size_t wh
     for (int k = 0; k < 5; k++)
         if ((col[k] = column(text, names[k])) < 0)
             return fail(why, why_len, "jobs.csv: no column %s", names[k]);
-    size_t cap_jobs = 0, cap_spans = 0;
+    int col_packet = column(text, "packet"); /* ours, optional */
+    size_t cap_jobs = 0, cap_spans = 0, cap_packet = 0;
     size_t *first = NULL, cap_first = 0;
+    int64_t *packet = NULL;
     const char *row = strchr(text, '\n');
     int rc = 0;
     for (; row && row[1] && !rc; row = strchr(row + 1, '\n')) {
@@ -260,6 +304,14 @@ int bl_cores_csv_parse(const char *text, bl_cores_csv *out, char *why, size_t wh
         j->start_s = strtod(buf, NULL);
         field(row, col[3], buf, sizeof buf);
         j->end_s = strtod(buf, NULL);
+        if (col_packet >= 0) {
+            if (grow((void **)&packet, &cap_packet, out->n_jobs + 1, sizeof *packet)) {
+                rc = -1;
+                break;
+            }
+            field(row, col_packet, buf, sizeof buf);
+            packet[out->n_jobs] = buf[0] ? strtoll(buf, NULL, 10) : -1;
+        }
         field(row, col[4], buf, sizeof buf);
         first[out->n_jobs] = out->n_spans;
         if (parse_set(buf, out, &cap_spans))
@@ -272,6 +324,9 @@ int bl_cores_csv_parse(const char *text, bl_cores_csv *out, char *why, size_t wh
     for (size_t i = 0; i < out->n_jobs; i++)
         out->jobs[i].spans = out->spans + first[i];
     free(first);
+    if (rc == 0 && col_packet >= 0)
+        packet_wants(out, packet);
+    free(packet);
     if (rc)
         bl_cores_csv_fini(out);
     return rc;

@@ -40,7 +40,10 @@ int bl_cores_check(const bl_core_use *jobs, size_t n, const eng_platform *p,
 
 /* Jobs as jobs.csv gives them (Batsim's columns job_id,
  * requested_number_of_resources, starting_time, finish_time,
- * allocated_resources, in any position), want = the requested count.
+ * allocated_resources, in any position), want = the requested count; a
+ * packet's member (our column packet, when present) runs on all its
+ * packet's hosts and wants the cores its packet's first member names
+ * (if that is at least its request).
  * Owns its storage: free with bl_cores_csv_fini. -1 (message in why) when
  * the text is not such a file. */
 typedef struct bl_cores_csv {
