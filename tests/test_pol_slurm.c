@@ -249,6 +249,237 @@ static void test_backfill_window(void)
     run4(jobs, N_OF(jobs), NULL, w60, N_OF(w60), narrow, N_OF(narrow), "bf_window 60");
 }
 
+/* One run of the slurm policy on a platform of n_hosts hosts of `cores`
+ * cores under `alloc`, checked against exp. */
+static void run_on(int n_hosts, int cores, pol_alloc alloc, const bl_jobspec *jobs, size_t n,
+                   const int64_t *users, const pol_kv *opts, size_t n_opts, const bl_expect *exp,
+                   size_t n_exp, const char *what)
+{
+    bl_sched s;
+    bl_opts o = {.alloc = alloc, .options = opts, .n_options = n_opts, .users = users};
+    int rc = bl_core_run("slurm", jobs, n, bl_uniform_platform(n_hosts, cores), &o, &s);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc)
+        printf("\n  %s: %s", what, s.diag.msg);
+    bl_check(&s, exp, n_exp, what);
+    bl_sched_fini(&s);
+}
+
+/* Rule (a): one host of 16 cores, core allocation, passes every second,
+ * resolution 1 s. J1 (8 cores) runs 0-100; J2 (12 cores) waits from 1 and
+ * is planned at 100; J3 (4 cores, 200 s) comes at 2, with 8 cores free.
+ *  default (Slurm): J2's window books the whole host over [100, 200), so
+ *  J3, which would run into it, waits; at 100 the main scheduler starts
+ *  J2 (12 cores) and J3 (the 4 left): J3 100-300;
+ *  bf_reserve=units: J2's window holds 12 cores, 4 stay free beside it:
+ *  J3 backfills at 2, 2-202, and J2 still starts at 100. */
+static void test_whole_host_windows(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 8, 0}, {2, 1, 100, 100, 12, 0}, {3, 2, 200, 200, 4, 0}};
+    static const pol_kv nodes[] = {{"bf_interval", "1"}, {"bf_resolution", "1"}};
+    static const bl_expect e_nodes[] = {{1, 0, 100}, {2, 100, 200}, {3, 100, 300}};
+    run_on(1, 16, POL_ALLOC_CORE, jobs, N_OF(jobs), NULL, nodes, N_OF(nodes), e_nodes,
+           N_OF(e_nodes), "whole host");
+    static const pol_kv units[] = {
+        {"bf_interval", "1"}, {"bf_resolution", "1"}, {"bf_reserve", "units"}};
+    static const bl_expect e_units[] = {{1, 0, 100}, {2, 100, 200}, {3, 2, 202}};
+    run_on(1, 16, POL_ALLOC_CORE, jobs, N_OF(jobs), NULL, units, N_OF(units), e_units,
+           N_OF(e_units), "units");
+}
+
+/* Rule (b): 4 hosts, passes every second, resolution 1 s. J1 (2 hosts)
+ * runs 0-100; J2 (4 hosts) waits from 0 and is planned at 100; J3 (2
+ * hosts, asks 99 s) comes at 1: started now it would end at 100, exactly
+ * when J2's window begins, which counts as overlapping it: J3 waits for
+ * J2, 200-299 (with a window that excluded its end, J3 would run 1-100). */
+static void test_touching_windows(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 2, 0}, {2, 0, 100, 100, 4, 0}, {3, 1, 99, 99, 2, 0}};
+    static const pol_kv o[] = {{"bf_interval", "1"}, {"bf_resolution", "1"}};
+    static const bl_expect e[] = {{1, 0, 100}, {2, 100, 200}, {3, 200, 299}};
+    run4(jobs, N_OF(jobs), NULL, o, N_OF(o), e, N_OF(e), "touching");
+}
+
+/* Rule (c): bf_interval 10 s. J1 (2 hosts) runs 0-100; J2 (4 hosts)
+ * waits from 1; J3 (1 host, 20 s) comes at 23, when it fits beside J2's
+ * window. Passes ran at 0 and 10.
+ *  default (Slurm's timer): the next pass is at 30: J3 30-50;
+ *  bf_timer=event: 23 is 10 s after the last pass: a pass now, J3 23-43. */
+static void test_backfill_timer(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 2, 0}, {2, 1, 100, 100, 4, 0}, {3, 23, 20, 20, 1, 0}};
+    static const pol_kv grid[] = {{"bf_interval", "10"}};
+    static const bl_expect e_grid[] = {{2, 100, 200}, {3, 30, 50}};
+    run4(jobs, N_OF(jobs), NULL, grid, N_OF(grid), e_grid, N_OF(e_grid), "interval");
+    static const pol_kv event[] = {{"bf_interval", "10"}, {"bf_timer", "event"}};
+    static const bl_expect e_event[] = {{2, 100, 200}, {3, 23, 43}};
+    run4(jobs, N_OF(jobs), NULL, event, N_OF(event), e_event, N_OF(e_event), "event");
+}
+
+/* Rule (d): user 1's J1 holds the machine 0-100; J2 (user 1) and J3 (user
+ * 2) want it all from 50. Fair-share weight 1000 (Fair Tree).
+ *  default (calculations every 5 min, the first at 300): at 100 the
+ *  priorities are those of the submissions, when nobody had used
+ *  anything: a tie, J2 first (100-200), J3 200-300;
+ *  priority_calc_period=0 (recalculated at every decision, usage charged
+ *  continuously): at 100 user 1 has used 400, user 2 nothing: J3 first. */
+static void test_calc_period(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 4, 0}, {2, 50, 100, 100, 4, 0}, {3, 50, 100, 100, 4, 0}};
+    static const int64_t users[] = {1, 1, 2};
+    static const pol_kv calc[] = {{"priority_weight_fairshare", "1000"}};
+    static const bl_expect e_calc[] = {{2, 100, 200}, {3, 200, 300}};
+    run4(jobs, N_OF(jobs), users, calc, N_OF(calc), e_calc, N_OF(e_calc), "every 5 min");
+    static const pol_kv now[] = {{"priority_weight_fairshare", "1000"},
+                                 {"priority_calc_period", "0"}};
+    static const bl_expect e_now[] = {{3, 100, 200}, {2, 200, 300}};
+    run4(jobs, N_OF(jobs), users, now, N_OF(now), e_now, N_OF(e_now), "at every decision");
+}
+
+/* A job's end charges its last usage only with
+ * accounting_storage_enforce=limits. Calculations every minute. J1 (user
+ * 1, 3 hosts) runs 0-50, J2 (user 2, 1 host) 0-60; J3 (user 1) and J4
+ * (user 2) want the whole machine from 5 and wait for J2's end at 60,
+ * where the calculation comes first (Fair Tree ranks after it):
+ *  default: J1 ended before any calculation and is never charged; J2 is
+ *  charged 60 at 60: user 1 0, user 2 60: J3 first, 60-160, J4 160-260;
+ *  limits: J1's end charged 150: user 2 is the lighter, J4 first. */
+static void test_end_charge(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 50, 50, 3, 0}, {2, 0, 60, 60, 1, 0}, {3, 5, 100, 100, 4, 0}, {4, 5, 100, 100, 4, 0}};
+    static const int64_t users[] = {1, 2, 1, 2};
+    static const pol_kv lost[] = {{"priority_weight_fairshare", "1000"},
+                                  {"priority_calc_period", "1"}};
+    static const bl_expect e_lost[] = {{3, 60, 160}, {4, 160, 260}};
+    run4(jobs, N_OF(jobs), users, lost, N_OF(lost), e_lost, N_OF(e_lost), "not charged");
+    static const pol_kv limits[] = {{"priority_weight_fairshare", "1000"},
+                                    {"priority_calc_period", "1"},
+                                    {"accounting_storage_enforce", "associations,limits"}};
+    static const bl_expect e_limits[] = {{4, 60, 160}, {3, 160, 260}};
+    run4(jobs, N_OF(jobs), users, limits, N_OF(limits), e_limits, N_OF(e_limits), "limits");
+}
+
+/* Decay decides the order. User 1's J1 runs 4 hosts 0-60, user 2's J2 one
+ * host 60-240; J3 (user 1) and J4 (user 2) want the whole machine from 230
+ * and wait for J2's end at 240. Calculations every minute (60, 120, 180,
+ * 240), half-life 1 min: Slurm's factor D = 1 - 0.693/60 per second,
+ * D^60 = 0.49806, a minute's charge 60 D^60 = 29.884 per unit:
+ *   60: user 1 4 x 29.884 = 119.53;
+ *  120: user 1 59.54; user 2 29.88;
+ *  180: user 1 29.65; user 2 14.88 + 29.88 = 44.77;
+ *  240: user 1 14.77; user 2 22.30 + 29.88 = 52.18.
+ * Fair Tree at 240 ranks user 1 (S / U = 0.5 / 0.221 = 2.27) above user 2
+ * (0.64): J3 first, 240-340, J4 340-440. Classic takes the usage before the
+ * charge at 240 (29.65 and 44.77): U1 = 0.398, F1 = 2^(-0.797) = 0.576,
+ * F2 = 2^(-1.203) = 0.434: J3 first as well. Without decay user 1 has
+ * used 240 and user 2 120 (classic, before 240) or 180 (Fair Tree): user
+ * 2 is the lighter, J4 first. The earlier model (continuous, 2^(-t/H)):
+ * user 1 4 x 86.56 x (1 - 1/2) / 8 = 21.64 against user 2 86.56 x (1 -
+ * 1/8) = 75.74: J3 first; without decay 240 against 180: J4 first. */
+static void test_decay_decides(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 60, 60, 4, 0},
+                                      {2, 60, 180, 180, 1, 0},
+                                      {3, 230, 100, 100, 4, 0},
+                                      {4, 230, 100, 100, 4, 0}};
+    static const int64_t users[] = {1, 2, 1, 2};
+    static const bl_expect j3_first[] = {{3, 240, 340}, {4, 340, 440}};
+    static const bl_expect j4_first[] = {{4, 240, 340}, {3, 340, 440}};
+    static const char *const models[][2] = {
+        {"1", ""}, {"1", "no_fair_tree"}, {"0", "no_fair_tree"}, {"0", ""}};
+    for (size_t m = 0; m < N_OF(models); m++)
+        for (int decay = 0; decay < 2; decay++) {
+            pol_kv o[] = {{"priority_weight_fairshare", "1000"},
+                          {"priority_calc_period", models[m][0]},
+                          {"priority_flags", models[m][1]},
+                          {"priority_decay_halflife", decay ? "1" : "0"}};
+            char what[96];
+            snprintf(what, sizeof what, "calc period %s, flags '%s', %s", models[m][0],
+                     models[m][1], decay ? "half-life 1 min" : "no decay");
+            run4(jobs, N_OF(jobs), users, o, N_OF(o), decay ? j3_first : j4_first, 2, what);
+        }
+}
+
+/* Fair Tree's ranks, ties included. Users 1 and 2 run 2 hosts each 0-60;
+ * from 10 J3 (user 1, 4 hosts), J4 (user 2, 3 hosts) and J5 (user 3, 4
+ * hosts) wait; 100 s each. Fair-share weight 300, job size 200 favouring
+ * small jobs (J4: 200 x 1/4 = 50), calculations every minute.
+ *  Fair Tree at 60: user 3 has used nothing (level infinite, rank 3 of 3:
+ *  factor 1), users 1 and 2 120 each (equal levels: both rank 2, 2/3): J5
+ *  300, J4 200 + 50 = 250, J3 200: J5 60-160. At 120 user 3 has used 240:
+ *  users 1 and 2 tie at the top (1), user 3 1/3: J4 350, J3 300: J4 160-260
+ *  (3 hosts; J3 then waits for all 4), J3 260-360;
+ *  classic: at 60 the usage before the charge is none: J4 350, J3 and J5
+ *  300: J4 60-160; at 120 (usage of 60: users 1 and 2 120 each, U = 1/2,
+ *  S = 1/3: F = 2^(-1.5) = 0.354, 106; user 3 300): J5 160-260, J3
+ *  260-360. */
+static void test_fair_tree_ranks(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 60, 60, 2, 0},
+                                      {2, 0, 60, 60, 2, 0},
+                                      {3, 10, 100, 100, 4, 0},
+                                      {4, 10, 100, 100, 3, 0},
+                                      {5, 10, 100, 100, 4, 0}};
+    static const int64_t users[] = {1, 2, 1, 2, 3};
+    pol_kv o[] = {{"priority_weight_fairshare", "300"},
+                  {"priority_weight_jobsize", "200"},
+                  {"priority_favor_small", "yes"},
+                  {"priority_calc_period", "1"},
+                  {"priority_flags", "no_fair_tree"}};
+    static const bl_expect tree[] = {{5, 60, 160}, {4, 160, 260}, {3, 260, 360}};
+    run4(jobs, N_OF(jobs), users, o, N_OF(o) - 1, tree, N_OF(tree), "Fair Tree");
+    static const bl_expect classic[] = {{4, 60, 160}, {5, 160, 260}, {3, 260, 360}};
+    run4(jobs, N_OF(jobs), users, o, N_OF(o), classic, N_OF(classic), "classic");
+}
+
+/* PriorityMaxAge caps the age factor, and Slurm's time formats give it.
+ * J1 holds the 4 hosts 0-T; J2 (queue 1, factor 0) waits from 0, J3
+ * (queue 2, factor 1: partition weight 1 adds 1) from T - wait; both want
+ * the machine; age weight 1000; priorities calculated every 5 min, T the
+ * first multiple of 300 s past the max age M, so J2's age T > M is capped:
+ * J2 = 1000. J3 = floor(1000 min(wait, M) / M) + 1: 1001 if wait = M (J3
+ * first), at most 1000 if wait = M - 1 (a tie at best: J2, older, first).
+ * Without the cap J2's factor would be T / M > 1 and J2 always first. */
+static void max_age_case(const char *fmt, double m_s, bool j3_first)
+{
+    double t = 300 * (floor(m_s / 300) + 1), wait = j3_first ? m_s : m_s - 1;
+    bl_jobspec jobs[] = {{1, 0, t, t, 4, 0}, {2, 0, 10, 10, 4, 1}, {3, t - wait, 10, 10, 4, 2}};
+    pol_kv o[] = {{"priority_weight_age", "1000"},
+                  {"priority_max_age", fmt},
+                  {"priority_weight_partition", "1"},
+                  {"partition_job_factor", "1:0,2:1"}};
+    bl_expect e[] = {{j3_first ? 3 : 2, t, t + 10}, {j3_first ? 2 : 3, t + 10, t + 20}};
+    char what[64];
+    snprintf(what, sizeof what, "max age %s, wait %g s", fmt, wait);
+    run4(jobs, N_OF(jobs), NULL, o, N_OF(o), e, N_OF(e), what);
+}
+
+static void test_max_age_cap(void)
+{
+    max_age_case("2", 120, true);
+    max_age_case("2", 120, false);
+}
+
+/* Slurm's time formats: MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN,
+ * D-H:MIN:SEC, each read through the max age it sets (max_age_case). */
+static void test_time_formats(void)
+{
+    static const struct {
+        const char *fmt;
+        double s;
+    } f[] = {{"3", 180},      {"1:30", 90},    {"0:1:40", 100},   {"1-0", 86400},
+             {"0-1:2", 3720}, {"0-0:1:5", 65}, {"1-1:1:1", 90061}};
+    for (size_t k = 0; k < N_OF(f); k++) {
+        max_age_case(f[k].fmt, f[k].s, true);
+        max_age_case(f[k].fmt, f[k].s, false);
+    }
+}
+
 /* The islands job id ran on: the first letters of its hosts' names
  * (bl_island_platform names hosts a1.., b1..), each once, in host order. */
 static void islands_of(const bl_sched *s, int64_t id, char *buf, size_t len)
@@ -683,6 +914,18 @@ int bl_suite_pol_slurm(void)
                 test_replanning_moves_later_jobs);
     CU_add_test(s, "bad options", test_bad_options);
     CU_add_test(s, "usage errors exit 2", test_cli_usage_errors);
+    CU_add_test(s, "rule (a): a planned window books whole hosts under core allocation",
+                test_whole_host_windows);
+    CU_add_test(s, "rule (b): a job ending as a planned window begins overlaps it",
+                test_touching_windows);
+    CU_add_test(s, "rule (c): passes at multiples of bf_interval", test_backfill_timer);
+    CU_add_test(s, "rule (d): priorities change at the calculations", test_calc_period);
+    CU_add_test(s, "rule (d): a job's end charges usage only with limits enforced",
+                test_end_charge);
+    CU_add_test(s, "fair-share: decay decides the order", test_decay_decides);
+    CU_add_test(s, "fair-share: Fair Tree's ranks and ties against classic", test_fair_tree_ranks);
+    CU_add_test(s, "PriorityMaxAge caps the age factor", test_max_age_cap);
+    CU_add_test(s, "Slurm's time formats", test_time_formats);
     CU_add_test(s, "replays two runs of a real Slurm 22.05 within 2 s per job", test_ground_truth);
     return 0;
 }
