@@ -338,6 +338,24 @@ static void test_calc_period(void)
                                  {"priority_calc_period", "0"}};
     static const bl_expect e_now[] = {{3, 100, 200}, {2, 200, 300}};
     run4(jobs, N_OF(jobs), users, now, N_OF(now), e_now, N_OF(e_now), "at every decision");
+
+    /* The age factor too. J1 holds the machine 0-100; J2 (2 hosts) waits
+     * from 0, J3 (4 hosts) from 35. Age weight 1000, max age 60 s, job
+     * size 30 (J2 15, J3 30), calculations every 30 s (30, 60, 90):
+     *  at 90 J2's age is capped, 1000 + 15, J3's 55 s gives 916 + 30: J2
+     *  first, 100-150, J3 150-200; with priority_calc_period=0, at 100 J3's
+     *  age is 65 s, capped too: 1030 against 1015, J3 first. */
+    static const bl_jobspec aged[] = {
+        {1, 0, 100, 100, 4, 0}, {2, 0, 50, 50, 2, 0}, {3, 35, 50, 50, 4, 0}};
+    pol_kv age[] = {{"priority_weight_age", "1000"},
+                    {"priority_max_age", "1"},
+                    {"priority_weight_jobsize", "30"},
+                    {"priority_calc_period", "0:30"}};
+    static const bl_expect e_ticks[] = {{2, 100, 150}, {3, 150, 200}};
+    run4(aged, N_OF(aged), NULL, age, N_OF(age), e_ticks, N_OF(e_ticks), "age every 30 s");
+    age[3].value = "0";
+    static const bl_expect e_cont[] = {{3, 100, 150}, {2, 150, 200}};
+    run4(aged, N_OF(aged), NULL, age, N_OF(age), e_cont, N_OF(e_cont), "age at every decision");
 }
 
 /* A job's end charges its last usage only with
