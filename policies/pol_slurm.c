@@ -79,8 +79,9 @@
  *     that would end exactly when a planned window begins overlaps it
  *     (backfill.c tests begin_time <= end_time);
  *   - running jobs end at their expected ends exactly; a planned window is
- *     booked for its length from its start rounded down to bf_resolution
- *     (default 60 s), from now at the earliest, taking what is free there.
+ *     booked from its start rounded down to bf_resolution (default 60 s),
+ *     from now at the earliest, for its length rounded up to
+ *     bf_resolution, taking what is free there.
  *
  * Remaining differences from Slurm, each a choice:
  *   - fair-share usage is per pool: a policy instance serves one pool and
@@ -1131,9 +1132,9 @@ static int slurm_on_capacity(void *state, const pol_view *v)
  * job's own window is closed, [t, t + estimate]: it fits only where its
  * units are free all along it and at its end too, so that it cannot end
  * exactly when a planned window begins (rule (b)). A job planned for later
- * books a window rounded down to bf_resolution at both ends (window()),
- * taking what is free there up to its units (book()): a booking may start
- * before the units are free, as Slurm's node_space records do. */
+ * books a window on the bf_resolution grid (window()), taking what is
+ * free there up to its units (book()): a booking may start before the
+ * units are free, as Slurm's node_space records do. */
 
 /* The segment of p holding x (0 for x before t[0]). O(log n). */
 static size_t seg_at(const pol_profile *p, double x)
@@ -1200,18 +1201,21 @@ static int book(pol_profile *p, double b, double e, int32_t units, pol_profile *
     return ENG_OK;
 }
 
-/* The window a plan books for j planned at t: its length from its start
- * rounded down to bf_resolution, not before now. Slurm rounds both ends
- * down (backfill.c), which is the same for its limits, whole minutes, at a
- * resolution that divides a minute; here a window never shrinks to
- * nothing for a length shorter than the resolution. The kept reservation
- * (whole) ends where the job does, so that nothing started meanwhile can
- * delay the start it was promised. */
+/* The window a plan books for j planned at t: from its start rounded
+ * down to bf_resolution (not before now), for its length rounded up to
+ * bf_resolution. Slurm rounds both ends down (backfill.c), which is the
+ * same for its limits, whole minutes, at a resolution that divides a
+ * minute; a length of the log's seconds is rounded up as Slurm rounds a
+ * limit up to minutes, so a window always holds its start. The kept
+ * reservation (whole) ends no earlier than the job, so that nothing started
+ * meanwhile can delay the start it was promised. */
 static void window(const slurm_state *s, const pol_view *v, const pol_job *j, double t, bool whole,
                    double *b, double *e)
 {
     double r = floor(t / s->bf_res_s) * s->bf_res_s;
-    *e = whole ? t + j->estimate_s : r + j->estimate_s;
+    *e = r + ceil(j->estimate_s / s->bf_res_s) * s->bf_res_s;
+    if (whole && *e < t + j->estimate_s)
+        *e = t + j->estimate_s;
     *b = r < v->now_s ? v->now_s : r;
 }
 
