@@ -745,6 +745,30 @@ static void test_bad_options(void)
     const char *neg = bl_write_tmp("shares-neg.txt", "3 -2\n");
     expect_inval((pol_kv[]){{"shares", neg}}, 1, "shares-neg.txt:1: expected 'USER SHARES'");
     expect_inval((pol_kv[]){{"shares", "/nonexistent/shares"}}, 1, "cannot open");
+    expect_inval((pol_kv[]){{"priority_flags", "NO_FAIR_TREE"}}, 1,
+                 "option priority_flags: expected a comma-separated list of no_fair_tree");
+    expect_inval((pol_kv[]){{"priority_flags", "no_fair_tree,"}}, 1,
+                 "option priority_flags: a flag is missing after ','");
+    expect_inval((pol_kv[]){{"accounting_storage_enforce", "associations,limit"}}, 1,
+                 "option accounting_storage_enforce: expected a comma-separated list of "
+                 "associations, limits");
+    expect_inval((pol_kv[]){{"accounting_storage_enforce", "limits,"}}, 1, "got 'limits,'");
+    expect_inval((pol_kv[]){{"priority_calc_period", "5min"}}, 1,
+                 "option priority_calc_period: expected a Slurm time");
+    expect_inval((pol_kv[]){{"priority_calc_phase", "-"}}, 1,
+                 "option priority_calc_phase: expected a number of seconds, got '-'");
+    expect_inval((pol_kv[]){{"bf_reserve", "cores"}}, 1,
+                 "option bf_reserve: expected nodes or units, got 'cores'");
+    expect_inval((pol_kv[]){{"bf_timer", "tick"}}, 1,
+                 "option bf_timer: expected interval or event, got 'tick'");
+    CU_ASSERT_EQUAL(pol_try_options(pol_find("slurm"),
+                                    (pol_kv[]){{"accounting_storage_enforce",
+                                                "associations,limits,qos,safe,wckeys,nojobs,"
+                                                "nosteps,all"},
+                                               {"priority_flags", "no_fair_tree"},
+                                               {"priority_calc_phase", "-90.5"}},
+                                    3, err, sizeof err),
+                    ENG_OK);
     /* Slurm's time formats */
     CU_ASSERT_EQUAL(pol_try_options(pol_find("slurm"),
                                     (pol_kv[]){{"priority_max_age", "1-12:30:5"},
