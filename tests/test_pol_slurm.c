@@ -813,14 +813,24 @@ static void test_cli_usage_errors(void)
  *   PriorityWeightAge=1000, PriorityMaxAge=7-0 -> priority_weight_age,
  *     priority_max_age
  *   fs1 only: PriorityWeightFairshare=10000, PriorityFlags=NO_FAIR_TREE,
- *     PriorityCalcPeriod=1, PriorityDecayHalfLife=7-0 -> the same four;
- *     accounts a1 and a2 with one share each and one user each are the
- *     users with equal shares (the default)
+ *     PriorityCalcPeriod=1, PriorityDecayHalfLife=7-0,
+ *     AccountingStorageEnforce=associations -> the same five; accounts a1
+ *     and a2 with one share each and one user each are the users with
+ *     equal shares (the default)
+ *
+ * and one quantity that no slurm.conf gives: when the priority
+ * calculations fall (priority_calc_phase). Slurm's decay thread runs from
+ * slurmctld's start, which the measurement did not record. In fs1, user 2's
+ * jobs overtake user 1's between 85 s and 115 s and stay ahead past 196 s;
+ * with calculations once a minute that places them 25 to 50 s past each
+ * minute of the log (every phase in that range gives the same schedule;
+ * none outside it passes). Both runs take the middle, 38 s; age1 does not
+ * depend on it.
  *
  * Every simulated start must lie within 5 s of the measured one, and the
- * mean difference must be at most 2 s: Slurm's timers (the backfill pass
- * every bf_interval, the priority calculation every PriorityCalcPeriod)
- * run at a phase the replay cannot know, which leaves about a second. */
+ * mean difference must be at most 2 s: the backfill thread's passes fall
+ * at a phase the replay does not know either, and Slurm starts jobs a
+ * fraction of a second after an event, which leaves about a second. */
 
 #define GT_JOBS 20
 
