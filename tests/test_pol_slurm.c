@@ -300,6 +300,9 @@ static void test_touching_windows(void)
     static const pol_kv o[] = {{"bf_interval", "1"}, {"bf_resolution", "1"}};
     static const bl_expect e[] = {{1, 0, 100}, {2, 100, 200}, {3, 200, 299}};
     run4(jobs, N_OF(jobs), NULL, o, N_OF(o), e, N_OF(e), "touching");
+    /* The same on one host of 4 cores, core allocation (a plan per host) */
+    run_on(1, 4, POL_ALLOC_CORE, jobs, N_OF(jobs), NULL, o, N_OF(o), e, N_OF(e),
+           "touching, per host");
 }
 
 /* Rule (c): bf_interval 10 s. J1 (2 hosts) runs 0-100; J2 (4 hosts)
