@@ -1,89 +1,115 @@
 /* pol_slurm.c — Slurm's multifactor priority with its main and backfill
- * schedulers, as slurm.conf(5), the priority/multifactor page and the
- * scheduling configuration guide of the Slurm documentation describe them
- * (SchedMD; Slurm itself: Yoo, Jette & Grondona 2003). Option names are
- * slurm.conf's, written in lower case, and so are the defaults.
+ * schedulers, as Slurm 22.05 runs them by default: slurm.conf(5), the
+ * priority/multifactor, classic fair-share and Fair Tree pages of the
+ * Slurm documentation (SchedMD), and the backfill and priority plugins'
+ * sources, held to a real Slurm 22.05 by tests/data/slurm-ground-truth
+ * (Slurm itself: Yoo, Jette & Grondona 2003). Option names are slurm.conf's,
+ * written in lower case, and so are the defaults.
  *
- * Priority (recomputed at every call; higher first, ties by submit order):
+ * Priority (higher first, ties by submit order):
  *
- *   floor(priority_weight_age       * age
- *       + priority_weight_fairshare * fair-share
- *       + priority_weight_jobsize   * job size
- *       + priority_weight_partition * partition)
+ *   max(1, floor(priority_weight_age       * age
+ *              + priority_weight_fairshare * fair-share
+ *              + priority_weight_jobsize   * job size
+ *              + priority_weight_partition * partition))
  *
  * every factor in [0, 1]; weights are non-negative integers (default 0, as
  * in Slurm: with every weight 0 the order is the submit order).
  *   - age = min(waited, priority_max_age) / priority_max_age (default 7-0);
- *   - fair-share, Slurm's classic factor 2^(-U/S) in a flat tree: U is the
- *     account's decayed usage (unit-seconds of its running jobs, each
- *     second's worth halved every priority_decay_halflife, default 7-0; 0
- *     = no decay) over all accounts' usage (U = 0 while nobody has used
- *     anything); S its shares over the sum of shares. Accounts are users
- *     (SWF field 12) or with fairshare_by=group groups (field 13). Shares are
- *     equal unless `shares=FILE` gives lines `USER SHARES` (# comments);
- *     then an account without a line has no shares and a factor of 0;
+ *   - fair-share, per account: users (SWF field 12) or with
+ *     fairshare_by=group groups (field 13), each an account under the root
+ *     holding one user. Shares are equal unless `shares=FILE` gives lines
+ *     `USER SHARES` (# comments); then an account without a line has none.
+ *     Usage is unit-seconds, decayed with priority_decay_halflife (default
+ *     7-0; 0 = none). Fair Tree (the default, as since Slurm 19.05;
+ *     fair_tree.html): each account's level fair-share S / U (its share of
+ *     the shares over its share of the usage; infinite without usage, 0
+ *     without shares) ranks the accounts, and the factor is rank / accounts
+ *     (the highest n / n = 1; equal levels share the rank of the first).
+ *     priority_flags=no_fair_tree: the classic factor 2^(-U/S), 0 without
+ *     shares;
  *   - job size = units / pool units, or (pool units - units) / pool units
  *     with priority_favor_small=yes;
  *   - partition = the job's SWF queue's factor over the largest one
  *     (partition_job_factor=Q:F,Q:F..., Slurm's per-partition
- *     PriorityJobFactor; a queue not listed has 1, so by default every job
- *     has 1).
+ *     PriorityJobFactor; a queue not listed has 1).
  *
- * Main scheduler (every call, i.e. on every submit, end or wake-up): jobs in
- * priority order start while they fit; the first that does not stops it
- * (Slurm leaves the rest of a partition pending behind a pending job; a
- * policy instance serves one pool, our partition).
+ * When priorities change (rule (d)). Slurm's decay thread runs every
+ * priority_calc_period (default 5 min, at priority_calc_phase + k periods:
+ * Slurm's follow slurmctld's start, which a log does not record): the usage
+ * decays by D^dt, D = 1 - 0.693 / half-life per second
+ * (priority_multifactor.c), and each running job is charged its units
+ * times its run seconds dt since the last calculation, times D^dt; then
+ * every pending job's priority is calculated anew, at that time. A job's
+ * priority is otherwise the one calculated at its submission. Classic
+ * fair-share takes the accounts' usage as it stood before the calculation
+ * charged it (Slurm sets the accounts' effective usage first), Fair Tree
+ * after. The rest of a job's usage, since the last calculation, is charged
+ * at its end only with accounting_storage_enforce=limits (or safe, all):
+ * Slurm's job end reaches the priority plugin through its limit accounting
+ * (acct_policy.c). priority_calc_period=0 is the earlier model, kept as an
+ * option: usage charged continuously (2^(-dt/H) exactly) and every
+ * priority calculated at every decision.
  *
- * Backfill (a pass at most every bf_interval seconds, default 30): a plan
- * (an availability profile, pol_profile) of the running jobs with their
- * ends rounded up to bf_resolution seconds (default 60); the first
- * bf_max_job_test (default 500) pending jobs in priority order are each
- * either started now, when they fit now for their whole length without
- * taking what a higher-priority job was planned, or given a planned start,
- * the earliest that fits, provided it lies within bf_window minutes
- * (default 1440); a job that cannot start within the window is not planned,
- * so lower-priority jobs may delay it. Planned ends are rounded to
- * bf_resolution too.
+ * Main scheduler (at every call, i.e. every submit, end or wake-up): jobs
+ * in priority order start while they fit; the first that does not stops
+ * it (Slurm leaves the rest of a partition pending behind a pending job;
+ * a policy instance serves one pool, our partition).
  *
- * Simplifications, each a choice where this model departs from Slurm:
- *   - reservations held: Slurm rebuilds its plan at every pass and promises
- *     nothing. Here the first job a pass plans (the highest-priority job
- *     left waiting) keeps its planned start as a promise until it starts:
- *     later main and backfill decisions, including those for jobs of
- *     higher priority submitted later, start a job only where the profile
- *     with that reservation in it has room. This is what lets --check hold
- *     the policy to its reservations (pol_out_promise); other planned
- *     starts are redone by every pass, as in Slurm. keep_reservation=no
- *     drops it (Slurm's behaviour, nothing promised): the ablation of this
- *     choice. Nothing more is promised, on purpose: every start a pass
- *     plans within bf_window holds against the lower-priority jobs of that
- *     pass only. The next pass plans anew in priority order, where a job
- *     of higher priority (submitted since, or risen by age or fair-share)
- *     goes first, and where even in a fixed order a job ahead that moves
- *     earlier after an early end can take the slot of one behind it and
- *     push it later (the rebuild-from-scratch effect of
- *     ../shared/reference/backfill.md, pitfall 7; test_pol_slurm.c has a
- *     case). Promising those starts would mean keeping every reservation
- *     and compressing them in place: conservative backfilling, not Slurm;
- *   - a pass runs only when a job was submitted or ended (or hosts changed,
- *     or a prediction grew) since the previous one: the plan of a pass
- *     without such an event could differ only through the slow drift of
- *     the age and fair-share factors. Calls at one instant are one pass
- *     time (a pass at the instant of the previous one is done again);
- *   - an account missing from a shares file has no shares (fair-share
- *     factor 0) where Slurm would refuse its jobs; the job size factor
- *     counts units (nodes, or cores under --alloc core) where Slurm's
- *     counts nodes or CPUs by its PriorityFlags; the age counts from
- *     submission (Slurm: from eligibility, the same here);
+ * Backfill (rule (c)): a pass at each multiple of bf_interval (default 30
+ * s) after something changed (a job submitted, ended or re-prioritised,
+ * hosts down or up), as Slurm's backfill thread sleeps bf_interval between
+ * passes: a start it makes comes at the next multiple, not at the event
+ * that freed the units (bf_timer=event: at that event, at most every
+ * bf_interval, the earlier model). A pass plans the first bf_max_job_test
+ * (500) pending jobs in priority order afresh (rule (e)): each either
+ * starts now, when it fits now for its whole window without touching what
+ * a job of higher priority was planned, or is planned at its earliest
+ * start within bf_window minutes (1440) and books its window there; one
+ * that cannot start within the window books nothing. Nothing is promised
+ * (keep_reservation=yes, the earlier model: the first job a pass plans
+ * keeps its start until it starts, promised to --check).
+ *   - rule (a): a planned window books whole hosts, even under core
+ *     allocation, as Slurm's plan (backfill.c's node_space) holds node
+ *     bitmaps under CR_Core: no job of lower priority may use any core of
+ *     those hosts during the window (bf_reserve=units: only the planned
+ *     job's units, the earlier model). Running jobs, and the jobs this call
+ *     starts, hold their cores only (Slurm's select plugin tests cores);
+ *   - rule (b): a job's window is closed, [start, start + estimate]: a job
+ *     that would end exactly when a planned window begins overlaps it
+ *     (backfill.c tests begin_time <= end_time);
+ *   - running jobs end at their expected ends exactly; a planned window is
+ *     booked from its start rounded down to bf_resolution (default 60 s),
+ *     from now at the earliest, for its length rounded up to
+ *     bf_resolution, taking what is free there.
+ *
+ * Remaining differences from Slurm, each a choice:
+ *   - fair-share usage is per pool: a policy instance serves one pool and
+ *     sees its jobs only, where Slurm charges an association's usage in
+ *     every partition (cluster-wide); on a platform of one pool the two are
+ *     the same;
+ *   - the fair-share tree is flat, one account per user or group holding
+ *     that user or group alone; accounts enter the tree at their first job
+ *     (equal shares: 1 / the accounts seen so far), and one without a line
+ *     in a shares file has no shares (Slurm would refuse its jobs);
+ *   - usage counts units (nodes, or cores under --alloc core) rather than
+ *     billed TRES; the job size factor counts units where Slurm's counts
+ *     nodes and CPUs by its PriorityFlags; the age counts from submission
+ *     (Slurm: from eligibility, the same here);
+ *   - the main scheduler runs at every call, also at the backfill and
+ *     calculation timers' calls, where Slurm's runs at events and every
+ *     sched_interval: at a backfill pass it starts what the pass would; it
+ *     starts a job that a calculation raises to the top and that fits at
+ *     that calculation, where Slurm's backfill would at its next pass;
+ *   - planning uses the log's requested seconds, where Slurm rounds limits
+ *     up to whole minutes; starts come at the event or timer itself, where
+ *     Slurm's main scheduler starts about 0.3 s after the event and its
+ *     backfill thread's passes drift by the time each pass takes;
  *   - no sched_interval full pass, default_queue_depth or
  *     partition_job_depth limits, no bf_continue, bf_max_job_user, QOS,
- *     association limits, nice values, TRES weights or hierarchical
- *     (multi-level) fair-share; usage accrues continuously (Slurm adds it
- *     every PriorityCalcPeriod, 5 min) and counts units (nodes, or cores
- *     under --alloc core) rather than billed TRES; accounts enter the tree
- *     at their first job (equal shares: 1 / the accounts seen so far);
- *     priorities are recomputed at each call (Slurm every
- *     PriorityCalcPeriod).
+ *     association limits, nice values, TRES weights, FairShareDampeningFactor,
+ *     PriorityUsageResetPeriod or multi-level account trees; a host failure
+ *     is handled as an end (no reboot or node states).
  *
  * Islands (eng_policy.h; POL_FLAG_ISLANDS). Slurm's topology-aware
  * selection (TopologyPlugin=topology/tree with select/cons_tres) places a
@@ -93,35 +119,38 @@
  * future time, so a planned start always has nodes that satisfy the
  * topology. Here an island is such a switch and every job that fits in one
  * island asks for one (batchlab's --islands strict); a larger job spans.
- * The plan keeps one profile per island instead of one count (the nodes
- * of an island are interchangeable, so counts per island are all Slurm's
- * node bitmaps would add): a job starts now only where an island's plan
- * has its units for its whole planned length (the island with room that
- * has the fewest units free now: best fit; ties: the lowest island), a
- * reservation is planned in the island where the job can start earliest,
- * and a job larger than every island takes from each island what stays
- * free there. Starts name their hosts (pol_out_start_on), so the plan and
- * the engine agree island by island: a backfilled job goes to the island
- * the reservations leave room in, not where best fit by free units alone
- * would put it. The kept reservation is planned again at every call, so
- * it may move to another island, never later. Simplification: Slurm makes
- * a job wait for its switch count at most max-time of --switches (bounded
- * by SchedulerParameters=max_switch_wait, 300 s by default) and then
- * places it across switches; a job that fits in one island here always
- * waits for one (--islands ignore drops the constraint altogether).
+ * The plan keeps one profile per island (the nodes of an island are
+ * interchangeable, so counts per island are all Slurm's node bitmaps would
+ * add), or under core allocation one per host (rule (a)): a job starts now
+ * only where an island has its units for its whole window (the island with
+ * room that has the fewest units free now: best fit; ties: the lowest
+ * island), a reservation is planned in the island where the job can start
+ * earliest, and a job larger than every island takes from each island what
+ * stays free there. Starts name their hosts (pol_out_start_on), so the plan
+ * and the engine agree island by island. Simplification: Slurm makes a job
+ * wait for its switch count at most max-time of --switches (bounded by
+ * SchedulerParameters=max_switch_wait, 300 s by default) and then places
+ * it across switches; a job that fits in one island here always waits for
+ * one (--islands ignore drops the constraint altogether).
  *
- * predictor=user2 plans with predicted run times (pol_predict.h); the
+ * The plan (rebuilt at every call): one profile of the pool's units
+ * (PLAN_COUNT); with islands one per island (PLAN_ISLANDS); under core
+ * allocation with whole-host windows one per host (PLAN_HOSTS), hosts in
+ * name order, within one island where the job fits in one.
+ *
+ * predictor=user2 plans with predicted run times (pol_predict.h); the kept
  * reservation is then kept as planned but not promised, since a running
  * job may outlive its prediction.
  *
- * Cost per call: O(a) to bring the accounts' usage up to date, O(q log q)
- * to order the queue, O(r) to build the profile from the running jobs
- * (already in end order), and per planned job an O(P) search and an O(P)
- * insertion in a profile of P breakpoints (at most bf_max_job_test jobs
- * per pass). With islands: O(hosts) more per call to build the islands'
- * profiles and per start to name hosts, and each test or plan is done in
- * every island (a job larger than every island: O(B x islands x P), B the
- * islands' breakpoints).
+ * Cost per call: O(a + r) to bring usage up to date (a accounts, r running
+ * jobs; per priority calculation passed, one step for a stretch with
+ * nothing running), O(q log q) to order the queue, O(r) to build the plan
+ * (O(hosts + allocations) per host), and per planned job an O(P) search
+ * and booking in a profile of P breakpoints, at most bf_max_job_test jobs
+ * per pass. Per host (PLAN_HOSTS): O(B log B) for the candidate times and
+ * O(hosts x (log P + segments)) per candidate tried; with islands, each
+ * test or plan is done in every island (a job larger than every island:
+ * O(B x islands x P), B the islands' breakpoints).
  */
 #include "eng_policy.h"
 #include "pol_predict.h"
@@ -138,9 +167,12 @@
 
 typedef struct slurm_acct {
     int64_t id;
-    double usage;      /* decayed unit-seconds, as of usage_t */
+    double usage;      /* decayed unit-seconds */
     int64_t run_units; /* units of its jobs running now */
     double shares;
+    double u_snap;   /* classic: its share of all usage when priorities were last calculated */
+    double level_fs; /* Fair Tree: S / U when priorities were last calculated */
+    double fs_tree;  /* Fair Tree: its rank over the number of accounts */
 } slurm_acct;
 
 typedef struct slurm_part {
@@ -153,11 +185,25 @@ typedef struct slurm_prio {
     const pol_job *job;
 } slurm_prio;
 
+typedef struct slurm_rank {
+    double level_fs;
+    size_t pos;
+} slurm_rank;
+
+/* What the backfill plan counts (see "The plan" above). */
+typedef enum slurm_plan {
+    PLAN_COUNT,   /* one profile of the pool's units */
+    PLAN_ISLANDS, /* one profile per island */
+    PLAN_HOSTS,   /* one profile per host: windows book whole hosts under core allocation */
+} slurm_plan;
+
 typedef struct slurm_state {
     /* options */
     double w_age, w_fs, w_js, w_part;
-    double max_age_s, halflife_s;
-    bool favor_small, by_group, shares_file, keep;
+    double max_age_s, halflife_s, calc_s, calc_phase_s;
+    double decay_per_s; /* Slurm's decay factor per second, 1 - 0.693 / half-life */
+    bool favor_small, by_group, shares_file, keep, fair_tree, book_nodes, bf_grid;
+    bool charge_at_end; /* AccountingStorageEnforce has limits: a job's end charges its usage */
     double bf_interval_s, bf_window_s, bf_res_s;
     int64_t bf_max_job_test;
     slurm_part *parts;
@@ -167,14 +213,27 @@ typedef struct slurm_state {
     slurm_acct *acct;
     size_t n_acct, cap_acct;
     double shares_sum;
-    double usage_t;
-    int32_t *counted; /* per job: units counted in its account's run_units */
+    double usage_t; /* priority_calc_period=0: usage is as of usage_t */
+    slurm_rank *ranks;
+    size_t cap_ranks;
+    /* running jobs as usage counts them */
+    int32_t *counted;  /* per job: units counted, 0 when not running */
+    double *run_start; /* per job: when it started */
+    int64_t *run_acct; /* per job: its account */
+    int32_t *runs;     /* the running jobs, n_runs of them */
+    int32_t *run_pos;  /* per job: its place in runs */
+    size_t n_runs;
     int32_t total_units;
+    /* priorities (priority_calc_period > 0): per job, as last calculated */
+    double *prio;
+    int64_t calc_k;     /* the next calculation is at calc_phase_s + calc_k * calc_s */
+    double last_calc_s; /* the last calculation */
+    bool recalc;        /* the queue's priorities are due from the last calculation */
     /* scheduling */
     double next_bf_s, last_bf_s;
     bool dirty;
     int32_t pinned; /* job holding the kept reservation, -1 if none */
-    double pinned_by;
+    slurm_plan plan_kind;
     pol_profile prof;
     slurm_prio *order;
     size_t cap_order;
@@ -193,6 +252,9 @@ typedef struct slurm_state {
     int32_t *named; /* n_hosts: the hosts of the placement found, and their units */
     int32_t *named_units;
     size_t n_named;
+    /* PLAN_HOSTS: each host's cores over time, rebuilt at every call */
+    pol_profile *hp;
+    int32_t *hroom; /* n_hosts: cores a host can give over the window tried */
     double *cand;
     size_t cap_cand;
 } slurm_state;
@@ -210,10 +272,30 @@ static const pol_option slurm_options[] = {
      .values = "0..4294967295",
      .def = "0",
      .help = "weight of the fair-share factor"},
+    {.key = "priority_flags",
+     .values = "no_fair_tree",
+     .def = "(none: Fair Tree)",
+     .help = "no_fair_tree = the classic fair-share factor 2^(-U/S) instead of Fair Tree's ranks"},
     {.key = "priority_decay_halflife",
      .values = "a Slurm time: MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC",
      .def = "7-0",
      .help = "half-life of past usage, 0 = none"},
+    {.key = "priority_calc_period",
+     .values = "a Slurm time: MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC",
+     .def = "5",
+     .help = "how often usage is charged and priorities are calculated (0 = at every decision, "
+             "usage charged continuously)"},
+    {.key = "priority_calc_phase",
+     .values = "seconds",
+     .def = "0",
+     .help = "the calculations fall at this time plus multiples of priority_calc_period (Slurm's "
+             "follow slurmctld's start, which a log does not record)"},
+    {.key = "accounting_storage_enforce",
+     .values = "a comma-separated list of associations, limits, qos, safe, wckeys, nojobs, "
+               "nosteps, all",
+     .def = "(none)",
+     .help = "with limits (or safe, all) a job's end charges its usage since the last "
+             "calculation; without, that part is never charged, as in Slurm"},
     {.key = "fairshare_by",
      .values = "user|group",
      .def = "user",
@@ -242,6 +324,11 @@ static const pol_option slurm_options[] = {
      .values = "seconds > 0",
      .def = "30",
      .help = "time between backfill passes"},
+    {.key = "bf_timer",
+     .values = "interval|event",
+     .def = "interval",
+     .help = "passes at multiples of bf_interval, as Slurm's backfill thread (event = at the "
+             "event that calls for one, at most every bf_interval)"},
     {.key = "bf_window",
      .values = "minutes > 0",
      .def = "1440",
@@ -249,16 +336,21 @@ static const pol_option slurm_options[] = {
     {.key = "bf_resolution",
      .values = "seconds > 0",
      .def = "60",
-     .help = "time resolution of backfill plans"},
+     .help = "time resolution of the windows a backfill plan books"},
     {.key = "bf_max_job_test",
      .values = "an integer >= 1",
      .def = "500",
      .help = "jobs a backfill pass plans"},
+    {.key = "bf_reserve",
+     .values = "nodes|units",
+     .def = "nodes",
+     .help = "a planned job's window books whole hosts, as Slurm's plan does under CR_Core "
+             "(units = only its cores)"},
     {.key = "keep_reservation",
      .values = "yes|no",
-     .def = "yes",
-     .help =
-         "the top waiting job keeps its planned start, promised (no = every plan redone each pass as Slurm does, nothing promised)"},
+     .def = "no",
+     .help = "every plan is redone at each pass, as Slurm does (yes = the top waiting job keeps "
+             "its planned start, promised)"},
     POL_PREDICT_OPTION,
     {0},
 };
@@ -349,10 +441,10 @@ static double slurm_time_s(const char *s)
     return -1;
 }
 
-static int parse_time(const pol_setup *setup, const char *key, double *out, bool zero_ok, char *err,
-                      size_t errlen)
+static int parse_time(const pol_setup *setup, const char *key, const char *def, double *out,
+                      bool zero_ok, char *err, size_t errlen)
 {
-    const char *v = pol_option_get(setup, key, "7-0");
+    const char *v = pol_option_get(setup, key, def);
     double x = slurm_time_s(v);
     if (x < 0 || (!zero_ok && x == 0)) {
         snprintf(err, errlen,
@@ -425,7 +517,7 @@ static slurm_acct *acct_get(slurm_state *s, int64_t id, double shares, bool *cre
     if (eng_grow(&s->acct, &s->cap_acct, s->n_acct + 1, sizeof *s->acct))
         return NULL;
     memmove(s->acct + k + 1, s->acct + k, (s->n_acct - k) * sizeof *s->acct);
-    s->acct[k] = (slurm_acct){.id = id, .shares = shares};
+    s->acct[k] = (slurm_acct){.id = id, .shares = shares, .level_fs = shares > 0 ? INFINITY : 0};
     s->n_acct++;
     *created = true;
     return &s->acct[k];
@@ -510,9 +602,15 @@ static int read_shares(slurm_state *s, const char *path, char *err, size_t errle
     return rc;
 }
 
-/* Brings every account's usage from usage_t to now: usage decays by
- * d = 2^(-dt/H) and a job of u units running all along adds
- * u * H / ln 2 * (1 - d), the integral of its decayed seconds. */
+/* ---- usage ---------------------------------------------------------------
+ *
+ * Usage is charged to the accounts of the running jobs, whose start, units
+ * and account are kept here (runs), so that usage can be brought forward
+ * at any later call: between two calls no job starts or ends. */
+
+/* priority_calc_period=0: brings every account's usage from usage_t to
+ * now: usage decays by d = 2^(-dt/H) and a job of u units running all
+ * along adds u * H / ln 2 * (1 - d), the integral of its decayed seconds. */
 static void usage_update(slurm_state *s, double now)
 {
     double dt = now - s->usage_t;
@@ -530,14 +628,166 @@ static void usage_update(slurm_state *s, double now)
     }
 }
 
-static int count_running(slurm_state *s, const pol_job *j, int32_t units)
+/* Slurm's decay over dt seconds: its factor per second, 1 - 0.693 / H
+ * (priority_multifactor.c's rounding of ln 2), to the power dt. */
+static double decay_over(const slurm_state *s, double dt)
+{
+    return s->halflife_s > 0 ? pow(s->decay_per_s, dt) : 1;
+}
+
+/* Charges running job idx from the later of its start and the last
+ * calculation to t, as Slurm's decay thread and job end do: its run
+ * seconds dt times its units, decayed as a whole by D^dt. */
+static void charge(slurm_state *s, int32_t idx, double t)
+{
+    double from = s->run_start[idx] > s->last_calc_s ? s->run_start[idx] : s->last_calc_s;
+    double dt = t - from;
+    slurm_acct *a = acct_find(s, s->run_acct[idx]);
+    if (a && dt > 0)
+        a->usage += (double)s->counted[idx] * dt * decay_over(s, dt);
+}
+
+/* Fair Tree's level fair-share of every account from its usage now: its
+ * shares over all shares (S) against its usage over all usage (U), S / U;
+ * infinite without usage, 0 without shares. */
+static void set_level_fs(slurm_state *s)
+{
+    double total = 0;
+    for (size_t k = 0; k < s->n_acct; k++)
+        total += s->acct[k].usage;
+    for (size_t k = 0; k < s->n_acct; k++) {
+        slurm_acct *a = &s->acct[k];
+        double S = s->shares_sum > 0 ? a->shares / s->shares_sum : 0;
+        double U = total > 0 ? a->usage / total : 0;
+        a->level_fs = S == 0 ? 0 : U == 0 ? INFINITY : S / U;
+    }
+}
+
+static int by_level_fs(const void *a, const void *b)
+{
+    const slurm_rank *x = a, *y = b;
+    if (x->level_fs != y->level_fs)
+        return x->level_fs > y->level_fs ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Fair Tree's factors from the level fair-shares (fair_tree.html): the
+ * accounts in descending order get ranks n, n-1, ... 1 (equal levels: the
+ * same rank, that of the first of them), and a factor of rank / n. */
+static int rank_accounts(slurm_state *s)
+{
+    if (eng_grow(&s->ranks, &s->cap_ranks, s->n_acct ? s->n_acct : 1, sizeof *s->ranks))
+        return ENG_NOMEM;
+    for (size_t k = 0; k < s->n_acct; k++)
+        s->ranks[k] = (slurm_rank){.level_fs = s->acct[k].level_fs, .pos = k};
+    qsort(s->ranks, s->n_acct, sizeof *s->ranks, by_level_fs);
+    size_t rank = s->n_acct, left = s->n_acct;
+    for (size_t i = 0; i < s->n_acct; i++, left--) {
+        if (i == 0 || s->ranks[i].level_fs != s->ranks[i - 1].level_fs)
+            rank = left;
+        s->acct[s->ranks[i].pos].fs_tree = (double)rank / (double)s->n_acct;
+    }
+    return ENG_OK;
+}
+
+/* One priority calculation at t (Slurm's decay thread, every
+ * PriorityCalcPeriod): classic fair-share takes each account's share of
+ * the usage as it stands before the calculation (priority_multifactor.c
+ * sets the accounts' effective usage first), then the usage decays and the
+ * running jobs are charged up to t; Fair Tree ranks the accounts after
+ * the charge. The queue's priorities follow at the next call. */
+static int calc_at(slurm_state *s, double t)
+{
+    if (!s->fair_tree) {
+        double total = 0;
+        for (size_t k = 0; k < s->n_acct; k++)
+            total += s->acct[k].usage;
+        for (size_t k = 0; k < s->n_acct; k++) {
+            double u = total > 0 ? s->acct[k].usage / total : 0;
+            s->acct[k].u_snap = u < 1 ? u : 1;
+        }
+    }
+    double d = decay_over(s, t - s->last_calc_s);
+    for (size_t k = 0; k < s->n_acct; k++)
+        s->acct[k].usage *= d;
+    for (size_t r = 0; r < s->n_runs; r++)
+        charge(s, s->runs[r], t);
+    s->last_calc_s = t;
+    s->recalc = true;
+    if (!s->fair_tree)
+        return ENG_OK;
+    set_level_fs(s);
+    return rank_accounts(s);
+}
+
+/* The time of calculation k. */
+static double calc_time(const slurm_state *s, int64_t k)
+{
+    return s->calc_phase_s + (double)k * s->calc_s;
+}
+
+/* Brings usage and the priority calculations up to now: with
+ * priority_calc_period > 0, every calculation due at a multiple of the
+ * period up to now (an idle stretch, with no job running, in one step: the
+ * shares of the usage do not change there). */
+static int usage_until(slurm_state *s, double now)
+{
+    if (!(s->calc_s > 0)) {
+        usage_update(s, now);
+        return ENG_OK;
+    }
+    for (;;) {
+        double t = calc_time(s, s->calc_k);
+        if (t > now)
+            return ENG_OK;
+        if (s->n_runs == 0) {
+            int64_t last = (int64_t)floor((now - s->calc_phase_s) / s->calc_s);
+            if (calc_time(s, last) > now)
+                last--;
+            if (last > s->calc_k)
+                s->calc_k = last; /* the calculations between change nothing but the decay */
+            t = calc_time(s, s->calc_k);
+        }
+        int rc = calc_at(s, t);
+        if (rc)
+            return rc;
+        s->calc_k++;
+    }
+}
+
+/* Counts job j as running from now, in its account. */
+static int run_begin(slurm_state *s, const pol_job *j, double now)
 {
     slurm_acct *a = acct_find(s, acct_id(s, j));
-    if (!a)
+    if (!a || s->counted[j->idx])
         return ENG_INVARIANT;
-    a->run_units += units - s->counted[j->idx];
-    s->counted[j->idx] = units;
+    a->run_units += j->units;
+    s->counted[j->idx] = j->units;
+    s->run_start[j->idx] = now;
+    s->run_acct[j->idx] = a->id;
+    s->run_pos[j->idx] = (int32_t)s->n_runs;
+    s->runs[s->n_runs++] = j->idx;
     return ENG_OK;
+}
+
+/* Job idx stops running at now (it ended, or was queued again). With
+ * priority_calc_period > 0 the rest of its usage, since the last
+ * calculation, is charged now only with accounting_storage_enforce=limits:
+ * Slurm calls the priority plugin's job end from its limit accounting
+ * (acct_policy.c), which runs only when limits are enforced. */
+static void run_end(slurm_state *s, int32_t idx, double now)
+{
+    if (!s->counted[idx])
+        return;
+    if (s->calc_s > 0 && s->charge_at_end)
+        charge(s, idx, now);
+    slurm_acct *a = acct_find(s, s->run_acct[idx]);
+    if (a)
+        a->run_units -= s->counted[idx];
+    int32_t pos = s->run_pos[idx], last = s->runs[--s->n_runs];
+    s->runs[pos] = last;
+    s->run_pos[last] = pos;
+    s->counted[idx] = 0;
 }
 
 /* ---- lifecycle ---------------------------------------------------------- */
@@ -547,13 +797,23 @@ static void slurm_fini(void *state)
     slurm_state *s = state;
     free(s->parts);
     free(s->acct);
+    free(s->ranks);
     free(s->counted);
+    free(s->run_start);
+    free(s->run_acct);
+    free(s->runs);
+    free(s->run_pos);
+    free(s->prio);
     free(s->order);
     pol_profile_fini(&s->prof);
     pol_predict_fini(&s->pred);
     for (int32_t k = 0; s->ip && k < s->n_isl; k++)
         pol_profile_fini(&s->ip[k]);
     free(s->ip);
+    for (size_t h = 0; s->hp && h < s->n_hosts; h++)
+        pol_profile_fini(&s->hp[h]);
+    free(s->hp);
+    free(s->hroom);
     free(s->isl_units);
     free(s->room);
     free(s->take);
@@ -564,20 +824,22 @@ static void slurm_fini(void *state)
     free(s->cand);
 }
 
-/* The per-island state of a pool with islands (setup->n_islands > 0). */
-static int isl_init(slurm_state *s, const pol_setup *setup)
+/* The per-island and per-host state: islands (setup->n_islands > 0) need
+ * island arrays and hosts to name; PLAN_HOSTS a profile per host. */
+static int hosts_init(slurm_state *s, const pol_setup *setup)
 {
-    size_t n = (size_t)setup->n_islands;
+    size_t n = (size_t)(setup->n_islands > 0 ? setup->n_islands : 1);
     s->n_isl = setup->n_islands;
     s->n_hosts = setup->n_hosts;
+    size_t nh = s->n_hosts ? s->n_hosts : 1;
     s->isl_units = malloc(n * sizeof *s->isl_units);
     s->ip = calloc(n, sizeof *s->ip);
     s->room = malloc(n * sizeof *s->room);
     s->take = malloc(n * sizeof *s->take);
     s->held = malloc(n * sizeof *s->held);
-    s->hfree = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof *s->hfree);
-    s->named = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof *s->named);
-    s->named_units = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof *s->named_units);
+    s->hfree = malloc(nh * sizeof *s->hfree);
+    s->named = malloc(nh * sizeof *s->named);
+    s->named_units = malloc(nh * sizeof *s->named_units);
     if (!s->isl_units || !s->ip || !s->room || !s->take || !s->held || !s->hfree || !s->named ||
         !s->named_units)
         return ENG_NOMEM;
@@ -588,6 +850,135 @@ static int isl_init(slurm_state *s, const pol_setup *setup)
         if (pol_profile_init(&s->ip[k], s->isl_units[k], 0))
             return ENG_NOMEM;
     }
+    if (s->plan_kind != PLAN_HOSTS)
+        return ENG_OK;
+    s->hp = calloc(nh, sizeof *s->hp);
+    s->hroom = malloc(nh * sizeof *s->hroom);
+    if (!s->hp || !s->hroom)
+        return ENG_NOMEM;
+    for (size_t h = 0; h < s->n_hosts; h++)
+        if (pol_profile_init(&s->hp[h], setup->hosts[h].cores, 0))
+            return ENG_NOMEM;
+    return ENG_OK;
+}
+
+/* A choice between two words: *is_first tells which was given (the
+ * default when absent). */
+static int parse_choice(const pol_setup *setup, const char *key, const char *first,
+                        const char *second, bool first_by_default, bool *is_first, char *err,
+                        size_t errlen)
+{
+    const char *v = pol_option_get(setup, key, first_by_default ? first : second);
+    if (strcmp(v, first) && strcmp(v, second)) {
+        snprintf(err, errlen, "option %s: expected %s or %s, got '%s'", key, first, second, v);
+        return ENG_INVAL;
+    }
+    *is_first = strcmp(v, first) == 0;
+    return ENG_OK;
+}
+
+/* AccountingStorageEnforce: a comma-separated list of Slurm's words; only
+ * limits (which safe and all imply) changes what is modelled here. */
+static int parse_enforce(slurm_state *s, const pol_setup *setup, char *err, size_t errlen)
+{
+    static const char *const words[] = {"associations", "limits", "qos",     "safe",
+                                        "wckeys",       "nojobs", "nosteps", "all"};
+    const char *v = pol_option_get(setup, "accounting_storage_enforce", "");
+    s->charge_at_end = false;
+    for (const char *p = v; *p;) {
+        size_t len = strcspn(p, ","), w = 0;
+        while (w < sizeof words / sizeof words[0] &&
+               !(strlen(words[w]) == len && strncmp(p, words[w], len) == 0))
+            w++;
+        if (w == sizeof words / sizeof words[0] || (p[len] == ',' && !p[len + 1])) {
+            snprintf(err, errlen,
+                     "option accounting_storage_enforce: expected a comma-separated list of "
+                     "associations, limits, qos, safe, wckeys, nojobs, nosteps, all; got '%s'",
+                     v);
+            return ENG_INVAL;
+        }
+        if (!strcmp(words[w], "limits") || !strcmp(words[w], "safe") || !strcmp(words[w], "all"))
+            s->charge_at_end = true;
+        p += len + (p[len] == ',');
+    }
+    return ENG_OK;
+}
+
+/* PriorityFlags: a comma-separated list of the flags modelled. */
+static int parse_flags(slurm_state *s, const pol_setup *setup, char *err, size_t errlen)
+{
+    const char *v = pol_option_get(setup, "priority_flags", "");
+    s->fair_tree = true;
+    for (const char *p = v; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == strlen("no_fair_tree") && strncmp(p, "no_fair_tree", len) == 0)
+            s->fair_tree = false;
+        else {
+            snprintf(err, errlen,
+                     "option priority_flags: expected a comma-separated list of no_fair_tree "
+                     "(the one flag modelled), got '%s'",
+                     v);
+            return ENG_INVAL;
+        }
+        p += len;
+        if (*p == ',' && !*++p) {
+            snprintf(err, errlen, "option priority_flags: a flag is missing after ',' in '%s'", v);
+            return ENG_INVAL;
+        }
+    }
+    return ENG_OK;
+}
+
+static int parse_options(slurm_state *s, const pol_setup *setup, char *err, size_t errlen)
+{
+    int rc;
+    const char *v;
+    char *end;
+    if ((rc = parse_weight(setup, "priority_weight_age", &s->w_age, err, errlen)) ||
+        (rc = parse_weight(setup, "priority_weight_fairshare", &s->w_fs, err, errlen)) ||
+        (rc = parse_weight(setup, "priority_weight_jobsize", &s->w_js, err, errlen)) ||
+        (rc = parse_weight(setup, "priority_weight_partition", &s->w_part, err, errlen)) ||
+        (rc = parse_time(setup, "priority_max_age", "7-0", &s->max_age_s, false, err, errlen)) ||
+        (rc = parse_time(setup, "priority_decay_halflife", "7-0", &s->halflife_s, true, err,
+                         errlen)) ||
+        (rc = parse_time(setup, "priority_calc_period", "5", &s->calc_s, true, err, errlen)) ||
+        (rc = parse_flags(s, setup, err, errlen)) || (rc = parse_enforce(s, setup, err, errlen)) ||
+        (rc = parse_positive(setup, "bf_interval", "30", &s->bf_interval_s, err, errlen)) ||
+        (rc = parse_positive(setup, "bf_window", "1440", &s->bf_window_s, err, errlen)) ||
+        (rc = parse_positive(setup, "bf_resolution", "60", &s->bf_res_s, err, errlen)))
+        return rc;
+    s->bf_window_s *= 60;
+    v = pol_option_get(setup, "priority_calc_phase", "0");
+    errno = 0;
+    s->calc_phase_s = strtod(v, &end);
+    if (end == v || *end || errno || !isfinite(s->calc_phase_s)) {
+        snprintf(err, errlen, "option priority_calc_phase: expected a number of seconds, got '%s'",
+                 v);
+        return ENG_INVAL;
+    }
+    if (s->calc_s > 0)
+        s->calc_phase_s -= floor(s->calc_phase_s / s->calc_s) * s->calc_s;
+    s->decay_per_s = s->halflife_s > 0 ? 1 - 0.693 / s->halflife_s : 1;
+    if (s->decay_per_s < 0)
+        s->decay_per_s = 0;
+    v = pol_option_get(setup, "bf_max_job_test", "500");
+    errno = 0;
+    s->bf_max_job_test = strtoll(v, &end, 10);
+    if (end == v || *end || errno || s->bf_max_job_test < 1) {
+        snprintf(err, errlen, "option bf_max_job_test: expected an integer >= 1, got '%s'", v);
+        return ENG_INVAL;
+    }
+    bool by_user;
+    if ((rc = parse_choice(setup, "priority_favor_small", "yes", "no", false, &s->favor_small, err,
+                           errlen)) ||
+        (rc = parse_choice(setup, "fairshare_by", "user", "group", true, &by_user, err, errlen)) ||
+        (rc = parse_choice(setup, "keep_reservation", "yes", "no", false, &s->keep, err, errlen)) ||
+        (rc = parse_choice(setup, "bf_timer", "interval", "event", true, &s->bf_grid, err,
+                           errlen)) ||
+        (rc = parse_choice(setup, "bf_reserve", "nodes", "units", true, &s->book_nodes, err,
+                           errlen)))
+        return rc;
+    s->by_group = !by_user;
     return ENG_OK;
 }
 
@@ -598,56 +989,37 @@ static int slurm_init(void *state, const pol_setup *setup, char *err, size_t err
     s->pinned = -1;
     s->next_bf_s = s->last_bf_s = -INFINITY;
     s->total_units = setup->total_units;
-    if ((rc = parse_weight(setup, "priority_weight_age", &s->w_age, err, errlen)) ||
-        (rc = parse_weight(setup, "priority_weight_fairshare", &s->w_fs, err, errlen)) ||
-        (rc = parse_weight(setup, "priority_weight_jobsize", &s->w_js, err, errlen)) ||
-        (rc = parse_weight(setup, "priority_weight_partition", &s->w_part, err, errlen)) ||
-        (rc = parse_time(setup, "priority_max_age", &s->max_age_s, false, err, errlen)) ||
-        (rc = parse_time(setup, "priority_decay_halflife", &s->halflife_s, true, err, errlen)) ||
-        (rc = parse_positive(setup, "bf_interval", "30", &s->bf_interval_s, err, errlen)) ||
-        (rc = parse_positive(setup, "bf_window", "1440", &s->bf_window_s, err, errlen)) ||
-        (rc = parse_positive(setup, "bf_resolution", "60", &s->bf_res_s, err, errlen)))
-        return rc;
-    s->bf_window_s *= 60;
-    const char *v = pol_option_get(setup, "bf_max_job_test", "500");
-    char *end;
-    errno = 0;
-    s->bf_max_job_test = strtoll(v, &end, 10);
-    if (end == v || *end || errno || s->bf_max_job_test < 1) {
-        snprintf(err, errlen, "option bf_max_job_test: expected an integer >= 1, got '%s'", v);
-        return ENG_INVAL;
-    }
-    v = pol_option_get(setup, "priority_favor_small", "no");
-    if (strcmp(v, "yes") && strcmp(v, "no")) {
-        snprintf(err, errlen, "option priority_favor_small: expected yes or no, got '%s'", v);
-        return ENG_INVAL;
-    }
-    s->favor_small = strcmp(v, "yes") == 0;
-    v = pol_option_get(setup, "fairshare_by", "user");
-    if (strcmp(v, "user") && strcmp(v, "group")) {
-        snprintf(err, errlen, "option fairshare_by: expected user or group, got '%s'", v);
-        return ENG_INVAL;
-    }
-    s->by_group = strcmp(v, "group") == 0;
-    v = pol_option_get(setup, "keep_reservation", "yes");
-    if (strcmp(v, "yes") && strcmp(v, "no")) {
-        snprintf(err, errlen, "option keep_reservation: expected yes or no, got '%s'", v);
-        return ENG_INVAL;
-    }
-    s->keep = strcmp(v, "yes") == 0;
-    if ((rc = pol_predict_init(&s->pred, setup, err, errlen)))
+    if ((rc = parse_options(s, setup, err, errlen)) ||
+        (rc = pol_predict_init(&s->pred, setup, err, errlen)))
         goto fail;
     if ((rc = parse_parts(s, setup, err, errlen)))
         goto fail;
-    v = pol_option_get(setup, "shares", NULL);
+    const char *v = pol_option_get(setup, "shares", NULL);
     if (v) {
         s->shares_file = true;
         if ((rc = read_shares(s, v, err, errlen)))
             goto fail;
     }
-    s->counted = calloc(setup->n_jobs ? setup->n_jobs : 1, sizeof *s->counted);
-    if (!s->counted || pol_profile_init(&s->prof, setup->total_units, 0) ||
-        (setup->n_islands > 0 && isl_init(s, setup))) {
+    /* The first calculation after time 0; the one before it found no usage. */
+    s->calc_k = s->calc_phase_s > 0 ? 0 : 1;
+    s->last_calc_s = s->calc_s > 0 ? s->calc_phase_s + (double)(s->calc_k - 1) * s->calc_s : 0;
+    /* Whole hosts are units where every host has one core. */
+    bool multicore = false;
+    for (size_t h = 0; h < setup->n_hosts; h++)
+        multicore |= setup->hosts[h].cores > 1;
+    s->plan_kind = setup->alloc == POL_ALLOC_CORE && s->book_nodes && multicore ? PLAN_HOSTS
+                   : setup->n_islands > 0                                       ? PLAN_ISLANDS
+                                                                                : PLAN_COUNT;
+    size_t n = setup->n_jobs ? setup->n_jobs : 1;
+    s->counted = calloc(n, sizeof *s->counted);
+    s->run_start = calloc(n, sizeof *s->run_start);
+    s->run_acct = calloc(n, sizeof *s->run_acct);
+    s->runs = calloc(n, sizeof *s->runs);
+    s->run_pos = calloc(n, sizeof *s->run_pos);
+    s->prio = calloc(n, sizeof *s->prio);
+    if (!s->counted || !s->run_start || !s->run_acct || !s->runs || !s->run_pos || !s->prio ||
+        pol_profile_init(&s->prof, setup->total_units, 0) || hosts_init(s, setup) ||
+        rank_accounts(s)) {
         rc = ENG_NOMEM;
         snprintf(err, errlen, "out of memory");
         goto fail;
@@ -656,41 +1028,6 @@ static int slurm_init(void *state, const pol_setup *setup, char *err, size_t err
 fail:
     slurm_fini(s); /* the engine calls fini only after a successful init */
     return rc;
-}
-
-static int slurm_on_submit(void *state, const pol_view *v, const pol_job *job)
-{
-    slurm_state *s = state;
-    usage_update(s, v->now_s);
-    s->dirty = true;
-    if (s->counted[job->idx] && count_running(s, job, 0)) /* requeued while counted */
-        return ENG_INVARIANT;
-    bool created;
-    if (!acct_get(s, acct_id(s, job), s->shares_file ? 0 : 1, &created))
-        return ENG_NOMEM;
-    if (created && !s->shares_file)
-        s->shares_sum += 1;
-    return pol_predict_submit(&s->pred, job);
-}
-
-static int slurm_on_finish(void *state, const pol_view *v, const pol_job *job)
-{
-    slurm_state *s = state;
-    usage_update(s, v->now_s);
-    s->dirty = true;
-    if (s->counted[job->idx] && count_running(s, job, 0))
-        return ENG_INVARIANT;
-    if (job->idx == s->pinned)
-        s->pinned = -1;
-    return pol_predict_finish(&s->pred, job, v->now_s);
-}
-
-static int slurm_on_capacity(void *state, const pol_view *v)
-{
-    slurm_state *s = state;
-    usage_update(s, v->now_s);
-    s->dirty = true;
-    return ENG_OK;
 }
 
 /* ---- priority ----------------------------------------------------------- */
@@ -703,18 +1040,28 @@ static double part_factor(const slurm_state *s, const pol_job *j)
     return 1 / s->part_max;
 }
 
+/* The fair-share factor of j's account: Fair Tree's rank / accounts, or
+ * the classic 2^(-U/S) (U its share of the usage, as of the last
+ * calculation with priority_calc_period > 0, else now; S its share of the
+ * shares; 0 without shares). */
 static double fairshare_factor(const slurm_state *s, const pol_job *j, double total_usage)
 {
     const slurm_acct *a = acct_find(s, acct_id(s, j));
-    if (!a || !(a->shares > 0))
+    if (!a)
         return 0;
-    double u = total_usage > 0 ? a->usage / total_usage : 0;
+    if (s->fair_tree)
+        return a->fs_tree;
+    if (!(a->shares > 0))
+        return 0;
+    double u = s->calc_s > 0 ? a->u_snap : total_usage > 0 ? a->usage / total_usage : 0;
     return exp2(-u / (a->shares / s->shares_sum));
 }
 
-static double priority(const slurm_state *s, const pol_job *j, double now, double total_usage)
+/* j's priority at time t: the weighted factors' sum, rounded down; at
+ * least 1, as Slurm keeps 0 for held jobs. */
+static double priority_at(const slurm_state *s, const pol_job *j, double t, double total_usage)
 {
-    double age = now - j->submit_s;
+    double age = t - j->submit_s;
     if (age > s->max_age_s)
         age = s->max_age_s;
     if (age < 0)
@@ -724,7 +1071,8 @@ static double priority(const slurm_state *s, const pol_job *j, double now, doubl
     double p = s->w_age * (age / s->max_age_s) + s->w_js * size + s->w_part * part_factor(s, j);
     if (s->w_fs > 0)
         p += s->w_fs * fairshare_factor(s, j, total_usage);
-    return floor(p);
+    p = floor(p);
+    return p < 1 ? 1 : p;
 }
 
 static int by_priority(const void *a, const void *b)
@@ -735,21 +1083,140 @@ static int by_priority(const void *a, const void *b)
     return (x->job->idx > y->job->idx) - (x->job->idx < y->job->idx);
 }
 
-/* ---- the plan ----------------------------------------------------------- */
+/* ---- hooks ------------------------------------------------------------- */
 
-static double round_up(const slurm_state *s, double t)
+static int slurm_on_submit(void *state, const pol_view *v, const pol_job *job)
 {
-    return ceil(t / s->bf_res_s) * s->bf_res_s;
+    slurm_state *s = state;
+    int rc = usage_until(s, v->now_s);
+    if (rc)
+        return rc;
+    s->dirty = true;
+    run_end(s, job->idx, v->now_s); /* queued again while running */
+    bool created;
+    if (!acct_get(s, acct_id(s, job), s->shares_file ? 0 : 1, &created))
+        return ENG_NOMEM;
+    if (created && !s->shares_file)
+        s->shares_sum += 1;
+    if (created && (rc = rank_accounts(s)))
+        return rc;
+    if (s->calc_s > 0)
+        s->prio[job->idx] = priority_at(s, job, v->now_s, 0);
+    return pol_predict_submit(&s->pred, job);
 }
 
-/* The planned end of something of length dur starting at t. */
-static double planned_end(const slurm_state *s, double t, double dur, double now)
+static int slurm_on_finish(void *state, const pol_view *v, const pol_job *job)
 {
-    double e = round_up(s, t + dur);
-    if (e > now && e > t)
-        return e;
-    e = round_up(s, t > now ? t : now); /* nothing ends at or before where it is */
-    return e > t && e > now ? e : e + s->bf_res_s;
+    slurm_state *s = state;
+    int rc = usage_until(s, v->now_s);
+    if (rc)
+        return rc;
+    s->dirty = true;
+    run_end(s, job->idx, v->now_s);
+    if (job->idx == s->pinned)
+        s->pinned = -1;
+    return pol_predict_finish(&s->pred, job, v->now_s);
+}
+
+static int slurm_on_capacity(void *state, const pol_view *v)
+{
+    slurm_state *s = state;
+    s->dirty = true;
+    return usage_until(s, v->now_s);
+}
+
+/* ---- the plan -------------------------------------------------------------
+ *
+ * Running jobs hold their units up to their expected ends, exactly (Slurm's
+ * select plugin tests a pending job against the running jobs' ends). A
+ * job's own window is closed, [t, t + estimate]: it fits only where its
+ * units are free all along it and at its end too, so that it cannot end
+ * exactly when a planned window begins (rule (b)). A job planned for later
+ * books a window on the bf_resolution grid (window()), taking what is
+ * free there up to its units (book()): a booking may start before the
+ * units are free, as Slurm's node_space records do. */
+
+/* The segment of p holding x (0 for x before t[0]). O(log n). */
+static size_t seg_at(const pol_profile *p, double x)
+{
+    size_t lo = 0, hi = p->n;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (p->t[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The least units free over the closed [a, b]. */
+static int32_t least_closed(const pol_profile *p, double a, double b)
+{
+    int32_t least, most;
+    pol_profile_minmax_over(p, a, nextafter(b, INFINITY), &least, &most);
+    return least;
+}
+
+/* The earliest t >= from with `units` free all along the closed [t, t +
+ * len], INFINITY if none. O(segments), as pol_profile_earliest. */
+static double earliest_closed(const pol_profile *p, double from, double len, int32_t units)
+{
+    if (units > p->total)
+        return INFINITY;
+    if (from < p->t[0])
+        from = p->t[0];
+    size_t i = seg_at(p, from);
+    double start = from;
+    for (;;) {
+        size_t k = i;
+        while (k < p->n && p->t[k] <= start + len && p->free[k] >= units)
+            k++;
+        if (k == p->n || p->t[k] > start + len)
+            return start;
+        if (k + 1 >= p->n)
+            return INFINITY; /* the last segment is short forever */
+        i = k + 1;
+        start = p->t[i];
+    }
+}
+
+/* Books up to `units` on [b, e): each segment gives what it has free, at
+ * most units. What p gives is taken from `sum` too (NULL: none), the
+ * profile that adds p up with others. */
+static int book(pol_profile *p, double b, double e, int32_t units, pol_profile *sum)
+{
+    double x = b < p->t[0] ? p->t[0] : b;
+    while (x < e) {
+        size_t k = seg_at(p, x);
+        double y = k + 1 < p->n && p->t[k + 1] < e ? p->t[k + 1] : e;
+        int32_t d = p->free[k] < units ? p->free[k] : units;
+        int rc = d > 0 ? pol_profile_add(p, x, y, -d) : ENG_OK;
+        if (rc == ENG_OK && d > 0 && sum)
+            rc = pol_profile_add(sum, x, y, -d);
+        if (rc)
+            return rc;
+        x = y;
+    }
+    return ENG_OK;
+}
+
+/* The window a plan books for j planned at t: from its start rounded
+ * down to bf_resolution (not before now), for its length rounded up to
+ * bf_resolution. Slurm rounds both ends down (backfill.c), which is the
+ * same for its limits, whole minutes, at a resolution that divides a
+ * minute; a length of the log's seconds is rounded up as Slurm rounds a
+ * limit up to minutes, so a window always holds its start. The kept
+ * reservation (whole) ends no earlier than the job, so that nothing started
+ * meanwhile can delay the start it was promised. */
+static void window(const slurm_state *s, const pol_view *v, const pol_job *j, double t, bool whole,
+                   double *b, double *e)
+{
+    double r = floor(t / s->bf_res_s) * s->bf_res_s;
+    *e = r + ceil(j->estimate_s / s->bf_res_s) * s->bf_res_s;
+    if (whole && *e < t + j->estimate_s)
+        *e = t + j->estimate_s;
+    *b = r < v->now_s ? v->now_s : r;
 }
 
 static int push_point(pol_profile *p, double t, int32_t free_units)
@@ -767,23 +1234,136 @@ static int push_point(pol_profile *p, double t, int32_t free_units)
     return ENG_OK;
 }
 
+/* Gives units back at time e in a profile built in time order. */
+static int release_at(pol_profile *p, double e, int32_t units)
+{
+    size_t last = p->n - 1;
+    if (e == p->t[last]) {
+        p->free[last] += units;
+        return ENG_OK;
+    }
+    if (e > p->t[last])
+        return push_point(p, e, p->free[last] + units);
+    return pol_profile_add(p, e, INFINITY, units);
+}
+
+static int start_profile(pol_profile *p, int32_t total, double now, int32_t free_units)
+{
+    p->total = total;
+    p->n = 0;
+    return push_point(p, now, free_units);
+}
+
 /* The profile of the running jobs (units free now, each job's units back
- * at its planned end; hosts that are down stay taken). O(r): the running
- * jobs come in expected-end order and rounding keeps it. */
+ * at its expected end; hosts that are down stay taken). O(r): the running
+ * jobs come in expected-end order. */
 static int build_profile(slurm_state *s, const pol_view *v)
 {
     pol_profile *p = &s->prof;
-    p->total = v->total_units;
-    p->n = 0;
-    if (push_point(p, v->now_s, v->free_units))
-        return ENG_NOMEM;
-    for (size_t r = 0; r < v->n_running; r++) {
+    int rc = start_profile(p, v->total_units, v->now_s, v->free_units);
+    for (size_t r = 0; rc == ENG_OK && r < v->n_running; r++)
+        rc = release_at(p, v->running[r]->expected_end_s, v->running[r]->units);
+    return rc;
+}
+
+/* PLAN_HOSTS: one profile of cores per host, each running job's cores
+ * back on its hosts at its expected end (a host that is down: none), and
+ * their sum in prof (what a job needs there is needed, not enough, for
+ * hosts to be found). O(hosts + allocations). */
+static int hosts_build(slurm_state *s, const pol_view *v)
+{
+    int rc = build_profile(s, v);
+    for (size_t h = 0; rc == ENG_OK && h < v->n_hosts; h++)
+        rc = start_profile(&s->hp[h], v->hosts[h].cores, v->now_s,
+                           v->hosts[h].up ? v->hosts[h].free_cores : 0);
+    for (size_t r = 0; rc == ENG_OK && r < v->n_running; r++) {
         const pol_job *j = v->running[r];
-        double e = planned_end(s, j->start_s, j->expected_end_s - j->start_s, v->now_s);
-        if (e == p->t[p->n - 1])
-            p->free[p->n - 1] += j->units;
-        else if (push_point(p, e, p->free[p->n - 1] + j->units))
-            return ENG_NOMEM;
+        for (int32_t a = 0; rc == ENG_OK && a < j->n_alloc; a++) {
+            int32_t h = v->alloc_pos[j->alloc_off + (size_t)a];
+            if (v->hosts[h].up)
+                rc = release_at(&s->hp[h], j->expected_end_s,
+                                v->alloc_cores[j->alloc_off + (size_t)a]);
+        }
+    }
+    return rc;
+}
+
+/* PLAN_HOSTS: hosts for j over the closed window [t, t + estimate]. A host
+ * gives the cores it has free all along (none where a planned window
+ * books it: its profile is 0 there). A job that fits in one island takes
+ * the hosts of one: at now the island with the fewest units free now
+ * among those with room (best fit, as Slurm's topology-aware selection),
+ * later the lowest with room. Hosts in name order. Fills named and
+ * named_units; true when j's units are found. O(hosts x (log P +
+ * segments)). */
+static bool hosts_place(slurm_state *s, const pol_view *v, const pol_job *j, double t)
+{
+    double e = t + j->estimate_s;
+    int32_t isl = -1, left = j->units;
+    if (least_closed(&s->prof, t, e) < j->units)
+        return false;
+    for (size_t h = 0; h < v->n_hosts; h++)
+        s->hroom[h] = least_closed(&s->hp[h], t, e);
+    if (s->n_isl && j->units <= s->largest) {
+        int32_t best_free = 0;
+        for (int32_t k = 0; k < s->n_isl; k++) {
+            int32_t room = 0, free_now = 0;
+            for (size_t h = 0; h < v->n_hosts; h++)
+                if (v->hosts[h].island == k) {
+                    room += s->hroom[h];
+                    free_now += pol_profile_free_at(&s->hp[h], v->now_s);
+                }
+            if (room < j->units || (isl >= 0 && (t > v->now_s || free_now >= best_free)))
+                continue;
+            isl = k;
+            best_free = free_now;
+        }
+        if (isl < 0)
+            return false;
+    }
+    s->n_named = 0;
+    for (size_t h = 0; h < v->n_hosts && left > 0; h++) {
+        int32_t c = s->hroom[h] < left ? s->hroom[h] : left;
+        if (c <= 0 || (isl >= 0 && v->hosts[h].island != isl))
+            continue;
+        s->named[s->n_named] = (int32_t)h;
+        s->named_units[s->n_named++] = c;
+        left -= c;
+    }
+    return left == 0;
+}
+
+/* PLAN_HOSTS: plans j at the earliest time up to `until` where
+ * hosts_place finds it hosts (now, or when some host's cores change), and
+ * books those hosts whole over its window; *at = INFINITY if none.
+ * O(B log B + B' x hosts x (log P + segments)), B the hosts' breakpoints,
+ * B' those tried. */
+static int hosts_plan(slurm_state *s, const pol_view *v, const pol_job *j, double until, bool whole,
+                      double *at)
+{
+    size_t n;
+    if (pol_profile_breaks(s->hp, (int32_t)v->n_hosts, v->now_s, until, &s->cand, &s->cap_cand, &n))
+        return ENG_NOMEM;
+    double next = v->now_s; /* no start before this: the sum lacks the units */
+    for (size_t c = 0; c < n; c++) {
+        double t = s->cand[c];
+        if (t < next || (c > 0 && t == s->cand[c - 1]))
+            continue;
+        next = earliest_closed(&s->prof, t, j->estimate_s, j->units);
+        if (!(next <= until))
+            return ENG_OK;
+        if (t < next || !hosts_place(s, v, j, t))
+            continue;
+        double b, e;
+        window(s, v, j, t, whole, &b, &e);
+        for (size_t i = 0; i < s->n_named; i++) {
+            pol_profile *p = &s->hp[s->named[i]];
+            int rc = book(p, b, e, p->total, &s->prof);
+            if (rc)
+                return rc;
+        }
+        *at = t;
+        return ENG_OK;
     }
     return ENG_OK;
 }
@@ -791,47 +1371,30 @@ static int build_profile(slurm_state *s, const pol_view *v)
 /* ---- the plan with islands ------------------------------------------------
  *
  * One profile per island, built as the count profile is: the island's free
- * units now, each running job's units in it back at its planned end. A
+ * units now, each running job's units in it back at its expected end. A
  * placement is a set of hosts named to the engine; hfree follows this
  * call's starts host by host. */
 
 static int isl_build(slurm_state *s, const pol_view *v)
 {
-    for (int32_t k = 0; k < s->n_isl; k++) {
-        pol_profile *p = &s->ip[k];
-        p->total = s->isl_units[k];
-        p->n = 0;
-        if (push_point(p, v->now_s, v->island_free[k]))
-            return ENG_NOMEM;
-    }
+    int rc = ENG_OK;
+    for (int32_t k = 0; rc == ENG_OK && k < s->n_isl; k++)
+        rc = start_profile(&s->ip[k], s->isl_units[k], v->now_s, v->island_free[k]);
     for (size_t h = 0; h < v->n_hosts; h++) {
         const pol_host *ph = &v->hosts[h];
         s->hfree[h] = !ph->up                      ? 0
                       : v->alloc == POL_ALLOC_CORE ? ph->free_cores
                                                    : ph->free_cores == ph->cores;
     }
-    for (size_t r = 0; r < v->n_running; r++) {
+    for (size_t r = 0; rc == ENG_OK && r < v->n_running; r++) {
         const pol_job *j = v->running[r];
-        double e = planned_end(s, j->start_s, j->expected_end_s - j->start_s, v->now_s);
         memset(s->held, 0, (size_t)s->n_isl * sizeof *s->held);
         pol_island_held(v, j, s->held);
-        for (int32_t k = 0; k < s->n_isl; k++) {
-            pol_profile *p = &s->ip[k];
-            size_t last = p->n - 1;
-            int rc = ENG_OK;
-            if (!s->held[k])
-                continue;
-            if (e == p->t[last])
-                p->free[last] += s->held[k];
-            else if (e > p->t[last])
-                rc = push_point(p, e, p->free[last] + s->held[k]);
-            else
-                rc = pol_profile_add(p, e, INFINITY, s->held[k]);
-            if (rc)
-                return rc;
-        }
+        for (int32_t k = 0; rc == ENG_OK && k < s->n_isl; k++)
+            if (s->held[k])
+                rc = release_at(&s->ip[k], j->expected_end_s, s->held[k]);
     }
-    return ENG_OK;
+    return rc;
 }
 
 /* Names hosts for j, in name order, each giving what the engine takes
@@ -855,20 +1418,19 @@ static bool isl_name_hosts(slurm_state *s, const pol_view *v, const pol_job *j)
     return left == 0;
 }
 
-/* Can j start now, for its whole planned length, where the islands' plans
- * have room? A job no larger than the largest island goes to the island
- * with room that has the fewest units free now (best fit, as Slurm's
+/* Can j start now, for its whole window, where the islands' plans have
+ * room? A job no larger than the largest island goes to the island with
+ * room that has the fewest units free now (best fit, as Slurm's
  * topology-aware selection; ties: the lowest island), a larger one takes
- * from every island what stays free there over its length. On true, the
+ * from every island what stays free there over its window. On true, the
  * rooms are in room[] for isl_start(). O(islands x (log P + segments)). */
 static bool isl_fits_now(slurm_state *s, const pol_view *v, const pol_job *j)
 {
-    double e = planned_end(s, v->now_s, j->estimate_s, v->now_s);
+    double e = v->now_s + j->estimate_s;
     int32_t best = -1, best_free = 0;
     int64_t sum = 0;
     for (int32_t k = 0; k < s->n_isl; k++) {
-        int32_t least, most;
-        pol_profile_minmax_over(&s->ip[k], v->now_s, e, &least, &most);
+        int32_t least = least_closed(&s->ip[k], v->now_s, e);
         s->room[k] = j->units > s->largest ? least : 0;
         sum += least;
         if (j->units > s->largest || s->isl_units[k] < j->units || least < j->units)
@@ -897,7 +1459,7 @@ static int isl_start(slurm_state *s, const pol_view *v, pol_out *out, const pol_
 {
     if (s->n_named == 0 && !isl_name_hosts(s, v, j))
         return ENG_INVARIANT; /* the islands' free units were miscounted */
-    double e = planned_end(s, v->now_s, j->estimate_s, v->now_s);
+    double e = v->now_s + j->estimate_s;
     for (int32_t k = 0; k < s->n_isl; k++)
         if (s->take[k]) {
             int rc = pol_profile_add(&s->ip[k], v->now_s, e, -s->take[k]);
@@ -910,85 +1472,35 @@ static int isl_start(slurm_state *s, const pol_view *v, pol_out *out, const pol_
     return ENG_OK;
 }
 
-static int start(slurm_state *s, const pol_view *v, pol_out *out, const pol_job *j,
-                 int32_t *free_units)
-{
-    int rc = s->n_isl
-                 ? isl_start(s, v, out, j)
-                 : pol_profile_add(&s->prof, v->now_s,
-                                   planned_end(s, v->now_s, j->estimate_s, v->now_s), -j->units);
-    if (rc)
-        return rc;
-    if (!s->n_isl)
-        pol_out_start(out, j);
-    *free_units -= j->units;
-    if (j->idx == s->pinned)
-        s->pinned = -1;
-    return count_running(s, j, j->units);
-}
-
-/* Can j start now for its whole planned length? With islands, where an
- * island's plan has room (isl_fits_now; start() then follows it). */
-static bool fits_now(slurm_state *s, const pol_view *v, const pol_job *j, int32_t free_units)
-{
-    if (j->units > free_units)
-        return false;
-    if (s->n_isl)
-        return isl_fits_now(s, v, j);
-    double dur = planned_end(s, v->now_s, j->estimate_s, v->now_s) - v->now_s;
-    return pol_profile_earliest(&s->prof, v->now_s, dur, j->units) == v->now_s;
-}
-
-/* The earliest start of j in profile p before `until`, INFINITY if none.
- * The job holds its units up to its planned end (rounded up to
- * bf_resolution), which depends on the start: search again from each
- * candidate with the length rounded there until it holds (candidates only
- * grow, over breakpoints). */
-static double earliest_in(const slurm_state *s, const pol_profile *p, const pol_view *v,
-                          const pol_job *j, double until)
-{
-    pol_profile_cursor c = pol_profile_cursor_start(p);
-    double d0 = j->estimate_s > 0 ? j->estimate_s : s->bf_res_s;
-    double t = pol_profile_earliest_resume(p, &c, d0, j->units, until);
-    while (isfinite(t) && t < until) {
-        double e = planned_end(s, t, j->estimate_s, v->now_s);
-        double t2 = pol_profile_earliest(p, t, e - t, j->units);
-        if (t2 == t)
-            return t;
-        t = t2;
-    }
-    return INFINITY;
-}
-
-/* Plans j, larger than every island, at the earliest time before `until`
- * at which the islands together keep its units free over its planned
- * length, taking from the islands in turn what stays free there: now or a
+/* Plans j, larger than every island, at the earliest time up to `until`
+ * at which the islands together keep its units free over its window,
+ * taking from the islands in turn what stays free there: now or a
  * breakpoint of some island's plan (a window that fits can slide back to
  * one). O(B x islands x P), B the islands' breakpoints. */
 static int isl_plan_span(slurm_state *s, const pol_view *v, const pol_job *j, double until,
-                         double *at)
+                         bool whole, double *at)
 {
     size_t n;
     if (pol_profile_breaks(s->ip, s->n_isl, v->now_s, until, &s->cand, &s->cap_cand, &n))
         return ENG_NOMEM;
     for (size_t c = 0; c < n; c++) {
         double t = s->cand[c];
-        if ((c > 0 && t == s->cand[c - 1]) || !(t < until))
+        if (c > 0 && t == s->cand[c - 1])
             continue;
-        double e = planned_end(s, t, j->estimate_s, v->now_s);
         int64_t sum = 0;
         for (int32_t k = 0; k < s->n_isl; k++) {
-            int32_t most;
-            pol_profile_minmax_over(&s->ip[k], t, e, &s->room[k], &most);
+            s->room[k] = least_closed(&s->ip[k], t, t + j->estimate_s);
             sum += s->room[k];
         }
         if (sum < j->units)
             continue;
+        double b, e;
+        window(s, v, j, t, whole, &b, &e);
         int32_t left = j->units;
         for (int32_t k = 0; k < s->n_isl && left > 0; k++) {
             int32_t u = s->room[k] < left ? s->room[k] : left;
             left -= u;
-            int rc = u ? pol_profile_add(&s->ip[k], t, e, -u) : ENG_OK;
+            int rc = u ? book(&s->ip[k], b, e, u, NULL) : ENG_OK;
             if (rc)
                 return rc;
         }
@@ -998,38 +1510,86 @@ static int isl_plan_span(slurm_state *s, const pol_view *v, const pol_job *j, do
     return ENG_OK;
 }
 
-/* Plans j at its earliest start before `until` and holds its units there
- * in the plan; *at = INFINITY if none. With islands: in the island where
- * it can start earliest (ties: the lowest), or spanning them when it is
- * larger than every island (isl_plan_span), so that nothing is planned
- * where no island can host it. */
-static int plan(slurm_state *s, const pol_view *v, const pol_job *j, double until, double *at)
+/* ---- decisions on the plan ---------------------------------------------- */
+
+static int start(slurm_state *s, const pol_view *v, pol_out *out, const pol_job *j,
+                 int32_t *free_units)
 {
+    int rc = ENG_OK;
+    double e = v->now_s + j->estimate_s;
+    if (s->plan_kind == PLAN_HOSTS) {
+        rc = pol_profile_add(&s->prof, v->now_s, e, -j->units);
+        for (size_t i = 0; rc == ENG_OK && i < s->n_named; i++)
+            rc = pol_profile_add(&s->hp[s->named[i]], v->now_s, e, -s->named_units[i]);
+        if (rc == ENG_OK)
+            pol_out_start_on(out, j, s->named, s->n_named);
+    } else if (s->plan_kind == PLAN_ISLANDS)
+        rc = isl_start(s, v, out, j);
+    else {
+        rc = pol_profile_add(&s->prof, v->now_s, e, -j->units);
+        if (rc == ENG_OK)
+            pol_out_start(out, j);
+    }
+    if (rc)
+        return rc;
+    *free_units -= j->units;
+    if (j->idx == s->pinned)
+        s->pinned = -1;
+    return run_begin(s, j, v->now_s);
+}
+
+/* Can j start now, its whole window clear? (With islands or hosts, where:
+ * start() then follows the placement found.) */
+static bool fits_now(slurm_state *s, const pol_view *v, const pol_job *j, int32_t free_units)
+{
+    if (j->units > free_units)
+        return false;
+    if (s->plan_kind == PLAN_HOSTS)
+        return hosts_place(s, v, j, v->now_s);
+    if (s->plan_kind == PLAN_ISLANDS)
+        return isl_fits_now(s, v, j);
+    return earliest_closed(&s->prof, v->now_s, j->estimate_s, j->units) == v->now_s;
+}
+
+/* Plans j at its earliest start up to `until` and books its window; *at
+ * = INFINITY if none. With islands: in the island where it can start
+ * earliest (ties: the lowest), or spanning them when it is larger than
+ * every island (isl_plan_span), so that nothing is planned where no
+ * island can host it. */
+static int plan(slurm_state *s, const pol_view *v, const pol_job *j, double until, bool whole,
+                double *at)
+{
+    double b, e;
     *at = INFINITY;
-    if (!s->n_isl) {
-        *at = earliest_in(s, &s->prof, v, j, until);
-        return isfinite(*at)
-                   ? pol_profile_add(&s->prof, *at, planned_end(s, *at, j->estimate_s, v->now_s),
-                                     -j->units)
-                   : ENG_OK;
+    if (s->plan_kind == PLAN_HOSTS)
+        return hosts_plan(s, v, j, until, whole, at);
+    if (s->plan_kind == PLAN_COUNT) {
+        double t = earliest_closed(&s->prof, v->now_s, j->estimate_s, j->units);
+        if (!(t <= until))
+            return ENG_OK;
+        *at = t;
+        window(s, v, j, t, whole, &b, &e);
+        return book(&s->prof, b, e, j->units, NULL);
     }
     if (j->units > s->largest)
-        return isl_plan_span(s, v, j, until, at);
+        return isl_plan_span(s, v, j, until, whole, at);
     int32_t best = -1;
     for (int32_t k = 0; k < s->n_isl; k++) {
         if (s->isl_units[k] < j->units)
             continue;
-        double t = earliest_in(s, &s->ip[k], v, j, until);
-        if (t < *at) {
+        double t = earliest_closed(&s->ip[k], v->now_s, j->estimate_s, j->units);
+        if (t <= until && t < *at) {
             *at = t;
             best = k;
         }
     }
     if (best < 0)
         return ENG_OK;
-    return pol_profile_add(&s->ip[best], *at, planned_end(s, *at, j->estimate_s, v->now_s),
-                           -j->units);
+    window(s, v, j, *at, whole, &b, &e);
+    return book(&s->ip[best], b, e, j->units, NULL);
 }
+
+/* ---- the schedulers ------------------------------------------------------ */
 
 static int backfill(slurm_state *s, const pol_view *v, pol_out *out, size_t from, bool *started,
                     int32_t *free_units, bool pin_placed)
@@ -1053,17 +1613,53 @@ static int backfill(slurm_state *s, const pol_view *v, pol_out *out, size_t from
             s->n_bf_starts++;
             continue;
         }
+        bool pin = s->pinned < 0 && s->keep;
         double at;
-        int rc = plan(s, v, j, until, &at);
+        int rc = plan(s, v, j, until, pin, &at);
         if (rc)
             return rc;
-        if (isfinite(at) && s->pinned < 0 && s->keep) {
+        if (isfinite(at) && pin) {
             s->pinned = j->idx;
-            s->pinned_by = at;
             if (!pol_predict_active(&s->pred))
                 pol_out_promise(out, j, at);
         }
     }
+    return ENG_OK;
+}
+
+/* The first multiple of step at or after now. */
+static double grid_from(double now, double step)
+{
+    double k = ceil(now / step), t = k * step;
+    if ((k - 1) * step >= now)
+        return (k - 1) * step;
+    return t < now ? (k + 1) * step : t;
+}
+
+/* 1. The queue in priority order: with priority_calc_period > 0, each job
+ * at the priority of the last calculation after its submission, or of its
+ * submission (a calculation changing one calls for a pass, as Slurm's
+ * does); with 0, every priority now. */
+static int order_queue(slurm_state *s, const pol_view *v)
+{
+    if (eng_grow(&s->order, &s->cap_order, v->n_queue, sizeof *s->order))
+        return ENG_NOMEM;
+    double total_usage = 0;
+    for (size_t k = 0; k < s->n_acct; k++)
+        total_usage += s->acct[k].usage;
+    for (size_t q = 0; q < v->n_queue; q++) {
+        const pol_job *j = v->queue[q];
+        if (!(s->calc_s > 0))
+            s->prio[j->idx] = priority_at(s, j, v->now_s, total_usage);
+        else if (s->recalc && j->submit_s <= s->last_calc_s) {
+            double p = priority_at(s, j, s->last_calc_s, 0);
+            s->dirty |= p != s->prio[j->idx];
+            s->prio[j->idx] = p;
+        }
+        s->order[q] = (slurm_prio){.prio = s->prio[j->idx], .job = j};
+    }
+    s->recalc = false;
+    qsort(s->order, v->n_queue, sizeof *s->order, by_priority);
     return ENG_OK;
 }
 
@@ -1077,25 +1673,26 @@ static int slurm_schedule(void *state, const pol_view *engine_view, pol_out *out
         return ENG_NOMEM;
     if (corrected)
         s->dirty = true; /* a job outlived its prediction: the plan changed */
-    usage_update(s, v->now_s);
+    int rc = usage_until(s, v->now_s);
+    if (rc == ENG_OK && s->fair_tree && !(s->calc_s > 0)) {
+        set_level_fs(s);
+        rc = rank_accounts(s);
+    }
+    if (rc)
+        return rc;
     if (pol_predict_active(&s->pred))
         pol_out_wakeup(out, pol_predict_next_expiry(&s->pred));
     if (v->n_queue == 0)
         return ENG_OK;
-
-    /* 1. Priority order. */
-    if (eng_grow(&s->order, &s->cap_order, v->n_queue, sizeof *s->order))
-        return ENG_NOMEM;
-    double total_usage = 0;
-    for (size_t k = 0; k < s->n_acct; k++)
-        total_usage += s->acct[k].usage;
-    for (size_t q = 0; q < v->n_queue; q++)
-        s->order[q] = (slurm_prio){.prio = priority(s, v->queue[q], v->now_s, total_usage),
-                                   .job = v->queue[q]};
-    qsort(s->order, v->n_queue, sizeof *s->order, by_priority);
+    if (s->calc_s > 0 && (s->w_age > 0 || s->w_fs > 0))
+        pol_out_wakeup(out, calc_time(s, s->calc_k));
+    if ((rc = order_queue(s, v)))
+        return rc;
 
     /* 2. The plan of the running jobs, and the kept reservation in it. */
-    int rc = s->n_isl ? isl_build(s, v) : build_profile(s, v);
+    rc = s->plan_kind == PLAN_HOSTS     ? hosts_build(s, v)
+         : s->plan_kind == PLAN_ISLANDS ? isl_build(s, v)
+                                        : build_profile(s, v);
     if (rc)
         return rc;
     int32_t free_units = v->free_units;
@@ -1106,14 +1703,14 @@ static int slurm_schedule(void *state, const pol_view *engine_view, pol_out *out
     const pol_job *pin = s->pinned >= 0 ? pol_queue_find(v, s->pinned) : NULL;
     if (!pin)
         s->pinned = -1;
-    else if (s->n_isl ? fits_now(s, v, pin, free_units) : pin->units <= free_units) {
+    else if (fits_now(s, v, pin, free_units)) {
         for (size_t k = 0; k < v->n_queue; k++)
             if (s->order[k].job == pin)
                 started[k] = true;
         rc = start(s, v, out, pin, &free_units);
     } else {
         double at;
-        rc = plan(s, v, pin, INFINITY, &at);
+        rc = plan(s, v, pin, INFINITY, true, &at);
         if (rc == ENG_OK && !isfinite(at))
             s->pinned = -1; /* hosts went down: no room until they return */
         pin_placed = s->pinned >= 0;
@@ -1132,14 +1729,17 @@ static int slurm_schedule(void *state, const pol_view *engine_view, pol_out *out
     }
 
     /* 4. Backfill, when a pass is due and something happened since the
-     * last one. Calls at one instant are one pass time: a pass at the
-     * instant of the last one is done again (the engine may apply the
-     * events of an instant over several calls). */
+     * last one: at the next multiple of bf_interval (bf_timer=interval),
+     * or now if bf_interval has passed since the last pass (event). Calls
+     * at one instant are one pass time: a pass at the instant of the last
+     * one is done again (the engine may apply the events of an instant
+     * over several calls). */
     if (rc == ENG_OK && s->dirty) {
-        if (v->now_s >= s->next_bf_s || v->now_s == s->last_bf_s)
+        double due = s->bf_grid ? grid_from(v->now_s, s->bf_interval_s) : s->next_bf_s;
+        if (v->now_s >= due || v->now_s == s->last_bf_s)
             rc = backfill(s, v, out, k, started, &free_units, pin_placed);
         else
-            pol_out_wakeup(out, s->next_bf_s);
+            pol_out_wakeup(out, due);
     }
     free(started);
     return rc;
@@ -1157,8 +1757,8 @@ const pol_type pol_slurm = {
     .name = "slurm",
     .summary = "Slurm's multifactor priority (age, fair-share, size, partition) with its main and "
                "backfill schedulers",
-    .citation = "Yoo, Jette & Grondona 2003; SchedMD, slurm.conf(5) and the multifactor "
-                "priority plugin documentation",
+    .citation = "Yoo, Jette & Grondona 2003; SchedMD, slurm.conf(5), the multifactor priority "
+                "plugin and Fair Tree documentation, Slurm 22.05",
     .flags = POL_FLAG_ISLANDS,
     .state_size = sizeof(slurm_state),
     .options = slurm_options,

@@ -149,6 +149,48 @@ static void test_sjf_order(void)
     bl_sched_fini(&s);
 }
 
+/* EASY++ (Tsafrir, Etsion & Feitelson 2007): predictor=user2 with
+ * backfill_order=sjf, against each ingredient alone. User 1's J1 and J2
+ * (1 host, 10 s, asking 1000 s) end at 10, so user 1's next job is
+ * predicted their mean, 10 s. J3 (user 2, 3 hosts, 100 s) runs from 20;
+ * J4 (user 2, 4 hosts) is the blocked head from 21, shadow time 120 (user
+ * 2 has no history: J3's prediction is its request), no extra host. At 22
+ * one host is free and two jobs want it: J5 (user 3, 90 s, asking 90:
+ * predicted 90) and J6 (user 1, runs 60 s, asking 1000: predicted 10).
+ *  EASY (requests, queue order): J5 ends by 112 <= 120: J5 22-112; J6
+ *  (1000 s) cannot, and after J4 (120-170) runs 170-230;
+ *  EASY with sjf: by request, J5 (90) before J6 (1000): the same;
+ *  EASY with user2 in queue order: J5 (predicted 90) first, the same;
+ *  EASY++: by prediction J6 (10) before J5 (90): J6 22-82 (at 32 it
+ *  outlives its prediction, predicted 70 more: 92 <= 120); at 82 J5
+ *  (82 + 90 > 120) cannot; J4 120-170, J5 170-260. */
+static void test_easy_plus_plus(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 10, 1000, 1, 0}, {2, 0, 10, 1000, 1, 0}, {3, 20, 100, 100, 3, 0},
+        {4, 21, 50, 50, 4, 0},  {5, 22, 90, 90, 1, 0},  {6, 22, 60, 1000, 1, 0},
+    };
+    static const int64_t users[] = {1, 1, 2, 2, 3, 1};
+    static const bl_expect plain[] = {{4, 120, 170}, {5, 22, 112}, {6, 170, 230}};
+    static const bl_expect plus[] = {{4, 120, 170}, {5, 170, 260}, {6, 22, 82}};
+    static const struct {
+        const char *predictor, *order, *what;
+        const bl_expect *e;
+    } c[] = {{"requested", "queue", "EASY", plain},
+             {"requested", "sjf", "EASY with sjf", plain},
+             {"user2", "queue", "EASY with user2", plain},
+             {"user2", "sjf", "EASY++", plus}};
+    for (size_t k = 0; k < N_OF(c); k++) {
+        pol_kv o[] = {{"predictor", c[k].predictor}, {"backfill_order", c[k].order}};
+        bl_opts opts = {.options = o, .n_options = N_OF(o), .users = users};
+        bl_sched s;
+        CU_ASSERT_EQUAL(bl_core_run("easy", jobs, N_OF(jobs), bl_uniform_platform(4, 1), &opts, &s),
+                        0);
+        bl_check(&s, c[k].e, 3, c[k].what);
+        bl_sched_fini(&s);
+    }
+}
+
 /* The policy alone: a view with one running job and a blocked head. */
 static void test_view_decisions(void)
 {
@@ -233,6 +275,7 @@ int bl_suite_pol_easy(void)
     CU_add_test(s, "plans with estimates only", test_plans_with_estimates);
     CU_add_test(s, "deterministic ties", test_deterministic_ties);
     CU_add_test(s, "backfill_order=sjf", test_sjf_order);
+    CU_add_test(s, "EASY++: user2 predictions in sjf order", test_easy_plus_plus);
     CU_add_test(s, "decisions on a hand-made view", test_view_decisions);
     CU_add_test(s, "S11 islands: a blocked head, backfilling", test_islands);
     return 0;
