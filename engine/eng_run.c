@@ -166,7 +166,9 @@ static void child_setup(pid_t parent)
         raise(SIGTERM);
 }
 
-int eng_run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
+/* Runs spec in this process (the child's side of eng_run_isolated; SimGrid
+ * then cannot be used again in this process). */
+static int run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
 {
     memset(rep, 0, sizeof *rep);
     eng_manifest m = spec->manifest;
@@ -252,7 +254,7 @@ static void child_main(const eng_run_spec *spec, FILE *report)
     eng_diag d;
     eng_diag_clear(&d);
     eng_run_report rep;
-    int rc = eng_run_here(spec, &rep, &d);
+    int rc = run_here(spec, &rep, &d);
     wire_head h;
     memset(&h, 0, sizeof h);
     h.magic = WIRE_MAGIC;
