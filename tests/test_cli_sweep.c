@@ -11,6 +11,7 @@
 #include "bl_test.h"
 #include "eng_sha256.h"
 
+#include "cli.h"
 #include "cli_json.h"
 #include "cli_sweep.h"
 
@@ -139,8 +140,11 @@ static void test_expand_counts_names_order(void)
     bl_tasks_free(t, n);
     bl_grid_fini(&g);
 
-    char *v = bl_variant_dir("easy:backfill_order=sjf");
+    char *v = bl_policy_folder("easy:backfill_order=sjf");
     CU_ASSERT_STRING_EQUAL(v, "easy+backfill_order=sjf");
+    free(v);
+    v = bl_policy_folder("slurm:shares=grids/my shares.txt");
+    CU_ASSERT_STRING_EQUAL(v, "slurm+shares=grids_my_shares.txt");
     free(v);
 }
 

@@ -82,10 +82,6 @@ typedef struct bl_task {
 int bl_grid_expand(const bl_grid *g, bl_task **tasks, size_t *n, eng_diag *d);
 void bl_tasks_free(bl_task *tasks, size_t n);
 
-/* The folder name of a variant: ':' becomes '+' ("easy+backfill_order=sjf"),
- * as `batchlab compare` names its folders. Heap string. */
-char *bl_variant_dir(const char *variant);
-
 /* ---- task lines --------------------------------------------------------- */
 
 /* Splits a shell line into words: unquoted text, '...' and "..." (with \"

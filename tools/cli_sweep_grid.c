@@ -6,6 +6,7 @@
 
 #include "cli_sweep.h"
 
+#include "cli.h"
 #include "cli_runopts.h"
 
 #include "eng_run.h"
@@ -590,16 +591,6 @@ void bl_tasks_free(bl_task *tasks, size_t n)
     free(tasks);
 }
 
-char *bl_variant_dir(const char *variant)
-{
-    char *s = eng_strdup(variant);
-    if (s)
-        for (char *p = s; *p; p++)
-            if (*p == ':')
-                *p = '+';
-    return s;
-}
-
 /* Checks one option value the way a run would: the policy's own init on a
  * one-host stand-in pool with only this option set. A backend missing on
  * this machine (ENG_UNSUPPORTED: the sweep may run elsewhere) is not an
@@ -723,7 +714,7 @@ int bl_grid_expand(const bl_grid *g, bl_task **tasks, size_t *n, eng_diag *d)
                 for (size_t s = 0; s < g->n_seeds && rc == ENG_OK; s++) {
                     char load[32];
                     bl_sweep_load_text(load, sizeof load, g->loads[l]);
-                    char *vdir = bl_variant_dir(variants[v]);
+                    char *vdir = bl_policy_folder(variants[v]);
                     t[k].name = vdir ? eng_asprintf("%s/load-%s/%s/seed-%llu", g->workloads[w].name,
                                                     load, vdir, g->seeds[s])
                                      : NULL;
