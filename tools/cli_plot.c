@@ -89,7 +89,6 @@
 
 extern char **environ;
 
-#define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
 
 /* ------------------------------------------------------------------ */
 /* Numbers                                                             */
@@ -251,7 +250,7 @@ static bool parse_duration(const char *s, double *t_s)
     if (!*end)
         mult = 1;
     else if (!end[1])
-        for (size_t i = 0; i < N_OPTS(units); i++)
+        for (size_t i = 0; i < BL_N_OPTS(units); i++)
             if (*end == units[i].unit)
                 mult = units[i].s;
     if (mult == 0)
@@ -1018,7 +1017,7 @@ static void script_date_tics(FILE *f, const run_meta *m, double lo_s, double hi_
 {
     double span = fmax(hi_s - lo_s, 1);
     size_t k = 0;
-    while (k + 1 < N_OPTS(date_steps) && span / date_steps[k].approx_s > DATE_TICKS)
+    while (k + 1 < BL_N_OPTS(date_steps) && span / date_steps[k].approx_s > DATE_TICKS)
         k++;
     const date_step *st = &date_steps[k];
     time_t t0 = (time_t)floor((double)m->unix_start + lo_s);
@@ -2290,7 +2289,7 @@ int bl_cmd_plot(int argc, char **argv)
 {
     const char *run = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
     bl_args a;
-    int rc = bl_args_parse("plot", plot_opts, N_OPTS(plot_opts), argc, argv, run ? 2 : 1, &a);
+    int rc = bl_args_parse("plot", plot_opts, BL_N_OPTS(plot_opts), argc, argv, run ? 2 : 1, &a);
     if (rc)
         return rc;
     if (a.help) {
@@ -2304,7 +2303,7 @@ int bl_cmd_plot(int argc, char **argv)
                       "every policy: each seed as a point, the median over seeds with the\n"
                       "central share of the seeds' values (--level) as its bar, or their min\n"
                       "to max where a point has fewer than 5 seeds.",
-                      plot_opts, N_OPTS(plot_opts));
+                      plot_opts, BL_N_OPTS(plot_opts));
         bl_args_fini(&a);
         return 0;
     }

@@ -184,17 +184,9 @@ int bl_cmd_standin(int argc, char **argv)
                         "standin --help)\n");
         goto done;
     }
-    if (bl_args_u64("standin", "jobs", jobs_s, &jobs) ||
-        bl_args_u64("standin", "seed", seed_s, &seed))
+    if (bl_args_int("standin", &a, "jobs", 1, 100000000ULL, &jobs) ||
+        bl_args_int("standin", &a, "seed", 0, 4294967295ULL, &seed))
         goto done;
-    if (jobs < 1 || jobs > 100000000ULL) {
-        fprintf(stderr, "batchlab standin: --jobs: expected 1..100000000, got '%s'\n", jobs_s);
-        goto done;
-    }
-    if (seed > 4294967295ULL) {
-        fprintf(stderr, "batchlab standin: --seed: expected 0..4294967295, got '%s'\n", seed_s);
-        goto done;
-    }
     if (load_s) {
         if (bl_args_double("standin", "load", load_s, &load))
             goto done;

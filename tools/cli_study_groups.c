@@ -106,7 +106,6 @@
 const char bl_study_groups_summary[] =
     "KnapsackGroup branch and bound vs greedy and brute force (Toporkov et al. 2023)";
 
-#define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
 #define CMD "study groups"
 
 static const bl_opt opts[] = {
@@ -864,11 +863,11 @@ static int parse(const bl_args *a, params *pp)
 int bl_study_groups(int argc, char **argv)
 {
     bl_args a;
-    int rc = bl_args_parse(CMD, opts, N_OPTS(opts), argc, argv, 1, &a);
+    int rc = bl_args_parse(CMD, opts, BL_N_OPTS(opts), argc, argv, 1, &a);
     if (rc)
         return rc;
     if (a.help) {
-        bl_args_usage(CMD, synopsis, description, opts, N_OPTS(opts));
+        bl_args_usage(CMD, synopsis, description, opts, BL_N_OPTS(opts));
         bl_args_fini(&a);
         return 0;
     }

@@ -101,7 +101,6 @@ char *bl_task_out_dir(const char *line);
 
 /* ---- shared by the subcommands (cli_sweep*.c) -------------------------- */
 
-#define BL_N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
 /* Seeds are 32-bit (GSL's seeding of the generators takes an unsigned
  * long, and the task lines must read back the same number everywhere). */
 #define BL_SWEEP_SEED_MAX 4294967295ULL
