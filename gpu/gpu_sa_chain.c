@@ -417,8 +417,8 @@ GSA_FN void gsa_mdec_finish(const gsa_prob *p, const int32_t *fperm, int32_t g, 
 /* The CPU's machine-by-machine decoding: the same decomposition as the
  * CUDA kernel, the machines taken one after another within a round. */
 GSA_API void gsa_decode_grid_machines(const gsa_prob *p, const int32_t *order, const int32_t *mach,
-                                     const int32_t *fperm, const int32_t *pos, gsa_ws *w,
-                                     gsa_eval *e)
+                                      const int32_t *fperm, const int32_t *pos, gsa_ws *w,
+                                      gsa_eval *e)
 {
     gsa_mdec_lists(p, order, mach, w);
     gsa_mdec_start(p, w, 0, 1);
@@ -721,7 +721,7 @@ GSA_FN void gsa_decode_queue(const gsa_prob *p, const int32_t *order, gsa_ws *w,
 
 /* Decodes a candidate from scratch with the reference decoder. */
 GSA_API void gsa_decode(const gsa_prob *p, const gsa_run *r, const int32_t *order,
-                       const int32_t *mach, const int32_t *fperm, gsa_ws *w, gsa_eval *e)
+                        const int32_t *mach, const int32_t *fperm, gsa_ws *w, gsa_eval *e)
 {
     if (p->kind == 0)
         gsa_decode_grid(p, order, mach, fperm, w, e);
@@ -1129,7 +1129,7 @@ GSA_FN void gsa_decode_run(const gsa_prob *p, const gsa_run *r, gsa_ws *w, gsa_e
 
 /* Runs chain `chain` to its end on one processor. */
 GSA_API void gsa_chain_run(const gsa_prob *p, const gsa_run *r, int32_t chain, gsa_ws *w,
-                          gsa_chain_out *out)
+                           gsa_chain_out *out)
 {
     gsa_chain_st st;
     gsa_eval e;

@@ -59,7 +59,7 @@ static void test_blob_magic(void)
 #endif
     CU_ASSERT_TRUE(gsa_blob_ok(b.bytes, sizeof b));
     CU_ASSERT_FALSE(gsa_blob_ok(b.bytes, sizeof b - 8)); /* not the recorded size */
-    CU_ASSERT_FALSE(gsa_blob_ok(b.bytes, 8));             /* shorter than a header */
+    CU_ASSERT_FALSE(gsa_blob_ok(b.bytes, 8));            /* shorter than a header */
     CU_ASSERT_FALSE(gsa_blob_ok(NULL, sizeof b));
     b.bytes[3] ^= 1; /* "BALRA" */
     CU_ASSERT_FALSE(gsa_blob_ok(b.bytes, sizeof b));

@@ -538,8 +538,8 @@ static void script_panel(FILE *f, const load_table *t, size_t w, size_t m, const
     free(ylabel);
     fprintf(f, "\nset xlabel ");
     bl_plot_gp_str(f, overview ? "load"
-                       : "load (computed, Baranov & Lyakhovets 2022; policies drawn "
-                         "side by side)");
+                               : "load (computed, Baranov & Lyakhovets 2022; policies drawn "
+                                 "side by side)");
     if (ax->log)
         fprintf(f, "\nset logscale y\nset yrange [*:*]\n");
     else
