@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/bundling-study.sh [BUILD_DIR] [OUT_DIR] — the job-bundling study of
-# Baranov & Lyakhovets 2022 (../shared/seeds/job-bundling-alea-summary.md)
-# with the ablations that isolate Packet's mechanisms: EASY backfilling,
+# Baranov & Lyakhovets 2022 with the ablations that isolate Packet's
+# mechanisms: EASY backfilling,
 # four readings of Packet and FCFS (at the shares of the paper's Tables 2-3
 # only) on 500 single-processor nodes, on
 # six workloads (orig-85/90/95: Lublin-Feitelson compressed to 100 hours;

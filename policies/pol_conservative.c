@@ -1,7 +1,6 @@
 /* pol_conservative.c — conservative backfilling.
  *
- * Mu'alem & Feitelson 2001 (after Lifka 1995); restated in
- * ../shared/reference/backfill.md §4. Every waiting job holds a reservation
+ * Mu'alem & Feitelson 2001 (after Lifka 1995). Every waiting job holds a reservation
  * in an availability profile (pol_profile); a job may start early only if
  * that delays no reservation.
  *
@@ -14,7 +13,8 @@
  *   at its earliest slot while all other reservations stay in the profile.
  *   The new start is never later than the old one (the old slot is still
  *   free); re-placing all jobs from scratch instead could push a later job
- *   past its guarantee (pitfall 7 of backfill.md). Running jobs never move.
+ *   past its guarantee (a known pitfall of implementations that rebuild the
+ *   schedule). Running jobs never move.
  * - Every call starts the jobs whose reservation is due, in queue order, and
  *   asks to be woken at the next reservation time.
  *

@@ -1,6 +1,6 @@
 /* pol_packet.c — Packet: bundling same-type jobs so that their
  * initialization is paid once (Baranov & Lyakhovets 2022, the job-bundling
- * study on Alea; summary in ../shared/seeds/job-bundling-alea-summary.md).
+ * study, which ran its policies inside the Alea simulator).
  *
  * Jobs of one type (--type-field, SWF field 15 by default) share an
  * initialization procedure. The policy keeps one FIFO queue per type and,

@@ -268,8 +268,8 @@ static void test_to_span(void)
     CU_ASSERT_EQUAL(after.first_submit_s, round(before.first_submit_s));
     CU_ASSERT(whole_seconds(w));
     CU_ASSERT_DOUBLE_EQUAL(c, 360000.0 / before.span_s, 1e-15 * c);
-    /* 5000 typed L-F jobs span about a month (164 jobs/day, lublin.md
-     * §6.5), so the factor is about 1/7.5 as in the study */
+    /* 5000 typed L-F jobs span about a month (164 jobs/day at the model's
+     * long-run rates), so the factor is about 1/7.5 as in the study */
     CU_ASSERT(c > 1.0 / 15.0 && c < 1.0 / 4.0);
     CU_ASSERT_DOUBLE_EQUAL(after.load, before.load / c, 1e-12 * after.load);
     size_t bad = 0;

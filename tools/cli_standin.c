@@ -1,8 +1,8 @@
 /* cli_standin.c — `batchlab standin forhlr2`: a synthetic stand-in for the
  * ForHLR II log (KIT-FH2-2016-1), for when the real log is absent.
  *
- * What the stand-in keeps from the machine (../shared/reference/swf.md §7,
- * platforms/forhlr2.xml): its size (1152 compute nodes of 20 cores), whole
+ * What the stand-in keeps from the machine (the header of the Parallel
+ * Workloads Archive log KIT-FH2-2016-1, platforms/forhlr2.xml): its size (1152 compute nodes of 20 cores), whole
  * nodes always allocated, and queue 1 (the compute pool; the 21
  * visualisation nodes get no job). What it takes from the Lublin-Feitelson
  * model (Lublin & Feitelson 2003): everything else. Choices made here, where
