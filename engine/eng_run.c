@@ -403,7 +403,7 @@ static int child_run(void (*body)(const void *arg, FILE *report), const void *ar
     pid_t parent = getpid();
     /* The child's peak memory counts the parent's resident heap pages it
      * inherits: give the freed ones back first (0.2-0.3 MB of the 10 MB a
-     * replay costs before its first job, bench/README.md). */
+     * replay costs before its first job, bench/HISTORY.md). */
     malloc_trim(0);
     pid_t pid = fork();
     if (pid < 0) {
