@@ -29,9 +29,9 @@
 #    load-0 one; windows at job load 0.9, none at 1.0; Table 1's accuracy
 #    with one starting point >= 0.5. Then the ablation, every node carrying
 #    exactly the job load (--load-concentration 0), on the first seed.
-# 5. `batchlab fit` of the archive logs KTH-SP2 and SDSC-SP2 in the shared
-#    trace folder (BATCHLAB_TRACES, default ../shared/traces next to the
-#    source tree), skipped when absent: the fits and their KS statistics,
+# 5. `batchlab fit` of the archive logs KTH-SP2 and SDSC-SP2 in the logs'
+#    folder ($BATCHLAB_TRACES, default traces/, where tools/fetch-trace puts
+#    them), skipped when absent: the fits and their KS statistics,
 #    JSON files usable with --job-model.
 #
 # Environment: AV_SCENARIOS, AV_TS_SCENARIOS, AV_REPS, AV_SEED (default 1),
@@ -195,8 +195,8 @@ printf '  gain at load 0 %.1f %%, at load %s (highest with windows in >= 10 %%) 
 } > "$out/fig5-ablation.csv"
 echo "wrote $out/fig5-ablation.csv"
 
-# 5. Job models of the shared logs.
-traces=${BATCHLAB_TRACES:-$src/../shared/traces}
+# 5. Job models of the archive logs.
+traces=${BATCHLAB_TRACES:-$src/traces}
 echo
 for log in KTH-SP2-1996-2.1-cln.swf SDSC-SP2-1998-4.2-cln.swf.gz; do
     if [ -f "$traces/$log" ]; then

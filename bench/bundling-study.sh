@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/bundling-study.sh [BUILD_DIR] [OUT_DIR] — the job-bundling study of
-# Baranov & Lyakhovets 2022 (../shared/seeds/job-bundling-alea-summary.md)
-# with the ablations that isolate Packet's mechanisms: EASY backfilling,
+# Baranov & Lyakhovets 2022 with the ablations that isolate Packet's
+# mechanisms: EASY backfilling,
 # four readings of Packet and FCFS (at the shares of the paper's Tables 2-3
 # only) on 500 single-processor nodes, on
 # six workloads (orig-85/90/95: Lublin-Feitelson compressed to 100 hours;
@@ -47,7 +47,7 @@
 # on every workload and share, with `--init-planned no`: policies plan each
 # job with its request alone while it still runs its initialization first,
 # the reading in which the paper added S_i inside Alea rather than to the
-# log's requested times (bench/README.md, "Job bundling": measured, and
+# log's requested times (bench/HISTORY.md, "Job bundling": measured, and
 # ruled out). One switch for the whole study; OUT_DIR/init-planned.txt
 # records it and a study folder is never continued in the other mode.
 #
@@ -670,7 +670,7 @@ if [ "$readings" != 0 ]; then
 fi
 
 # 5c. The score against the paper (OUT_DIR/score.txt), the numbers the
-#     INIT_PLANNED comparison in bench/README.md is read from: EASY's mean
+#     INIT_PLANNED comparison in bench/HISTORY.md is read from: EASY's mean
 #     waits within 30 % of the paper's Backfill at the 36 points of Tables
 #     2-3; EASY/FCFS against the paper's Backfill/FCFS on orig at 5 and
 #     10 %; the paper variant's mean-wait thresholds within 2 points of the

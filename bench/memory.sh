@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/memory.sh [BUILD_DIR] [LOG] [PLATFORM] — peak memory against the
 # number of jobs: replays growing prefixes (1/8, 1/4, 1/2, all) of a log
-# (default: the largest archive log here, SDSC-SP2) under EASY and
+# (default: SDSC-SP2 from $BATCHLAB_TRACES, default traces/) under EASY and
 # conservative, and prints the peak resident memory of each simulation and
 # the memory per added job between prefixes. A per-job cost that stays flat
 # as the simulated time grows means nothing accumulates beyond the per-job
@@ -10,7 +10,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 build=${1:-$src/build}
-traces=${BATCHLAB_TRACES:-$src/../shared/traces}
+traces=${BATCHLAB_TRACES:-$src/traces}
 log=${2:-$traces/SDSC-SP2-1998-4.2-cln.swf.gz}
 platform=${3:-$src/platforms/sdsc-sp2.xml}
 exe=$build/batchlab

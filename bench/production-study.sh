@@ -8,7 +8,8 @@
 #
 #   bench/production-study.sh [BUILD_DIR] [OUT_DIR]
 #
-# Logs: KTH-SP2 and SDSC-SP2 from ../shared/traces (or $BATCHLAB_TRACES;
+# Logs: KTH-SP2 and SDSC-SP2 from $BATCHLAB_TRACES (default traces/, where
+# tools/fetch-trace puts them;
 # a missing log is skipped with a note) on platforms/kth-sp2.xml and
 # sdsc-sp2.xml, and the ForHLR II stand-in (`batchlab standin forhlr2`,
 # PS_FH2_JOBS jobs, default 20000, seed 1, load 0.9) on forhlr2.xml. The
@@ -51,7 +52,7 @@ src=$(cd "$here/.." && pwd)
 build=${1:-$src/build}
 out=${2:-/tmp/batchlab-production-study}
 exe=$build/batchlab
-traces=${BATCHLAB_TRACES:-$src/../shared/traces}
+traces=${BATCHLAB_TRACES:-$src/traces}
 fh2_jobs=${PS_FH2_JOBS:-20000}
 [ -x "$exe" ] || { echo "production-study: $exe is missing; build first" >&2; exit 1; }
 mkdir -p "$out"

@@ -8,8 +8,9 @@
 #   BENCH_INSTRUCTIONS=1 bench/replay-perf.sh [BUILD_DIR]
 #
 # Cases (BENCH_CASES, all by default):
-#   sp2        KTH-SP2 and SDSC-SP2 from ../shared/traces (or $BATCHLAB_TRACES;
-#              a missing log is skipped with a note): fcfs, easy, conservative.
+#   sp2        KTH-SP2 and SDSC-SP2 from $BATCHLAB_TRACES (default traces/,
+#              where tools/fetch-trace puts them; a missing log is skipped
+#              with a note): fcfs, easy, conservative.
 #   forhlr2    the ForHLR II stand-in, 100 000 jobs at load 0.9 on
 #              platforms/forhlr2.xml (1 152 nodes x 20 cores, whole nodes).
 #   wide       about 300 000 Lublin-Feitelson jobs for 80 000 processors,
@@ -49,7 +50,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 build=${1:-$src/build}
 reps=${2:-3}
-traces=${BATCHLAB_TRACES:-$src/../shared/traces}
+traces=${BATCHLAB_TRACES:-$src/traces}
 cases=${BENCH_CASES:-sp2 forhlr2 wide saturated slots million}
 exe=$build/batchlab
 bare=$build/bench/bare_replay

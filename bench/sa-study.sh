@@ -228,7 +228,7 @@ fi
 
 if [[ " $runs " == *" e2 "* ]]; then
     # E2 = 0.35 n Cmax + 0.35 F + 0.3 TC with TC = pct % x n x the volume
-    # moved (gpu/gpu_sa_chain.h, gsa_energies); the annealing minimises E2,
+    # moved (gpu/gpu_sa_chain.c, gsa_energies); the annealing minimises E2,
     # so it trades Cmax for less volume as the price rises.
     csv=$out/sa-e2.csv
     echo "model,machines,transfer_cost_pct,e2,paper_e2,cmax,cmax_lower_bound,transfer_time,transfer_volume,seconds" > "$csv"

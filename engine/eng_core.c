@@ -1789,11 +1789,6 @@ size_t eng_core_jobs_left(const eng_core *c)
     return c->n_left;
 }
 
-double eng_core_now(const eng_core *c)
-{
-    return c->now;
-}
-
 size_t eng_core_steps(const eng_core *c)
 {
     return c->n_steps;

@@ -250,7 +250,6 @@ const int32_t *eng_core_alloc_hosts(const eng_core *c);
 const int32_t *eng_core_alloc_cores(const eng_core *c);
 const eng_ts_row *eng_core_timeseries(const eng_core *c, size_t *n);
 size_t eng_core_jobs_left(const eng_core *c); /* not yet ended */
-double eng_core_now(const eng_core *c);
 size_t eng_core_steps(const eng_core *c);
 
 #endif

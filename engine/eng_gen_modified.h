@@ -1,6 +1,6 @@
 /* eng_gen_modified.h — the "modified generator" of the job-bundling study
  * (Baranov & Lyakhovets 2022), built from pieces of the Lublin–Feitelson
- * model (Lublin & Feitelson 2003; ../shared/reference/lublin.md §11).
+ * model (Lublin & Feitelson 2003).
  *
  * Model
  * - Arrivals: a homogeneous Poisson process of rate lambda (default 0.0142
@@ -11,10 +11,11 @@
  *   typeless component-1 constants of the L-F model, the shape/scale reading
  *   of the paper's "alpha = 4.2, beta = 0.94"), redrawn until
  *   lo <= g <= hi with lo = 5, hi = 8 (bounds inclusive, tested on g in
- *   double precision before rounding, as lublin.md §11 suggests); run time
+ *   double precision before rounding: our choice, the study does not
+ *   say); run time
  *   = floor(e^g) in [148, 2980] s. About 4.6 draws per job (acceptance
  *   0.2168).
- * - Size: the L-F size model (§4) with the typeless ("whole sample")
+ * - Size: the L-F size model (eng_lublin.h) with the typeless ("whole sample")
  *   parameters fitted to the machine (eng_lublin_fit_machine), clamped to
  *   [1, P] like the L-F generator; the paper does not say which size model it
  *   used.

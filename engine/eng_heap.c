@@ -4,9 +4,11 @@
 #include "eng_error.h"
 #include "eng_util.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
-bool eng_heap_less(eng_heap_ev a, eng_heap_ev b)
+/* (a.t, a.id) < (b.t, b.id) */
+static bool less(eng_heap_ev a, eng_heap_ev b)
 {
     return a.t < b.t || (a.t == b.t && a.id < b.id);
 }
@@ -16,7 +18,7 @@ int eng_heap_push(eng_heap *h, eng_heap_ev e)
     if (eng_grow(&h->v, &h->cap, h->n + 1, sizeof *h->v))
         return ENG_NOMEM;
     size_t i = h->n++;
-    while (i > 0 && eng_heap_less(e, h->v[(i - 1) / 2])) {
+    while (i > 0 && less(e, h->v[(i - 1) / 2])) {
         h->v[i] = h->v[(i - 1) / 2];
         i = (i - 1) / 2;
     }
@@ -31,11 +33,11 @@ eng_heap_ev eng_heap_pop(eng_heap *h)
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, m = i;
         eng_heap_ev best = last;
-        if (l < n && eng_heap_less(h->v[l], best)) {
+        if (l < n && less(h->v[l], best)) {
             m = l;
             best = h->v[l];
         }
-        if (r < n && eng_heap_less(h->v[r], best))
+        if (r < n && less(h->v[r], best))
             m = r;
         if (m == i)
             break;

@@ -5,7 +5,6 @@
 #ifndef ENG_HEAP_H
 #define ENG_HEAP_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,9 +17,6 @@ typedef struct eng_heap {
     eng_heap_ev *v;
     size_t n, cap;
 } eng_heap;
-
-/* (a.t, a.id) < (b.t, b.id) */
-bool eng_heap_less(eng_heap_ev a, eng_heap_ev b);
 
 /* Adds e. ENG_OK or ENG_NOMEM (heap unchanged). */
 int eng_heap_push(eng_heap *h, eng_heap_ev e);

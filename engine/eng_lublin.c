@@ -21,7 +21,7 @@
 
 void eng_lublin_class_reference(int which, eng_lublin_class *c)
 {
-    /* §3.2, the constants of lublin99.c. */
+    /* The constants of lublin99.c. */
     static const eng_lublin_class ref[ENG_LUBLIN_N_CLASSES] = {
         [ENG_LUBLIN_INTERACTIVE] = {.serial_prob = 0.1541,
                                     .pow2_prob = 0.625,
@@ -187,8 +187,10 @@ int eng_lublin_set_param(eng_lublin_opts *o, const char *name, double value, eng
 
 void eng_lublin_weights(const eng_lublin_class *c, double w[ENG_LUBLIN_BUCKETS])
 {
-    /* §6.1: bucket (i − 1) mod 48 gets the Gamma(ANUM, BNUM) mass of
-     * [i − 0.5, i + 0.5] for i = 11..58, measured in buckets (§10.1). */
+    /* Bucket (i − 1) mod 48 gets the Gamma(ANUM, BNUM) mass of
+     * [i − 0.5, i + 0.5] for i = 11..58, measured in buckets, as
+     * lublin99.c's code does (its comments speak of hours, which would put
+     * the daily peak near 04:00). */
     double sum = 0.0;
     for (int i = ENG_LUBLIN_CYCLIC_DAY_START; i < ENG_LUBLIN_CYCLIC_DAY_START + ENG_LUBLIN_BUCKETS;
          i++) {
@@ -455,7 +457,7 @@ int eng_lublin_check(const eng_lublin_opts *o, eng_diag *d)
 }
 
 /* ------------------------------------------------------------------ */
-/* Arrivals (§6.2)                                                     */
+/* Arrivals                                                            */
 
 typedef struct lf_stream {
     const eng_lublin_class *c;
@@ -639,7 +641,8 @@ int eng_lublin_generate(const eng_lublin_opts *o, gsl_rng *rng, eng_workload **o
         goto done;
     }
 
-    /* §6.3: both streams pre-compute their first arrival, batch first. */
+    /* As in lublin99.c, both streams pre-compute their first arrival, batch
+     * first. */
     if (o->typeless) {
         stream_init(&st[0], &o->cls[ENG_LUBLIN_WHOLE], o->start_hour);
         stream_next(&st[0], o, rng);

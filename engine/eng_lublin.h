@@ -1,27 +1,28 @@
 /* eng_lublin.h — the Lublin–Feitelson synthetic workload model of rigid
  * parallel jobs (Lublin & Feitelson 2003, "The workload on parallel
  * supercomputers: modeling the characteristics of rigid jobs"; reference
- * generator lublin99.c), restated in ../shared/reference/lublin.md, whose
- * section numbers the comments below cite.
+ * generator lublin99.c). The comments below state the model as that
+ * generator implements it, and say which reading we take where the paper,
+ * lublin99.c and GridSim's port of it disagree.
  *
  * Model (per class of job: interactive, batch, or the "whole sample" of the
  * typeless mode)
- * - Size (§4): serial with probability SerialProb; otherwise x on the log2
+ * - Size: serial with probability SerialProb; otherwise x on the log2
  *   scale from a two-stage uniform ([ULow, UMed] with probability UProb,
  *   else [UMed, UHi]), rounded to an integer for power-of-two jobs (the same
  *   uniform that decided "serial" decides "power of two": u <= SerialProb +
  *   Pow2Prob), nodes = round(2^x).
- * - Run time (§5): ln(run time) from the hyper-gamma p·Gamma(a1, b1) +
+ * - Run time: ln(run time) from the hyper-gamma p·Gamma(a1, b1) +
  *   (1 − p)·Gamma(a2, b2) with p = pa·n + pb clamped to [0, 1] (n the node
  *   count just drawn); a draw above TOO_MUCH_TIME = 12 is redrawn, the
  *   component chosen again each time; run time = floor(e^g) seconds (>= 1).
- * - Arrivals (§6): ln(gap) ~ Gamma(AARR·ARAR, BARR) redrawn above
+ * - Arrivals: ln(gap) ~ Gamma(AARR·ARAR, BARR) redrawn above
  *   TOO_MUCH_ARRIVE_TIME = 13, consumed in "points" through a daily cycle of
  *   48 half-hour buckets whose weights are the mass of Gamma(ANUM, BNUM)
  *   over buckets 11..58, normalised to mean 1, so the arrival rate in a
  *   bucket is proportional to its weight.
  * - Typed mode (the reference default) merges an interactive and a batch
- *   stream, each with its own parameters (§6.3: the earlier clock wins, a tie
+ *   stream, each with its own parameters (the earlier clock wins, a tie
  *   goes to interactive); typeless mode runs one stream with the "whole
  *   sample" parameters.
  * Gamma(α, β) is shape α, scale β everywhere (mean αβ), as in lublin99.c
@@ -30,14 +31,14 @@
  * Random numbers: every draw comes from one explicitly seeded GSL generator
  * (gsl_rng_mt19937 when created from a seed; gsl_rng_set uses the low 32
  * bits and maps seed 0 to 4357, GSL's default). Draws per job in a fixed
- * order: gap, size, run time (§12). Uniforms come from (0, 1)
+ * order: gap, size, run time. Uniforms come from (0, 1)
  * (gsl_rng_uniform_pos), so that a clamped p = 0 never picks component 1
- * (§10.9). Requested times draw from a second mt19937 stream whose seed is
+ * (lublin99.c's drand48 can return 0). Requested times draw from a second mt19937 stream whose seed is
  * the first number taken from the main generator, so the jobs themselves do
  * not depend on the estimate model. Same generator state and options give
  * the same jobs, bit for bit.
  *
- * Clock (§6.4). By default each class's clock is a double and the submit
+ * Clock. By default each class's clock is a double and the submit
  * time written is that clock rounded to the nearest second; the daily cycle
  * survives in the output. With `whole_seconds` the clock is truncated to a
  * whole second after every gap, as lublin99.c does (its clock is an
@@ -50,7 +51,7 @@
  * period, which is `start_hour`:00 local time; as in the reference the first
  * job arrives one gap after time 0.
  *
- * Machine size (§3.3). The reference constants fit a 128-node machine.
+ * Machine size. The reference constants fit a 128-node machine.
  * eng_lublin_fit_machine() keeps each class's size parameters relative to
  * UHi, as the specification recommends: UHi = log2 P (interactive:
  * log2 P − 1.5), UMed = UHi − 2.5 (batch: UHi − 2), ULow unchanged; where
@@ -62,10 +63,11 @@
  * Oversized draws. A power-of-two job can round above P when P is not a
  * power of two (round(x) reaches round(UHi), e.g. 512 for P = 500); such a
  * size is clamped to P, i.e. the job becomes a whole-machine job, as the
- * GridSim port clamps to round(2^UHi) (§10.5). Sizes are also at least 1.
+ * GridSim port clamps to round(2^UHi) (lublin99.c does not clamp). Sizes
+ * are also at least 1.
  * No job is ever larger than the machine.
  *
- * Requested times (the model has none, §7), field 9:
+ * Requested times (the model has none), field 9:
  * - exact (the default): requested = run time. It is the assumption of the
  *   bundling study this generator serves (Baranov & Lyakhovets 2022, whose
  *   simulator uses run times as estimates), draws nothing, and keeps
@@ -76,7 +78,7 @@
  *   generated job is never killed at its walltime). The usual list is
  *   ENG_WALLTIMES_DEFAULT.
  *
- * Output (§7, swf.md §9): jobs numbered from 1 in submit order; fields 2
+ * Output (as lublin99.c writes SWF): jobs numbered from 1 in submit order; fields 2
  * (submit), 4 (run time), 5 and 8 (nodes), 9 (requested time), 11 (status 1)
  * and, in typed mode, 15 (0 interactive, 1 batch); every other field −1
  * (typeless mode has no class: field 15 is −1 too). The header records
@@ -104,7 +106,8 @@
 /* Bumped whenever the jobs produced for a given seed and options change. */
 #define ENG_LUBLIN_GEN_VERSION 1
 
-/* Class indices; the first two are also the SWF queue numbers (§2). */
+/* Class indices; the first two are also the SWF queue numbers (as
+ * lublin99.c writes them: 0 interactive, 1 batch). */
 enum {
     ENG_LUBLIN_INTERACTIVE = 0,
     ENG_LUBLIN_BATCH = 1,
@@ -116,7 +119,7 @@ enum {
 #define ENG_LUBLIN_BUCKET_S 1800.0
 #define ENG_LUBLIN_CYCLIC_DAY_START 11
 
-/* One class's parameters, named as in lublin99.c (§3.2). Sizes on the log2
+/* One class's parameters, named as in lublin99.c. Sizes on the log2
  * scale, run times and gaps on the natural-log scale. */
 typedef struct eng_lublin_class {
     double serial_prob, pow2_prob;     /* SerialProb, Pow2Prob */
@@ -157,7 +160,7 @@ typedef struct eng_lublin_opts {
     eng_estimates est;
 } eng_lublin_opts;
 
-/* The reference constants of class `which` (§3.2, fitted to 128 nodes). */
+/* The reference constants of class `which` (lublin99.c's, fitted to 128 nodes). */
 void eng_lublin_class_reference(int which, eng_lublin_class *c);
 
 /* Rescales the size parameters of class `which` to a machine of `nodes`
@@ -189,18 +192,18 @@ int eng_lublin_generate(const eng_lublin_opts *o, gsl_rng *rng, eng_workload **o
 
 /* ---- The model's pieces, for the modified generator and for tests ---- */
 
-/* The 48 normalised daily-cycle weights of a class (§6.1), mean exactly 1;
+/* The 48 normalised daily-cycle weights of a class, mean exactly 1;
  * w[k] covers [k·1800, (k+1)·1800) s after midnight. */
 void eng_lublin_weights(const eng_lublin_class *c, double w[ENG_LUBLIN_BUCKETS]);
 
-/* One job size (§4) on a machine of `nodes` nodes, clamped to [1, nodes].
+/* One job size on a machine of `nodes` nodes, clamped to [1, nodes].
  * Draws 1 uniform for a serial job, 3 otherwise. */
 int64_t eng_lublin_draw_nodes(const eng_lublin_class *c, int64_t nodes, gsl_rng *r);
 
-/* The mixing probability p(n) = pa·n + pb clamped to [0, 1] (§5). */
+/* The mixing probability p(n) = pa·n + pb clamped to [0, 1]. */
 double eng_lublin_mix_prob(const eng_lublin_class *c, int64_t n);
 
-/* One ln(run time) for a job of n nodes (§5), <= max_log; *component (may
+/* One ln(run time) for a job of n nodes, <= max_log; *component (may
  * be NULL) receives 1 or 2, the gamma the accepted value came from. */
 double eng_lublin_draw_log_runtime(const eng_lublin_class *c, int64_t n, double max_log, gsl_rng *r,
                                    int *component);

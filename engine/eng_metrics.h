@@ -1,7 +1,8 @@
 /* eng_metrics.h — summary metrics of a simulated schedule.
  *
- * Definitions (../shared/reference/backfill.md §6; Feitelson, Rudolph,
- * Schwiegelshohn, Sevcik & Wong 1997 for the bounded slowdown):
+ * Definitions as the backfilling literature uses them (Mu'alem & Feitelson
+ * 2001; Feitelson, Rudolph, Schwiegelshohn, Sevcik & Wong 1997 for the
+ * bounded slowdown):
  *   wait      w = start - submit
  *   response  R = end - submit
  *   run       r = end - start (after any walltime kill)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -390,8 +391,9 @@ static json_t *summary_manifest(const eng_workload *w, const eng_sim_result *r,
     return o;
 }
 
-int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result *r,
-                            const eng_summary *s, const eng_manifest *m)
+/* summary.json's content to a stream (eng_output_write's summary file). */
+static int summary_json(FILE *f, const eng_workload *w, const eng_sim_result *r,
+                        const eng_summary *s, const eng_manifest *m)
 {
     bool ok = true;
     json_t *root = json_object();
@@ -560,7 +562,7 @@ int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_resul
         (rc = write_timeseries_csv(files[TIMESERIES].f, r, s->total_units)) == ENG_IO)
         eng_afile_fail(&files[TIMESERIES], 0, d);
     if (rc == ENG_OK && files[SUMMARY].f &&
-        (rc = eng_output_summary_json(files[SUMMARY].f, w, r, s, m)) == ENG_IO)
+        (rc = summary_json(files[SUMMARY].f, w, r, s, m)) == ENG_IO)
         eng_afile_fail(&files[SUMMARY], 0, d);
     if (rc != ENG_OK && rc != ENG_IO)
         eng_diag_set(d, rc, "%s: cannot write the outputs: %s", dir, eng_strerror(rc));

@@ -44,7 +44,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /* Which files eng_output_write writes (a bit set; 0 means all). */
 enum {
@@ -87,10 +86,6 @@ typedef struct eng_manifest {
  * (created if missing). */
 int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_result *r,
                      const eng_summary *s, const eng_manifest *m, eng_diag *d);
-
-/* summary.json's content to a stream (the writer's and the tests'). */
-int eng_output_summary_json(FILE *f, const eng_workload *w, const eng_sim_result *r,
-                            const eng_summary *s, const eng_manifest *m);
 
 /* Final state names as Batsim spells them. */
 const char *eng_final_state_name(int state);

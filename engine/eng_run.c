@@ -166,7 +166,9 @@ static void child_setup(pid_t parent)
         raise(SIGTERM);
 }
 
-int eng_run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
+/* Runs spec in this process (the child's side of eng_run_isolated; SimGrid
+ * then cannot be used again in this process). */
+static int run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
 {
     memset(rep, 0, sizeof *rep);
     eng_manifest m = spec->manifest;
@@ -252,7 +254,7 @@ static void child_main(const eng_run_spec *spec, FILE *report)
     eng_diag d;
     eng_diag_clear(&d);
     eng_run_report rep;
-    int rc = eng_run_here(spec, &rep, &d);
+    int rc = run_here(spec, &rep, &d);
     wire_head h;
     memset(&h, 0, sizeof h);
     h.magic = WIRE_MAGIC;
@@ -401,7 +403,7 @@ static int child_run(void (*body)(const void *arg, FILE *report), const void *ar
     pid_t parent = getpid();
     /* The child's peak memory counts the parent's resident heap pages it
      * inherits: give the freed ones back first (0.2-0.3 MB of the 10 MB a
-     * replay costs before its first job, bench/README.md). */
+     * replay costs before its first job, bench/HISTORY.md). */
     malloc_trim(0);
     pid_t pid = fork();
     if (pid < 0) {

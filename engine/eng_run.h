@@ -56,9 +56,6 @@ typedef struct eng_run_report {
  * SimGrid's messages. */
 int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d);
 
-/* The same in this process (SimGrid then cannot be used again here). */
-int eng_run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d);
-
 void eng_run_report_fini(eng_run_report *rep);
 
 /* Loads a platform with SimGrid in a child process and hands it back, for

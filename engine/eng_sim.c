@@ -20,7 +20,7 @@
  * slowest host's, as with one execution per host, at a cost that does not
  * grow with the job's width. One execution per host cost 2-3 us per host:
  * 34 s against 3.0 s for EASY on the 100 000-job ForHLR II stand-in (94
- * hosts per job on average), outputs byte-identical (bench/README.md).
+ * hosts per job on average), outputs byte-identical (bench/HISTORY.md).
  * A SimGrid parallel execution would need the ptask host model for the
  * whole platform and still charge per host. Each executor checks that its
  * execution ends exactly when the core ends the job.

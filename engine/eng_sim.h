@@ -3,7 +3,7 @@
  * executions.
  *
  * How jobs map onto SimGrid (measured, see engine/eng_sim.c's header and
- * bench/README.md): one driver actor owns the clock; it waits on SimGrid
+ * bench/HISTORY.md): one driver actor owns the clock; it waits on SimGrid
  * (sleep or the completion of executions) until the core's next event, lets
  * the core apply that instant, and hands each started job to an executor
  * actor taken from a pool. The executor runs ONE execution for the job, on

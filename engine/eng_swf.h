@@ -2,8 +2,8 @@
  * model, the reader (.swf and .swf.gz through zlib) and the writer.
  *
  * Format: Feitelson et al., the Parallel Workloads Archive's SWF definition
- * (Chapin et al. 1999; Feitelson, Tsafrir & Krakov 2014); our restatement is
- * ../shared/reference/swf.md. Field numbers below are the spec's (1-based).
+ * (Chapin et al. 1999; Feitelson, Tsafrir & Krakov 2014). Field numbers
+ * below are the definition's (1-based).
  *
  * Reader contract
  * - Any line whose first non-blank character is ';' is a comment, wherever it

@@ -29,7 +29,7 @@ int eng_grow_to(void *buf_ptr, size_t *cap, size_t need, size_t elem);
  * capacity *cap as needed. Returns ENG_OK or ENG_NOMEM (buffer untouched).
  * Inline: the slot lists and the dynamic program of alp/amp ask millions
  * of times for room they already have, and a call cost more than the
- * test (callgrind, bench/README.md). */
+ * test (callgrind, bench/HISTORY.md). */
 static inline int eng_grow(void *buf_ptr, size_t *cap, size_t need, size_t elem)
 {
     return need <= *cap ? ENG_OK : eng_grow_to(buf_ptr, cap, need, elem);

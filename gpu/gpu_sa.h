@@ -27,7 +27,7 @@
  * acceptance test is integer-only, and every chain draws from its own
  * Philox stream (gpu_philox.h) keyed by the seed and named by the chain.
  * The CPU reference and the CUDA backend run the same chain code
- * (gpu_sa_chain.h), so the same problem, parameters and seed give the
+ * (gpu_sa_chain.c), so the same problem, parameters and seed give the
  * identical best schedule and energy on either; the best chain is the one
  * with the lowest energy, ties to the lowest chain number.
  *
@@ -87,7 +87,7 @@ typedef enum gpu_sa_kind { GPU_SA_GRID = 0, GPU_SA_QUEUE = 1 } gpu_sa_kind;
  *    predecessor jobs) and m is free again at its completion.
  *  TC = transfer_cost_pct % x n x V, V the volume downloaded (the sizes of
  *  the files moved between machines, summed): moving a size unit costs
- *  transfer_cost_pct % of what a time unit of makespan costs in E1 (gpu_sa_chain.h,
+ *  transfer_cost_pct % of what a time unit of makespan costs in E1 (gpu_sa_chain.c,
  *  gsa_energies, says why). */
 typedef struct gpu_sa_grid {
     int32_t n_machines, n_jobs, n_files;
@@ -135,10 +135,10 @@ typedef enum gpu_sa_energy { GPU_SA_E1 = 1, GPU_SA_E2 = 2 } gpu_sa_energy;
 /* What runs in parallel on a device (and how the CPU reference decodes):
  *  - GPU_SA_PARALLEL_CHAINS: independent chains, one device thread each;
  *    a chain keeps its decoded schedule and re-evaluates only the jobs a
- *    move affects (gpu_sa_chain.h, gsa_decode_grid_events; the default);
+ *    move affects (gpu_sa_chain.c, gsa_decode_grid_events; the default);
  *  - GPU_SA_PARALLEL_MACHINES: the paper's Algorithm 1, one candidate
  *    decoded machine by machine — one device thread per machine, rounds
- *    until nothing changes (gpu_sa_chain.h, gsa_decode_grid_machines); the
+ *    until nothing changes (gpu_sa_chain.c, gsa_decode_grid_machines); the
  *    CPU reference runs the same rounds as a loop over machines. Grid
  *    problems only. Both give the same schedule, bit for bit. */
 typedef enum gpu_sa_parallel {

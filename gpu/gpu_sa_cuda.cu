@@ -1,5 +1,6 @@
 /* gpu_sa_cuda.cu — the CUDA backend, two kernels over the code of
- * gpu_sa_chain.h — the very code the CPU reference runs — each chain on its
+ * gpu_sa_chain.c — the very code the CPU reference runs, compiled here
+ * into the kernels' translation unit — each chain on its
  * own workspace in device memory, then a best-of reduction (lowest energy,
  * ties to the lowest chain) and a copy of the best chain's candidate back
  * to the host:
@@ -22,7 +23,7 @@
  *
  * Both give the CPU reference's bits: integer times, integer acceptance,
  * one Philox stream per chain, and the machine-by-machine decoding proven
- * equal to the one-pass decoder (gpu_sa_chain.h).
+ * equal to the one-pass decoder (gpu_sa_chain.c).
  *
  * Memory layout: per-machine and per-item loops (lists, round starts, the
  * final reduction) have neighbouring threads on neighbouring words; the
@@ -43,6 +44,9 @@
  * call and CUDA's message, and the pool then goes back to the CPU.
  */
 #include "gpu_sa_impl.h"
+
+/* The chain, compiled here as device code (see gpu_sa_chain.c). */
+#include "gpu_sa_chain.c"
 
 #include "eng_error.h"
 
@@ -441,6 +445,10 @@ extern "C" int gsa_cuda_launch(gsa_cuda *c, int slot, const gsa_packed *pk, cons
 {
     struct gsa_slot *s = &c->slot[slot];
     const gsa_prob *p = &pk->view;
+    if (!gsa_blob_ok(pk->blob, pk->bytes)) {
+        snprintf(err, errlen, "not a packed problem (magic or size)");
+        return ENG_INVARIANT;
+    }
     gsa_ws w;
     int64_t ws_bytes = gsa_ws_layout(p, gsa_ws_flags(run), NULL, &w);
     size_t n_best = 1 + 2 * (size_t)p->J + (size_t)p->I;

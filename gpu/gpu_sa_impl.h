@@ -9,7 +9,7 @@
 #define GPU_SA_IMPL_H
 
 #include "gpu_sa.h"
-#include "gpu_sa_chain.h"
+#include "gpu_sa_layout.h"
 
 #ifdef __cplusplus
 extern "C" {

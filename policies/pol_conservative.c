@@ -1,7 +1,6 @@
 /* pol_conservative.c — conservative backfilling.
  *
- * Mu'alem & Feitelson 2001 (after Lifka 1995); restated in
- * ../shared/reference/backfill.md §4. Every waiting job holds a reservation
+ * Mu'alem & Feitelson 2001 (after Lifka 1995). Every waiting job holds a reservation
  * in an availability profile (pol_profile); a job may start early only if
  * that delays no reservation.
  *
@@ -14,7 +13,8 @@
  *   at its earliest slot while all other reservations stay in the profile.
  *   The new start is never later than the old one (the old slot is still
  *   free); re-placing all jobs from scratch instead could push a later job
- *   past its guarantee (pitfall 7 of backfill.md). Running jobs never move.
+ *   past its guarantee (a known pitfall of implementations that rebuild the
+ *   schedule). Running jobs never move.
  * - Every call starts the jobs whose reservation is due, in queue order, and
  *   asks to be woken at the next reservation time.
  *
@@ -30,7 +30,7 @@
  *
  * Cost: placement O(P), P the profile's breakpoints (at most about twice
  * the running plus waiting jobs; 86-131 on average on the saturated log of
- * bench/README.md "Replay performance", whose queue averages 554 jobs).
+ * bench/HISTORY.md "Replay performance", whose queue averages 554 jobs).
  * Compression after an early end visits every reserved job in queue order
  * (a packed array, cons_rec) and moves job j (units u, planned duration d,
  * reserved at r) iff, with its reservation released, it would start
@@ -602,7 +602,7 @@ static size_t byr_lower(const cons_state *s, double r, int32_t idx)
  * of one compression come in queue order, whose reservations mostly grow
  * later, so each move's entry lies near the last one's; a search of the
  * whole list read cache lines far apart (a quarter of the visit loop's
- * samples on the saturated log of bench/README.md). */
+ * samples on the saturated log of bench/HISTORY.md). */
 static size_t byr_lower_near(const cons_state *s, size_t hint, double r, int32_t idx)
 {
     size_t n = s->n_byr, step = 1;
@@ -628,7 +628,7 @@ static size_t byr_lower_near(const cons_state *s, size_t hint, double r, int32_t
  * galloping search, O(log d) for d positions skipped. A move's marks start
  * next to its own entry at old and skip the entries up to back, which the
  * walk of mark_from used to step through (79 million of its 106 million
- * steps on the saturated log of bench/README.md). */
+ * steps on the saturated log of bench/HISTORY.md). */
 static size_t byr_after(const cons_state *s, size_t k, double a)
 {
     if (k >= s->n_byr || s->byr[k].res_s > a)
@@ -665,7 +665,7 @@ static int byr_insert(cons_state *s, const pol_job *j, double t)
 
 /* The jobs reserved at or before now have just started: a prefix, which
  * the head passes (its entries were shifted down each time, 2.7 % of the
- * policy's instructions on the saturated log of bench/README.md). */
+ * policy's instructions on the saturated log of bench/HISTORY.md). */
 static void byr_drop_due(cons_state *s, double now)
 {
     size_t k = 0;
@@ -1020,7 +1020,7 @@ static double first_fit(cons_state *s, cons_rec *e, double until)
  * (later segments and runs start later). The shapes are kept by units, so
  * each segment looks only at the widths that gain there, and within a
  * width by duration, so the first shape longer than the run ends the
- * width's look (on the saturated log of bench/README.md most shapes that
+ * width's look (on the saturated log of bench/HISTORY.md most shapes that
  * reach the run's test fail it: 8.4 million of 8.7 million). The first
  * shape wider than f - units is read from a table for narrow widths
  * (wider[]) and found by a binary search otherwise, and a width's look

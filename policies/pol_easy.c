@@ -1,8 +1,9 @@
 /* pol_easy.c — EASY (aggressive) backfilling.
  *
  * Lifka 1995 (the Argonne EASY scheduler); Skovira, Chan, Zhou & Lifka
- * 1996; the formulation of Mu'alem & Feitelson 2001, restated in
- * ../shared/reference/backfill.md §3.
+ * 1996; the formulation of Mu'alem & Feitelson 2001: only the first
+ * waiting job holds a reservation, and a later job may start now if it
+ * cannot delay that one, judged by the running jobs' expected ends.
  *
  * Each call:
  *   1. start jobs from the head of the queue while they fit (FCFS part);

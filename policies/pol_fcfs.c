@@ -3,9 +3,8 @@
  * At each call, start queued jobs in submit order while the head fits in
  * the free units; stop at the first job that does not fit. A later job never
  * overtakes an earlier one (skipping a blocked head would be "first fit", a
- * different policy that can starve wide jobs). See
- * ../shared/reference/backfill.md §2; Feitelson, Rudolph, Schwiegelshohn,
- * Sevcik & Wong 1997 for the taxonomy.
+ * different policy that can starve wide jobs). Feitelson, Rudolph,
+ * Schwiegelshohn, Sevcik & Wong 1997 for the taxonomy.
  *
  * Invariants (checked by the engine): jobs start in queue order
  * (POL_FLAG_ORDERED) and the head never waits while it fits

@@ -1,6 +1,6 @@
 /* pol_packet.c — Packet: bundling same-type jobs so that their
  * initialization is paid once (Baranov & Lyakhovets 2022, the job-bundling
- * study on Alea; summary in ../shared/seeds/job-bundling-alea-summary.md).
+ * study, which ran its policies inside the Alea simulator).
  *
  * Jobs of one type (--type-field, SWF field 15 by default) share an
  * initialization procedure. The policy keeps one FIFO queue per type and,
@@ -71,7 +71,7 @@
  *     the packets of later queues start only if they end by its shadow
  *     time or use hosts it does not need. Chosen over the two other
  *     readings, kept as options, because it matches the paper best over
- *     all six workloads (bench/README.md, "Job bundling": thresholds
+ *     all six workloads (bench/HISTORY.md, "Job bundling": thresholds
  *     within 2 points on 4 of 6 workloads, Tables 2-3 mean waits within
  *     30 % at 13 of 36 points, against 1/6 and 8/36 for block and 0/6 and
  *     4/36 for pass): select=block, nothing starts until the top packet

@@ -199,7 +199,7 @@ int pol_profile_move(pol_profile *p, double from, double to, double dur, int32_t
     int32_t sgn = earlier ? units : -units;
     const int32_t dd[4] = {-sgn, sgn, sgn, -sgn};
     /* Consecutive moves of a compression are mostly a few segments apart
-     * (bench/README.md "Replay performance"): the search starts from the
+     * (bench/HISTORY.md "Replay performance"): the search starts from the
      * last one's first segment. */
     size_t i0 = seg_near(p, c[0], p->edit_i);
     /* room for the new segments: at most the old ones from i0 on and the

@@ -93,7 +93,7 @@ pol_profile_cursor pol_profile_cursor_at(const pol_profile *p, double start);
  * search of the whole profile: O(log d), d the segments between hint and
  * the answer. For a cursor computed before the profile changed, its own
  * segment is the hint: the edits of a compression are mostly a few
- * segments apart (bench/README.md "Replay performance"). */
+ * segments apart (bench/HISTORY.md "Replay performance"). */
 pol_profile_cursor pol_profile_cursor_near(const pol_profile *p, double start, size_t hint);
 
 /* Moves the scan on until it finds a fit for units x dur, or its candidate

@@ -1,5 +1,10 @@
-/* bl_scenarios.h — the hand-computed scenarios of
- * ../shared/reference/backfill.md §7, on 4 single-core hosts unless noted.
+/* bl_scenarios.h — hand-computed scenarios for the known pitfalls of
+ * backfilling implementations: the shadow-time boundary (S1), extra hosts
+ * used up by a backfilled job (S2), an early finish and the released tail
+ * of its reservation (S3), the walltime kill (S5), the events of one
+ * instant applied before a pass (S7), compression leaving running jobs in
+ * place (S9), a job larger than the machine (S10), islands (S11); on 4
+ * single-core hosts unless noted.
  * Each policy's suite checks its own expected schedule for each; the
  * derivations are written next to the expectations. Rows: {id, submit, run,
  * requested, procs}. */

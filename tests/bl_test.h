@@ -19,7 +19,7 @@
 /* Prints "SKIPPED: reason" and returns BL_SKIP. */
 int bl_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* For one test case that cannot run here (a shared log is absent): prints
+/* For one test case that cannot run here (an archive log is absent): prints
  * "SKIPPED: reason" and marks the run, so that the runner exits BL_SKIP
  * rather than 0 when nothing failed — a case that checked nothing is never
  * reported as passed. The other cases still run and their failures count. */
@@ -29,7 +29,7 @@ void bl_skip_case(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * Returns a static buffer rotated among 8 slots. */
 const char *bl_src(const char *rel);
 
-/* The shared trace folder (env BATCHLAB_TRACES overrides the build's
+/* The archive logs' folder (env BATCHLAB_TRACES overrides the build's
  * default), and the path of one log in it, or NULL when it is absent. */
 const char *bl_traces_dir(void);
 const char *bl_trace(const char *name);

@@ -2,7 +2,7 @@
  * JSON of a hand-made log (values worked out in test_eng_fit.c), bad input
  * (no usable job, unreadable log) exits 1 and leaves no file, usage errors
  * exit 2; the JSON feeds `study availability --job-model`, which refuses a
- * file that is not a fit. The shared KTH-SP2 log is fitted when present. */
+ * file that is not a fit. The archive's KTH-SP2 log is fitted when present. */
 #include "bl_test.h"
 
 #include <stdio.h>
@@ -91,7 +91,7 @@ static void test_kth(void)
 {
     const char *log = bl_trace("KTH-SP2-1996-2.1-cln.swf");
     if (!log)
-        return; /* the shared logs are optional; test_traces reports their absence */
+        return; /* the archive logs are optional; test_traces reports their absence */
     char *out = NULL;
     CU_ASSERT_EQUAL(bl_run(&out, "fit --workload '%s'", log), 0);
     CU_ASSERT(bl_contains(out, "28467 used"));
@@ -106,6 +106,6 @@ int bl_suite_cli_fit(void)
         return 1;
     CU_add_test(s, "fit of a four-job log, its JSON, --job-model", test_fit);
     CU_add_test(s, "bad input and usage errors", test_bad_input);
-    CU_add_test(s, "the shared KTH-SP2 log", test_kth);
+    CU_add_test(s, "the archive's KTH-SP2 log", test_kth);
     return 0;
 }

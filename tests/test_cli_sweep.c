@@ -11,6 +11,7 @@
 #include "bl_test.h"
 #include "eng_sha256.h"
 
+#include "cli.h"
 #include "cli_json.h"
 #include "cli_sweep.h"
 
@@ -139,8 +140,11 @@ static void test_expand_counts_names_order(void)
     bl_tasks_free(t, n);
     bl_grid_fini(&g);
 
-    char *v = bl_variant_dir("easy:backfill_order=sjf");
+    char *v = bl_policy_folder("easy:backfill_order=sjf");
     CU_ASSERT_STRING_EQUAL(v, "easy+backfill_order=sjf");
+    free(v);
+    v = bl_policy_folder("slurm:shares=grids/my shares.txt");
+    CU_ASSERT_STRING_EQUAL(v, "slurm+shares=grids_my_shares.txt");
     free(v);
 }
 
@@ -334,6 +338,25 @@ static void test_grid_errors(void)
     CU_ASSERT_STRING_EQUAL(t[3].variant, "sa:backend=cuda:chains=256");
     bl_tasks_free(t, n);
     bl_grid_fini(&g);
+    /* Two variants whose folders would share a name ('/' becomes '_'):
+     * refused, as compare refuses them. */
+    const char *dir = bl_tmpdir();
+    char sub[800], a[900], b[900];
+    snprintf(sub, sizeof sub, "%s/x", dir);
+    CU_ASSERT_EQUAL_FATAL(mkdir(sub, 0755), 0);
+    snprintf(a, sizeof a, "%s/x/s.txt", dir);
+    snprintf(b, sizeof b, "%s/x_s.txt", dir);
+    FILE *f = fopen(a, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("1 10\n", f);
+    fclose(f);
+    f = fopen(b, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("1 10\n", f);
+    fclose(f);
+    char both[4096];
+    snprintf(both, sizeof both, "%spolicies = slurm\nslurm.shares = %s, %s\n", head, a, b);
+    expect_grid_error(both, 0, "would both write into the folder slurm+shares=");
     eng_diag_clear(&d);
     CU_ASSERT_EQUAL(bl_grid_parse("/no/such/grid.txt", &g, &d), ENG_IO);
     CU_ASSERT_TRUE(bl_contains(d.msg, "/no/such/grid.txt: cannot open the grid file"));

@@ -1,6 +1,6 @@
 /* test_eng_fit.c — maximum-likelihood fits and the Kolmogorov–Smirnov
  * statistic (engine/eng_fit.c), on hand-made samples whose answers are
- * worked out in the comments; the shared KTH-SP2 log when present. */
+ * worked out in the comments; the archive's KTH-SP2 log when present. */
 #include "bl_test.h"
 #include "eng_fit.h"
 

@@ -3,7 +3,7 @@
  * Known answers on hand-made files: the fixtures in traces/fixtures/ (each
  * says in its header what it exercises) and small inline files; exact error
  * messages with file and line; write-read round trips compared bit for bit;
- * and, when the shared trace folder has them, two Parallel Workloads Archive
+ * and, when the logs' folder has them, two Parallel Workloads Archive
  * logs (Feitelson, Tsafrir & Krakov 2014): KTH-SP2 and SDSC-SP2.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -1013,7 +1013,7 @@ static void test_write_unwritable(void)
     eng_workload_destroy(w);
 }
 
-/* The Parallel Workloads Archive logs, when the shared folder has them. */
+/* The Parallel Workloads Archive logs, when the logs' folder has them. */
 static void test_kth_log(void)
 {
     const char *path = bl_trace("KTH-SP2-1996-2.1-cln.swf");

@@ -1,12 +1,12 @@
 /* test_fetch_trace.c — tools/fetch-trace, a shell script, driven through
  * the shell (its own suite, named after the script, as the CUnit suites are
  * named after their source files): the table (--list, KIT-FH2-2016-1
- * first), --from with the shared KTH-SP2 and SDSC-SP2 logs (verified
+ * first), --from with the archive's KTH-SP2 and SDSC-SP2 logs (verified
  * against the table's checksums, stored atomically, found again), a damaged
  * or foreign file refused with nothing left behind, a log without a known
  * checksum stored with the warning, an unreachable archive (a refused local
  * port) explained with a pointer to --from, usage errors. The cases that
- * need a shared log print a note and check nothing where it is absent.
+ * need an archive log print a note and check nothing where it is absent.
  * No case needs the network. */
 #include "bl_test.h"
 
@@ -68,12 +68,12 @@ static void test_list_and_usage(void)
     free(out);
 }
 
-static void test_from_shared_logs(void)
+static void test_from_archive_logs(void)
 {
     const char *kth = bl_trace("KTH-SP2-1996-2.1-cln.swf");
     const char *sdsc = bl_trace("SDSC-SP2-1998-4.2-cln.swf.gz");
     if (!kth || !sdsc) {
-        bl_skip_case("the shared logs are absent from %s: --from not checked", bl_traces_dir());
+        bl_skip_case("the archive logs are absent from %s: --from not checked", bl_traces_dir());
         return;
     }
     const char *dir = bl_tmpdir();
@@ -196,7 +196,7 @@ int bl_suite_fetch_trace(void)
     if (!s)
         return 1;
     CU_add_test(s, "--list and usage", test_list_and_usage);
-    CU_add_test(s, "--from the shared logs: verified, atomic", test_from_shared_logs);
+    CU_add_test(s, "--from the archive logs: verified, atomic", test_from_archive_logs);
     CU_add_test(s, "not a log; an unreachable archive", test_not_a_log_and_no_network);
     return 0;
 }

@@ -8,7 +8,6 @@
 #include "bl_test.h"
 #include "eng_error.h"
 #include "gpu_sa.h"
-#include "gpu_sa_chain.h"
 #include "gpu_solve.h"
 
 #include <stdio.h>
@@ -858,35 +857,10 @@ static void test_machines_identity_anneal(void)
     CU_ASSERT(bl_contains(err, "no machines"));
 }
 
-/* Step 5 and 6 on a scripted sequence of candidate energies, from a
- * current and best energy of 100. Metropolis keeps the best apart; the
- * paper's rule makes every accepted candidate the best. */
-static void test_acceptance_scripted(void)
+/* The acceptance rules on whole runs (the rules themselves, step by step:
+ * test_gpu_sa_chain.c). */
+static void test_acceptance_runs(void)
 {
-    /* step 5: not worse always; worse never at T = 0; at delta = T the
-     * probability is floor(2^32 / e) = 1580030168 / 2^32 */
-    CU_ASSERT_EQUAL(gsa_accept_decide(0, 0, 0xFFFFFFFFu), 1);
-    CU_ASSERT_EQUAL(gsa_accept_decide(-5, 0, 0xFFFFFFFFu), 1);
-    CU_ASSERT_EQUAL(gsa_accept_decide(1, 0, 0), 0);
-    CU_ASSERT_EQUAL(gsa_accept_decide(1000, 1000, 1580030167u), 1);
-    CU_ASSERT_EQUAL(gsa_accept_decide(1000, 1000, 1580030168u), 0);
-    /* step 6: candidate energy, accepted?, then current, best, kept? */
-    static const int64_t seq[][2] = {{90, 1}, {95, 1}, {120, 0}, {85, 1}, {99, 1}, {80, 0}};
-    static const int64_t metro[][3] = {{90, 90, 1}, {95, 90, 0}, {95, 90, 0},
-                                       {85, 85, 1}, {99, 85, 0}, {99, 85, 0}};
-    static const int64_t paper[][3] = {{90, 90, 1}, {95, 95, 1}, {95, 95, 0},
-                                       {85, 85, 1}, {99, 99, 1}, {99, 99, 0}};
-    for (int mode = 0; mode < 2; mode++) {
-        int64_t cur = 100, best = 100;
-        for (int k = 0; k < 6; k++) {
-            const int64_t(*want)[3] = mode ? paper : metro;
-            int kept = gsa_acceptance(mode ? GSA_ACCEPT_PAPER : GSA_ACCEPT_METROPOLIS, seq[k][0],
-                                      (int)seq[k][1], &cur, &best);
-            CU_ASSERT_EQUAL(cur, want[k][0]);
-            CU_ASSERT_EQUAL(best, want[k][1]);
-            CU_ASSERT_EQUAL(kept, want[k][2]);
-        }
-    }
     /* Whole runs: the current schedule follows the same trajectory under
      * both rules (the same draws decide), so Metropolis' best-ever is never
      * worse than the paper's last accepted, and here strictly better. */
@@ -1007,7 +981,7 @@ int bl_suite_gpu_sa_cpu(void)
     CU_add_test(s, "machine by machine: every small candidate", test_machines_identity_exhaustive);
     CU_add_test(s, "machine by machine: rounds", test_machines_rounds);
     CU_add_test(s, "machine by machine: whole annealing runs", test_machines_identity_anneal);
-    CU_add_test(s, "acceptance: scripted energies", test_acceptance_scripted);
+    CU_add_test(s, "acceptance: whole runs, Metropolis and the paper's", test_acceptance_runs);
     CU_add_test(s, "Cmax lower bound", test_lower_bound);
     return 0;
 }

@@ -1,5 +1,6 @@
 /* test_pol_easy.c — EASY backfilling: hand-computed schedules for the
- * pitfalls of backfill.md §7, and the policy alone on hand-made views. */
+ * known pitfalls of backfilling (tests/bl_scenarios.h), and the policy
+ * alone on hand-made views. */
 #include "bl_scenarios.h"
 #include "bl_test.h"
 #include "pol_registry.h"

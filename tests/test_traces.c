@@ -1,5 +1,6 @@
 /* test_traces.c — replays of the real Parallel Workloads Archive logs in
- * ../shared/traces (or $BATCHLAB_TRACES) under every registered policy with
+ * the logs' folder (BATCHLAB_TRACES, else the build's BATCHLAB_TRACES_DIR)
+ * under every registered policy with
  * the invariant checker on. Skipped, not failed, when the logs are absent.
  *
  * Facts checked: job and drop counts from the logs themselves (KTH: one job

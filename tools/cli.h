@@ -33,6 +33,14 @@ int bl_cmd_fit(int argc, char **argv);      /* cli_fit.c */
  * returns 2 (a usage error). */
 int bl_sa_backend_env(const char *cmd, const char **value);
 
+/* The folder name of a policy spec (NAME or NAME:key=value:...), the one
+ * rule by which `compare --out` and a sweep's task folders name a policy:
+ * ':' becomes '+', '/' and ' ' become '_' ("easy+backfill_order=sjf";
+ * "slurm+shares=data_shares.txt" for slurm:shares=data/shares.txt). Two
+ * specs may thus share a name; `compare` refuses such a pair. Heap string,
+ * NULL when out of memory. */
+char *bl_policy_folder(const char *spec);
+
 /* A computed load (eng_scale_load) as the commands print it: "%.4f", or
  * "undefined (arrivals span 0 s)" where the log defines none (one job, or
  * every job arriving at one instant: D = 0 makes U = work / (D x P) NAN).

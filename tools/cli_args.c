@@ -202,6 +202,23 @@ int bl_args_u64(const char *cmd, const char *name, const char *value, unsigned l
     return 0;
 }
 
+int bl_args_int(const char *cmd, const bl_args *a, const char *name, unsigned long long lo,
+                unsigned long long hi, unsigned long long *out)
+{
+    const char *v = bl_args_value(a, name, NULL);
+    if (!v)
+        return 0;
+    unsigned long long x;
+    if (bl_args_u64(cmd, name, v, &x) != 0)
+        return 2;
+    if (x < lo || x > hi) {
+        fprintf(ERR, "batchlab %s: --%s: expected %llu..%llu, got '%s'\n", cmd, name, lo, hi, v);
+        return 2;
+    }
+    *out = x;
+    return 0;
+}
+
 int bl_args_double(const char *cmd, const char *name, const char *value, double *out)
 {
     errno = 0;

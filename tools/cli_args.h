@@ -18,6 +18,9 @@ typedef enum bl_opt_kind {
     BL_MULTI, /* --policy-opt k=v, repeatable */
 } bl_opt_kind;
 
+/* The number of entries of an option table (or of any array). */
+#define BL_N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
+
 typedef struct bl_opt {
     const char *name; /* long name without "--" */
     char short_name;  /* 0 for none */
@@ -68,6 +71,13 @@ int bl_args_choice(const char *cmd, const char *name, const char *value, const c
 
 /* Parses an unsigned 64-bit integer option; 2 with a message on error. */
 int bl_args_u64(const char *cmd, const char *name, const char *value, unsigned long long *out);
+
+/* The integer option NAME of a parsed table, in [lo, hi], into *out, which
+ * is left as it is when the option is absent (set the default first).
+ * 0, or 2 after "batchlab CMD: --NAME: expected a non-negative integer, got
+ * 'x'" or "... expected LO..HI, got 'x'". */
+int bl_args_int(const char *cmd, const bl_args *a, const char *name, unsigned long long lo,
+                unsigned long long hi, unsigned long long *out);
 
 /* Parses a double option (finite); 2 with a message on error. */
 int bl_args_double(const char *cmd, const char *name, const char *value, double *out);

@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
 #define SEED_MAX 4294967295ULL /* gsl_rng_mt19937 takes 32-bit seeds */
 
 /* ------------------------------------------------------------------ */
@@ -150,22 +149,6 @@ static int need(const bl_args *a, const char *name)
     return 2;
 }
 
-/* An integer option in [lo, hi]; 2 with a message on error. */
-static int int_opt(const char *cmd, const bl_args *a, const char *name, unsigned long long lo,
-                   unsigned long long hi, unsigned long long *out)
-{
-    const char *v = bl_args_value(a, name, NULL);
-    if (!v)
-        return 0;
-    if (bl_args_u64(cmd, name, v, out) != 0)
-        return 2;
-    if (*out < lo || *out > hi) {
-        fprintf(stderr, "batchlab %s: --%s: expected %llu..%llu, got '%s'\n", cmd, name, lo, hi, v);
-        return 2;
-    }
-    return 0;
-}
-
 /* The --estimates, --f and --walltimes options into e. */
 static int estimates_opts(const bl_args *a, eng_estimates *e)
 {
@@ -211,9 +194,9 @@ static int common_opts(const bl_args *a, int64_t *nodes, size_t *jobs, unsigned 
     unsigned long long n = 0, j = 0, s = 0;
     if (need(a, "nodes") || need(a, "jobs") || need(a, "seed") || need(a, "output"))
         return 2;
-    if (int_opt("generate", a, "nodes", 1, INT32_MAX, &n) ||
-        int_opt("generate", a, "jobs", 1, 1ULL << 40, &j) ||
-        int_opt("generate", a, "seed", 0, SEED_MAX, &s))
+    if (bl_args_int("generate", a, "nodes", 1, INT32_MAX, &n) ||
+        bl_args_int("generate", a, "jobs", 1, 1ULL << 40, &j) ||
+        bl_args_int("generate", a, "seed", 0, SEED_MAX, &s))
         return 2;
     *nodes = (int64_t)n;
     *jobs = (size_t)j;
@@ -250,12 +233,12 @@ static void summary(const char *path, const eng_workload *w, int64_t nodes)
 static int generate_lublin(int argc, char **argv)
 {
     bl_args a;
-    int rc = bl_args_parse("generate", lublin_opts, N_OPTS(lublin_opts), argc, argv, 2, &a);
+    int rc = bl_args_parse("generate", lublin_opts, BL_N_OPTS(lublin_opts), argc, argv, 2, &a);
     if (rc != 0)
         return rc;
     if (a.help) {
         bl_args_usage("generate lublin", lublin_synopsis, lublin_description, lublin_opts,
-                      N_OPTS(lublin_opts));
+                      BL_N_OPTS(lublin_opts));
         bl_args_fini(&a);
         return 0;
     }
@@ -269,7 +252,7 @@ static int generate_lublin(int argc, char **argv)
     eng_diag_clear(&d);
     rc = common_opts(&a, &nodes, &jobs, &seed);
     if (rc == 0)
-        rc = int_opt("generate", &a, "start-hour", 0, 23, &hour);
+        rc = bl_args_int("generate", &a, "start-hour", 0, 23, &hour);
     if (rc != 0)
         goto done;
     eng_lublin_opts_init(&o, nodes);
@@ -327,12 +310,12 @@ done:
 static int generate_modified(int argc, char **argv)
 {
     bl_args a;
-    int rc = bl_args_parse("generate", modified_opts, N_OPTS(modified_opts), argc, argv, 2, &a);
+    int rc = bl_args_parse("generate", modified_opts, BL_N_OPTS(modified_opts), argc, argv, 2, &a);
     if (rc != 0)
         return rc;
     if (a.help) {
         bl_args_usage("generate modified", modified_synopsis, modified_description, modified_opts,
-                      N_OPTS(modified_opts));
+                      BL_N_OPTS(modified_opts));
         bl_args_fini(&a);
         return 0;
     }
@@ -346,7 +329,7 @@ static int generate_modified(int argc, char **argv)
     eng_diag_clear(&d);
     rc = common_opts(&a, &nodes, &jobs, &seed);
     if (rc == 0)
-        rc = int_opt("generate", &a, "types", 1, UINT32_MAX, &types);
+        rc = bl_args_int("generate", &a, "types", 1, UINT32_MAX, &types);
     if (rc != 0)
         goto done;
     eng_gen_modified_init(&o, nodes);
@@ -397,10 +380,10 @@ static void generate_overview(void)
            "             Lyakhovets 2022): Poisson arrivals, truncated log-gamma run times\n\n"
            "batchlab generate MODEL --help lists a model's options.\n\n");
     bl_args_usage("generate lublin", lublin_synopsis, lublin_description, lublin_opts,
-                  N_OPTS(lublin_opts));
+                  BL_N_OPTS(lublin_opts));
     printf("\n");
     bl_args_usage("generate modified", modified_synopsis, modified_description, modified_opts,
-                  N_OPTS(modified_opts));
+                  BL_N_OPTS(modified_opts));
 }
 
 int bl_cmd_generate(int argc, char **argv)
@@ -471,10 +454,10 @@ static int scale_parse(const bl_args *a, scale_req *q)
     if (q->have_types != bl_args_get(a, "seed")->set)
         return scale_usage_error(q->have_types ? "--types needs --seed S"
                                                : "--seed goes with --types K");
-    if (int_opt("scale", a, "nodes", 1, INT32_MAX, &q->nodes) ||
-        int_opt("scale", a, "cores-per-node", 1, INT32_MAX, &q->cpn) ||
-        int_opt("scale", a, "types", 1, UINT32_MAX, &q->types) ||
-        int_opt("scale", a, "seed", 0, SEED_MAX, &q->seed))
+    if (bl_args_int("scale", a, "nodes", 1, INT32_MAX, &q->nodes) ||
+        bl_args_int("scale", a, "cores-per-node", 1, INT32_MAX, &q->cpn) ||
+        bl_args_int("scale", a, "types", 1, UINT32_MAX, &q->types) ||
+        bl_args_int("scale", a, "seed", 0, SEED_MAX, &q->seed))
         return 2;
     if (q->load_s) {
         if (bl_args_double("scale", "load", q->load_s, &q->load) != 0)
@@ -634,11 +617,12 @@ static int scale_log(const scale_req *q, eng_diag *d)
 int bl_cmd_scale(int argc, char **argv)
 {
     bl_args a;
-    int rc = bl_args_parse("scale", scale_opts, N_OPTS(scale_opts), argc, argv, 1, &a);
+    int rc = bl_args_parse("scale", scale_opts, BL_N_OPTS(scale_opts), argc, argv, 1, &a);
     if (rc != 0)
         return rc;
     if (a.help) {
-        bl_args_usage("scale", scale_synopsis, scale_description, scale_opts, N_OPTS(scale_opts));
+        bl_args_usage("scale", scale_synopsis, scale_description, scale_opts,
+                      BL_N_OPTS(scale_opts));
         bl_args_fini(&a);
         return 0;
     }

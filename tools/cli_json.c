@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,21 +167,4 @@ const char *bl_json_flat_get(const bl_json_flat *j, const char *key)
     size_t len;
     const char *v = bl_json_flat_getn(j, key, &len);
     return v && strlen(v) == len ? v : NULL; /* never a string cut at a NUL */
-}
-
-void bl_csv_cell(FILE *f, const char *v)
-{
-    if (!v)
-        return;
-    if (!strpbrk(v, ",\"\n\r")) {
-        fputs(v, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *c = v; *c; c++) {
-        if (*c == '"')
-            fputc('"', f);
-        fputc(*c, f);
-    }
-    fputc('"', f);
 }

@@ -1,6 +1,6 @@
-/* cli_json.h — what the command line reads back from its own outputs: a
- * summary.json flattened into dotted keys, and CSV cells. Used by `sweep
- * merge` and `plot`.
+/* cli_json.h — what the command line reads back from its own JSON
+ * outputs: a summary.json flattened into dotted keys. Used by `sweep
+ * merge` and `plot` (their CSV files: cli_csv.h).
  *
  * Ownership: a bl_json_flat owns its strings; free with bl_json_flat_fini.
  * Errors: 0 (ENG_OK) or a negative eng_error code with "PATH:LINE:COLUMN:
@@ -13,7 +13,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 /* Every scalar of a JSON object under its dotted path ("metrics.wait_mean_s",
  * "platform.pools.0.label"), parsed by Jansson: strings unescaped, with
@@ -41,9 +40,5 @@ const char *bl_json_flat_get(const bl_json_flat *j, const char *key);
  * when the key is missing. */
 const char *bl_json_flat_getn(const bl_json_flat *j, const char *key, size_t *len);
 void bl_json_flat_fini(bl_json_flat *j);
-
-/* Writes v as one CSV cell (RFC 4180: quoted when it holds a comma, a quote
- * or a line end, quotes doubled); nothing for NULL. */
-void bl_csv_cell(FILE *f, const char *v);
 
 #endif

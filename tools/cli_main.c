@@ -713,15 +713,22 @@ static const bl_opt compare_opts[] = {
                 "conservative)"},
 };
 
-/* One output folder per policy: the spec with ':' and '=' made safe. */
+char *bl_policy_folder(const char *spec)
+{
+    char *name = eng_strdup(spec);
+    if (name)
+        for (char *p = name; *p; p++)
+            if (*p == ':' || *p == '/' || *p == ' ')
+                *p = *p == ':' ? '+' : '_';
+    return name;
+}
+
+/* One output folder per policy: OUT/ and the spec's folder name. */
 static char *policy_dir(const char *out, const char *label)
 {
-    char *dir = eng_asprintf("%s/%s", out, label);
-    if (!dir)
-        return NULL;
-    for (char *p = dir + strlen(out) + 1; *p; p++)
-        if (*p == ':' || *p == '/' || *p == ' ')
-            *p = *p == ':' ? '+' : '_';
+    char *name = bl_policy_folder(label);
+    char *dir = name ? eng_asprintf("%s/%s", out, name) : NULL;
+    free(name);
     return dir;
 }
 
@@ -744,7 +751,7 @@ static bool same_spec(const policy_spec *a, const policy_spec *b)
 
 /* Each policy spec runs once: one given twice would only repeat a column
  * (and with --out overwrite its own folder), and two distinct specs may
- * not share a folder name (policy_dir maps ' ' and '/' to '_'). 0, or 2
+ * not share a folder name (bl_policy_folder maps ' ' and '/' to '_'). 0, or 2
  * after the message. O(n^2) in the specs, which are few. */
 static int check_distinct_specs(const char *const *labels, const policy_spec *specs, size_t n,
                                 const char *out)

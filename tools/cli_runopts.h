@@ -1,5 +1,6 @@
 /* cli_runopts.h — the run configuration of `run` and `compare`, declared
- * once (DESIGN.md, "Configuration"): one row per option, in the style of
+ * once, so that nothing is copied field by field between the parser, the
+ * checks, --help and the manifest: one row per option, in the style of
  * eng_error.h's ENG_ERRORS(X). A row gives
  *
  *   X(field, name, short, type, choices, default, check, expected, metavar,

@@ -1,8 +1,8 @@
 /* cli_standin.c — `batchlab standin forhlr2`: a synthetic stand-in for the
  * ForHLR II log (KIT-FH2-2016-1), for when the real log is absent.
  *
- * What the stand-in keeps from the machine (../shared/reference/swf.md §7,
- * platforms/forhlr2.xml): its size (1152 compute nodes of 20 cores), whole
+ * What the stand-in keeps from the machine (the header of the Parallel
+ * Workloads Archive log KIT-FH2-2016-1, platforms/forhlr2.xml): its size (1152 compute nodes of 20 cores), whole
  * nodes always allocated, and queue 1 (the compute pool; the 21
  * visualisation nodes get no job). What it takes from the Lublin-Feitelson
  * model (Lublin & Feitelson 2003): everything else. Choices made here, where
@@ -184,17 +184,9 @@ int bl_cmd_standin(int argc, char **argv)
                         "standin --help)\n");
         goto done;
     }
-    if (bl_args_u64("standin", "jobs", jobs_s, &jobs) ||
-        bl_args_u64("standin", "seed", seed_s, &seed))
+    if (bl_args_int("standin", &a, "jobs", 1, 100000000ULL, &jobs) ||
+        bl_args_int("standin", &a, "seed", 0, 4294967295ULL, &seed))
         goto done;
-    if (jobs < 1 || jobs > 100000000ULL) {
-        fprintf(stderr, "batchlab standin: --jobs: expected 1..100000000, got '%s'\n", jobs_s);
-        goto done;
-    }
-    if (seed > 4294967295ULL) {
-        fprintf(stderr, "batchlab standin: --seed: expected 0..4294967295, got '%s'\n", seed_s);
-        goto done;
-    }
     if (load_s) {
         if (bl_args_double("standin", "load", load_s, &load))
             goto done;

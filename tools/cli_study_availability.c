@@ -71,7 +71,6 @@
 const char bl_study_availability_summary[] =
     "Knapsack vs GreedyJnt window availability and the time scan (Toporkov et al. 2021)";
 
-#define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
 #define CMD "study availability"
 
 static const bl_opt opts[] = {
@@ -716,48 +715,28 @@ static int num_opt(const bl_args *a, const char *name, double lo, double hi, dou
     return 0;
 }
 
-static int int_opt(const bl_args *a, const char *name, double lo, double hi, double def,
-                   int64_t *out)
-{
-    double v;
-    if (num_opt(a, name, lo, hi, def, &v))
-        return 2;
-    if (v != floor(v)) {
-        fprintf(stderr, "batchlab " CMD ": --%s: expected an integer, got '%s'\n", name,
-                bl_args_value(a, name, ""));
-        return 2;
-    }
-    *out = (int64_t)v;
-    return 0;
-}
-
 static int parse(const bl_args *a, params *pp)
 {
-    int64_t v;
-    if (int_opt(a, "seed", 0, 4294967295.0, 1, &v))
+    /* the defaults, then the options given */
+    unsigned long long seed = 1, scenarios = 100, ts_scenarios = 100, nodes = 64, window = 6,
+                       volume = 200, interval = 800, delta = 5;
+    if (bl_args_int(CMD, a, "seed", 0, 4294967295ULL, &seed) ||
+        bl_args_int(CMD, a, "scenarios", 1, 10000000, &scenarios) ||
+        bl_args_int(CMD, a, "timescan-scenarios", 0, 10000000, &ts_scenarios) ||
+        bl_args_int(CMD, a, "nodes", 1, 100000, &nodes) ||
+        bl_args_int(CMD, a, "window", 1, nodes, &window) ||
+        bl_args_int(CMD, a, "volume", 1, 10000000, &volume) ||
+        bl_args_int(CMD, a, "interval", 0, 1000000, &interval) ||
+        bl_args_int(CMD, a, "delta", 1, 1000000, &delta))
         return 2;
-    pp->seed = (uint64_t)v;
-    if (int_opt(a, "scenarios", 1, 1e7, 100, &v))
-        return 2;
-    pp->scenarios = (int)v;
-    if (int_opt(a, "timescan-scenarios", 0, 1e7, 100, &v))
-        return 2;
-    pp->ts_scenarios = (int)v;
-    if (int_opt(a, "nodes", 1, 100000, 64, &v))
-        return 2;
-    pp->nodes = (int32_t)v;
-    if (int_opt(a, "window", 1, (double)pp->nodes, 6, &v))
-        return 2;
-    pp->window = (int32_t)v;
-    if (int_opt(a, "volume", 1, 1e7, 200, &v))
-        return 2;
-    pp->volume = v;
-    if (int_opt(a, "interval", 0, 1e6, 800, &v))
-        return 2;
-    pp->interval = v;
-    if (int_opt(a, "delta", 1, 1e6, 5, &v))
-        return 2;
-    pp->delta = v;
+    pp->seed = seed;
+    pp->scenarios = (int)scenarios;
+    pp->ts_scenarios = (int)ts_scenarios;
+    pp->nodes = (int32_t)nodes;
+    pp->window = (int32_t)window;
+    pp->volume = (int64_t)volume;
+    pp->interval = (int64_t)interval;
+    pp->delta = (int64_t)delta;
     if (num_opt(a, "global-load", 0, 10, 0.05, &pp->global_load) ||
         num_opt(a, "price-max", 1, 1e6, 6, &pp->price_max) ||
         num_opt(a, "budget-factor", 0, 1e6, 3, &pp->budget_factor) ||
@@ -933,11 +912,11 @@ static int write_file(const char *path, const params *pp, const fig5_row *rows, 
 int bl_study_availability(int argc, char **argv)
 {
     bl_args a;
-    int rc = bl_args_parse(CMD, opts, N_OPTS(opts), argc, argv, 1, &a);
+    int rc = bl_args_parse(CMD, opts, BL_N_OPTS(opts), argc, argv, 1, &a);
     if (rc)
         return rc;
     if (a.help) {
-        bl_args_usage(CMD, synopsis, description, opts, N_OPTS(opts));
+        bl_args_usage(CMD, synopsis, description, opts, BL_N_OPTS(opts));
         bl_args_fini(&a);
         return 0;
     }

@@ -42,7 +42,7 @@
  *     reading, not the default: a group is one parallel job's resources of
  *     one type and price level, its base cost uniform in the same range
  *     and each member the base +- W; it narrows KnapsackSingle's loss at
- *     tight budgets but flattens KnapsackGroup's tree (bench/README.md).
+ *     tight budgets but flattens KnapsackGroup's tree (bench/HISTORY.md).
  *   - --cost-law names another price law, for every figure at once (N = 21
  *     and N = 200 alike; Fig. 6's budgets 30..120 are the paper's own):
  *     uniform is the default above; calibrated fixes the law by the two
@@ -64,7 +64,7 @@
  *     the same two sentences under the coupling: 1.5..11 by 0.25. Each
  *     series with a fixed n reports the cost of the n cheapest and of
  *     MaxP's n (median and 95th percentile) and the scenarios whose n
- *     cheapest fit each budget. None is the default (bench/README.md).
+ *     cheapest fit each budget. None is the default (bench/HISTORY.md).
  *   - Greedy is the branch and bound with GreedyUnited (MaxP, else MaxP/C,
  *     else MinC) in every relaxation ("Greedy performs interim
  *     optimizations at step 3 with GreedyUnited algorithm"), its MinC the
@@ -72,7 +72,7 @@
  *     does not perform any availability optimization"; POL_WG_MINC_PLAIN);
  *     --minc tiebreak prefers the higher P among equal costs. The two give
  *     the same numbers on seeds 1-3 but in one scenario of 200 at Fig. 6's
- *     C = 30 (bench/README.md): MinC decides few relaxations, and the
+ *     C = 30 (bench/HISTORY.md): MinC decides few relaxations, and the
  *     candidates it yields are nearly always worth too little to be
  *     expanded.
  * The large series also counts, per budget, the scenarios where Greedy
@@ -80,7 +80,7 @@
  * means hide that near C = 220 Greedy is above KnapsackSingle in most
  * scenarios and far below it in a few.
  * Q is the one number the paper leaves to us; it was fixed once for all
- * figures (bench/README.md gives Q = 0, 0.3, 0.4 and 0.5 and the earlier
+ * figures (bench/HISTORY.md gives Q = 0, 0.3, 0.4 and 0.5 and the earlier
  * law 1 - |N(0, 0.2)|). With Q = 0 every group is nearly always available
  * and Greedy stays close to KnapsackGroup: its loss comes from groups of
  * middling availability whose resources MaxP/C takes for their price.
@@ -106,7 +106,6 @@
 const char bl_study_groups_summary[] =
     "KnapsackGroup branch and bound vs greedy and brute force (Toporkov et al. 2023)";
 
-#define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
 #define CMD "study groups"
 
 static const bl_opt opts[] = {
@@ -864,11 +863,11 @@ static int parse(const bl_args *a, params *pp)
 int bl_study_groups(int argc, char **argv)
 {
     bl_args a;
-    int rc = bl_args_parse(CMD, opts, N_OPTS(opts), argc, argv, 1, &a);
+    int rc = bl_args_parse(CMD, opts, BL_N_OPTS(opts), argc, argv, 1, &a);
     if (rc)
         return rc;
     if (a.help) {
-        bl_args_usage(CMD, synopsis, description, opts, N_OPTS(opts));
+        bl_args_usage(CMD, synopsis, description, opts, BL_N_OPTS(opts));
         bl_args_fini(&a);
         return 0;
     }

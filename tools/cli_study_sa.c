@@ -30,7 +30,6 @@
 const char bl_study_sa_summary[] =
     "simulated-annealing schedule refinement on CPU/GPU (Skrinarova & Povinsky 2019)";
 
-#define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
 
 static const bl_opt opts[] = {
     {"model", 0, BL_VALUE, "1|2",
@@ -148,22 +147,6 @@ static int pct_index(int pct)
 
 /* ---- options ------------------------------------------------------------ */
 
-static int int_opt(const bl_args *a, const char *name, unsigned long long lo, unsigned long long hi,
-                   unsigned long long def, unsigned long long *out)
-{
-    const char *v = bl_args_value(a, name, NULL);
-    *out = def;
-    if (!v)
-        return 0;
-    if (bl_args_u64("study sa", name, v, out) != 0)
-        return 2;
-    if (*out < lo || *out > hi) {
-        fprintf(stderr, "batchlab study sa: --%s: expected %llu..%llu, got '%s'\n", name, lo, hi,
-                v);
-        return 2;
-    }
-    return 0;
-}
 
 typedef struct study {
     int model, machines, energy_idx, pct, k, parallel_idx, accept_idx;
@@ -368,42 +351,38 @@ static int write_file(const char *path, const study *st)
 
 static int parse(const bl_args *a, study *st)
 {
-    unsigned long long v;
     if (!bl_args_get(a, "model")->set || !bl_args_get(a, "machines")->set) {
         fprintf(stderr, "batchlab study sa: --model and --machines are required (see --help)\n");
         return 2;
     }
-    if (int_opt(a, "model", 1, 2, 1, &v))
+    const bool stop_e1 = bl_args_flag(a, "stop-e1");
+    /* the defaults, then the options given */
+    unsigned long long model = 1, machines = 32, iterations = stop_e1 ? 100000 : 1000, chains = 1,
+                       pct = 0, t0 = 500, t_end = 10000, seed = 1;
+    st->instance = 1;
+    if (bl_args_int("study sa", a, "model", 1, 2, &model) ||
+        bl_args_int("study sa", a, "machines", 1, 16384, &machines) ||
+        bl_args_int("study sa", a, "iterations", 0, 1000000000ULL, &iterations) ||
+        bl_args_int("study sa", a, "chains", 1, 1 << 20, &chains) ||
+        bl_args_int("study sa", a, "transfer-cost", 0, 1000, &pct) ||
+        bl_args_int("study sa", a, "t0-accept", 1, 999, &t0) ||
+        bl_args_int("study sa", a, "t-end", 1, 1000000, &t_end) ||
+        bl_args_int("study sa", a, "seed", 0, UINT64_MAX, &seed) ||
+        bl_args_int("study sa", a, "instance", 0, UINT64_MAX, &st->instance))
         return 2;
-    st->model = (int)v;
-    if (int_opt(a, "machines", 1, 16384, 32, &v))
-        return 2;
-    st->machines = (int)v;
+    st->model = (int)model;
+    st->machines = (int)machines;
     gpu_sa_params_default(&st->par);
-    st->par.stop_e1 = bl_args_flag(a, "stop-e1");
-    if (int_opt(a, "iterations", 0, 1000000000ULL, st->par.stop_e1 ? 100000 : 1000, &v))
-        return 2;
-    st->par.iterations = (int64_t)v;
+    st->par.stop_e1 = stop_e1;
+    st->par.iterations = (int64_t)iterations;
     if (st->par.stop_e1) /* cool as the paper's longer fixed runs, not over the cap */
         st->par.cooling_iterations = 5000;
-    if (int_opt(a, "chains", 1, 1 << 20, 1, &v))
-        return 2;
-    st->par.chains = (int32_t)v;
-    if (int_opt(a, "transfer-cost", 0, 1000, 0, &v))
-        return 2;
-    st->pct = (int)v;
+    st->par.chains = (int32_t)chains;
+    st->pct = (int)pct;
     st->par.transfer_cost_pct = st->pct;
-    if (int_opt(a, "t0-accept", 1, 999, 500, &v))
-        return 2;
-    st->par.t0_accept_permille = (int32_t)v;
-    if (int_opt(a, "t-end", 1, 1000000, 10000, &v))
-        return 2;
-    st->par.t_end_ppm = (int32_t)v;
-    if (int_opt(a, "seed", 0, UINT64_MAX, 1, &v))
-        return 2;
-    st->par.seed = v;
-    if (int_opt(a, "instance", 0, UINT64_MAX, 1, &st->instance))
-        return 2;
+    st->par.t0_accept_permille = (int32_t)t0;
+    st->par.t_end_ppm = (int32_t)t_end;
+    st->par.seed = seed;
     if (bl_args_choice("study sa", "energy", bl_args_value(a, "energy", "e1"), "e1|e2",
                        &st->energy_idx) != 0)
         return 2;
@@ -433,11 +412,11 @@ static int parse(const bl_args *a, study *st)
 int bl_study_sa(int argc, char **argv)
 {
     bl_args a;
-    int rc = bl_args_parse("study sa", opts, N_OPTS(opts), argc, argv, 1, &a);
+    int rc = bl_args_parse("study sa", opts, BL_N_OPTS(opts), argc, argv, 1, &a);
     if (rc)
         return rc;
     if (a.help) {
-        bl_args_usage("study sa", synopsis, description, opts, N_OPTS(opts));
+        bl_args_usage("study sa", synopsis, description, opts, BL_N_OPTS(opts));
         bl_args_fini(&a);
         return 0;
     }

@@ -59,7 +59,6 @@ int bl_study_slots(int argc, char **argv);
 const char bl_study_slots_summary[] =
     "ALP vs AMP slot search and batch DP (Toporkov et al. 2011, Section 5)";
 
-#define N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
 #define MAX_JOBS 7
 #define SEED_MAX 4294967295ULL
 
@@ -144,22 +143,6 @@ typedef struct study {
     double no_alp, no_amp;
     double slots_sum, jobs_sum;
 } study;
-
-static int u64_opt(const bl_args *a, const char *name, unsigned long long lo, unsigned long long hi,
-                   unsigned long long *out)
-{
-    const char *v = bl_args_value(a, name, NULL);
-    if (!v)
-        return 0;
-    if (bl_args_u64("study slots", name, v, out))
-        return 2;
-    if (*out < lo || *out > hi) {
-        fprintf(stderr, "batchlab study slots: --%s: expected %llu..%llu, got '%s'\n", name, lo, hi,
-                v);
-        return 2;
-    }
-    return 0;
-}
 
 static double uni(gsl_rng *r, double lo, double hi)
 {
@@ -474,11 +457,11 @@ static int write_file(const char *path, const study *st)
 int bl_study_slots(int argc, char **argv)
 {
     bl_args a;
-    int rc = bl_args_parse("study slots", opts, N_OPTS(opts), argc, argv, 1, &a);
+    int rc = bl_args_parse("study slots", opts, BL_N_OPTS(opts), argc, argv, 1, &a);
     if (rc)
         return rc;
     if (a.help) {
-        bl_args_usage("study slots", synopsis, description, opts, N_OPTS(opts));
+        bl_args_usage("study slots", synopsis, description, opts, BL_N_OPTS(opts));
         bl_args_fini(&a);
         return 0;
     }
@@ -487,14 +470,14 @@ int bl_study_slots(int argc, char **argv)
     int idx = 0;
     const char *ref = bl_args_value(&a, "length-ref", "unit");
     const char *pf = bl_args_value(&a, "price-factor", NULL);
-    if ((rc = u64_opt(&a, "cycles", 1, 100000000ULL, &st.cycles)) != 0)
+    if ((rc = bl_args_int("study slots", &a, "cycles", 1, 100000000ULL, &st.cycles)) != 0)
         goto done;
     v = st.seed;
-    if ((rc = u64_opt(&a, "seed", 0, SEED_MAX, &v)) != 0)
+    if ((rc = bl_args_int("study slots", &a, "seed", 0, SEED_MAX, &v)) != 0)
         goto done;
     st.seed = (unsigned long)v;
     v = (unsigned long long)st.dp_cells;
-    if ((rc = u64_opt(&a, "dp-cells", 16, 1ULL << 24, &v)) != 0)
+    if ((rc = bl_args_int("study slots", &a, "dp-cells", 16, 1ULL << 24, &v)) != 0)
         goto done;
     st.dp_cells = (int64_t)v;
     if ((rc = bl_args_choice("study slots", "length-ref", ref, "unit|required", &idx)) != 0)

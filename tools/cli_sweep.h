@@ -82,10 +82,6 @@ typedef struct bl_task {
 int bl_grid_expand(const bl_grid *g, bl_task **tasks, size_t *n, eng_diag *d);
 void bl_tasks_free(bl_task *tasks, size_t n);
 
-/* The folder name of a variant: ':' becomes '+' ("easy+backfill_order=sjf"),
- * as `batchlab compare` names its folders. Heap string. */
-char *bl_variant_dir(const char *variant);
-
 /* ---- task lines --------------------------------------------------------- */
 
 /* Splits a shell line into words: unquoted text, '...' and "..." (with \"
@@ -105,7 +101,6 @@ char *bl_task_out_dir(const char *line);
 
 /* ---- shared by the subcommands (cli_sweep*.c) -------------------------- */
 
-#define BL_N_OPTS(t) (sizeof(t) / sizeof((t)[0]))
 /* Seeds are 32-bit (GSL's seeding of the generators takes an unsigned
  * long, and the task lines must read back the same number everywhere). */
 #define BL_SWEEP_SEED_MAX 4294967295ULL

@@ -6,6 +6,7 @@
 
 #include "cli_sweep.h"
 
+#include "cli.h"
 #include "cli_runopts.h"
 
 #include "eng_run.h"
@@ -590,16 +591,6 @@ void bl_tasks_free(bl_task *tasks, size_t n)
     free(tasks);
 }
 
-char *bl_variant_dir(const char *variant)
-{
-    char *s = eng_strdup(variant);
-    if (s)
-        for (char *p = s; *p; p++)
-            if (*p == ':')
-                *p = '+';
-    return s;
-}
-
 /* Checks one option value the way a run would: the policy's own init on a
  * one-host stand-in pool with only this option set. A backend missing on
  * this machine (ENG_UNSUPPORTED: the sweep may run elsewhere) is not an
@@ -690,6 +681,28 @@ static int policy_variants(const bl_grid *g, const char *policy, char ***out, si
     return ENG_OK;
 }
 
+/* Two variants whose task folders would share a name (bl_policy_folder:
+ * ':' becomes '+', '/' and ' ' become '_'): ENG_PARSE naming both, as
+ * `compare` refuses such a pair. O(n^2) in the variants, which are few. */
+static int check_variant_folders(const bl_grid *g, char *const *variants, size_t n, eng_diag *d)
+{
+    int rc = ENG_OK;
+    for (size_t i = 0; i < n && rc == ENG_OK; i++)
+        for (size_t j = 0; j < i && rc == ENG_OK; j++) {
+            char *a = bl_policy_folder(variants[i]), *b = bl_policy_folder(variants[j]);
+            if (!a || !b)
+                rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+            else if (strcmp(a, b) == 0)
+                rc = eng_diag_set(d, ENG_PARSE,
+                                  "%s: variants '%s' and '%s' would both write into the folder "
+                                  "%s (' ' and '/' in a value become '_', ':' becomes '+')",
+                                  g->path, variants[j], variants[i], a);
+            free(a);
+            free(b);
+        }
+    return rc;
+}
+
 int bl_grid_expand(const bl_grid *g, bl_task **tasks, size_t *n, eng_diag *d)
 {
     *tasks = NULL;
@@ -712,6 +725,8 @@ int bl_grid_expand(const bl_grid *g, bl_task **tasks, size_t *n, eng_diag *d)
             free_values(v, nv);
         }
     }
+    if (rc == ENG_OK)
+        rc = check_variant_folders(g, variants, n_variants, d);
     size_t total = g->n_workloads * g->n_loads * n_variants * g->n_seeds;
     bl_task *t = NULL;
     if (rc == ENG_OK && !(t = calloc(total ? total : 1, sizeof *t)))
@@ -723,7 +738,7 @@ int bl_grid_expand(const bl_grid *g, bl_task **tasks, size_t *n, eng_diag *d)
                 for (size_t s = 0; s < g->n_seeds && rc == ENG_OK; s++) {
                     char load[32];
                     bl_sweep_load_text(load, sizeof load, g->loads[l]);
-                    char *vdir = bl_variant_dir(variants[v]);
+                    char *vdir = bl_policy_folder(variants[v]);
                     t[k].name = vdir ? eng_asprintf("%s/load-%s/%s/seed-%llu", g->workloads[w].name,
                                                     load, vdir, g->seeds[s])
                                      : NULL;

@@ -5,6 +5,7 @@
 #include "cli_sweep.h"
 
 #include "cli_args.h"
+#include "cli_csv.h"
 #include "cli_json.h"
 
 #include "eng_json.h"

@@ -46,7 +46,7 @@
  * Block size (B = 32): the instructions of alp on the first 15 000 jobs of
  * SDSC-SP2 (callgrind) were 5.12 G with B = 16, 4.99 G with 32 and 64,
  * 5.10 G with 128; with the K2 runs of pol_slots_cut_all, 4.749 G with 32
- * and 4.757 G with 64 (bench/README.md).
+ * and 4.757 G with 64 (bench/HISTORY.md).
  *
  * Costs (m slots, B = POL_SLOT_BLOCK, m / B blocks at least): insert,
  * remove O(log m + B) (O(1) moves for a slot after every other); shorten,

@@ -8,8 +8,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 exe=${1:-$src/build/batchlab}
 cd "$src"
+# Paths relative to the source tree, so that the manifests' command lines
+# name no folder outside it.
 for policy in fcfs easy conservative; do
-    out="$here/small-kth-$policy"
+    out="tests/golden/small-kth-$policy"
     rm -rf "$out"
     "$exe" run --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf \
         --policy "$policy" --check -q --out "$out" > /dev/null
