@@ -29,9 +29,9 @@
 #   slurm-fs       slurm with fair-share dominant: priority_weight_fairshare
 #                  10000 beside priority_weight_age 1000 (half-life and
 #                  max age at their 7-day defaults)
-#   slurm-fs-replan slurm-fs with keep_reservation=no: Slurm's own
-#                  replanning, no reservation kept (the ablation of our
-#                  one departure that changes schedules most)
+#   slurm-fs-keep  slurm-fs with keep_reservation=yes: the first planned
+#                  job's start kept as a promise, which Slurm does not make
+#                  (Slurm re-plans at every pass; the ablation of that rule)
 #   slurm-noisl    slurm with --islands ignore: ForHLR II's two islands
 #                  as one block of nodes (the ablation of the islands; the
 #                  SP2 machines have none, so there it equals slurm)
@@ -57,7 +57,7 @@ fh2_jobs=${PS_FH2_JOBS:-20000}
 [ -x "$exe" ] || { echo "production-study: $exe is missing; build first" >&2; exit 1; }
 mkdir -p "$out"
 
-configs="easy easy-sjf easy-user2 easy++ cons-user2 slurm slurm-fs slurm-fs-replan slurm-noisl"
+configs="easy easy-sjf easy-user2 easy++ cons-user2 slurm slurm-fs slurm-fs-keep slurm-noisl"
 policy_args() {
     case $1 in
         easy) echo "--policy easy" ;;
@@ -68,7 +68,7 @@ policy_args() {
         slurm) echo "--policy slurm" ;;
         slurm-fs) echo "--policy slurm --policy-opt priority_weight_fairshare=10000" \
                        "--policy-opt priority_weight_age=1000" ;;
-        slurm-fs-replan) echo "$(policy_args slurm-fs) --policy-opt keep_reservation=no" ;;
+        slurm-fs-keep) echo "$(policy_args slurm-fs) --policy-opt keep_reservation=yes" ;;
         slurm-noisl) echo "--policy slurm --islands ignore" ;;
     esac
 }
