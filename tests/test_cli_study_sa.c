@@ -2,7 +2,7 @@
  * (the keys the benchmark reads), reproducibility, the paper's numbers
  * beside ours, usage errors, and a cuda request where none is usable. */
 #include "bl_test.h"
-#include "cli.h"
+#include "cli_policy_spec.h"
 #include "gpu_sa.h"
 
 #include <stdio.h>

@@ -119,11 +119,13 @@
 #define BL_RT_OUTPUTS unsigned
 
 /* The parsed options, one field per row; `<field>_set` tells whether the
- * option was given. Strings are borrowed from argv. */
+ * option was given, `<field>_arg` its value as typed (NULL when absent, and
+ * for a flag). Strings are borrowed from argv. */
 typedef struct bl_run_config {
 #define BL_RUN_FIELD(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)              \
     BL_RT_##type field;                                                                            \
-    bool field##_set;
+    bool field##_set;                                                                              \
+    const char *field##_arg;
     BL_RUN_OPTIONS(BL_RUN_FIELD)
 #undef BL_RUN_FIELD
 } bl_run_config;
@@ -145,6 +147,11 @@ typedef struct bl_run_config {
  * numbers and their checks. Returns 0, or 2 after printing "batchlab CMD:
  * --NAME: expected ..., got 'VALUE'". */
 int bl_run_config_parse(const char *cmd, const bl_args *a, bl_run_config *cfg);
+
+/* Sets the option of row id (BL_RUN_ID_<field>) to value as typed, parsed
+ * and checked as on the command line (a flag: value ignored, the flag
+ * given); value is borrowed. 0, or 2 after the message. */
+int bl_run_config_set(const char *cmd, bl_run_config *cfg, int id, const char *value);
 
 /* The accepted value names of a CHOICE option's index ("kill" for
  * walltime 0); NULL for an unknown option or index. */

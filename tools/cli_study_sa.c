@@ -14,8 +14,8 @@
  * iterations; Table 4 (model #1 with the E1 rule) is missing from the
  * text.
  */
-#include "cli.h"
 #include "cli_args.h"
+#include "cli_policy_spec.h"
 
 #include "eng_json.h"
 #include "eng_util.h"
