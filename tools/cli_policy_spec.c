@@ -25,7 +25,8 @@ void bl_policy_spec_fini(bl_policy_spec *p)
     memset(p, 0, sizeof *p);
 }
 
-static int add_kv(const char *cmd, const char *what, const char *text, size_t len, bl_policy_spec *p)
+static int add_kv(const char *cmd, const char *what, const char *text, size_t len,
+                  bl_policy_spec *p)
 {
     const char *eq = memchr(text, '=', len);
     if (!eq || eq == text) {
@@ -114,7 +115,7 @@ static int backend_from_env(const char *cmd, bl_policy_spec *p)
 }
 
 int bl_policy_spec_parse(const char *cmd, const char *spec, const char *const *extra,
-                             size_t n_extra, bl_policy_spec *out)
+                         size_t n_extra, bl_policy_spec *out)
 {
     memset(out, 0, sizeof *out);
     out->label = spec;

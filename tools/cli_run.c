@@ -434,7 +434,8 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
                bl_fmt_grouped(b, sizeof b, s->wait_median_s, 1),
                bl_fmt_grouped(c, sizeof c, s->wait_p95_s, 1),
                bl_fmt_grouped((char[64]){0}, 64, s->wait_max_s, 1));
-        printf("  response (s)       mean %s\n", bl_fmt_grouped(a, sizeof a, s->response_mean_s, 1));
+        printf("  response (s)       mean %s\n",
+               bl_fmt_grouped(a, sizeof a, s->response_mean_s, 1));
         printf("  slowdown           mean %.3f; bounded (tau %g s) mean %.3f\n", s->slowdown_mean,
                ENG_BSLD_TAU_S, s->bsld_mean);
         printf("  utilization        %.4f over %s s\n", s->utilization,
@@ -447,7 +448,8 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
             snprintf(rho, sizeof rho, "%.3f", s->log.wait_spearman);
         printf("  log agreement      %zu job%s with a logged wait: mean wait %s s logged, %s s "
                "simulated; mean |difference| %s s; Spearman %s\n",
-               s->log.jobs, bl_s(s->log.jobs), bl_fmt_grouped(a, sizeof a, s->log.wait_mean_log_s, 1),
+               s->log.jobs, bl_s(s->log.jobs),
+               bl_fmt_grouped(a, sizeof a, s->log.wait_mean_log_s, 1),
                bl_fmt_grouped(b, sizeof b, s->log.wait_mean_sim_s, 1),
                bl_fmt_grouped(c, sizeof c, s->log.wait_mae_s, 1), rho);
         if (s->log.cancelled_excluded > 0)
@@ -507,8 +509,7 @@ const size_t bl_run_n_opts = BL_N_OPTS(bl_run_opts);
 int bl_cmd_run(int argc, char **argv)
 {
     bl_args a;
-    int rc = bl_args_parse("run", bl_run_opts, bl_run_n_opts, argc, argv, 1,
-                           &a);
+    int rc = bl_args_parse("run", bl_run_opts, bl_run_n_opts, argc, argv, 1, &a);
     if (rc)
         return rc;
     if (a.help) {

@@ -8,11 +8,11 @@
 #include "cli_args.h"
 #include "cli_run.h"
 #include "cli_runopts.h"
-#include "cli_standin.h"
 
 #include "eng_json.h"
 #include "eng_run.h"
 #include "eng_scale.h"
+#include "eng_standin.h"
 #include "eng_util.h"
 
 #include <stdio.h>
@@ -66,7 +66,7 @@ static int task_input(const char *in_path, const char *standin, unsigned long lo
     eng_workload *w = NULL;
     int rc;
     if (standin) {
-        rc = bl_standin_forhlr2((size_t)jobs, (unsigned long)seed, &w, d);
+        rc = eng_standin_forhlr2((size_t)jobs, (unsigned long)seed, 0.0, &w, d);
     } else {
         eng_swf_read_opts ro = {.lenient = lenient};
         rc = eng_swf_read(in_path, &ro, &w, d);
