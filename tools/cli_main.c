@@ -21,48 +21,6 @@
 #endif
 #include "bl_commit.h" /* BATCHLAB_GIT_COMMIT, generated at build time */
 
-/* ---- study: paper reproductions that are not replays ----------------- */
-
-#define BL_STUDY(name)                                                                             \
-    int bl_study_##name(int argc, char **argv);                                                    \
-    extern const char bl_study_##name##_summary[];
-#include "bl_studies.h"
-#undef BL_STUDY
-
-static const struct {
-    const char *name;
-    int (*fn)(int, char **);
-    const char *summary;
-} studies[] = {
-#define BL_STUDY(name) {#name, bl_study_##name, bl_study_##name##_summary},
-#include "bl_studies.h"
-#undef BL_STUDY
-    {NULL, NULL, NULL},
-};
-
-static int cmd_study(int argc, char **argv)
-{
-    const char *name = argc > 1 ? argv[1] : NULL;
-    if (!name || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
-        FILE *f = name ? stdout : stderr;
-        fprintf(f, "usage: batchlab study NAME [options]   (batchlab study NAME --help)\n\n"
-                   "Reproductions of the papers' standalone experiments:\n");
-        for (size_t i = 0; studies[i].name; i++)
-            fprintf(f, "  %-14s %s\n", studies[i].name, studies[i].summary);
-        if (!studies[0].name)
-            fprintf(f, "  (none yet)\n");
-        return name ? 0 : 2;
-    }
-    for (size_t i = 0; studies[i].name; i++)
-        if (strcmp(name, studies[i].name) == 0)
-            return studies[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "batchlab study: unknown study '%s' (valid:", name);
-    for (size_t i = 0; studies[i].name; i++)
-        fprintf(stderr, " %s", studies[i].name);
-    fprintf(stderr, ")\n");
-    return 2;
-}
-
 /* ---- dispatch ----------------------------------------------------------- */
 
 static const struct {
@@ -76,7 +34,6 @@ static const struct {
     {"policies", bl_cmd_policies, "the registered policies and their options"},
     {"generate", bl_cmd_generate, "write a synthetic workload (lublin, modified) as SWF"},
     {"scale", bl_cmd_scale, "rescale a workload's submit times to a target load or span"},
-    {"study", cmd_study, "standalone reproductions of the papers' experiments"},
     {"standin", bl_cmd_standin, "write a synthetic stand-in for a machine's log (forhlr2)"},
     {"sweep", bl_cmd_sweep, "expand a grid of runs into tasks, run one, script Slurm, merge"},
     {"plot", bl_cmd_plot, "figures of a run (Gantt chart, queue, utilization) or of a sweep"},

@@ -6,6 +6,8 @@
  */
 #include "cli_policy_spec.h"
 
+#include "cli_args.h"
+
 #include "eng_error.h"
 #include "eng_util.h"
 #include "pol_registry.h"
@@ -69,8 +71,8 @@ int bl_sa_backend_env(const char *cmd, const char **value)
     if (!env || !*env)
         return 0;
     if (strcmp(env, "auto") != 0 && strcmp(env, "cpu") != 0 && strcmp(env, "cuda") != 0) {
-        fprintf(stderr, "batchlab %s: " BL_SA_BACKEND_ENV " '%s': expected auto, cpu or cuda\n",
-                cmd, env);
+        fprintf(stderr, "%s %s: " BL_SA_BACKEND_ENV " '%s': expected auto, cpu or cuda\n",
+                bl_args_program(), cmd, env);
         return 2;
     }
     *value = env;

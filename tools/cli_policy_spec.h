@@ -38,7 +38,8 @@ void bl_policy_spec_fini(bl_policy_spec *p);
 
 /* Reads BL_SA_BACKEND_ENV. Returns 0 with *value NULL when it is unset or
  * empty, or with its value when it is auto, cpu or cuda; otherwise prints
- * "batchlab CMD: BATCHLAB_SA_BACKEND 'x': expected auto, cpu or cuda" and
+ * "batchlab CMD: BATCHLAB_SA_BACKEND 'x': expected auto, cpu or cuda" (the
+ * program as bl_args_program names it) and
  * returns 2 (a usage error). */
 int bl_sa_backend_env(const char *cmd, const char **value);
 
