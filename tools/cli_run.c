@@ -100,6 +100,9 @@ int bl_run_inputs_options(const char *cmd, const bl_run_config *cfg, bl_run_inpu
                  "trace %s (sha256 %s, %zu outage%s), %s", cfg->failure_trace, sha,
                  in->failure_trace.n, bl_s(in->failure_trace.n), on_failure);
     }
+    const bl_run_label labels[] = {{"initialization", in->init_label},
+                                   {"failures", in->failure_label}};
+    in->n_settings = bl_run_manifest(cfg, labels, BL_N_OPTS(labels), in->settings);
     return 0;
 }
 
@@ -247,12 +250,12 @@ char *bl_command_line(int argc, const char *const *argv)
 
 /* Hands the configuration to the engine: the one place where each option
  * takes effect. Choice options arrive as indices into their row's list, so
- * each index is mapped to its engine value by name here, not by order. */
-static void fill_spec(eng_run_spec *spec, const bl_run_config *c, const bl_run_inputs *s,
+ * each index is mapped to its engine value by name here, not by order. The
+ * manifest's settings come from the table (bl_run_manifest, computed with
+ * the inputs). */
+static void fill_spec(eng_run_spec *spec, const bl_run_config *c, const bl_run_inputs *in,
                       const bl_policy_spec *ps, const char *out_dir)
 {
-    const char *command = s->command;
-    const eng_workload *w = s->workload;
     const char *walltime = bl_run_choice_name("walltime", c->walltime);
     const char *alloc = bl_run_choice_name("alloc", c->alloc);
     const char *procs = bl_run_choice_name("procs", c->procs);
@@ -260,7 +263,7 @@ static void fill_spec(eng_run_spec *spec, const bl_run_config *c, const bl_run_i
     const char *on_failure = bl_run_choice_name("on-failure", c->on_failure);
     memset(spec, 0, sizeof *spec);
     spec->platform_path = c->platform;
-    spec->workload = w;
+    spec->workload = in->workload;
     spec->out_dir = out_dir;
     spec->sim.prep = (eng_prep_opts){
         .procs_field = strcmp(procs, "req") == 0 ? ENG_PROCS_REQ : ENG_PROCS_ALLOC,
@@ -270,8 +273,8 @@ static void fill_spec(eng_run_spec *spec, const bl_run_config *c, const bl_run_i
                       : strcmp(type_field, "app") == 0     ? ENG_TYPE_APP
                                                            : ENG_TYPE_QUEUE,
         .init_share = c->init_share,
-        .init_times = s->init_times,
-        .n_init_times = s->n_init_times,
+        .init_times = in->init_times,
+        .n_init_times = in->n_init_times,
         .init_unplanned = strcmp(bl_run_choice_name("init-planned", c->init_planned), "no") == 0,
     };
     spec->sim.core = (eng_core_opts){
@@ -286,28 +289,20 @@ static void fill_spec(eng_run_spec *spec, const bl_run_config *c, const bl_run_i
                      .seed = c->seed,
                      .requeue = strcmp(on_failure, "requeue") == 0,
                      .max_requeues = (int32_t)c->max_requeues,
-                     .trace = s->failure_trace.spans,
-                     .n_trace = s->failure_trace.n,
+                     .trace = in->failure_trace.spans,
+                     .n_trace = in->failure_trace.n,
                      .trace_path = c->failure_trace},
     };
     spec->sim.progress = !c->quiet && isatty(STDERR_FILENO);
     spec->manifest = (eng_manifest){
-        .command = command,
+        .command = in->command,
         .policy = ps->label,
         .options = ps->kv,
         .n_options = ps->n_kv,
         .workload_path = c->workload,
         .platform_path = c->platform,
-        .seed = c->seed,
-        .walltime = walltime,
-        .alloc = alloc,
-        .islands = bl_run_choice_name("islands", c->islands),
-        .procs_field = procs,
-        .type_field = type_field,
-        .init = s->init_label,
-        .failures = s->failure_label,
-        .lenient = c->lenient,
-        .check = c->check,
+        .settings = in->settings,
+        .n_settings = in->n_settings,
         .outputs = c->outputs,
     };
 }
@@ -409,7 +404,7 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
     char a[64], b[64], c[64];
     printf("batchlab run: %s on %s (%zu host%s, %s allocation), walltime %s\n", ps->label,
            spec->platform_path, r->n_platform_hosts, bl_s(r->n_platform_hosts),
-           spec->manifest.alloc, spec->manifest.walltime);
+           bl_run_choice_name("alloc", cfg->alloc), bl_run_choice_name("walltime", cfg->walltime));
     printf("  workload           %s\n", spec->manifest.workload_path);
     printf("  jobs               %zu read, %zu simulated: %zu completed, %zu killed at their "
            "requested time",
@@ -459,14 +454,14 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
     }
     if (spec->sim.core.failures.enabled)
         printf("  host failures      %s: %zu job%s failed, %zu requeued, %s node-seconds wasted\n",
-               spec->manifest.failures, s->n_failed, bl_s(s->n_failed), s->n_requeues,
+               in->failure_label, s->n_failed, bl_s(s->n_failed), s->n_requeues,
                bl_fmt_grouped(a, sizeof a, s->wasted_node_s, 0));
     if (s->cost > 0)
         printf("  cost               %s (price per host-second x time held)\n",
                bl_fmt_grouped(a, sizeof a, s->cost, 2));
     if (s->init_total_s > 0)
         printf("  initialization     %s: share %.4f of run time, %s s in total, %zu job type%s\n",
-               spec->manifest.init, s->init_share, bl_fmt_grouped(a, sizeof a, s->init_total_s, 0),
+               in->init_label, s->init_share, bl_fmt_grouped(a, sizeof a, s->init_total_s, 0),
                s->n_types, bl_s(s->n_types));
     if (r->policy_report[0])
         printf("  policy report      %s\n", r->policy_report);

@@ -45,9 +45,11 @@ typedef struct bl_run_inputs {
     eng_workload *workload;    /* --workload, read */
     eng_init_time *init_times; /* --init-times, read */
     size_t n_init_times;
-    eng_ftrace failure_trace; /* --failure-trace, read */
-    char init_label[600];     /* the manifest's "initialization" */
-    char failure_label[700];  /* the manifest's "failures" */
+    eng_ftrace failure_trace;       /* --failure-trace, read */
+    char init_label[600];           /* the manifest's "initialization" */
+    char failure_label[700];        /* the manifest's "failures" */
+    eng_setting settings[BL_RUN_N]; /* the manifest's settings (bl_run_manifest) */
+    size_t n_settings;
 } bl_run_inputs;
 
 /* Checks that the options --platform and --workload are given, fills cfg
@@ -57,7 +59,8 @@ int bl_run_parse(const char *cmd, const bl_args *a, bl_run_config *cfg, bl_run_i
 
 /* The rules between options (--init-share or --init-times; --failures
  * model or --failure-trace), the files they name read, the manifest's
- * labels. in is initialised here (cmd borrowed). 0, or the exit status
+ * labels and settings. in is initialised here (cmd borrowed); cfg must not
+ * change afterwards (the settings borrow its strings). 0, or the exit status
  * after the message (2 usage, 1 a file that cannot be read). */
 int bl_run_inputs_options(const char *cmd, const bl_run_config *cfg, bl_run_inputs *in);
 

@@ -173,6 +173,110 @@ const bl_run_option_info *bl_run_option_list(size_t *n)
     return info_rows;
 }
 
+/* ---- the manifest's settings ---------------------------------------------- */
+
+/* One value per option type: the setting of a key that one row names. */
+static void value_PATH(eng_setting *st, const char *name, const char *const *v, const char *arg,
+                       const char *def)
+{
+    (void)name;
+    (void)v;
+    st->kind = ENG_SETTING_STRING;
+    st->string = arg ? arg : def ? def : "";
+}
+
+static void value_FLAG(eng_setting *st, const char *name, const bool *v, const char *arg,
+                       const char *def)
+{
+    (void)name;
+    (void)arg;
+    (void)def;
+    st->kind = ENG_SETTING_BOOL;
+    st->boolean = *v;
+}
+
+static void value_CHOICE(eng_setting *st, const char *name, const int *v, const char *arg,
+                         const char *def)
+{
+    (void)arg;
+    (void)def;
+    st->kind = ENG_SETTING_STRING;
+    st->string = bl_run_choice_name(name, *v);
+}
+
+static void value_U64(eng_setting *st, const char *name, const unsigned long long *v,
+                      const char *arg, const char *def)
+{
+    (void)name;
+    (void)arg;
+    (void)def;
+    st->kind = ENG_SETTING_INT;
+    st->integer = (int64_t)*v; /* the rows with a key check v <= INT64_MAX */
+}
+
+static void value_DOUBLE(eng_setting *st, const char *name, const double *v, const char *arg,
+                         const char *def)
+{
+    (void)name;
+    (void)v;
+    st->kind = ENG_SETTING_STRING;
+    st->string = arg ? arg : def ? def : "";
+}
+
+static void value_OUTPUTS(eng_setting *st, const char *name, const unsigned *v, const char *arg,
+                          const char *def)
+{
+    (void)name;
+    (void)v;
+    st->kind = ENG_SETTING_STRING;
+    st->string = arg ? arg : def ? def : "";
+}
+
+static void row_value(const bl_run_config *cfg, size_t id, eng_setting *st)
+{
+    switch (id) {
+#define BL_RUN_VALUE(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)              \
+    case BL_RUN_ID_##field:                                                                        \
+        value_##type(st, name, &cfg->field, cfg->field##_arg, def);                                \
+        break;
+        BL_RUN_OPTIONS(BL_RUN_VALUE)
+#undef BL_RUN_VALUE
+    }
+}
+
+size_t bl_run_manifest(const bl_run_config *cfg, const bl_run_label *labels, size_t n_labels,
+                       eng_setting *out)
+{
+    static const char *const passes[] = {"string", "boolean", "integer"};
+    size_t n = 0;
+    for (size_t p = 0; p < 3; p++)
+        for (size_t r = 0; r < BL_RUN_N; r++) {
+            const bl_run_option_info *row = &info_rows[r];
+            if (!row->manifest || strcmp(row->json_type, passes[p]) != 0)
+                continue;
+            size_t rows = 0, first = r; /* the rows naming the key, and the first */
+            for (size_t k = 0; k < BL_RUN_N; k++)
+                if (info_rows[k].manifest && strcmp(info_rows[k].manifest, row->manifest) == 0 &&
+                    rows++ == 0)
+                    first = k;
+            if (first != r)
+                continue; /* the key is written once, at its first row */
+            eng_setting *st = &out[n++];
+            memset(st, 0, sizeof *st);
+            st->key = row->manifest;
+            if (rows == 1) {
+                row_value(cfg, r, st);
+                continue;
+            }
+            st->kind = ENG_SETTING_STRING;
+            st->string = "";
+            for (size_t k = 0; k < n_labels; k++)
+                if (strcmp(labels[k].key, row->manifest) == 0)
+                    st->string = labels[k].text;
+        }
+    return n;
+}
+
 static const bl_opt opt_rows[] = {BL_RUN_OPTS};
 
 /* "--NAME" of each row (argv words: they outlive every caller). */
