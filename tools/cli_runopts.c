@@ -1,6 +1,8 @@
 /* cli_runopts.c — parsing and checking the run configuration from its one
  * table (cli_runopts.h): a parser per option type, the rows expanded into
- * calls of them, and the row descriptions the sweep and the tests read.
+ * calls of them (from a command line, or one option set from its text),
+ * the manifest's settings from the manifest column, and the row
+ * descriptions the sweep and the tests read.
  */
 #include "cli_runopts.h"
 

@@ -30,9 +30,10 @@
  *   help      the --help line.
  *
  * Parsing, --help, the value checks, the manifest's settings and the
- * sweep's run_args check all come from the table. Rules between
- * options (required ones, pairs that exclude each other) and the files an
- * option names (read once, in sim_args_parse) stay next to the parsing.
+ * sweep's run_args check all come from the table. Rules between options
+ * (required ones, pairs that exclude each other), the files an option
+ * names (read once) and the labels several options share are in
+ * cli_run.c (bl_run_parse, bl_run_inputs_options).
  *
  * Adding an option: one row here, then the line where it takes effect
  * (fill_spec in cli_run.c hands the configuration to the engine); the
