@@ -220,9 +220,9 @@ static int check_readable(const char *cmd, const char *what, const char *path)
 
 char *bl_command_line(int argc, const char *const *argv)
 {
-    size_t len = 16;
+    size_t len = 16; /* "batchlab" */
     for (int i = 0; i < argc; i++)
-        len += strlen(argv[i]) * 2 + 3;
+        len += strlen(argv[i]) * 4 + 3; /* ' becomes '\'' (4); a space and 2 quotes */
     char *s = malloc(len), *p = s;
     if (!s)
         return NULL;
