@@ -64,17 +64,16 @@ static void test_labels(void)
     CU_ASSERT_STRING_EQUAL(setting(&in, "walltime"), "kill");
     bl_run_inputs_fini(&in);
     /* the share as typed, and the failure model's label */
-    const char *some[] = {"--platform",   "p.xml", "--workload",   "w.swf",
+    const char *some[] = {"--platform",   "p.xml", "--workload",     "w.swf",
                           "--init-share", "0.050", "--init-planned", "no",
                           "--failures",   "model", "--on-failure",   "requeue"};
     CU_ASSERT_EQUAL_FATAL(inputs(some, 12, &cfg, &in), 0);
     CU_ASSERT_STRING_EQUAL(setting(&in, "initialization"), "share 0.050, not planned");
-    CU_ASSERT_STRING_EQUAL(setting(&in, "failures"),
-                           "model, epoch 3600 s, requeue up to 5 times");
+    CU_ASSERT_STRING_EQUAL(setting(&in, "failures"), "model, epoch 3600 s, requeue up to 5 times");
     bl_run_inputs_fini(&in);
     /* the rules between options: usage errors (their messages on stderr) */
-    const char *both[] = {"--platform",   "p.xml", "--workload", "w.swf", "--init-share",
-                          "0.1",          "--init-times", "t.txt"};
+    const char *both[] = {"--platform",   "p.xml", "--workload",   "w.swf",
+                          "--init-share", "0.1",   "--init-times", "t.txt"};
     CU_ASSERT_EQUAL(inputs(both, 8, &cfg, &in), 2);
     bl_run_inputs_fini(&in);
     const char *none[] = {"--workload", "w.swf"};

@@ -46,10 +46,12 @@
  * The task is finished when RUN/summary.json exists (the engine writes its
  * outputs atomically); a finished task exits 0 at once, which makes every
  * runner resumable. Otherwise it builds RUN/input.swf (the stand-in and/or
- * the load rescaling, through the engine's generator and eng_scale), writes
- * RUN/task.json (the grid coordinates, for the merge), runs `batchlab run
- * ... --out RUN --outputs LIST -q` in this process (its printout is
- * dropped; errors go to stderr) and removes input.swf unless asked to keep
+ * the load rescaling, through the engine's stand-in and eng_scale), writes
+ * RUN/task.json (the grid coordinates, for the merge), makes the run in
+ * this process through the entry point `run` takes (bl_run_one, cli_run.h:
+ * the run_args and the grid's options in one configuration, --out RUN
+ * --outputs LIST -q; the summary printed only with --verbose, errors on
+ * stderr as `run` words them) and removes input.swf unless asked to keep
  * it: the task line rebuilds it bit for bit.
  *
  * Slurm: the script is one job array; element i runs lines (i-1)K+1 .. iK
