@@ -7,9 +7,10 @@
 #
 #   bench/availability-study.sh [BUILD_DIR] [OUT_DIR]
 #
-# 1. `batchlab study availability` at full size: AV_SCENARIOS environments
-#    per job load (default 1000; the paper ran 10 000) and AV_TS_SCENARIOS
-#    for Table 1 (default 1000, as the paper). Printout and JSON in OUT_DIR.
+# 1. `batchlab-study availability` (the program of bench/studies) at full
+#    size: AV_SCENARIOS environments per job load (default 1000; the paper
+#    ran 10 000) and AV_TS_SCENARIOS for Table 1 (default 1000, as the
+#    paper). Printout and JSON in OUT_DIR.
 # 2. Timing, AV_REPS times (default 5) on the same environments: the full
 #    Knapsack time scan against the GreedyJnt full scan (both computing the
 #    nodes' availability at every t, as a scheduler must), and the
@@ -43,13 +44,16 @@ src=$(cd "$here/.." && pwd)
 build=${1:-$src/build}
 out=${2:-/tmp/batchlab-availability-study}
 exe=$build/batchlab
+study=$build/bench/batchlab-study
 scen=${AV_SCENARIOS:-1000}
 tscen=${AV_TS_SCENARIOS:-1000}
 reps=${AV_REPS:-5}
 seed=${AV_SEED:-1}
 seeds=${AV_SEEDS:-"$seed 2 3"}
 tim=${AV_TIMING_SCENARIOS:-200}
-[ -x "$exe" ] || { echo "availability-study: $exe is missing; build first" >&2; exit 1; }
+for x in "$exe" "$study"; do
+    [ -x "$x" ] || { echo "availability-study: $x is missing; build first" >&2; exit 1; }
+done
 mkdir -p "$out"
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
@@ -82,7 +86,7 @@ echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //
 
 # 1. The study at full size.
 json=$out/availability.json
-"$exe" study availability --seed "$seed" --scenarios "$scen" --timescan-scenarios "$tscen" \
+"$study" availability --seed "$seed" --scenarios "$scen" --timescan-scenarios "$tscen" \
     --json "$json" | tee "$out/availability.txt"
 
 # 2. Timing: only Table 1's scans (one job load for Fig. 5, one scenario).
@@ -91,7 +95,7 @@ echo "Timing: $reps runs of $tim environments at job load 0.5"
 ratios=() allocs=() fulls=() greedys=() boundeds=()
 for r in $(seq 1 "$reps"); do
     tj=$out/timing-$r.json
-    "$exe" study availability --seed "$seed" --scenarios 1 --job-loads 0 \
+    "$study" availability --seed "$seed" --scenarios 1 --job-loads 0 \
         --timescan-scenarios "$tim" --json "$tj" > /dev/null
     full=$(jobj "$tj" seconds_per_scenario knapsack_full_scan)
     greedy=$(jobj "$tj" seconds_per_scenario greedyjnt_full_scan)
@@ -157,7 +161,7 @@ for s in $seeds; do
     if [ "$s" = "$seed" ]; then
         cp "$json" "$j"
     else
-        "$exe" study availability --seed "$s" --scenarios "$scen" --timescan-scenarios "$tscen" \
+        "$study" availability --seed "$s" --scenarios "$scen" --timescan-scenarios "$tscen" \
             --json "$j" > /dev/null
     fi
     r="$(facts "$j" "$scen") $(one_start "$j")"
@@ -184,7 +188,7 @@ printf 'target: Table 1 accuracy with one starting point >= 0.5: %.3f: %s (paper
 echo
 echo "Ablation: every node carries exactly the job load (--load-concentration 0), seed $seed"
 ja=$out/availability-ablation.json
-"$exe" study availability --seed "$seed" --scenarios "$scen" --timescan-scenarios "$tscen" \
+"$study" availability --seed "$seed" --scenarios "$scen" --timescan-scenarios "$tscen" \
     --load-concentration 0 --json "$ja" > "$out/availability-ablation.txt"
 set -- $(facts "$ja" "$scen") "$(one_start "$ja")"
 printf '  gain at load 0 %.1f %%, at load %s (highest with windows in >= 10 %%) %.1f %%; windows at 0.9: %s; one start %.3f\n' \

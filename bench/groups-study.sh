@@ -6,10 +6,11 @@
 #
 #   bench/groups-study.sh [BUILD_DIR] [OUT_DIR]
 #
-# 1. `batchlab study groups`: N = 21, G = 8 (n = 1..21 without budget, and
-#    n = 8 with C = 30..120), GR_SCENARIOS environments per point (default
-#    200); N = 200, G = 40, n = 20, C = 40..220, GR_LARGE per budget
-#    (default 50). Printout and JSON in OUT_DIR.
+# 1. `batchlab-study groups` (the program of bench/studies): N = 21, G = 8
+#    (n = 1..21 without budget, and n = 8 with C = 30..120), GR_SCENARIOS
+#    environments per point (default 200); N = 200, G = 40, n = 20,
+#    C = 40..220, GR_LARGE per budget (default 50). Printout and JSON in
+#    OUT_DIR.
 # 2. Timing, GR_REPS runs (default 5) of KnapsackGroup on N = 200, G = 40,
 #    n = 20, C = 40 (GR_TIMING environments each, default 50): the median
 #    call time of each run, then the median of those. Target (issue 7):
@@ -32,7 +33,7 @@
 #    where Greedy equals KnapsackGroup in every scenario — the paper's
 #    "without the cost restriction, Greedy can outperform KnapsackSingle".
 #
-# The price law is GR_COST_LAW (default uniform; `batchlab study groups
+# The price law is GR_COST_LAW (default uniform; `batchlab-study groups
 # --cost-law`: uniform, calibrated, avail, calibrated-avail), the same in
 # every run of the script. Beside the targets it prints, per seed, the
 # cost of the 20 cheapest resources and of MaxP's choice (median and 95th
@@ -45,7 +46,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 build=${1:-$src/build}
 out=${2:-/tmp/batchlab-groups-study}
-exe=$build/batchlab
+study=$build/bench/batchlab-study
 scen=${GR_SCENARIOS:-200}
 large=${GR_LARGE:-50}
 reps=${GR_REPS:-5}
@@ -53,7 +54,7 @@ tim=${GR_TIMING:-50}
 seed=${GR_SEED:-1}
 seeds=${GR_SEEDS:-"$seed 2 3"}
 law=${GR_COST_LAW:-uniform}
-[ -x "$exe" ] || { echo "groups-study: $exe is missing; build first" >&2; exit 1; }
+[ -x "$study" ] || { echo "groups-study: $study is missing; build first" >&2; exit 1; }
 mkdir -p "$out"
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
@@ -80,7 +81,7 @@ echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //
 
 # 1. The study.
 json=$out/groups.json
-"$exe" study groups --cost-law "$law" --seed "$seed" --scenarios "$scen" --large-scenarios "$large" \
+"$study" groups --cost-law "$law" --seed "$seed" --scenarios "$scen" --large-scenarios "$large" \
     --json "$json" | tee "$out/groups.txt"
 
 # 2. Timing of KnapsackGroup at C = 40.
@@ -89,7 +90,7 @@ echo "Timing: $reps runs of KnapsackGroup on N = 200, G = 40, n = 20, C = 40, $t
 meds=()
 for r in $(seq 1 "$reps"); do
     tj=$out/timing-$r.json
-    "$exe" study groups --cost-law "$law" --seed "$seed" --skip-small --large-scenarios "$tim" --budgets 40 \
+    "$study" groups --cost-law "$law" --seed "$seed" --skip-small --large-scenarios "$tim" --budgets 40 \
         --json "$tj" > /dev/null
     m=$(block "$tj" large | oarr seconds_median knapsack_group)
     mean=$(block "$tj" large | oarr seconds knapsack_group)
@@ -195,7 +196,7 @@ for s in $seeds; do
     if [ "$s" = "$seed" ]; then
         cp "$json" "$j"
     else
-        "$exe" study groups --cost-law "$law" --seed "$s" --skip-small --large-scenarios "$large" --json "$j" > /dev/null
+        "$study" groups --cost-law "$law" --seed "$s" --skip-small --large-scenarios "$large" --json "$j" > /dev/null
     fi
     r=$(gfacts "$j")
     rows+=("$r")
@@ -207,7 +208,7 @@ for s in $seeds; do
     printf "    cost of the 20 cheapest: median %s, 95th percentile %s; of MaxP's 20: median %s, 95th percentile %s (paper: 20 hardly fit C < 40, C > 200 hardly binds)\n" \
         $(cfacts "$j")
     jl=$out/groups-loose-seed$s.json
-    "$exe" study groups --cost-law "$law" --seed "$s" --skip-small --large-scenarios "$large" \
+    "$study" groups --cost-law "$law" --seed "$s" --skip-small --large-scenarios "$large" \
         --budgets "$(echo $loose | tr ' ' ,)" --json "$jl" > /dev/null
     set -- $(lfacts "$jl" "$large")
     printf "    budgets %s: Greedy's mean above KnapsackSingle's from C = %s; Greedy = KnapsackGroup in every scenario from C = %s\n" \

@@ -56,6 +56,7 @@ src=$(cd "$here/.." && pwd)
 build=${1:-$src/build}
 out=${2:-/tmp/batchlab-sa-study}
 exe=$build/batchlab
+study=$build/bench/batchlab-study
 sizes=${SA_SIZES:-32 64 128 256 512 1024 2048}
 models=${SA_MODELS:-1 2}
 runs=${SA_RUNS:-time e2 policy}
@@ -68,7 +69,9 @@ e2iters=${SA_E2_ITERATIONS:-5000}
 seed=${SA_SEED:-1}
 jobs=${SA_JOBS:-3000}
 e1cap=${SA_E1_CAP:-10000}
-[ -x "$exe" ] || { echo "sa-study: $exe is missing; build first" >&2; exit 1; }
+for x in "$exe" "$study"; do
+    [ -x "$x" ] || { echo "sa-study: $x is missing; build first" >&2; exit 1; }
+done
 mkdir -p "$out"
 
 # A JSON number by key from a flat file (our own output: one key per line).
@@ -88,7 +91,7 @@ run_sa() { # json args...
     local json=$1 rc=0
     shift
     local TIMEFORMAT='%U %S'
-    { time "$exe" study sa "$@" --seed "$seed" --json "$json" > "$json.txt" 2> "$json.err"; } \
+    { time "$study" sa "$@" --seed "$seed" --json "$json" > "$json.txt" 2> "$json.err"; } \
         2> "$json.cpu" || rc=$?
     awk '{print $1 + $2}' "$json.cpu" > "$json.cpus"
     [ $rc = 0 ] || cat "$json.err" >&2
@@ -96,7 +99,7 @@ run_sa() { # json args...
 }
 
 gpu=0
-if "$exe" study sa --model 1 --machines 2 --iterations 1 --backend cuda > /dev/null 2>&1; then
+if "$study" sa --model 1 --machines 2 --iterations 1 --backend cuda > /dev/null 2>&1; then
     gpu=1
 fi
 echo "sa-study: build $build; CUDA backend $([ $gpu = 1 ] && echo available || echo 'not available: CPU figures only')"

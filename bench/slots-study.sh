@@ -8,7 +8,8 @@
 # usage: bench/slots-study.sh [BUILD_DIR] [OUTDIR] [CYCLES]
 #        (defaults: build, /tmp/batchlab-slots, 25000)
 #
-# 1. `batchlab study slots` with the default readings (seed 1): the table.
+# 1. `batchlab-study slots` (the program of bench/studies) with the default
+#    readings (seed 1): the table.
 # 2. The same cycles under other readings, one detail changed each time:
 #    --length-ref required (t holds at the requested performance P, a node
 #    of performance p runs t P/p), --price-factor 1.25 (C = 1.25 x 1.7^P,
@@ -34,12 +35,15 @@ BUILD=${1:-$here/build}
 OUT=${2:-/tmp/batchlab-slots}
 CYCLES=${3:-25000}
 BATCHLAB=${BATCHLAB:-$BUILD/batchlab}
+STUDY=${BATCHLAB_STUDY:-$(dirname "$BATCHLAB")/bench/batchlab-study}
 PLATFORM=$here/platforms/hetero-64.xml
 
-if [ ! -x "$BATCHLAB" ]; then
-    echo "slots-study.sh: no batchlab at $BATCHLAB (build it, or give the build folder)" >&2
-    exit 1
-fi
+for x in "$BATCHLAB" "$STUDY"; do
+    if [ ! -x "$x" ]; then
+        echo "slots-study.sh: no $(basename "$x") at $x (build it, or give the build folder)" >&2
+        exit 1
+    fi
+done
 mkdir -p "$OUT"
 
 # The per-job means of a study JSON as one line:
@@ -67,8 +71,8 @@ jsum() {
         }' "$1"
 }
 
-echo "== 1. batchlab study slots --cycles $CYCLES --seed 1 (default readings)"
-"$BATCHLAB" study slots --cycles "$CYCLES" --seed 1 --json "$OUT/study.json" \
+echo "== 1. batchlab-study slots --cycles $CYCLES --seed 1 (default readings)"
+"$STUDY" slots --cycles "$CYCLES" --seed 1 --json "$OUT/study.json" \
     --csv "$OUT/study.csv" | tee "$OUT/study.txt"
 
 echo "== 2. readings of the unstated details (one changed at a time; per-job means)"
@@ -86,7 +90,7 @@ echo "== 2. readings of the unstated details (one changed at a time; per-job mea
         else
             f=$OUT/reading-$name.json
             # shellcheck disable=SC2086
-            "$BATCHLAB" study slots --cycles "$CYCLES" --seed 1 $args --json "$f" > /dev/null
+            "$STUDY" slots --cycles "$CYCLES" --seed 1 $args --json "$f" > /dev/null
         fi
         jsum "$f" | awk -v n="$name" '{
             printf "%-14s %7d | %6.2f/%7.2f/%5.2f   %6.2f/%7.2f/%5.2f   | %6.2f/%7.2f/%5.2f   %6.2f/%7.2f/%5.2f\n",

@@ -364,16 +364,13 @@ static json_t *summary_manifest(const eng_workload *w, const eng_sim_result *r,
     char report[1024];
     eng_core_policy_report(r->core, report, sizeof report);
     eng_json_set(o, "policy_report", eng_json_str(report), ok);
-    eng_json_set(o, "walltime", eng_json_str(m->walltime), ok);
-    eng_json_set(o, "alloc", eng_json_str(m->alloc), ok);
-    eng_json_set(o, "islands", eng_json_str(m->islands ? m->islands : "strict"), ok);
-    eng_json_set(o, "procs_field", eng_json_str(m->procs_field), ok);
-    eng_json_set(o, "type_field", eng_json_str(m->type_field ? m->type_field : "queue"), ok);
-    eng_json_set(o, "initialization", eng_json_str(m->init ? m->init : "none"), ok);
-    eng_json_set(o, "failures", eng_json_str(m->failures ? m->failures : "none"), ok);
-    eng_json_set(o, "lenient", json_boolean(m->lenient), ok);
-    eng_json_set(o, "check", json_boolean(m->check), ok);
-    eng_json_set(o, "seed", json_integer((json_int_t)m->seed), ok); /* <= INT64_MAX, exact */
+    for (size_t i = 0; i < m->n_settings; i++) {
+        const eng_setting *st = &m->settings[i];
+        json_t *v = st->kind == ENG_SETTING_BOOL  ? json_boolean(st->boolean)
+                    : st->kind == ENG_SETTING_INT ? json_integer((json_int_t)st->integer)
+                                                  : eng_json_str(st->string);
+        eng_json_set(o, st->key, v, ok);
+    }
     json_t *wl = summary_input(m->workload_path ? m->workload_path : w->path, m->workload_sha256,
                                ok);
     /* The log's clock, where its header gives it: job times count seconds
@@ -445,8 +442,9 @@ static int write_schedule_swf(eng_afile *a, const eng_workload *w, const eng_sim
     notes[0] = eng_asprintf("simulated by batchlab %s (commit %s), SimGrid %s: policy %s, "
                             "walltime %s, alloc %s, processors from field %s",
                             BATCHLAB_VERSION, BATCHLAB_GIT_COMMIT, eng_sim_simgrid_version(),
-                            m->policy, m->walltime, m->alloc,
-                            strcmp(m->procs_field, "req") == 0 ? "8 (else 5)" : "5 (else 8)");
+                            m->policy, r->prep.walltime == ENG_WALLTIME_EXTEND ? "extend" : "kill",
+                            r->prep.alloc == POL_ALLOC_CORE ? "core" : "node",
+                            r->prep.procs_field == ENG_PROCS_REQ ? "8 (else 5)" : "5 (else 8)");
     notes[1] = eng_asprintf("field 3 = simulated wait, 4 = simulated run time (after walltime "
                             "kills), 5 = allocated processors, 11 = 1 completed / 0 killed at "
                             "its requested time; job numbers are the input's");

@@ -59,6 +59,24 @@ enum {
  * timeseries, all) into a bit set; false on an unknown name. */
 bool eng_output_parse(const char *list, unsigned *mask);
 
+/* One setting of the run as summary.json's manifest records it: a key and
+ * a string, boolean or integer value. The command line gives them from its
+ * run options' table (tools/cli_runopts.h: "walltime": "kill", "seed": 1,
+ * ...); the engine writes them as given and reads none. */
+typedef enum eng_setting_kind {
+    ENG_SETTING_STRING,
+    ENG_SETTING_BOOL,
+    ENG_SETTING_INT,
+} eng_setting_kind;
+
+typedef struct eng_setting {
+    const char *key; /* borrowed */
+    eng_setting_kind kind;
+    const char *string; /* ENG_SETTING_STRING, borrowed */
+    bool boolean;       /* ENG_SETTING_BOOL */
+    int64_t integer;    /* ENG_SETTING_INT: exact in the JSON */
+} eng_setting;
+
 typedef struct eng_manifest {
     const char *command; /* the command line, as typed */
     const char *policy;
@@ -68,16 +86,8 @@ typedef struct eng_manifest {
     const char *platform_path;
     char workload_sha256[65];
     char platform_sha256[65];
-    uint64_t seed;
-    const char *walltime;    /* "kill" | "extend" */
-    const char *alloc;       /* "node" | "core" */
-    const char *islands;     /* "strict" | "ignore"; NULL reads "strict" */
-    const char *procs_field; /* "alloc" | "req" */
-    const char *type_field;  /* "queue" | "partition" | "app" */
-    const char *init;        /* "none", "share X" or "table FILE" */
-    const char *failures;    /* "none" or "model, epoch E s, kill|requeue" */
-    bool lenient;
-    bool check;
+    const eng_setting *settings; /* written in this order after the policy's report */
+    size_t n_settings;
     double wall_time_s;
     unsigned outputs; /* ENG_OUT_* bits; 0: all */
 } eng_manifest;

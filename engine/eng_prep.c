@@ -265,6 +265,8 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
 {
     memset(out, 0, sizeof *out);
     out->alloc = opts->alloc;
+    out->walltime = opts->walltime;
+    out->procs_field = opts->procs_field;
     out->n_src = w->n_jobs;
     out->jobs = malloc((w->n_jobs ? w->n_jobs : 1) * sizeof *out->jobs);
     out->drop = malloc(w->n_jobs ? w->n_jobs : 1);

@@ -133,8 +133,10 @@ typedef struct eng_sim_job {
 } eng_sim_job;
 
 typedef struct eng_prepared {
-    pol_alloc alloc;   /* what the units count (options' alloc): the core's allocation */
-    eng_sim_job *jobs; /* in workload order: (submit, file order) */
+    pol_alloc alloc;             /* what the units count (options' alloc): the core's allocation */
+    eng_walltime walltime;       /* the options' walltime mode */
+    eng_procs_field procs_field; /* the options' processor field */
+    eng_sim_job *jobs;           /* in workload order: (submit, file order) */
     size_t n_jobs;
     int8_t *drop; /* per workload job: -1 kept, else eng_drop */
     size_t n_src;

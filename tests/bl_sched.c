@@ -171,11 +171,7 @@ int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char 
                          .failures = opts->failures,
                          .ignore_islands = opts->ignore_islands},
             },
-        .manifest = {.command = "test",
-                     .policy = policy,
-                     .walltime = "kill",
-                     .alloc = "node",
-                     .procs_field = "alloc"},
+        .manifest = {.command = "test", .policy = policy},
     };
     int rc = eng_run_isolated(&spec, rep, d);
     eng_workload_destroy(w);

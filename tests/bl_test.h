@@ -55,6 +55,11 @@ int bl_system(const char *cmdline, char **output);
  * bl_system. */
 int bl_run(char **output, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The built studies' program (bench/studies), and bl_run's twin for it:
+ * bl_run_study(&out, "slots --cycles 5") runs batchlab-study slots ... */
+const char *bl_study_exe(void);
+int bl_run_study(char **output, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* True if s holds needle; otherwise prints both and returns false. */
 bool bl_contains(const char *s, const char *needle);
 

@@ -1,7 +1,7 @@
 /* test_cli_fit.c — `batchlab fit` (tools/cli_fit.c): the printout and the
  * JSON of a hand-made log (values worked out in test_eng_fit.c), bad input
  * (no usable job, unreadable log) exits 1 and leaves no file, usage errors
- * exit 2; the JSON feeds `study availability --job-model`, which refuses a
+ * exit 2; the JSON feeds `batchlab-study availability --job-model`, which refuses a
  * file that is not a fit. The archive's KTH-SP2 log is fitted when present. */
 #include "bl_test.h"
 
@@ -37,10 +37,10 @@ static void test_fit(void)
     CU_ASSERT(bl_contains(j, "\"jobs\": 4,\n  \"used\": 4,\n  \"no_positive_run_time\": 0,\n"));
     free(j);
     /* the study takes the lengths' log-deviation from it */
-    CU_ASSERT_EQUAL(bl_run(&out,
-                           "study availability --scenarios 2 --timescan-scenarios 0 --job-loads "
-                           "0.5 --starts 1 --job-model '%s'",
-                           json),
+    CU_ASSERT_EQUAL(bl_run_study(&out,
+                                 "availability --scenarios 2 --timescan-scenarios 0 --job-loads "
+                                 "0.5 --starts 1 --job-model '%s'",
+                                 json),
                     0);
     CU_ASSERT(bl_contains(out, "log-deviation 2.574 from"));
     free(out);
@@ -81,7 +81,7 @@ static void test_bad_input(void)
     free(out);
     /* a fit file that is not ours */
     const char *other = bl_write_tmp("other.json", "{\"study\": \"availability\"}\n");
-    CU_ASSERT_EQUAL(bl_run(&out, "study availability --scenarios 1 --job-model '%s'", other), 1);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "availability --scenarios 1 --job-model '%s'", other), 1);
     CU_ASSERT(bl_contains(out, "other.json"));
     CU_ASSERT(bl_contains(out, "batchlab-fit 1"));
     free(out);

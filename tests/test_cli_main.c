@@ -647,9 +647,8 @@ static void test_directory_for_a_file(void)
     /* an output file that is a folder */
     snprintf(args, sizeof args, "generate lublin --nodes 4 --jobs 3 --seed 1 -o %s", d);
     expect_dir(args, 1, d);
-    /* the files of a study, a sweep, a plot and a policy option */
-    snprintf(args, sizeof args, "study availability --job-model %s", d);
-    expect_dir(args, 1, d);
+    /* the files of a sweep, a plot and a policy option (a study's:
+     * test_study_availability.c) */
     snprintf(args, sizeof args, "sweep expand %s --out %s/sweep", d, out);
     expect_dir(args, 1, d);
     snprintf(path, sizeof path, "%s/grid.txt", out);

@@ -68,6 +68,41 @@ static void test_defaults_and_values(void)
     CU_ASSERT_TRUE(c.init_share_set);
     CU_ASSERT_TRUE(c.check && c.quiet);
     CU_ASSERT_NOT_EQUAL(c.outputs, 0);
+    /* the value as typed, for the labels that quote it */
+    CU_ASSERT_STRING_EQUAL(c.init_share_arg, "0.25");
+    CU_ASSERT_PTR_NULL(c.check_arg);
+    CU_ASSERT_PTR_NULL(c.workload_arg);
+}
+
+/* One option set by its row from its text, as on the command line (what a
+ * sweep's task does for the options its grid sets). */
+static void test_set(void)
+{
+    bl_run_config c;
+    char *msg;
+    const char *none[] = {"--check"};
+    CU_ASSERT_EQUAL_FATAL(parse(none, 1, &c, &msg), 0);
+    free(msg);
+    CU_ASSERT_EQUAL(bl_run_config_set("run", &c, BL_RUN_ID_seed, "7"), 0);
+    CU_ASSERT_EQUAL(c.seed, 7);
+    CU_ASSERT_TRUE(c.seed_set);
+    CU_ASSERT_STRING_EQUAL(c.seed_arg, "7");
+    CU_ASSERT_EQUAL(bl_run_config_set("run", &c, BL_RUN_ID_walltime, "extend"), 0);
+    CU_ASSERT_EQUAL(c.walltime, 1);
+    CU_ASSERT_EQUAL(bl_run_config_set("run", &c, BL_RUN_ID_quiet, ""), 0);
+    CU_ASSERT_TRUE(c.quiet && c.check);
+    CU_ASSERT_EQUAL(bl_run_config_set("run", &c, BL_RUN_ID_out, "o"), 0);
+    CU_ASSERT_STRING_EQUAL(c.out, "o");
+    /* a bad value: the row's message, exit status 2 */
+    size_t len = 0;
+    msg = NULL;
+    FILE *mem = open_memstream(&msg, &len);
+    FILE *saved = bl_args_set_errors(mem);
+    CU_ASSERT_EQUAL(bl_run_config_set("run", &c, BL_RUN_ID_seed, "9223372036854775808"), 2);
+    bl_args_set_errors(saved);
+    fclose(mem);
+    CU_ASSERT(bl_contains(msg, "batchlab run: --seed: expected at most 9223372036854775807"));
+    free(msg);
 }
 
 /* Each check of the table, at its edge. */
@@ -100,6 +135,39 @@ static void test_checks(void)
     CU_ASSERT_EQUAL(parse(ok, 6, &c, &msg), 0);
     free(msg);
     CU_ASSERT_EQUAL(c.seed, 9223372036854775807ULL);
+}
+
+/* The manifest's settings from the table: one per key, strings, then
+ * booleans, then integers, each in table order (the order summary.json
+ * has always had); a shared key takes its label's text. */
+static void test_manifest_settings(void)
+{
+    bl_run_config c;
+    char *msg;
+    const char *args[] = {"--walltime", "extend", "--check", "--seed", "42"};
+    CU_ASSERT_EQUAL_FATAL(parse(args, 5, &c, &msg), 0);
+    free(msg);
+    const bl_run_label labels[] = {{"failures", "none (label)"}, {"initialization", "share 0.1"}};
+    eng_setting st[BL_RUN_N];
+    size_t n = bl_run_manifest(&c, labels, 2, st);
+    static const char *const keys[] = {
+        "walltime",       "alloc",    "islands", "procs_field", "type_field",
+        "initialization", "failures", "lenient", "check",       "seed"};
+    CU_ASSERT_EQUAL_FATAL(n, sizeof keys / sizeof keys[0]);
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT_STRING_EQUAL(st[i].key, keys[i]);
+    CU_ASSERT_STRING_EQUAL(st[0].string, "extend");
+    CU_ASSERT_STRING_EQUAL(st[1].string, "node");
+    CU_ASSERT_STRING_EQUAL(st[5].string, "share 0.1");
+    CU_ASSERT_STRING_EQUAL(st[6].string, "none (label)");
+    CU_ASSERT_EQUAL(st[7].kind, ENG_SETTING_BOOL);
+    CU_ASSERT_FALSE(st[7].boolean);
+    CU_ASSERT_TRUE(st[8].boolean);
+    CU_ASSERT_EQUAL(st[9].kind, ENG_SETTING_INT);
+    CU_ASSERT_EQUAL(st[9].integer, 42);
+    /* a label not given reads "" */
+    n = bl_run_manifest(&c, NULL, 0, st);
+    CU_ASSERT_STRING_EQUAL(st[5].string, "");
 }
 
 static void test_choice_names(void)
@@ -208,7 +276,9 @@ int bl_suite_cli_runopts(void)
         return 1;
     CU_add_test(s, "defaults and values from the table", test_defaults_and_values);
     CU_add_test(s, "the checks of the rows", test_checks);
+    CU_add_test(s, "one option set from its text", test_set);
     CU_add_test(s, "choice names", test_choice_names);
+    CU_add_test(s, "the manifest's settings from the rows", test_manifest_settings);
     CU_add_test(s, "--help and the manifest from the rows", test_help_and_manifest);
     CU_add_test(s, "a sweep's words for run from the rows", test_grid_words);
     return 0;

@@ -1,72 +1,16 @@
-/* test_cli_standin.c — the ForHLR II stand-in (tools/cli_standin.c): job
- * count and numbering, whole nodes of 20 cores, queue 1, requested times on
- * the walltime grid, a header that says it is a stand-in; the same seed
- * gives the same bytes and another seed other jobs; --load reaches the
- * computed load; it replays on platforms/forhlr2.xml without a dropped job;
- * usage errors. */
+/* test_cli_standin.c — `batchlab standin forhlr2` (tools/cli_standin.c):
+ * the same seed writes the same bytes and another seed other jobs, the
+ * header and the Generator line info prints; --load reaches the computed
+ * load; the file replays on platforms/forhlr2.xml without a dropped job;
+ * usage errors. The model itself is test_eng_standin.c. */
 #include "bl_test.h"
 
-#include "cli_standin.h"
 #include "eng_scale.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void test_shape(void)
-{
-    eng_workload *w = NULL;
-    eng_diag d;
-    eng_diag_clear(&d);
-    CU_ASSERT_EQUAL_FATAL(bl_standin_forhlr2(500, 7, &w, &d), ENG_OK);
-    CU_ASSERT_EQUAL(w->n_jobs, 500);
-    size_t bad_size = 0, bad_queue = 0, bad_order = 0, bad_est = 0, bad_id = 0, wide = 0;
-    for (size_t i = 0; i < w->n_jobs; i++) {
-        const eng_job *j = &w->jobs[i];
-        bad_id += j->id != (int64_t)(i + 1);
-        /* whole nodes: a multiple of 20 processors, 1..1152 nodes, 5 = 8 */
-        bad_size += j->procs_alloc % BL_FORHLR2_CORES_PER_NODE != 0 ||
-                    j->procs_alloc < BL_FORHLR2_CORES_PER_NODE ||
-                    j->procs_alloc > BL_FORHLR2_NODES * BL_FORHLR2_CORES_PER_NODE ||
-                    j->procs_req != j->procs_alloc;
-        bad_queue += j->queue != BL_FORHLR2_QUEUE;
-        bad_order += i > 0 && j->submit_s < w->jobs[i - 1].submit_s;
-        bad_est += !(j->time_req_s >= j->runtime_s) || !(j->runtime_s >= 0);
-        wide += j->procs_alloc > BL_FORHLR2_CORES_PER_NODE;
-    }
-    CU_ASSERT_EQUAL(bad_id, 0);
-    CU_ASSERT_EQUAL(bad_size, 0);
-    CU_ASSERT_EQUAL(bad_queue, 0);
-    CU_ASSERT_EQUAL(bad_order, 0);
-    CU_ASSERT_EQUAL(bad_est, 0);
-    /* The model draws both serial and parallel jobs. */
-    CU_ASSERT_TRUE(wide > 0 && wide < w->n_jobs);
-    CU_ASSERT_PTR_NOT_NULL(bl_find_note(w, "stand-in for the ForHLR II log KIT-FH2-2016-1"));
-    CU_ASSERT_TRUE(w->hdr.computer && strstr(w->hdr.computer, "stand-in"));
-    CU_ASSERT_EQUAL(w->hdr.max_nodes, 1152);
-    CU_ASSERT_EQUAL(w->hdr.max_procs, 23040);
-    eng_workload_destroy(w);
-
-    /* The same seed draws the same jobs, another seed other ones. */
-    eng_workload *a = NULL, *b = NULL, *c = NULL;
-    CU_ASSERT_EQUAL_FATAL(bl_standin_forhlr2(200, 3, &a, &d), ENG_OK);
-    CU_ASSERT_EQUAL_FATAL(bl_standin_forhlr2(200, 3, &b, &d), ENG_OK);
-    CU_ASSERT_EQUAL_FATAL(bl_standin_forhlr2(200, 4, &c, &d), ENG_OK);
-    CU_ASSERT_EQUAL(memcmp(a->jobs, b->jobs, 200 * sizeof *a->jobs), 0);
-    size_t differ = 0;
-    for (size_t i = 0; i < 200; i++)
-        differ += a->jobs[i].submit_s != c->jobs[i].submit_s ||
-                  a->jobs[i].runtime_s != c->jobs[i].runtime_s;
-    CU_ASSERT_TRUE(differ > 150);
-    eng_workload_destroy(a);
-    eng_workload_destroy(b);
-    eng_workload_destroy(c);
-
-    CU_ASSERT_EQUAL(bl_standin_forhlr2(0, 1, &w, &d), ENG_RANGE);
-    CU_ASSERT_PTR_NULL(w);
-    CU_ASSERT_TRUE(bl_contains(d.msg, "at least one job"));
-}
 
 static void test_command_bytes(void)
 {
@@ -175,7 +119,6 @@ int bl_suite_cli_standin(void)
     CU_pSuite s = CU_add_suite("cli_standin", NULL, NULL);
     if (!s)
         return 1;
-    CU_add_test(s, "shape: count, whole nodes of 20 cores, queue 1", test_shape);
     CU_add_test(s, "the command: same seed same bytes, --load, replay", test_command_bytes);
     CU_add_test(s, "usage and errors", test_usage);
     return 0;

@@ -11,8 +11,8 @@
 #include "bl_test.h"
 #include "eng_sha256.h"
 
-#include "cli.h"
 #include "cli_json.h"
+#include "cli_policy_spec.h"
 #include "cli_sweep.h"
 
 #include <stdio.h>

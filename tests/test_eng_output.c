@@ -20,6 +20,13 @@ static const bl_jobspec JOBS[] = {
     {4, 3, 1, 1, 9, 0},
 };
 
+/* The run's settings as the command line gives them (any keys). */
+static const eng_setting SETTINGS[] = {
+    {.key = "walltime", .kind = ENG_SETTING_STRING, .string = "kill"},
+    {.key = "lenient", .kind = ENG_SETTING_BOOL, .boolean = true},
+    {.key = "seed", .kind = ENG_SETTING_INT, .integer = 9007199254740993LL},
+};
+
 static int run_to(const char *dir, eng_diag *d)
 {
     eng_workload *w = bl_make_workload(JOBS, N_OF(JOBS));
@@ -30,9 +37,8 @@ static int run_to(const char *dir, eng_diag *d)
         .sim = {.core = {.policy = pol_find("easy"), .check = true}},
         .manifest = {.command = "batchlab run (test)",
                      .policy = "easy",
-                     .walltime = "kill",
-                     .alloc = "node",
-                     .procs_field = "alloc"},
+                     .settings = SETTINGS,
+                     .n_settings = N_OF(SETTINGS)},
     };
     eng_run_report rep;
     int rc = eng_run_isolated(&spec, &rep, d);
@@ -94,11 +100,20 @@ static void test_contents(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"wall_time_s\": "));
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"policy_wall_time_s\": "));
     CU_ASSERT_PTR_NOT_NULL(strstr(sum, "\"policy_report\": \"\","));
+    /* the settings, in their order and with their types, after the report */
+    CU_ASSERT_PTR_NOT_NULL(strstr(sum,
+                                  "\"policy_report\": \"\",\n    \"walltime\": \"kill\",\n"
+                                  "    \"lenient\": true,\n    \"seed\": 9007199254740993,\n"));
     /* node allocation: no core layout (the host indices need none) */
     CU_ASSERT_PTR_NULL(strstr(sum, "host_cores"));
     /* a workload without UnixStartTime: no clock in the manifest */
     CU_ASSERT_PTR_NULL(strstr(sum, "unix_start_time"));
     CU_ASSERT_PTR_NULL(strstr(sum, "time_zone_string"));
+    /* schedule.swf's note says what the engine ran: the options it was given */
+    char *sched = file(dir, "schedule.swf");
+    CU_ASSERT(bl_contains(sched, "policy easy, walltime kill, alloc node, processors from "
+                                 "field 5 (else 8)"));
+    free(sched);
     /* schedule.swf reads back with the simulated times */
     char path[1024];
     snprintf(path, sizeof path, "%s/schedule.swf", dir);

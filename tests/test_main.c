@@ -188,6 +188,22 @@ int bl_run(char **output, const char *fmt, ...)
     return bl_system(line, output);
 }
 
+const char *bl_study_exe(void)
+{
+    return BL_STUDY_EXE;
+}
+
+int bl_run_study(char **output, const char *fmt, ...)
+{
+    char args[2048], line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(line, sizeof line, "'%s' %s", bl_study_exe(), args);
+    return bl_system(line, output);
+}
+
 bool bl_contains(const char *s, const char *needle)
 {
     bool ok = s && strstr(s, needle);

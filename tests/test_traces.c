@@ -51,11 +51,7 @@ static void replay(const trace_case *c)
             .platform_path = bl_src(c->platform),
             .workload = w,
             .sim = {.core = {.policy = list[k], .check = true}},
-            .manifest = {.command = "test",
-                         .policy = list[k]->name,
-                         .walltime = "kill",
-                         .alloc = "node",
-                         .procs_field = "alloc"},
+            .manifest = {.command = "test", .policy = list[k]->name},
         };
         eng_run_report rep;
         eng_diag_clear(&d);

@@ -9,6 +9,17 @@
 #include <string.h>
 
 static FILE *errors; /* NULL: stderr */
+static const char *program = "batchlab";
+
+void bl_args_set_program(const char *name)
+{
+    program = name;
+}
+
+const char *bl_args_program(void)
+{
+    return program;
+}
 
 FILE *bl_args_set_errors(FILE *f)
 {
@@ -50,7 +61,7 @@ int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, 
     out->n_opts = n_opts;
     out->arg = calloc(n_opts ? n_opts : 1, sizeof *out->arg);
     if (!out->arg) {
-        fprintf(ERR, "batchlab %s: out of memory\n", cmd);
+        fprintf(ERR, "%s %s: out of memory\n", program, cmd);
         return 1;
     }
     for (int i = first; i < argc; i++) {
@@ -72,21 +83,21 @@ int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, 
                 if (opts[k].short_name == a[1])
                     o = &opts[k];
         } else {
-            fprintf(ERR, "batchlab %s: unexpected argument '%s' (see batchlab %s --help)\n", cmd, a,
-                    cmd);
+            fprintf(ERR, "%s %s: unexpected argument '%s' (see %s %s --help)\n", program, cmd, a,
+                    program, cmd);
             bl_args_fini(out);
             return 2;
         }
         if (!o) {
-            fprintf(ERR, "batchlab %s: unknown option '%s' (see batchlab %s --help)\n", cmd, a,
-                    cmd);
+            fprintf(ERR, "%s %s: unknown option '%s' (see %s %s --help)\n", program, cmd, a,
+                    program, cmd);
             bl_args_fini(out);
             return 2;
         }
         bl_arg *arg = &out->arg[o - opts];
         if (o->kind == BL_FLAG) {
             if (inline_value) {
-                fprintf(ERR, "batchlab %s: --%s takes no value\n", cmd, o->name);
+                fprintf(ERR, "%s %s: --%s takes no value\n", program, cmd, o->name);
                 bl_args_fini(out);
                 return 2;
             }
@@ -96,7 +107,7 @@ int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, 
         const char *value = inline_value;
         if (!value) {
             if (i + 1 >= argc) {
-                fprintf(ERR, "batchlab %s: --%s needs a value (%s)\n", cmd, o->name,
+                fprintf(ERR, "%s %s: --%s needs a value (%s)\n", program, cmd, o->name,
                         o->metavar ? o->metavar : "VALUE");
                 bl_args_fini(out);
                 return 2;
@@ -109,7 +120,7 @@ int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, 
         } else {
             const char **v = realloc(arg->values, (arg->n_values + 1) * sizeof *v);
             if (!v) {
-                fprintf(ERR, "batchlab %s: out of memory\n", cmd);
+                fprintf(ERR, "%s %s: out of memory\n", program, cmd);
                 bl_args_fini(out);
                 return 1;
             }
@@ -141,7 +152,7 @@ bool bl_args_flag(const bl_args *a, const char *name)
 void bl_args_usage(const char *cmd, const char *synopsis, const char *description,
                    const bl_opt *opts, size_t n_opts)
 {
-    printf("usage: batchlab %s %s\n\n%s\n", cmd, synopsis, description);
+    printf("usage: %s %s %s\n\n%s\n", program, cmd, synopsis, description);
     if (n_opts)
         printf("\noptions:\n");
     for (size_t i = 0; i < n_opts; i++) {
@@ -177,7 +188,7 @@ int bl_args_choice(const char *cmd, const char *name, const char *value, const c
             break;
         p = bar + 1;
     }
-    fprintf(ERR, "batchlab %s: --%s: expected ", cmd, name);
+    fprintf(ERR, "%s %s: --%s: expected ", program, cmd, name);
     for (const char *p = choices; *p; p++) {
         if (*p == '|')
             fputs(strchr(p + 1, '|') ? ", " : " or ", ERR);
@@ -194,7 +205,7 @@ int bl_args_u64(const char *cmd, const char *name, const char *value, unsigned l
     char *end;
     unsigned long long v = strtoull(value, &end, 10);
     if (end == value || *end || errno || value[0] == '-') {
-        fprintf(ERR, "batchlab %s: --%s: expected a non-negative integer, got '%s'\n", cmd, name,
+        fprintf(ERR, "%s %s: --%s: expected a non-negative integer, got '%s'\n", program, cmd, name,
                 value);
         return 2;
     }
@@ -212,7 +223,7 @@ int bl_args_int(const char *cmd, const bl_args *a, const char *name, unsigned lo
     if (bl_args_u64(cmd, name, v, &x) != 0)
         return 2;
     if (x < lo || x > hi) {
-        fprintf(ERR, "batchlab %s: --%s: expected %llu..%llu, got '%s'\n", cmd, name, lo, hi, v);
+        fprintf(ERR, "%s %s: --%s: expected %llu..%llu, got '%s'\n", program, cmd, name, lo, hi, v);
         return 2;
     }
     *out = x;
@@ -225,7 +236,7 @@ int bl_args_double(const char *cmd, const char *name, const char *value, double 
     char *end;
     double v = strtod(value, &end);
     if (end == value || *end || errno || !isfinite(v)) {
-        fprintf(ERR, "batchlab %s: --%s: expected a number, got '%s'\n", cmd, name, value);
+        fprintf(ERR, "%s %s: --%s: expected a number, got '%s'\n", program, cmd, name, value);
         return 2;
     }
     *out = v;

@@ -49,8 +49,14 @@ typedef struct bl_args {
 FILE *bl_args_set_errors(FILE *f);
 FILE *bl_args_errors(void);
 
+/* The program the messages and usage lines name: "batchlab" unless set (the
+ * studies' program, bench/studies, sets "batchlab-study"). The name is
+ * borrowed. */
+void bl_args_set_program(const char *name);
+const char *bl_args_program(void);
+
 /* Parses argv[first..argc). Returns 0, or 2 (1 when memory runs out) after
- * printing "batchlab CMD: ..." to stderr. Free with bl_args_fini. */
+ * printing "batchlab CMD: ..." to stderr (the program's name, see above). Free with bl_args_fini. */
 int bl_args_parse(const char *cmd, const bl_opt *opts, size_t n_opts, int argc, char **argv,
                   int first, bl_args *out);
 void bl_args_fini(bl_args *a);

@@ -4,8 +4,8 @@
  * beside the lognormal we fit the gamma, and the Lublin & Feitelson 2003
  * hyper-gamma of ln(run time). Every fit is maximum likelihood
  * (engine/eng_fit.c), each with its KS statistic against the log. The JSON
- * file ("format": "batchlab-fit 1") is what `batchlab study availability
- * --job-model` reads. Bad input (no usable job, unreadable log) exits 1
+ * file ("format": "batchlab-fit 1") is what `batchlab-study availability
+ * --job-model` reads (bench/studies). Bad input (no usable job, unreadable log) exits 1
  * and leaves no file; usage errors exit 2.
  */
 #include "cli.h"
@@ -24,7 +24,8 @@
 
 static const bl_opt opts[] = {
     {"workload", 0, BL_VALUE, "LOG", "the SWF log (plain or gzip)"},
-    {"json", 0, BL_VALUE, "FILE", "write the fits as JSON (for study availability --job-model)"},
+    {"json", 0, BL_VALUE, "FILE",
+     "write the fits as JSON (for batchlab-study availability --job-model)"},
 };
 
 static const char synopsis[] = "--workload LOG [--json FILE]";

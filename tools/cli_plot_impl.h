@@ -1,6 +1,6 @@
 /* cli_plot_impl.h — what the files of `batchlab plot` share behind
  * cli_plot.h: the two figures the command draws (cli_plot_run.c,
- * cli_plot_loads.c) and the gnuplot helpers both use (cli_plot.c).
+ * cli_plot_loads.c) and the gnuplot helpers both use (cli_plot_gp.c).
  */
 #ifndef BL_CLI_PLOT_IMPL_H
 #define BL_CLI_PLOT_IMPL_H
@@ -15,6 +15,8 @@ int bl_plot_run(const char *run, const bl_args *a);
 /* `batchlab plot --loads RESULTS.csv` with the parsed options
  * (cli_plot_loads.c). */
 int bl_plot_loads(const char *csv, const bl_args *a);
+
+/* ---- cli_plot_gp.c ---- */
 
 /* Runs gnuplot on script; 0, or 1 after a message ("gnuplot not found",
  * or its exit status). */

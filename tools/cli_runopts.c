@@ -1,6 +1,8 @@
 /* cli_runopts.c — parsing and checking the run configuration from its one
  * table (cli_runopts.h): a parser per option type, the rows expanded into
- * calls of them, and the row descriptions the sweep and the tests read.
+ * calls of them (from a command line, or one option set from its text),
+ * the manifest's settings from the manifest column, and the row
+ * descriptions the sweep and the tests read.
  */
 #include "cli_runopts.h"
 
@@ -18,83 +20,111 @@ static int bad(const char *cmd, const char *name, const char *expected, const ch
     return 2;
 }
 
-/* One parser per option type: value (or the default) into *out; *set
- * tells whether the option was given. 0, or 2 after the message. */
-static int parse_PATH(const char *cmd, const bl_args *a, const char *name, const char *choices,
-                      const char *def, const char **out, bool *set)
+/* One parser per option type: the value as typed, or the default (v NULL
+ * when neither), into *out. 0, or 2 after the message. */
+static int parse_PATH(const char *cmd, const char *name, const char *choices, const char *v,
+                      const char **out)
 {
     (void)cmd;
+    (void)name;
     (void)choices;
-    *set = bl_args_get(a, name)->set;
-    *out = bl_args_value(a, name, def);
+    *out = v;
     return 0;
 }
 
-static int parse_FLAG(const char *cmd, const bl_args *a, const char *name, const char *choices,
-                      const char *def, bool *out, bool *set)
+/* A flag: v is "" when it is given, NULL when not. */
+static int parse_FLAG(const char *cmd, const char *name, const char *choices, const char *v,
+                      bool *out)
 {
     (void)cmd;
+    (void)name;
     (void)choices;
-    (void)def;
-    *out = *set = bl_args_flag(a, name);
+    *out = v != NULL;
     return 0;
 }
 
-static int parse_CHOICE(const char *cmd, const bl_args *a, const char *name, const char *choices,
-                        const char *def, int *out, bool *set)
+static int parse_CHOICE(const char *cmd, const char *name, const char *choices, const char *v,
+                        int *out)
 {
-    *set = bl_args_get(a, name)->set;
-    return bl_args_choice(cmd, name, bl_args_value(a, name, def), choices, out) ? 2 : 0;
+    return bl_args_choice(cmd, name, v, choices, out) ? 2 : 0;
 }
 
-static int parse_U64(const char *cmd, const bl_args *a, const char *name, const char *choices,
-                     const char *def, unsigned long long *out, bool *set)
+static int parse_U64(const char *cmd, const char *name, const char *choices, const char *v,
+                     unsigned long long *out)
 {
     (void)choices;
-    *set = bl_args_get(a, name)->set;
-    const char *v = bl_args_value(a, name, def);
     *out = 0;
     return v && bl_args_u64(cmd, name, v, out) ? 2 : 0;
 }
 
-static int parse_DOUBLE(const char *cmd, const bl_args *a, const char *name, const char *choices,
-                        const char *def, double *out, bool *set)
+static int parse_DOUBLE(const char *cmd, const char *name, const char *choices, const char *v,
+                        double *out)
 {
     (void)choices;
-    *set = bl_args_get(a, name)->set;
-    const char *v = bl_args_value(a, name, def);
     *out = NAN;
     return v && bl_args_double(cmd, name, v, out) ? 2 : 0;
 }
 
-static int parse_OUTPUTS(const char *cmd, const bl_args *a, const char *name, const char *choices,
-                         const char *def, unsigned *out, bool *set)
+static int parse_OUTPUTS(const char *cmd, const char *name, const char *choices, const char *v,
+                         unsigned *out)
 {
     (void)choices;
-    *set = bl_args_get(a, name)->set;
-    const char *v = bl_args_value(a, name, def);
     *out = 0;
     if (v && !eng_output_parse(v, out))
         return bad(cmd, name, "names among jobs, dropped, schedule, summary, timeseries, all", v);
     return 0;
 }
 
+#define BL_RUN_IS_FLAG_PATH false
+#define BL_RUN_IS_FLAG_FLAG true
+#define BL_RUN_IS_FLAG_CHOICE false
+#define BL_RUN_IS_FLAG_U64 false
+#define BL_RUN_IS_FLAG_DOUBLE false
+#define BL_RUN_IS_FLAG_OUTPUTS false
+
+/* One function per row: the option given as typed (set, text) or absent
+ * (its default), parsed into its field and its value checked. 0, or 2
+ * after the message. */
+#define BL_RUN_ROW(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)                \
+    static int row_##field(const char *cmd, bl_run_config *cfg, bool set, const char *text)        \
+    {                                                                                              \
+        const char *value = set ? (BL_RUN_IS_FLAG_##type ? "" : text) : def;                       \
+        cfg->field##_set = set;                                                                    \
+        cfg->field##_arg = set && !BL_RUN_IS_FLAG_##type ? text : NULL;                            \
+        if (parse_##type(cmd, name, ch, value, &cfg->field))                                       \
+            return 2;                                                                              \
+        if (set || def) {                                                                          \
+            BL_RT_##type v = cfg->field;                                                           \
+            (void)v;                                                                               \
+            if (!(check))                                                                          \
+                return bad(cmd, name, exp, value);                                                 \
+        }                                                                                          \
+        return 0;                                                                                  \
+    }
+BL_RUN_OPTIONS(BL_RUN_ROW)
+#undef BL_RUN_ROW
+
 int bl_run_config_parse(const char *cmd, const bl_args *a, bl_run_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    /* each row: parse, then check the value when there is one */
 #define BL_RUN_PARSE(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)              \
-    if (parse_##type(cmd, a, name, ch, def, &cfg->field, &cfg->field##_set))                       \
-        return 2;                                                                                  \
-    if (cfg->field##_set || def) {                                                                 \
-        BL_RT_##type v = cfg->field;                                                               \
-        (void)v;                                                                                   \
-        if (!(check))                                                                              \
-            return bad(cmd, name, exp, bl_args_value(a, name, def));                               \
-    }
+    if (row_##field(cmd, cfg, bl_args_get(a, name)->set, bl_args_value(a, name, NULL)))            \
+        return 2;
     BL_RUN_OPTIONS(BL_RUN_PARSE)
 #undef BL_RUN_PARSE
     return 0;
+}
+
+int bl_run_config_set(const char *cmd, bl_run_config *cfg, int id, const char *value)
+{
+    switch (id) {
+#define BL_RUN_SET(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)                \
+    case BL_RUN_ID_##field:                                                                        \
+        return row_##field(cmd, cfg, true, value);
+        BL_RUN_OPTIONS(BL_RUN_SET)
+#undef BL_RUN_SET
+    }
+    return 2;
 }
 
 static const struct {
@@ -143,6 +173,110 @@ const bl_run_option_info *bl_run_option_list(size_t *n)
 {
     *n = sizeof info_rows / sizeof info_rows[0];
     return info_rows;
+}
+
+/* ---- the manifest's settings ---------------------------------------------- */
+
+/* One value per option type: the setting of a key that one row names. */
+static void value_PATH(eng_setting *st, const char *name, const char *const *v, const char *arg,
+                       const char *def)
+{
+    (void)name;
+    (void)v;
+    st->kind = ENG_SETTING_STRING;
+    st->string = arg ? arg : def ? def : "";
+}
+
+static void value_FLAG(eng_setting *st, const char *name, const bool *v, const char *arg,
+                       const char *def)
+{
+    (void)name;
+    (void)arg;
+    (void)def;
+    st->kind = ENG_SETTING_BOOL;
+    st->boolean = *v;
+}
+
+static void value_CHOICE(eng_setting *st, const char *name, const int *v, const char *arg,
+                         const char *def)
+{
+    (void)arg;
+    (void)def;
+    st->kind = ENG_SETTING_STRING;
+    st->string = bl_run_choice_name(name, *v);
+}
+
+static void value_U64(eng_setting *st, const char *name, const unsigned long long *v,
+                      const char *arg, const char *def)
+{
+    (void)name;
+    (void)arg;
+    (void)def;
+    st->kind = ENG_SETTING_INT;
+    st->integer = (int64_t)*v; /* the rows with a key check v <= INT64_MAX */
+}
+
+static void value_DOUBLE(eng_setting *st, const char *name, const double *v, const char *arg,
+                         const char *def)
+{
+    (void)name;
+    (void)v;
+    st->kind = ENG_SETTING_STRING;
+    st->string = arg ? arg : def ? def : "";
+}
+
+static void value_OUTPUTS(eng_setting *st, const char *name, const unsigned *v, const char *arg,
+                          const char *def)
+{
+    (void)name;
+    (void)v;
+    st->kind = ENG_SETTING_STRING;
+    st->string = arg ? arg : def ? def : "";
+}
+
+static void row_value(const bl_run_config *cfg, size_t id, eng_setting *st)
+{
+    switch (id) {
+#define BL_RUN_VALUE(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)              \
+    case BL_RUN_ID_##field:                                                                        \
+        value_##type(st, name, &cfg->field, cfg->field##_arg, def);                                \
+        break;
+        BL_RUN_OPTIONS(BL_RUN_VALUE)
+#undef BL_RUN_VALUE
+    }
+}
+
+size_t bl_run_manifest(const bl_run_config *cfg, const bl_run_label *labels, size_t n_labels,
+                       eng_setting *out)
+{
+    static const char *const passes[] = {"string", "boolean", "integer"};
+    size_t n = 0;
+    for (size_t p = 0; p < 3; p++)
+        for (size_t r = 0; r < BL_RUN_N; r++) {
+            const bl_run_option_info *row = &info_rows[r];
+            if (!row->manifest || strcmp(row->json_type, passes[p]) != 0)
+                continue;
+            size_t rows = 0, first = r; /* the rows naming the key, and the first */
+            for (size_t k = 0; k < BL_RUN_N; k++)
+                if (info_rows[k].manifest && strcmp(info_rows[k].manifest, row->manifest) == 0 &&
+                    rows++ == 0)
+                    first = k;
+            if (first != r)
+                continue; /* the key is written once, at its first row */
+            eng_setting *st = &out[n++];
+            memset(st, 0, sizeof *st);
+            st->key = row->manifest;
+            if (rows == 1) {
+                row_value(cfg, r, st);
+                continue;
+            }
+            st->kind = ENG_SETTING_STRING;
+            st->string = "";
+            for (size_t k = 0; k < n_labels; k++)
+                if (strcmp(labels[k].key, row->manifest) == 0)
+                    st->string = labels[k].text;
+        }
+    return n;
 }
 
 static const bl_opt opt_rows[] = {BL_RUN_OPTS};

@@ -18,27 +18,33 @@
  *             got 'VALUE'";
  *   manifest  M_STR(key), M_BOOL(key) or M_INT(key): the key under
  *             summary.json's "manifest" that records it and that key's
- *             JSON type (several options feed one label: "failures",
- *             "initialization"), or M_NONE (inputs, outputs, printing);
- *             the table drives the test that each key is there with its
+ *             JSON type, or M_NONE (inputs, outputs, printing). The
+ *             manifest's settings are generated from this column
+ *             (bl_run_manifest): an option with a key of its own needs
+ *             nothing else; several options feed one label ("failures",
+ *             "initialization"), composed where they are read (cli_run.c).
+ *             The table drives the test that each key is there with its
  *             type;
  *   grid      BL_GRID_SETS when a sweep's grid sets the option itself (a
  *             grid's run_args may not), BL_GRID_FREE otherwise;
  *   help      the --help line.
  *
- * Parsing, --help, the value checks, the JSON types of the manifest and
- * the sweep's run_args check all come from the table. Rules between
- * options (required ones, pairs that exclude each other) and the files an
- * option names (read once, in sim_args_parse) stay next to the parsing.
+ * Parsing, --help, the value checks, the manifest's settings and the
+ * sweep's run_args check all come from the table. Rules between options
+ * (required ones, pairs that exclude each other), the files an option
+ * names (read once) and the labels several options share are in
+ * cli_run.c (bl_run_parse, bl_run_inputs_options).
  *
  * Adding an option: one row here, then the line where it takes effect
- * (fill_spec in cli_main.c hands the configuration to the engine); the
+ * (fill_spec in cli_run.c hands the configuration to the engine); the
  * README's option list. CONTRIBUTING.md says so.
  */
 #ifndef BL_CLI_RUNOPTS_H
 #define BL_CLI_RUNOPTS_H
 
 #include "cli_args.h"
+
+#include "eng_output.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -119,11 +125,13 @@
 #define BL_RT_OUTPUTS unsigned
 
 /* The parsed options, one field per row; `<field>_set` tells whether the
- * option was given. Strings are borrowed from argv. */
+ * option was given, `<field>_arg` its value as typed (NULL when absent, and
+ * for a flag). Strings are borrowed from argv. */
 typedef struct bl_run_config {
 #define BL_RUN_FIELD(field, name, sh, type, ch, def, check, exp, mv, man, grid, help)              \
     BL_RT_##type field;                                                                            \
-    bool field##_set;
+    bool field##_set;                                                                              \
+    const char *field##_arg;
     BL_RUN_OPTIONS(BL_RUN_FIELD)
 #undef BL_RUN_FIELD
 } bl_run_config;
@@ -145,6 +153,11 @@ typedef struct bl_run_config {
  * numbers and their checks. Returns 0, or 2 after printing "batchlab CMD:
  * --NAME: expected ..., got 'VALUE'". */
 int bl_run_config_parse(const char *cmd, const bl_args *a, bl_run_config *cfg);
+
+/* Sets the option of row id (BL_RUN_ID_<field>) to value as typed, parsed
+ * and checked as on the command line (a flag: value ignored, the flag
+ * given); value is borrowed. 0, or 2 after the message. */
+int bl_run_config_set(const char *cmd, bl_run_config *cfg, int id, const char *value);
 
 /* The accepted value names of a CHOICE option's index ("kill" for
  * walltime 0); NULL for an unknown option or index. */
@@ -179,6 +192,26 @@ enum {
  * words needs room for 2 * BL_RUN_N entries (borrowed from vals and the
  * table); returns how many were written. */
 size_t bl_run_grid_words(const char *const vals[BL_RUN_N], const char **words);
+
+/* A label: the manifest's text of a key that several rows name
+ * ("initialization", "failures"), composed from those options by the code
+ * that reads them (cli_run.c). */
+typedef struct bl_run_label {
+    const char *key;
+    const char *text; /* borrowed */
+} bl_run_label;
+
+/* The manifest's settings of cfg, from the table's manifest column, into
+ * out (room for BL_RUN_N): one per key, the string keys first, then the
+ * booleans, then the integers (the order summary.json has always had),
+ * each group in table order. A key that one row names takes that row's
+ * value: a choice its name, a flag true or false, a U64 its integer,
+ * another option its value as typed (else its default, else ""). A key
+ * that several rows name takes the text of its label in labels (n_labels
+ * of them; "" when absent). Strings are borrowed from cfg, the table and
+ * labels. Returns the number of settings. */
+size_t bl_run_manifest(const bl_run_config *cfg, const bl_run_label *labels, size_t n_labels,
+                       eng_setting *out);
 
 /* Checks one `--name value` (or `--name=value`, or a flag) the way the
  * parser would, for a sweep's run_args. Returns 0, or 2 with "--NAME:

@@ -46,10 +46,12 @@
  * The task is finished when RUN/summary.json exists (the engine writes its
  * outputs atomically); a finished task exits 0 at once, which makes every
  * runner resumable. Otherwise it builds RUN/input.swf (the stand-in and/or
- * the load rescaling, through the engine's generator and eng_scale), writes
- * RUN/task.json (the grid coordinates, for the merge), runs `batchlab run
- * ... --out RUN --outputs LIST -q` in this process (its printout is
- * dropped; errors go to stderr) and removes input.swf unless asked to keep
+ * the load rescaling, through the engine's stand-in and eng_scale), writes
+ * RUN/task.json (the grid coordinates, for the merge), makes the run in
+ * this process through the entry point `run` takes (bl_run_one, cli_run.h:
+ * the run_args and the grid's options in one configuration, --out RUN
+ * --outputs LIST -q; the summary printed only with --verbose, errors on
+ * stderr as `run` words them) and removes input.swf unless asked to keep
  * it: the task line rebuilds it bit for bit.
  *
  * Slurm: the script is one job array; element i runs lines (i-1)K+1 .. iK
@@ -66,81 +68,20 @@
  * (empty where a summary lacks one); the same rows go to a JSON file beside
  * the CSV. Same files, same bytes, except the wall-time columns.
  *
- * Files: this one dispatches and holds the helpers the subcommands share
- * (cli_sweep.h); cli_sweep_grid.c reads and expands the grid,
- * cli_sweep_lines.c splits and quotes task lines, and one file per
- * subcommand (cli_sweep_expand.c, _task.c, _pending.c, _slurm.c,
- * _merge.c). The JSON reader the merge and `plot` use is cli_json.c.
+ * Files: this one only dispatches to one file per subcommand
+ * (cli_sweep_expand.c, _task.c, _pending.c, _slurm.c, _merge.c);
+ * cli_sweep_grid.c reads and expands the grid, and cli_sweep_util.c holds
+ * what the subcommands share (task lines split and quoted, files and
+ * paths, a load's name), calling none of them back. The JSON reader the
+ * merge and `plot` use is cli_json.c.
  *
  * Exit status: 0 success; 1 bad input or a failed run ("FILE:LINE: ...");
  * 2 usage error.
  */
 #include "cli_sweep.h"
 
-#include "eng_util.h"
-
-#include <errno.h>
-#include <limits.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-/* ------------------------------------------------------------------ */
-/* Helpers shared by the subcommands                                   */
-
-bool bl_sweep_file_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-/* The absolute form of a path that may not exist yet (no normalisation). */
-char *bl_sweep_absolute(const char *path)
-{
-    if (path[0] == '/')
-        return eng_strdup(path);
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        return NULL;
-    return eng_asprintf("%s/%s", cwd, path);
-}
-
-void bl_sweep_load_text(char *buf, size_t len, double load)
-{
-    if (load == 0.0)
-        snprintf(buf, len, "log");
-    else
-        eng_fmt_double(buf, len, load);
-}
-
-/* Reads the lines of a task list (without their newlines). */
-int bl_sweep_read_lines(const char *path, char ***lines, size_t *n, eng_diag *d)
-{
-    *lines = NULL;
-    *n = 0;
-    if (eng_check_not_dir(path, "a task list", d) != ENG_OK)
-        return ENG_IO;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return eng_diag_set(d, ENG_IO, "%s: cannot open the task list: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t cap = 0, lcap = 0;
-    ssize_t len;
-    int rc = ENG_OK;
-    while (rc == ENG_OK && (len = getline(&buf, &cap, f)) >= 0) {
-        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-            buf[--len] = '\0';
-        if (eng_grow(lines, &lcap, *n + 1, sizeof **lines) != ENG_OK ||
-            !((*lines)[*n] = eng_strdup(buf)))
-            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
-        else
-            (*n)++;
-    }
-    free(buf);
-    fclose(f);
-    return rc;
-}
 
 /* ------------------------------------------------------------------ */
 /* Dispatch                                                            */

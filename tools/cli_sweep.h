@@ -4,7 +4,8 @@
  * the merge of every run's summary.json into one CSV. The grid format and
  * the task line are described at the top of cli_sweep.c and in
  * bench/README.md. This header is shared by the sweep's files (one per
- * subcommand, see cli_sweep.c); the JSON reader is cli_json.h.
+ * subcommand, dispatched by cli_sweep.c; the grid in cli_sweep_grid.c; the
+ * shared helpers in cli_sweep_util.c); the JSON reader is cli_json.h.
  *
  * Ownership: every structure here owns its strings; free with its _fini.
  * Errors: functions return 0 (ENG_OK) or a negative eng_error code and fill
@@ -82,7 +83,7 @@ typedef struct bl_task {
 int bl_grid_expand(const bl_grid *g, bl_task **tasks, size_t *n, eng_diag *d);
 void bl_tasks_free(bl_task *tasks, size_t n);
 
-/* ---- task lines --------------------------------------------------------- */
+/* ---- task lines (cli_sweep_util.c) -------------------------------------- */
 
 /* Splits a shell line into words: unquoted text, '...' and "..." (with \"
  * \\ \$ \` escapes) and backslash escapes, as the shell does, without
@@ -99,7 +100,7 @@ bool bl_shell_quote(char *buf, size_t len, const char *word);
  * string, or NULL when the line has none. */
 char *bl_task_out_dir(const char *line);
 
-/* ---- shared by the subcommands (cli_sweep*.c) -------------------------- */
+/* ---- shared by the subcommands (cli_sweep_util.c) ---------------------- */
 
 /* Seeds are 32-bit (GSL's seeding of the generators takes an unsigned
  * long, and the task lines must read back the same number everywhere). */

@@ -6,9 +6,9 @@
 #include "cli_sweep.h"
 
 #include "cli_args.h"
-#include "cli_standin.h"
 
 #include "eng_run.h"
+#include "eng_standin.h"
 #include "eng_util.h"
 
 #include <limits.h>
@@ -129,8 +129,8 @@ static int load_machine(const bl_grid *g, long long *nodes, long long *cores, en
     for (size_t i = 0; i < g->n_workloads; i++)
         all_standins = all_standins && g->workloads[i].standin;
     if (all_standins) {
-        *nodes = BL_FORHLR2_NODES;
-        *cores = BL_FORHLR2_CORES_PER_NODE;
+        *nodes = ENG_FORHLR2_NODES;
+        *cores = ENG_FORHLR2_CORES_PER_NODE;
         return ENG_OK;
     }
     eng_platform *p = NULL;

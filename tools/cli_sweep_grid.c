@@ -6,7 +6,7 @@
 
 #include "cli_sweep.h"
 
-#include "cli.h"
+#include "cli_policy_spec.h"
 #include "cli_runopts.h"
 
 #include "eng_run.h"

@@ -1,20 +1,22 @@
 /* cli_sweep_task.c — `batchlab sweep task ...`: one run of a sweep (one
- * task line): its input built, task.json written, `batchlab run` run in
- * this process through bl_cmd_run (see cli_sweep.c).
+ * task line): its input built, task.json written, and the run made in this
+ * process through the entry point of every run, bl_run_one (cli_run.h;
+ * see cli_sweep.c).
  */
 #include "cli_sweep.h"
 
-#include "cli.h"
 #include "cli_args.h"
+#include "cli_run.h"
 #include "cli_runopts.h"
-#include "cli_standin.h"
 
 #include "eng_json.h"
 #include "eng_run.h"
 #include "eng_scale.h"
+#include "eng_standin.h"
 #include "eng_util.h"
 
-#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -64,7 +66,7 @@ static int task_input(const char *in_path, const char *standin, unsigned long lo
     eng_workload *w = NULL;
     int rc;
     if (standin) {
-        rc = bl_standin_forhlr2((size_t)jobs, (unsigned long)seed, &w, d);
+        rc = eng_standin_forhlr2((size_t)jobs, (unsigned long)seed, 0.0, &w, d);
     } else {
         eng_swf_read_opts ro = {.lenient = lenient};
         rc = eng_swf_read(in_path, &ro, &w, d);
@@ -187,33 +189,15 @@ static int task_prepare(const task_req *t, const char *input, const char *task_j
     return 0;
 }
 
-/* bl_cmd_run with the printout on stdout sent to /dev/null unless
- * verbose (a sweep keeps summary.json instead). */
-static int run_muted(int argc, const char **argv, bool verbose)
-{
-    int saved = -1;
-    fflush(stdout);
-    if (!verbose) {
-        int null_fd = open("/dev/null", O_WRONLY);
-        if (null_fd >= 0) {
-            saved = dup(STDOUT_FILENO);
-            dup2(null_fd, STDOUT_FILENO);
-            close(null_fd);
-        }
-    }
-    int rc = bl_cmd_run(argc, (char **)argv);
-    fflush(stdout);
-    if (saved >= 0) {
-        dup2(saved, STDOUT_FILENO);
-        close(saved);
-    }
-    return rc;
-}
-
-/* `batchlab run` on the task: the options the grid sets, named by the run
- * option table (bl_run_grid_words), the policy, then the grid's run_args.
- * Returns run's exit status. */
-static int task_run(const task_req *t, const char *input, bool verbose)
+/* The run configuration of a task: the grid's run_args, parsed by the
+ * caller as `run` parses its options (bl_run_opts), then the options the
+ * grid sets, each given its value as typed (bl_run_config_set: parsed and
+ * checked by the table's row). *command is the line the manifest records,
+ * the equivalent `batchlab run` command: the grid's options named by the
+ * table (bl_run_grid_words), the policy, the run_args. 0, or the exit
+ * status after the message. */
+static int task_config(const task_req *t, const char *input, const bl_args *a, bl_run_config *cfg,
+                       char **command)
 {
     const char *vals[BL_RUN_N] = {0};
     vals[BL_RUN_ID_platform] = t->platform;
@@ -222,20 +206,66 @@ static int task_run(const task_req *t, const char *input, bool verbose)
     vals[BL_RUN_ID_seed] = t->seed_s;
     vals[BL_RUN_ID_outputs] = t->outputs;
     vals[BL_RUN_ID_quiet] = ""; /* a flag: given */
-    const char **argv = calloc(2 * BL_RUN_N + 3 + t->extra->n_values, sizeof *argv);
-    if (!argv) {
+    int rc = bl_run_config_parse("run", a, cfg) ? 2 : 0;
+    for (int id = 0; id < BL_RUN_N && rc == 0; id++)
+        if (vals[id])
+            rc = bl_run_config_set("run", cfg, id, vals[id]);
+    if (rc)
+        return rc;
+    const char **words = calloc(2 * BL_RUN_N + 3 + t->extra->n_values, sizeof *words);
+    size_t n = 0;
+    if (words) {
+        words[n++] = "run";
+        n += bl_run_grid_words(vals, words + n);
+        words[n++] = "--policy";
+        words[n++] = t->policy;
+        for (size_t i = 0; i < t->extra->n_values; i++)
+            words[n++] = t->extra->values[i];
+        *command = bl_command_line((int)n, words);
+        free(words);
+    }
+    if (!words || !*command) {
         fprintf(stderr, "batchlab sweep task: out of memory\n");
         return 1;
     }
-    size_t n = 0;
-    argv[n++] = "run";
-    n += bl_run_grid_words(vals, argv + n);
-    argv[n++] = "--policy";
-    argv[n++] = t->policy;
-    for (size_t i = 0; i < t->extra->n_values; i++)
-        argv[n++] = t->extra->values[i];
-    int rc = run_muted((int)n, argv, verbose);
-    free(argv);
+    return 0;
+}
+
+/* The run of the task, through the entry point every run takes
+ * (bl_run_one): its messages read "batchlab run: ...", as the command
+ * line's; its printout only with --verbose (a sweep keeps summary.json).
+ * Returns the run's exit status. */
+static int task_run(const task_req *t, const char *input, bool verbose)
+{
+    bl_run_config cfg;
+    bl_run_inputs in = {0};
+    bl_policy_spec ps = {0};
+    char *command = NULL;
+    bl_args a;
+    int rc = bl_args_parse("run", bl_run_opts, bl_run_n_opts, (int)t->extra->n_values,
+                           (char **)t->extra->values, 0, &a);
+    if (rc == 0)
+        rc = task_config(t, input, &a, &cfg, &command);
+    if (rc == 0)
+        rc = bl_run_inputs_options("run", &cfg, &in);
+    in.command = command;
+    const bl_arg *popt = rc == 0 ? bl_args_get(&a, "policy-opt") : NULL;
+    if (rc == 0)
+        rc = bl_policy_spec_parse("run", bl_args_value(&a, "policy", t->policy), popt->values,
+                                  popt->n_values, &ps);
+    if (rc == 0)
+        rc = bl_run_inputs_workload(&cfg, &in);
+    eng_run_report rep;
+    if (rc == 0)
+        rc = bl_run_one(&cfg, &in, &ps, cfg.out, false, &rep);
+    if (rc == 0) {
+        if (verbose)
+            bl_run_print(&cfg, &in, &ps, cfg.out, &rep);
+        eng_run_report_fini(&rep);
+    }
+    bl_policy_spec_fini(&ps);
+    bl_run_inputs_fini(&in);
+    bl_args_fini(&a);
     if (rc > 128)
         fprintf(stderr,
                 "batchlab sweep task: %s: the run was stopped (exit %d); it stays "

@@ -1,4 +1,4 @@
-/* cli_study_sa.c — `batchlab study sa`: schedule refinement by simulated
+/* study_sa.c — `batchlab-study sa`: schedule refinement by simulated
  * annealing on the load models of Skrinarova & Povinsky 2019 (gpu/gpu_sa.h):
  * one run on one load model and machine count, with a fixed number of
  * iterations or the E1 stopping rule, minimising E1 or E2, on the CPU
@@ -14,8 +14,10 @@
  * iterations; Table 4 (model #1 with the E1 rule) is missing from the
  * text.
  */
-#include "cli.h"
+#include "study.h"
+
 #include "cli_args.h"
+#include "cli_policy_spec.h"
 
 #include "eng_json.h"
 #include "eng_util.h"
@@ -27,7 +29,7 @@
 #include <string.h>
 #include <time.h>
 
-const char bl_study_sa_summary[] =
+const char study_sa_summary[] =
     "simulated-annealing schedule refinement on CPU/GPU (Skrinarova & Povinsky 2019)";
 
 
@@ -343,7 +345,7 @@ static int write_file(const char *path, const study *st)
     int rc = ok ? eng_json_write(path, root, &d) : eng_diag_set(&d, ENG_NOMEM, "out of memory");
     json_decref(root);
     if (rc != ENG_OK) {
-        fprintf(stderr, "batchlab study sa: %s\n", d.msg);
+        fprintf(stderr, "batchlab-study sa: %s\n", d.msg);
         return 1;
     }
     return 0;
@@ -352,7 +354,7 @@ static int write_file(const char *path, const study *st)
 static int parse(const bl_args *a, study *st)
 {
     if (!bl_args_get(a, "model")->set || !bl_args_get(a, "machines")->set) {
-        fprintf(stderr, "batchlab study sa: --model and --machines are required (see --help)\n");
+        fprintf(stderr, "batchlab-study sa: --model and --machines are required (see --help)\n");
         return 2;
     }
     const bool stop_e1 = bl_args_flag(a, "stop-e1");
@@ -360,15 +362,15 @@ static int parse(const bl_args *a, study *st)
     unsigned long long model = 1, machines = 32, iterations = stop_e1 ? 100000 : 1000, chains = 1,
                        pct = 0, t0 = 500, t_end = 10000, seed = 1;
     st->instance = 1;
-    if (bl_args_int("study sa", a, "model", 1, 2, &model) ||
-        bl_args_int("study sa", a, "machines", 1, 16384, &machines) ||
-        bl_args_int("study sa", a, "iterations", 0, 1000000000ULL, &iterations) ||
-        bl_args_int("study sa", a, "chains", 1, 1 << 20, &chains) ||
-        bl_args_int("study sa", a, "transfer-cost", 0, 1000, &pct) ||
-        bl_args_int("study sa", a, "t0-accept", 1, 999, &t0) ||
-        bl_args_int("study sa", a, "t-end", 1, 1000000, &t_end) ||
-        bl_args_int("study sa", a, "seed", 0, UINT64_MAX, &seed) ||
-        bl_args_int("study sa", a, "instance", 0, UINT64_MAX, &st->instance))
+    if (bl_args_int("sa", a, "model", 1, 2, &model) ||
+        bl_args_int("sa", a, "machines", 1, 16384, &machines) ||
+        bl_args_int("sa", a, "iterations", 0, 1000000000ULL, &iterations) ||
+        bl_args_int("sa", a, "chains", 1, 1 << 20, &chains) ||
+        bl_args_int("sa", a, "transfer-cost", 0, 1000, &pct) ||
+        bl_args_int("sa", a, "t0-accept", 1, 999, &t0) ||
+        bl_args_int("sa", a, "t-end", 1, 1000000, &t_end) ||
+        bl_args_int("sa", a, "seed", 0, UINT64_MAX, &seed) ||
+        bl_args_int("sa", a, "instance", 0, UINT64_MAX, &st->instance))
         return 2;
     st->model = (int)model;
     st->machines = (int)machines;
@@ -383,25 +385,25 @@ static int parse(const bl_args *a, study *st)
     st->par.t0_accept_permille = (int32_t)t0;
     st->par.t_end_ppm = (int32_t)t_end;
     st->par.seed = seed;
-    if (bl_args_choice("study sa", "energy", bl_args_value(a, "energy", "e1"), "e1|e2",
+    if (bl_args_choice("sa", "energy", bl_args_value(a, "energy", "e1"), "e1|e2",
                        &st->energy_idx) != 0)
         return 2;
     st->par.energy = st->energy_idx ? GPU_SA_E2 : GPU_SA_E1;
-    if (bl_args_choice("study sa", "parallel", bl_args_value(a, "parallel", "chains"),
-                       "chains|machines", &st->parallel_idx) != 0)
+    if (bl_args_choice("sa", "parallel", bl_args_value(a, "parallel", "chains"), "chains|machines",
+                       &st->parallel_idx) != 0)
         return 2;
     st->par.parallel = st->parallel_idx ? GPU_SA_PARALLEL_MACHINES : GPU_SA_PARALLEL_CHAINS;
-    if (bl_args_choice("study sa", "acceptance", bl_args_value(a, "acceptance", "metropolis"),
+    if (bl_args_choice("sa", "acceptance", bl_args_value(a, "acceptance", "metropolis"),
                        "metropolis|paper", &st->accept_idx) != 0)
         return 2;
     st->par.acceptance = st->accept_idx ? GPU_SA_ACCEPT_PAPER : GPU_SA_ACCEPT_METROPOLIS;
     st->par.full_decode = bl_args_flag(a, "full-decode");
     int b = 0;
     st->backend_req = bl_args_value(a, "backend", "auto");
-    if (bl_args_choice("study sa", "backend", st->backend_req, "auto|cpu|cuda", &b) != 0)
+    if (bl_args_choice("sa", "backend", st->backend_req, "auto|cpu|cuda", &b) != 0)
         return 2;
     const char *env = NULL;
-    if (bl_sa_backend_env("study sa", &env) != 0)
+    if (bl_sa_backend_env("sa", &env) != 0)
         return 2;
     if (env)
         st->backend_req = env;
@@ -409,14 +411,14 @@ static int parse(const bl_args *a, study *st)
     return 0;
 }
 
-int bl_study_sa(int argc, char **argv)
+int study_sa(int argc, char **argv)
 {
     bl_args a;
-    int rc = bl_args_parse("study sa", opts, BL_N_OPTS(opts), argc, argv, 1, &a);
+    int rc = bl_args_parse("sa", opts, BL_N_OPTS(opts), argc, argv, 1, &a);
     if (rc)
         return rc;
     if (a.help) {
-        bl_args_usage("study sa", synopsis, description, opts, BL_N_OPTS(opts));
+        bl_args_usage("sa", synopsis, description, opts, BL_N_OPTS(opts));
         bl_args_fini(&a);
         return 0;
     }
@@ -445,7 +447,7 @@ int bl_study_sa(int argc, char **argv)
         rc = gpu_sa_solve(&st.m.problem, &st.par, st.backend_req, &st.r, err, sizeof err);
     st.cpu_seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
     if (rc) {
-        fprintf(stderr, "batchlab study sa: %s\n", err);
+        fprintf(stderr, "batchlab-study sa: %s\n", err);
         gpu_sa_model_fini(&st.m);
         bl_args_fini(&a);
         return 1;

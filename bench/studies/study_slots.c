@@ -1,4 +1,4 @@
-/* cli_study_slots.c — `batchlab study slots`: the simulation study of
+/* study_slots.c — `batchlab-study slots`: the simulation study of
  * Toporkov, Yemelyanov, Toporkova & Bobchenkov 2011, Section 5. Each cycle
  * draws an ordered slot list (SlotGenerator) and a batch (JobGenerator),
  * searches the batch's alternatives with ALP and with AMP on the same list
@@ -42,6 +42,8 @@
  * Cost: per cycle O(passes * n * m * W) for the searches and O(cells * sum
  * of alternatives) for the programs; 25 000 cycles take seconds.
  */
+#include "study.h"
+
 #include "cli_args.h"
 
 #include "eng_json.h"
@@ -55,8 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int bl_study_slots(int argc, char **argv);
-const char bl_study_slots_summary[] =
+const char study_slots_summary[] =
     "ALP vs AMP slot search and batch DP (Toporkov et al. 2011, Section 5)";
 
 #define MAX_JOBS 7
@@ -344,7 +345,7 @@ static const char *const aname[2] = {"alp", "amp"};
 
 static void print_table(const study *st)
 {
-    printf("batchlab study slots: ALP vs AMP, %llu cycle%s, seed %lu\n", st->cycles,
+    printf("batchlab-study slots: ALP vs AMP, %llu cycle%s, seed %lu\n", st->cycles,
            bl_s(st->cycles), st->seed);
     printf("reading: t holds at performance %s; C = %g * 1.7^P; S = C t N; T* (2) floored %s; "
            "%s performance; DP grid <= %lld cells\n",
@@ -448,20 +449,20 @@ static int write_file(const char *path, const study *st)
     int rc = ok ? eng_json_write(path, root, &d) : eng_diag_set(&d, ENG_NOMEM, "out of memory");
     json_decref(root);
     if (rc != ENG_OK) {
-        fprintf(stderr, "batchlab study slots: %s\n", d.msg);
+        fprintf(stderr, "batchlab-study slots: %s\n", d.msg);
         return 1;
     }
     return 0;
 }
 
-int bl_study_slots(int argc, char **argv)
+int study_slots(int argc, char **argv)
 {
     bl_args a;
-    int rc = bl_args_parse("study slots", opts, BL_N_OPTS(opts), argc, argv, 1, &a);
+    int rc = bl_args_parse("slots", opts, BL_N_OPTS(opts), argc, argv, 1, &a);
     if (rc)
         return rc;
     if (a.help) {
-        bl_args_usage("study slots", synopsis, description, opts, BL_N_OPTS(opts));
+        bl_args_usage("slots", synopsis, description, opts, BL_N_OPTS(opts));
         bl_args_fini(&a);
         return 0;
     }
@@ -470,33 +471,33 @@ int bl_study_slots(int argc, char **argv)
     int idx = 0;
     const char *ref = bl_args_value(&a, "length-ref", "unit");
     const char *pf = bl_args_value(&a, "price-factor", NULL);
-    if ((rc = bl_args_int("study slots", &a, "cycles", 1, 100000000ULL, &st.cycles)) != 0)
+    if ((rc = bl_args_int("slots", &a, "cycles", 1, 100000000ULL, &st.cycles)) != 0)
         goto done;
     v = st.seed;
-    if ((rc = bl_args_int("study slots", &a, "seed", 0, SEED_MAX, &v)) != 0)
+    if ((rc = bl_args_int("slots", &a, "seed", 0, SEED_MAX, &v)) != 0)
         goto done;
     st.seed = (unsigned long)v;
     v = (unsigned long long)st.dp_cells;
-    if ((rc = bl_args_int("study slots", &a, "dp-cells", 16, 1ULL << 24, &v)) != 0)
+    if ((rc = bl_args_int("slots", &a, "dp-cells", 16, 1ULL << 24, &v)) != 0)
         goto done;
     st.dp_cells = (int64_t)v;
-    if ((rc = bl_args_choice("study slots", "length-ref", ref, "unit|required", &idx)) != 0)
+    if ((rc = bl_args_choice("slots", "length-ref", ref, "unit|required", &idx)) != 0)
         goto done;
     st.unit_ref = idx == 0;
-    if ((rc = bl_args_choice("study slots", "t-limit", bl_args_value(&a, "t-limit", "means"),
+    if ((rc = bl_args_choice("slots", "t-limit", bl_args_value(&a, "t-limit", "means"),
                              "means|terms", &idx)) != 0)
         goto done;
     st.rule = idx == 0 ? POL_DP_TLIMIT_MEANS : POL_DP_TLIMIT_TERMS;
-    if ((rc = bl_args_choice("study slots", "perf", bl_args_value(&a, "perf", "real"),
-                             "real|integer", &idx)) != 0)
+    if ((rc = bl_args_choice("slots", "perf", bl_args_value(&a, "perf", "real"), "real|integer",
+                             &idx)) != 0)
         goto done;
     st.int_perf = idx == 1;
     if (pf) {
-        if ((rc = bl_args_double("study slots", "price-factor", pf, &st.price_factor)) != 0)
+        if ((rc = bl_args_double("slots", "price-factor", pf, &st.price_factor)) != 0)
             goto done;
         if (!(st.price_factor > 0)) {
             fprintf(stderr,
-                    "batchlab study slots: --price-factor: expected a number > 0, got "
+                    "batchlab-study slots: --price-factor: expected a number > 0, got "
                     "'%s'\n",
                     pf);
             rc = 2;
@@ -510,21 +511,21 @@ int bl_study_slots(int argc, char **argv)
     const char *csv_path = bl_args_value(&a, "csv", NULL);
     if (csv_path) {
         if (eng_afile_open(&caf, csv_path, &d) != 0) {
-            fprintf(stderr, "batchlab study slots: %s\n", d.msg);
+            fprintf(stderr, "batchlab-study slots: %s\n", d.msg);
             rc = 1;
             goto done;
         }
         csv = caf.f;
     }
     if (run(&st, csv) != 0) {
-        fprintf(stderr, "batchlab study slots: out of memory\n");
+        fprintf(stderr, "batchlab-study slots: out of memory\n");
         if (csv)
             eng_afile_abort(&caf);
         rc = 1;
         goto done;
     }
     if (csv && eng_afile_commit(&caf, &d) != 0) {
-        fprintf(stderr, "batchlab study slots: %s\n", d.msg);
+        fprintf(stderr, "batchlab-study slots: %s\n", d.msg);
         rc = 1;
         goto done;
     }

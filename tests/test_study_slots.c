@@ -1,5 +1,5 @@
-/* test_cli_study_slots.c — `batchlab study slots`: the table and the JSON
- * (shape, determinism, AMP finding more and faster alternatives than
+/* test_study_slots.c — `batchlab-study slots` (bench/studies/study_slots.c):
+ * the table and the JSON (shape, determinism, AMP finding more and faster alternatives than
  * ALP), the CSV rows, --help and usage errors. */
 #include "bl_test.h"
 
@@ -30,7 +30,7 @@ static void test_table_and_json(void)
     snprintf(json2, sizeof json2, "%s/slots2.json", dir);
     snprintf(csv, sizeof csv, "%s/slots.csv", dir);
     char *out = NULL;
-    int rc = bl_run(&out, "study slots --cycles 300 --seed 5 --json '%s' --csv '%s'", json, csv);
+    int rc = bl_run_study(&out, "slots --cycles 300 --seed 5 --json '%s' --csv '%s'", json, csv);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT(bl_contains(out, "paper ALP"));
     CU_ASSERT(bl_contains(out, "59.85"));
@@ -54,7 +54,7 @@ static void test_table_and_json(void)
     CU_ASSERT(amp_alt > alp_alt && alp_alt > 0);
     CU_ASSERT(amp_time < alp_time && amp_time > 0);
     /* the same seed writes the same bytes */
-    CU_ASSERT_EQUAL(bl_run(NULL, "study slots --cycles 300 --seed 5 --json '%s'", json2), 0);
+    CU_ASSERT_EQUAL(bl_run_study(NULL, "slots --cycles 300 --seed 5 --json '%s'", json2), 0);
     char *j2 = bl_slurp(json2, NULL);
     CU_ASSERT(j2 && strcmp(j, j2) == 0);
     free(j2);
@@ -72,32 +72,32 @@ static void test_table_and_json(void)
 static void test_readings_and_errors(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL(bl_run(&out, "study slots --cycles 50 --length-ref required --t-limit terms "
-                                 "--price-factor 1.25 --perf integer"),
+    CU_ASSERT_EQUAL(bl_run_study(&out, "slots --cycles 50 --length-ref required --t-limit terms "
+                                       "--price-factor 1.25 --perf integer"),
                     0);
     CU_ASSERT(bl_contains(out, "t holds at performance P"));
     CU_ASSERT(bl_contains(out, "C = 1.25 * 1.7^P"));
     CU_ASSERT(bl_contains(out, "term by term"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study slots --help"), 0);
-    CU_ASSERT(bl_contains(out, "usage: batchlab study slots"));
+    CU_ASSERT_EQUAL(bl_run_study(&out, "slots --help"), 0);
+    CU_ASSERT(bl_contains(out, "usage: batchlab-study slots"));
     CU_ASSERT(bl_contains(out, "--price-factor"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study slots --length-ref fast"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "slots --length-ref fast"), 2);
     CU_ASSERT(bl_contains(out, "--length-ref"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study slots --price-factor 0"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "slots --price-factor 0"), 2);
     CU_ASSERT(bl_contains(out, "expected a number > 0"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study slots --cycles 0"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "slots --cycles 0"), 2);
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study slots --json /nonexistent/dir/x.json --cycles 5"), 1);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "slots --json /nonexistent/dir/x.json --cycles 5"), 1);
     free(out);
 }
 
-int bl_suite_cli_study_slots(void)
+int bl_suite_study_slots(void)
 {
-    CU_pSuite s = CU_add_suite("cli_study_slots", NULL, NULL);
+    CU_pSuite s = CU_add_suite("study_slots", NULL, NULL);
     if (!s)
         return 1;
     CU_add_test(s, "table, JSON and CSV", test_table_and_json);

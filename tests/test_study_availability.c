@@ -1,7 +1,8 @@
-/* test_cli_study_availability.c — `batchlab study availability`: the
- * printout with the paper's numbers, the JSON keys issue 7 asks for,
- * Knapsack never below GreedyJnt, the exact scans exact, determinism of the
- * values, --help and usage errors. */
+/* test_study_availability.c — `batchlab-study availability`
+ * (bench/studies/study_availability.c): the printout with the paper's
+ * numbers, the JSON keys issue 7 asks for, Knapsack never below GreedyJnt,
+ * the exact scans exact, determinism of the values, --help and usage
+ * errors, a folder given for a file. */
 #include "bl_test.h"
 
 #include <stdio.h>
@@ -26,10 +27,10 @@ static void test_run_and_json(void)
     char json[512], json2[512];
     snprintf(json, sizeof json, "%s/av.json", dir);
     snprintf(json2, sizeof json2, "%s/av2.json", dir);
-    const char *args = "study availability --scenarios 4 --timescan-scenarios 3 --job-loads "
+    const char *args = "availability --scenarios 4 --timescan-scenarios 3 --job-loads "
                        "0,0.3,0.6 --starts 1,5,20 --seed 3";
     char *out = NULL;
-    CU_ASSERT_EQUAL(bl_run(&out, "%s --json '%s'", args, json), 0);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "%s --json '%s'", args, json), 0);
     CU_ASSERT(bl_contains(out, "0.96 vs 0.87"));
     CU_ASSERT(bl_contains(out, "Table 1"));
     CU_ASSERT(bl_contains(out, "0.953, 143"));
@@ -67,7 +68,7 @@ static void test_run_and_json(void)
     CU_ASSERT_EQUAL(entries, 3 * 3 + 1); /* 3 placements x 3 counts, GreedyJnt */
     CU_ASSERT(bl_contains(j, "\"exact_share\": 1"));
     /* the same seed gives the same values (times differ) */
-    CU_ASSERT_EQUAL(bl_run(NULL, "%s --json '%s'", args, json2), 0);
+    CU_ASSERT_EQUAL(bl_run_study(NULL, "%s --json '%s'", args, json2), 0);
     char *j2 = bl_slurp(json2, NULL);
     char *ks2 = j2 ? bl_json_array(j2, "knapsack") : NULL;
     CU_ASSERT(ks2 && strcmp(ks, ks2) == 0);
@@ -82,8 +83,8 @@ static void test_run_and_json(void)
 static void test_usage(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL(bl_run(&out, "study availability --help"), 0);
-    CU_ASSERT(bl_contains(out, "usage: batchlab study availability"));
+    CU_ASSERT_EQUAL(bl_run_study(&out, "availability --help"), 0);
+    CU_ASSERT(bl_contains(out, "usage: batchlab-study availability"));
     CU_ASSERT(bl_contains(out, "--budget-factor"));
     /* the environment choices, with the paper's words */
     CU_ASSERT(bl_contains(out, "remained\n                unloaded"));
@@ -91,31 +92,38 @@ static void test_usage(void)
     CU_ASSERT(bl_contains(out, "--job-model FILE"));
     CU_ASSERT(bl_contains(out, "MinC does not perform any availability optimization"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study availability --load-concentration -1"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "availability --load-concentration -1"), 2);
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study availability --minc cheapest"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "availability --minc cheapest"), 2);
     CU_ASSERT(bl_contains(out, "--minc: expected paper or tiebreak"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study availability --job-model /nonexistent/fit.json"), 1);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "availability --job-model /nonexistent/fit.json"), 1);
     CU_ASSERT(bl_contains(out, "/nonexistent/fit.json"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study availability --job-loads 0,2"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "availability --job-loads 0,2"), 2);
     CU_ASSERT(bl_contains(out, "--job-loads"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study availability --window 65"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "availability --window 65"), 2);
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study availability --scenarios x"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "availability --scenarios x"), 2);
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study availability --colour red"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "availability --colour red"), 2);
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study --help"), 0);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "--help"), 0);
     CU_ASSERT(bl_contains(out, "availability"));
+    free(out);
+    /* a folder where a file is expected */
+    const char *dir = bl_tmpdir();
+    CU_ASSERT_EQUAL(bl_run_study(&out, "availability --job-model %s", dir), 1);
+    char want[600];
+    snprintf(want, sizeof want, "%s: is a directory", dir);
+    CU_ASSERT(bl_contains(out, want));
     free(out);
 }
 
-int bl_suite_cli_study_availability(void)
+int bl_suite_study_availability(void)
 {
-    CU_pSuite s = CU_add_suite("cli_study_availability", NULL, NULL);
+    CU_pSuite s = CU_add_suite("study_availability", NULL, NULL);
     if (!s)
         return 1;
     CU_add_test(s, "printout and JSON", test_run_and_json);

@@ -1,8 +1,8 @@
-/* test_cli_study_sa.c — `batchlab study sa`: one run's printout and JSON
- * (the keys the benchmark reads), reproducibility, the paper's numbers
+/* test_study_sa.c — `batchlab-study sa` (bench/studies/study_sa.c): one
+ * run's printout and JSON (the keys the benchmark reads), reproducibility, the paper's numbers
  * beside ours, usage errors, and a cuda request where none is usable. */
 #include "bl_test.h"
-#include "cli.h"
+#include "cli_policy_spec.h"
 #include "gpu_sa.h"
 
 #include <stdio.h>
@@ -13,10 +13,10 @@ static void test_run_and_json(void)
 {
     const char *dir = bl_tmpdir();
     char *out = NULL;
-    int rc = bl_run(&out,
-                    "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
-                    "--json %s/a.json",
-                    dir);
+    int rc = bl_run_study(&out,
+                          "sa --model 1 --machines 64 --iterations 100 --backend cpu "
+                          "--json %s/a.json",
+                          dir);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT(bl_contains(out, "load model #1, 64 machines: 256 jobs, 1024 files"));
     CU_ASSERT(bl_contains(out, "Cmax [time units]"));
@@ -46,10 +46,10 @@ static void test_run_and_json(void)
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         CU_ASSERT(bl_contains(json, keys[k]));
     /* the same command gives the same schedule */
-    rc = bl_run(&out,
-                "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
-                "--json %s/b.json",
-                dir);
+    rc = bl_run_study(&out,
+                      "sa --model 1 --machines 64 --iterations 100 --backend cpu "
+                      "--json %s/b.json",
+                      dir);
     CU_ASSERT_EQUAL(rc, 0);
     free(out);
     snprintf(path, sizeof path, "%s/b.json", dir);
@@ -59,10 +59,10 @@ static void test_run_and_json(void)
     CU_ASSERT(c1 && c2 && strncmp(c1, c2, 120) == 0);
     free(json2);
     /* machine by machine: the same schedule; the paper's acceptance: named */
-    rc = bl_run(&out,
-                "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
-                "--parallel machines --json %s/c.json",
-                dir);
+    rc = bl_run_study(&out,
+                      "sa --model 1 --machines 64 --iterations 100 --backend cpu "
+                      "--parallel machines --json %s/c.json",
+                      dir);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT(bl_contains(out, "parallel machines"));
     free(out);
@@ -73,10 +73,10 @@ static void test_run_and_json(void)
     c2 = strstr(json2, "\"cmax\"");
     CU_ASSERT(c1 && c2 && strncmp(c1, c2, 120) == 0);
     free(json2);
-    rc = bl_run(&out,
-                "study sa --model 1 --machines 64 --iterations 100 --backend cpu "
-                "--acceptance paper --json %s/d.json",
-                dir);
+    rc = bl_run_study(&out,
+                      "sa --model 1 --machines 64 --iterations 100 --backend cpu "
+                      "--acceptance paper --json %s/d.json",
+                      dir);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT(bl_contains(out, "acceptance paper"));
     free(out);
@@ -91,8 +91,8 @@ static void test_run_and_json(void)
 static void test_e2_and_stop(void)
 {
     char *out = NULL;
-    int rc = bl_run(&out, "study sa --model 2 --machines 64 --stop-e1 --energy e2 "
-                          "--transfer-cost 10 --backend cpu");
+    int rc = bl_run_study(&out, "sa --model 2 --machines 64 --stop-e1 --energy e2 "
+                                "--transfer-cost 10 --backend cpu");
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT(bl_contains(out, "E1 rule"));
     CU_ASSERT(bl_contains(out, "142046.33")); /* Table 9, 64 machines, 10 % */
@@ -103,35 +103,35 @@ static void test_e2_and_stop(void)
 static void test_usage(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL(bl_run(&out, "study sa --machines 64"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "sa --machines 64"), 2);
     CU_ASSERT(bl_contains(out, "--model and --machines are required"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study sa --model 3 --machines 64"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "sa --model 3 --machines 64"), 2);
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study sa --model 1 --machines 64 --backend gpu"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "sa --model 1 --machines 64 --backend gpu"), 2);
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study sa --model 1 --machines 64 --energy e3"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "sa --model 1 --machines 64 --energy e3"), 2);
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study sa --model 1 --machines 64 --parallel blocks"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "sa --model 1 --machines 64 --parallel blocks"), 2);
     CU_ASSERT(bl_contains(out, "parallel"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study sa --model 1 --machines 64 --acceptance always"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "sa --model 1 --machines 64 --acceptance always"), 2);
     CU_ASSERT(bl_contains(out, "acceptance"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study sa --help"), 0);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "sa --help"), 0);
     CU_ASSERT(bl_contains(out, "Skrinarova & Povinsky 2019"));
     free(out);
     char why[256];
     if (!gpu_sa_cuda_available(why, sizeof why) && !getenv(BL_SA_BACKEND_ENV)) {
-        CU_ASSERT_EQUAL(bl_run(&out, "study sa --model 1 --machines 8 --backend cuda"), 1);
+        CU_ASSERT_EQUAL(bl_run_study(&out, "sa --model 1 --machines 8 --backend cuda"), 1);
         CU_ASSERT(bl_contains(out, "not available"));
         free(out);
     }
 }
 
-int bl_suite_cli_study_sa(void)
+int bl_suite_study_sa(void)
 {
-    CU_pSuite s = CU_add_suite("cli_study_sa", NULL, NULL);
+    CU_pSuite s = CU_add_suite("study_sa", NULL, NULL);
     if (!s)
         return 1;
     CU_add_test(s, "a run, its JSON, reproducible", test_run_and_json);

@@ -1,14 +1,21 @@
-/* cli_sweep_lines.c — task lines: a shell line split into words and
- * words quoted for a shell, without expansions (bl_shell_split,
- * bl_shell_quote), and the output folder a line writes (bl_task_out_dir).
+/* cli_sweep_util.c — what the files of `batchlab sweep` share (cli_sweep.h):
+ * task lines (a shell line split into words and words quoted for a shell,
+ * without expansions: bl_shell_split, bl_shell_quote; the output folder a
+ * line writes: bl_task_out_dir), files and paths (bl_sweep_file_exists,
+ * bl_sweep_absolute, bl_sweep_read_lines) and a load as run folders name
+ * it (bl_sweep_load_text). It calls none of the subcommands: they call it.
  */
 #include "cli_sweep.h"
 
 #include "eng_util.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------ */
 /* Shell words                                                         */
@@ -121,4 +128,60 @@ char *bl_task_out_dir(const char *line)
             out = eng_strdup(w[i] + 6);
     bl_words_free(w, n);
     return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers shared by the subcommands                                   */
+
+bool bl_sweep_file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* The absolute form of a path that may not exist yet (no normalisation). */
+char *bl_sweep_absolute(const char *path)
+{
+    if (path[0] == '/')
+        return eng_strdup(path);
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return NULL;
+    return eng_asprintf("%s/%s", cwd, path);
+}
+
+void bl_sweep_load_text(char *buf, size_t len, double load)
+{
+    if (load == 0.0)
+        snprintf(buf, len, "log");
+    else
+        eng_fmt_double(buf, len, load);
+}
+
+/* Reads the lines of a task list (without their newlines). */
+int bl_sweep_read_lines(const char *path, char ***lines, size_t *n, eng_diag *d)
+{
+    *lines = NULL;
+    *n = 0;
+    if (eng_check_not_dir(path, "a task list", d) != ENG_OK)
+        return ENG_IO;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return eng_diag_set(d, ENG_IO, "%s: cannot open the task list: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t cap = 0, lcap = 0;
+    ssize_t len;
+    int rc = ENG_OK;
+    while (rc == ENG_OK && (len = getline(&buf, &cap, f)) >= 0) {
+        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+            buf[--len] = '\0';
+        if (eng_grow(lines, &lcap, *n + 1, sizeof **lines) != ENG_OK ||
+            !((*lines)[*n] = eng_strdup(buf)))
+            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+        else
+            (*n)++;
+    }
+    free(buf);
+    fclose(f);
+    return rc;
 }

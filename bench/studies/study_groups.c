@@ -1,4 +1,4 @@
-/* cli_study_groups.c — `batchlab study groups`: the simulation study of
+/* study_groups.c — `batchlab-study groups`: the simulation study of
  * Toporkov, Yemelyanov & Tselishchev 2023 (ICCS, "Allocation of distributed
  * resources with group dependencies and availability uncertainties", §3):
  * BruteForce, KnapsackGroup, Greedy, Greedy+ and KnapsackSingle
@@ -88,6 +88,8 @@
  * the large series also times the paper's literal form and reports its
  * tree size, the figure comparable to the paper's.
  */
+#include "study.h"
+
 #include "cli_args.h"
 
 #include "alloc/pol_win_brute.h"
@@ -103,10 +105,10 @@
 #include <string.h>
 #include <time.h>
 
-const char bl_study_groups_summary[] =
+const char study_groups_summary[] =
     "KnapsackGroup branch and bound vs greedy and brute force (Toporkov et al. 2023)";
 
-#define CMD "study groups"
+#define CMD "groups"
 
 static const bl_opt opts[] = {
     {"seed", 0, BL_VALUE, "S", "seed of the environments, 0..4294967295 (default 1)"},
@@ -759,7 +761,7 @@ static int parse(const bl_args *a, params *pp)
         if (s && bl_args_u64(CMD, names[k], s, &v[k]))
             return 2;
         if ((k == 0 && v[k] > 4294967295ULL) || (k > 0 && (v[k] < 1 || v[k] > MAXSC))) {
-            fprintf(stderr, "batchlab " CMD ": --%s: out of range, got '%s'\n", names[k], s);
+            fprintf(stderr, "batchlab-study " CMD ": --%s: out of range, got '%s'\n", names[k], s);
             return 2;
         }
     }
@@ -774,7 +776,8 @@ static int parse(const bl_args *a, params *pp)
         if (bl_args_u64(CMD, "group-costs", cs, &v))
             return 2;
         if (v > 100) {
-            fprintf(stderr, "batchlab " CMD ": --group-costs: expected 0..100, got '%s'\n", cs);
+            fprintf(stderr, "batchlab-study " CMD ": --group-costs: expected 0..100, got '%s'\n",
+                    cs);
             return 2;
         }
         pp->cost_spread = (int)v;
@@ -787,14 +790,14 @@ static int parse(const bl_args *a, params *pp)
             k++;
         if (k == LAWS) {
             fprintf(stderr,
-                    "batchlab " CMD ": --cost-law: expected uniform, calibrated, avail or "
+                    "batchlab-study " CMD ": --cost-law: expected uniform, calibrated, avail or "
                     "calibrated-avail, got '%s'\n",
                     cl);
             return 2;
         }
         if (k != LAW_UNIFORM && cs) {
             fprintf(stderr,
-                    "batchlab " CMD ": --group-costs takes the uniform law only, got "
+                    "batchlab-study " CMD ": --group-costs takes the uniform law only, got "
                     "--cost-law %s\n",
                     cl);
             return 2;
@@ -807,7 +810,8 @@ static int parse(const bl_args *a, params *pp)
         if (strcmp(mc, "tiebreak") == 0)
             pp->minc_tiebreak = true;
         else if (strcmp(mc, "paper") != 0) {
-            fprintf(stderr, "batchlab " CMD ": --minc: expected paper or tiebreak, got '%s'\n", mc);
+            fprintf(stderr,
+                    "batchlab-study " CMD ": --minc: expected paper or tiebreak, got '%s'\n", mc);
             return 2;
         }
     }
@@ -816,13 +820,13 @@ static int parse(const bl_args *a, params *pp)
     if (es && (bl_args_double(CMD, "event-share", es, &pp->event_share) ||
                !(pp->event_share >= 0 && pp->event_share <= 1))) {
         if (!(pp->event_share >= 0 && pp->event_share <= 1))
-            fprintf(stderr, "batchlab " CMD ": --event-share: expected 0..1, got '%s'\n", es);
+            fprintf(stderr, "batchlab-study " CMD ": --event-share: expected 0..1, got '%s'\n", es);
         return 2;
     }
     const char *gl = bl_args_value(a, "group-load", NULL);
     if (gl && (bl_args_double(CMD, "group-load", gl, &pp->group_load) || pp->group_load < 0)) {
         if (pp->group_load < 0)
-            fprintf(stderr, "batchlab " CMD ": --group-load: expected >= 0, got '%s'\n", gl);
+            fprintf(stderr, "batchlab-study " CMD ": --group-load: expected >= 0, got '%s'\n", gl);
         return 2;
     }
     const char *bl = bl_args_value(a, "budgets", NULL);
@@ -838,7 +842,7 @@ static int parse(const bl_args *a, params *pp)
             if (end == s || v < 0 || v > 1000000 || pp->n_budgets == MAXP ||
                 (*end && *end != ',')) {
                 fprintf(stderr,
-                        "batchlab " CMD ": --budgets: expected up to %d comma-separated "
+                        "batchlab-study " CMD ": --budgets: expected up to %d comma-separated "
                         "integers in 0..1000000, got '%s'\n",
                         MAXP, bl);
                 return 2;
@@ -847,20 +851,21 @@ static int parse(const bl_args *a, params *pp)
             s = *end ? end + 1 : end;
         }
         if (!pp->n_budgets) {
-            fprintf(stderr, "batchlab " CMD ": --budgets: empty list\n");
+            fprintf(stderr, "batchlab-study " CMD ": --budgets: empty list\n");
             return 2;
         }
     }
     pp->small = !bl_args_flag(a, "skip-small");
     pp->large = !bl_args_flag(a, "skip-large");
     if (!pp->small && !pp->large) {
-        fprintf(stderr, "batchlab " CMD ": --skip-small and --skip-large leave nothing to do\n");
+        fprintf(stderr,
+                "batchlab-study " CMD ": --skip-small and --skip-large leave nothing to do\n");
         return 2;
     }
     return 0;
 }
 
-int bl_study_groups(int argc, char **argv)
+int study_groups(int argc, char **argv)
 {
     bl_args a;
     int rc = bl_args_parse(CMD, opts, BL_N_OPTS(opts), argc, argv, 1, &a);
@@ -946,13 +951,13 @@ int bl_study_groups(int argc, char **argv)
     }
     gsl_rng_free(rng);
     if (rc) {
-        fprintf(stderr, "batchlab " CMD ": %s\n", d.msg[0] ? d.msg : eng_strerror(rc));
+        fprintf(stderr, "batchlab-study " CMD ": %s\n", d.msg[0] ? d.msg : eng_strerror(rc));
         bl_args_fini(&a);
         return 1;
     }
     const char *json = bl_args_value(&a, "json", NULL);
     if (json && write_json(json, &pp, &small, &bud, &large, &d) != ENG_OK) {
-        fprintf(stderr, "batchlab " CMD ": %s\n", d.msg);
+        fprintf(stderr, "batchlab-study " CMD ": %s\n", d.msg);
         rc = 1;
     }
     bl_args_fini(&a);

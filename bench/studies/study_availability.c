@@ -1,4 +1,4 @@
-/* cli_study_availability.c — `batchlab study availability`: the simulation
+/* study_availability.c — `batchlab-study availability`: the simulation
  * study of Toporkov, Yemelyanov & Grigorenko 2021 (ICCS, "Optimization of
  * resources allocation in HPC under utilization uncertainty", §4): 64
  * heterogeneous nodes, a job of 6 nodes held for 200 time units, starting
@@ -50,6 +50,8 @@
  * The paper's scenario counts (10 000 and 1000) are options; the defaults
  * are smaller.
  */
+#include "study.h"
+
 #include "cli_args.h"
 
 #include "alloc/pol_win_greedy.h"
@@ -68,10 +70,10 @@
 #include <string.h>
 #include <time.h>
 
-const char bl_study_availability_summary[] =
+const char study_availability_summary[] =
     "Knapsack vs GreedyJnt window availability and the time scan (Toporkov et al. 2021)";
 
-#define CMD "study availability"
+#define CMD "availability"
 
 static const bl_opt opts[] = {
     {"seed", 0, BL_VALUE, "S", "seed of the environments, 0..4294967295 (default 1)"},
@@ -683,7 +685,7 @@ static int parse_list(const char *name, const char *text, double *out, int *n, d
         double v = strtod(s, &end);
         if (end == s || !(v >= lo && v <= hi) || *n == MAX_LIST || (*end && *end != ',')) {
             fprintf(stderr,
-                    "batchlab " CMD ": --%s: expected a comma-separated list of "
+                    "batchlab-study " CMD ": --%s: expected a comma-separated list of "
                     "numbers in [%g, %g], got '%s'\n",
                     name, lo, hi, text);
             return 2;
@@ -692,7 +694,7 @@ static int parse_list(const char *name, const char *text, double *out, int *n, d
         s = *end ? end + 1 : end;
     }
     if (*n == 0) {
-        fprintf(stderr, "batchlab " CMD ": --%s: empty list\n", name);
+        fprintf(stderr, "batchlab-study " CMD ": --%s: empty list\n", name);
         return 2;
     }
     return 0;
@@ -705,11 +707,11 @@ static int num_opt(const bl_args *a, const char *name, double lo, double hi, dou
     *out = def;
     if (!v)
         return 0;
-    if (bl_args_double("study availability", name, v, out))
+    if (bl_args_double("availability", name, v, out))
         return 2;
     if (!(*out >= lo && *out <= hi)) {
-        fprintf(stderr, "batchlab " CMD ": --%s: expected a number in [%g, %g], got '%s'\n", name,
-                lo, hi, v);
+        fprintf(stderr, "batchlab-study " CMD ": --%s: expected a number in [%g, %g], got '%s'\n",
+                name, lo, hi, v);
         return 2;
     }
     return 0;
@@ -747,7 +749,8 @@ static int parse(const bl_args *a, params *pp)
     const char *mc = bl_args_value(a, "minc", NULL);
     if (mc && strcmp(mc, "paper") != 0) {
         if (strcmp(mc, "tiebreak") != 0) {
-            fprintf(stderr, "batchlab " CMD ": --minc: expected paper or tiebreak, got '%s'\n", mc);
+            fprintf(stderr,
+                    "batchlab-study " CMD ": --minc: expected paper or tiebreak, got '%s'\n", mc);
             return 2;
         }
         pp->greedy_flags = 0;
@@ -759,7 +762,7 @@ static int parse(const bl_args *a, params *pp)
         eng_diag d;
         eng_diag_clear(&d);
         if (eng_fit_read_runtime_lognormal(pp->job_model, &fit, &d) != ENG_OK) {
-            fprintf(stderr, "batchlab " CMD ": --job-model: %s\n", d.msg);
+            fprintf(stderr, "batchlab-study " CMD ": --job-model: %s\n", d.msg);
             return 1;
         }
         pp->jobs.len_sigma = fit.sigma;
@@ -903,13 +906,13 @@ static int write_file(const char *path, const params *pp, const fig5_row *rows, 
     int rc = ok ? eng_json_write(path, root, &d) : eng_diag_set(&d, ENG_NOMEM, "out of memory");
     json_decref(root);
     if (rc != ENG_OK) {
-        fprintf(stderr, "batchlab " CMD ": %s\n", d.msg);
+        fprintf(stderr, "batchlab-study " CMD ": %s\n", d.msg);
         return 1;
     }
     return 0;
 }
 
-int bl_study_availability(int argc, char **argv)
+int study_availability(int argc, char **argv)
 {
     bl_args a;
     int rc = bl_args_parse(CMD, opts, BL_N_OPTS(opts), argc, argv, 1, &a);
@@ -941,7 +944,7 @@ int bl_study_availability(int argc, char **argv)
         rc = run_table1(&pp, rng, &ts, &d);
     gsl_rng_free(rng);
     if (rc) {
-        fprintf(stderr, "batchlab " CMD ": %s\n", d.msg[0] ? d.msg : eng_strerror(rc));
+        fprintf(stderr, "batchlab-study " CMD ": %s\n", d.msg[0] ? d.msg : eng_strerror(rc));
         bl_args_fini(&a);
         return 1;
     }

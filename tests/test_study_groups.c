@@ -1,5 +1,5 @@
-/* test_cli_study_groups.c — `batchlab study groups`: the printout with the
- * paper's statements, the JSON keys issue 7 asks for, KnapsackGroup equal
+/* test_study_groups.c — `batchlab-study groups`
+ * (bench/studies/study_groups.c): the printout with the paper's statements, the JSON keys issue 7 asks for, KnapsackGroup equal
  * to BruteForce in every scenario, the approximations never above it,
  * --help and usage errors, and windows worth exactly 1 when every group is. */
 #include "bl_test.h"
@@ -15,10 +15,10 @@ static void test_run_and_json(void)
     char json[512];
     snprintf(json, sizeof json, "%s/gr.json", dir);
     char *out = NULL;
-    CU_ASSERT_EQUAL(bl_run(&out,
-                           "study groups --scenarios 3 --large-scenarios 2 --budgets "
-                           "60,160 --seed 4 --json '%s'",
-                           json),
+    CU_ASSERT_EQUAL(bl_run_study(&out,
+                                 "groups --scenarios 3 --large-scenarios 2 --budgets "
+                                 "60,160 --seed 4 --json '%s'",
+                                 json),
                     0);
     CU_ASSERT(bl_contains(out, "Fig. 4-5"));
     CU_ASSERT(bl_contains(out, "about 5000 and about 8 s"));
@@ -93,10 +93,10 @@ static void test_all_available(void)
     char json[512];
     snprintf(json, sizeof json, "%s/gr1.json", dir);
     char *out = NULL;
-    CU_ASSERT_EQUAL(bl_run(&out,
-                           "study groups --skip-small --large-scenarios 1 --budgets 60,220 "
-                           "--group-load 0 --event-share 0 --json '%s'",
-                           json),
+    CU_ASSERT_EQUAL(bl_run_study(&out,
+                                 "groups --skip-small --large-scenarios 1 --budgets 60,220 "
+                                 "--group-load 0 --event-share 0 --json '%s'",
+                                 json),
                     0);
     free(out);
     char *j = bl_slurp(json, NULL);
@@ -140,7 +140,7 @@ static char *run_large(const char *tag, const char *opts)
     char json[512];
     snprintf(json, sizeof json, "%s/%s.json", bl_tmpdir(), tag);
     char *out = NULL;
-    int rc = bl_run(&out, "study groups --skip-small %s --json '%s'", opts, json);
+    int rc = bl_run_study(&out, "groups --skip-small %s --json '%s'", opts, json);
     free(out);
     return rc == 0 ? bl_slurp(json, NULL) : NULL;
 }
@@ -221,19 +221,19 @@ static void test_cost_laws(void)
 static void test_usage(void)
 {
     char *out = NULL;
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --help"), 0);
-    CU_ASSERT(bl_contains(out, "usage: batchlab study groups"));
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --help"), 0);
+    CU_ASSERT(bl_contains(out, "usage: batchlab-study groups"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --skip-small --skip-large"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --skip-small --skip-large"), 2);
     CU_ASSERT(bl_contains(out, "nothing to do"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --budgets 40,x"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --budgets 40,x"), 2);
     CU_ASSERT(bl_contains(out, "--budgets"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --scenarios 0"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --scenarios 0"), 2);
     free(out);
     /* the environment choices are in the help, with the paper's words */
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --help"), 0);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --help"), 0);
     CU_ASSERT(bl_contains(out, "almost impossible just to allocate any 20"));
     CU_ASSERT(bl_contains(out, "--group-costs W"));
     CU_ASSERT(bl_contains(out, "P_o^global = |N(0, X)|, X = 0.05"));
@@ -241,36 +241,36 @@ static void test_usage(void)
     CU_ASSERT(bl_contains(out, "Upper bound C > 200 allows to select almost any"));
     CU_ASSERT(bl_contains(out, "nodes have different usage costs"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --group-costs -1"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --group-costs -1"), 2);
     CU_ASSERT(bl_contains(out, "--group-costs"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --group-costs 101"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --group-costs 101"), 2);
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --event-share 1.5"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --event-share 1.5"), 2);
     CU_ASSERT(bl_contains(out, "--event-share: expected 0..1"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --cost-law cheap"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --cost-law cheap"), 2);
     CU_ASSERT(bl_contains(out, "--cost-law: expected uniform, calibrated"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --cost-law avail --group-costs 2"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --cost-law avail --group-costs 2"), 2);
     CU_ASSERT(bl_contains(out, "--group-costs takes the uniform law only"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --minc cheapest"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --minc cheapest"), 2);
     CU_ASSERT(bl_contains(out, "--minc: expected paper or tiebreak"));
     free(out);
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --event-share x"), 2);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --event-share x"), 2);
     CU_ASSERT(bl_contains(out, "--event-share"));
     free(out);
     /* costs by group: a valid run that says so */
-    CU_ASSERT_EQUAL(bl_run(&out, "study groups --skip-large --scenarios 2 --group-costs 1"), 0);
+    CU_ASSERT_EQUAL(bl_run_study(&out, "groups --skip-large --scenarios 2 --group-costs 1"), 0);
     CU_ASSERT(bl_contains(out, "costs by group: the group's base +- 1"));
     CU_ASSERT(bl_contains(out, "50/50") || bl_contains(out, "2/2"));
     free(out);
 }
 
-int bl_suite_cli_study_groups(void)
+int bl_suite_study_groups(void)
 {
-    CU_pSuite s = CU_add_suite("cli_study_groups", NULL, NULL);
+    CU_pSuite s = CU_add_suite("study_groups", NULL, NULL);
     if (!s)
         return 1;
     CU_add_test(s, "printout and JSON", test_run_and_json);
