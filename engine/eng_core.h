@@ -45,6 +45,11 @@
  *
  * Cost per step: O(events + decisions * log(queue)) plus the policy's own;
  * host choice is a bitmap scan, O(hosts / 64 + hosts taken).
+ *
+ * Implemented in four files (eng_core_impl.h, internal, holds their shared
+ * state and says who calls whom): eng_core.c the events and the policy
+ * calls, eng_alloc.c the host choice, eng_fail.c the host failures,
+ * eng_check.c the checks.
  */
 #ifndef ENG_CORE_H
 #define ENG_CORE_H

@@ -46,6 +46,20 @@ eng_platform *bl_uniform_platform(int n_hosts, int cores)
     return p;
 }
 
+eng_platform *bl_mixed_platform(void)
+{
+    eng_host_desc d[] = {
+        {.name = "slow2", .speed_flops = 1e9, .sg_cores = 2},
+        {.name = "fast", .speed_flops = 2e9, .sg_cores = 2},
+        {.name = "slow1", .speed_flops = 1e9, .sg_cores = 2},
+    };
+    eng_platform *p = NULL;
+    eng_diag diag;
+    eng_diag_clear(&diag);
+    CU_ASSERT_EQUAL(eng_platform_build("mixed", d, 3, "1Gf", &p, &diag), 0);
+    return p;
+}
+
 eng_platform *bl_island_platform(const int *sizes, int n_islands, int cores)
 {
     int n = 0;

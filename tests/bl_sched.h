@@ -30,6 +30,10 @@ eng_workload *bl_make_workload(const bl_jobspec *jobs, size_t n);
 /* A platform of n identical hosts named h1..hn (speed 1 Gf). */
 eng_platform *bl_uniform_platform(int n_hosts, int cores);
 
+/* Three hosts of 2 cores, ref 1 Gf: fast (2 Gf), slow1, slow2 (1 Gf), given
+ * in scrambled order: the core must see fast, slow1, slow2. */
+eng_platform *bl_mixed_platform(void);
+
 /* Identical hosts (speed 1 Gf) in n_islands islands named "a", "b", ...:
  * island a holds hosts a1..a<sizes[0]>, and so on. */
 eng_platform *bl_island_platform(const int *sizes, int n_islands, int cores);

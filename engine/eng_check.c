@@ -1,0 +1,326 @@
+/* eng_check.c — the rules the core holds every policy to (eng_core.h,
+ * "Checks"). Always: a start names a job queued in this pool and already
+ * submitted; its units are free and, with islands, an island can host it
+ * (pol_island_pick) or its named hosts lie in one; a packet member starts
+ * in an open packet of its type, on the packet's hosts, at the instant the
+ * previous member ended. With --check (opts.check, and in every test): the
+ * ORDERED and HEAD_GREEDY flags, the first promise made for each job
+ * (excused under --init-planned no only by a job that overran its plan in
+ * the promise's window), and after every policy call an audit of the
+ * pool: every host's free cores, the free-host map, the free units per
+ * island and in all, the running set's order and used + free + down =
+ * total units, and with islands every start's hosts within one island.
+ *
+ * Invariant: the checks read the core's state and change nothing the
+ * schedule depends on (the packets' table is allocated at the first
+ * packet start, and the overruns are kept for the promises); a violation is
+ * ENG_POLICY (a decision the rules refuse) or ENG_INVARIANT (a broken
+ * guarantee) with the time, the job and the rule. The audit is
+ * O(hosts x (1 + islands) + running) per call, run only with --check.
+ *
+ * Calls no other file of the core (eng_core_impl.h).
+ */
+#include "eng_core_impl.h"
+
+#include "eng_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* ---- a start ---------------------------------------------------------- */
+
+/* A packet's first member opens it; a later one must be of its type and
+ * start, on the same hosts, at the instant the previous member ended. */
+static int check_packet_start(eng_core *c, pool_state *ps, const pol_job *j, const pol_start *st,
+                              eng_diag *d)
+{
+    int32_t p = st->packet;
+    if (!c->packets && !(c->packets = calloc(c->n, sizeof *c->packets)))
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    if (p == j->idx)
+        return ENG_OK;
+    if (p < 0 || (size_t)p >= c->n || c->packets[p].members == 0)
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s added job %lld to packet %d, which was never "
+                            "opened",
+                            c->now, policy_name(c), (long long)j->id, p);
+    const struct packet_state *pk = &c->packets[p];
+    if (pk->last_end_s != c->now)
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: policy %s started job %lld in the packet of job %lld "
+                            "while its previous member %s",
+                            c->now, policy_name(c), (long long)j->id, (long long)c->pj[p].id,
+                            pk->last_end_s < 0 ? "still runs" : "ended earlier");
+    if (c->pj[p].type != j->type)
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s put job %lld (type %lld) in a packet of type "
+                            "%lld",
+                            c->now, policy_name(c), (long long)j->id, (long long)j->type,
+                            (long long)c->pj[p].type);
+    bool same = st->n_hosts == pk->n_hosts;
+    size_t k = st->hosts_off;
+    for (int32_t u = 0; same && u < pk->n_runs; u++) {
+        const eng_host_run *run = &c->runs[pk->runs_off + (size_t)u];
+        for (int32_t h = 0; same && h < run->n; h++)
+            same = ps->out.hosts[k++] == c->pool_pos[run->host + h];
+    }
+    if (!same)
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: policy %s started job %lld in the packet of job %lld on "
+                            "other hosts than the packet's",
+                            c->now, policy_name(c), (long long)j->id, (long long)c->pj[p].id);
+    return ENG_OK;
+}
+
+static int32_t largest_island(const pool_state *ps)
+{
+    int32_t m = 0;
+    for (int32_t k = 0; k < ps->n_islands; k++)
+        if (ps->isl_units[k] > m)
+            m = ps->isl_units[k];
+    return m;
+}
+
+/* With islands: an engine-placed start needs an island that hosts it now
+ * (or, larger than every island, enough free units across them); named
+ * hosts of a job that fits in one island must all be in one. */
+static int check_island_start(eng_core *c, pool_state *ps, const pol_job *j, const pol_start *st,
+                              eng_diag *d)
+{
+    if (st->n_hosts == 0) {
+        if (pol_island_pick(ps->n_islands, ps->isl_units, ps->isl_free, j->units) !=
+            POL_ISLAND_NONE)
+            return ENG_OK;
+        int32_t best = 0;
+        for (int32_t k = 1; k < ps->n_islands; k++)
+            if (ps->isl_free[k] > ps->isl_free[best])
+                best = k;
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s started job %lld needing %d units, which no "
+                            "island can host now (most free: %d of island %s's %d)",
+                            c->now, policy_name(c), (long long)j->id, j->units, ps->isl_free[best],
+                            ps->pool->island_names[best], ps->isl_units[best]);
+    }
+    if (j->units > largest_island(ps))
+        return ENG_OK;
+    const int32_t *named = ps->out.hosts + st->hosts_off;
+    for (int32_t k = 1; k < st->n_hosts; k++) {
+        int32_t a = named[0], b = named[k];
+        if (a < 0 || a >= ps->n_hosts || b < 0 || b >= ps->n_hosts)
+            return ENG_OK; /* eng_alloc_job() reports hosts outside the pool */
+        if (ps->hosts[a].island != ps->hosts[b].island)
+            return eng_diag_set(d, ENG_POLICY,
+                                "t=%.17g: policy %s started job %lld (%d units, fits in one "
+                                "island) on hosts %s and %s of different islands",
+                                c->now, policy_name(c), (long long)j->id, j->units,
+                                ps->hosts[a].name, ps->hosts[b].name);
+    }
+    return ENG_OK;
+}
+
+/* --init-planned no with --check: job idx of pool ps ends now; if it ran
+ * past its planned end, keep (planned end, now) for overrun_excuses. The
+ * kept overruns have from_s strictly rising and until_s non-decreasing
+ * (ends come in time order): one that began no earlier than a later one is
+ * dropped, since any promise it excuses the later one excuses too. */
+int eng_check_note_end(eng_core *c, pool_state *ps, int32_t idx)
+{
+    double from = c->plan_end_s[idx];
+    if (!(c->now - from > 1e-9 * fmax(1.0, fabs(c->now))))
+        return ENG_OK;
+    while (ps->n_ov > 0 && ps->ov[ps->n_ov - 1].from_s >= from)
+        ps->n_ov--;
+    if (eng_grow(&ps->ov, &ps->cap_ov, ps->n_ov + 1, sizeof *ps->ov))
+        return ENG_NOMEM;
+    ps->ov[ps->n_ov++] = (struct overrun){.from_s = from, .until_s = c->now};
+    return ENG_OK;
+}
+
+/* --init-planned no: is job idx's broken promise (made at t_p for start_by)
+ * excused by an overrun (eng_policy.h, pol_promise)? Some job of the pool
+ * ran past its planned end at a time in [t_p, start_by]: it began to
+ * overrun by start_by and was running after t_p. A job still running now
+ * past its plan began at the planned end of the running set's first job;
+ * among the ended ones, the first kept overrun that ended after t_p began
+ * earliest (eng_check_note_end). O(log overruns). */
+static bool overrun_excuses(const eng_core *c, const pool_state *ps, int32_t idx)
+{
+    if (!c->promised_at_s)
+        return false;
+    double t_p = c->promised_at_s[idx], by = c->promise_s[idx];
+    if (ps->n_running > 0) {
+        double first = c->plan_end_s[ps->running[0]->idx];
+        if (first <= c->now && first <= by)
+            return true;
+    }
+    size_t lo = 0, hi = ps->n_ov;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ps->ov[mid].until_s <= t_p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ps->n_ov && ps->ov[lo].from_s <= by;
+}
+
+int eng_check_start(eng_core *c, pool_state *ps, const pol_start *st, eng_diag *d)
+{
+    int32_t idx = st->job_idx;
+    if (idx < 0 || (size_t)idx >= c->n)
+        return eng_diag_set(d, ENG_POLICY, "t=%.17g: policy %s started an unknown job index %d",
+                            c->now, policy_name(c), idx);
+    pol_job *j = &c->pj[idx];
+    eng_job_result *r = &c->res[idx];
+    if (r->state != ENG_JOB_QUEUED || c->prep->jobs[idx].pool != (int32_t)(ps - c->pools))
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s started job %lld, which is not waiting in this "
+                            "pool (state %d)",
+                            c->now, policy_name(c), (long long)j->id, r->state);
+    if (c->now < j->submit_s)
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: job %lld would start before its "
+                            "submission at %.17g",
+                            c->now, (long long)j->id, j->submit_s);
+    if (st->packet < 0 && j->units > ps->free_units)
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s started job %lld needing %d units with only %d "
+                            "free",
+                            c->now, policy_name(c), (long long)j->id, j->units, ps->free_units);
+    if (ps->n_islands && st->packet < 0) {
+        int rc = check_island_start(c, ps, j, st, d);
+        if (rc)
+            return rc;
+    }
+    if (c->promise_s && !c->fail && c->now > c->promise_s[idx] &&
+        c->now - c->promise_s[idx] > 1e-9 * fmax(1.0, fabs(c->now)) && !overrun_excuses(c, ps, idx))
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: policy %s started job %lld later than it promised (%.17g)",
+                            c->now, policy_name(c), (long long)j->id, c->promise_s[idx]);
+    if (st->packet >= 0) {
+        int rc = check_packet_start(c, ps, j, st, d);
+        if (rc)
+            return rc;
+    }
+    return ENG_OK;
+}
+
+/* ---- with --check: promises, flags and the audit ---------------------- */
+
+void eng_check_promises(eng_core *c, pool_state *ps)
+{
+    for (size_t i = 0; i < ps->out.n_promises; i++) {
+        const pol_promise *p = &ps->out.promises[i];
+        if (p->job_idx >= 0 && (size_t)p->job_idx < c->n && c->promise_s[p->job_idx] == INFINITY) {
+            c->promise_s[p->job_idx] = p->start_by_s;
+            if (c->promised_at_s)
+                c->promised_at_s[p->job_idx] = c->now;
+        }
+    }
+}
+
+static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
+{
+    int64_t free_cores = 0, free_units = 0;
+    for (int32_t k = 0; k < ps->n_hosts; k++) {
+        const pol_host *h = &ps->hosts[k];
+        if (h->free_cores < 0 || h->free_cores > h->cores)
+            return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: host %s has %d of %d cores free",
+                                c->now, h->name, h->free_cores, h->cores);
+        bool bit = (ps->freemap[k >> 6] >> (k & 63)) & 1;
+        if (bit != host_has_capacity(ps, c->prep->alloc, k))
+            return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: free-host map wrong for %s", c->now,
+                                h->name);
+        free_cores += h->free_cores;
+        free_units += c->prep->alloc == POL_ALLOC_NODE ? (h->free_cores == h->cores)
+                                                       : h->free_cores;
+    }
+    for (int32_t i = 0; i < ps->n_islands; i++) {
+        int64_t f = 0;
+        for (int32_t k = 0; k < ps->n_hosts; k++) {
+            const pol_host *h = &ps->hosts[k];
+            if (h->island == i)
+                f += c->prep->alloc == POL_ALLOC_NODE ? (h->free_cores == h->cores) : h->free_cores;
+        }
+        if (f != ps->isl_free[i])
+            return eng_diag_set(d, ENG_INVARIANT,
+                                "t=%.17g: pool %s counts %d free units in island %s, its hosts "
+                                "have %lld",
+                                c->now, ps->pool->label, ps->isl_free[i], ps->pool->island_names[i],
+                                (long long)f);
+    }
+    if (free_units != ps->free_units)
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: pool %s counts %d free units, its hosts have %lld", c->now,
+                            ps->pool->label, ps->free_units, (long long)free_units);
+    int64_t used = 0;
+    for (size_t r = 0; r < ps->n_running; r++) {
+        used += c->res[ps->running[r]->idx].units;
+        if (r > 0 && run_less(c, ps->running[r], ps->running[r - 1]))
+            return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: running set out of order", c->now);
+    }
+    if (used + ps->free_units + ps->down_units != ps->total_units)
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: pool %s: %lld units used + %d free + %d down != %d total",
+                            c->now, ps->pool->label, (long long)used, ps->free_units,
+                            ps->down_units, ps->total_units);
+    (void)free_cores;
+    return ENG_OK;
+}
+
+/* With islands: every job this call started whose units (a packet
+ * member: its packet's) fit in one island holds hosts of one island,
+ * wherever they came from (named by the policy, a packet's, or placed by
+ * the engine). O(hosts of this call's starts). */
+static int audit_island_starts(eng_core *c, pool_state *ps, eng_diag *d)
+{
+    int32_t largest = largest_island(ps);
+    for (size_t i = 0; i < ps->out.n_starts; i++) {
+        const pol_job *j = &c->pj[ps->out.starts[i].job_idx];
+        if (c->res[j->idx].units > largest || j->n_alloc < 2)
+            continue;
+        const pol_host *first = &ps->hosts[c->live_pos[j->alloc_off]];
+        for (int32_t k = 1; k < j->n_alloc; k++) {
+            const pol_host *h = &ps->hosts[c->live_pos[j->alloc_off + (size_t)k]];
+            if (h->island != first->island)
+                return eng_diag_set(d, ENG_INVARIANT,
+                                    "t=%.17g: policy %s started job %lld, whose %d units fit in "
+                                    "one island, across islands: on hosts %s (island %s) and %s "
+                                    "(island %s)",
+                                    c->now, policy_name(c), (long long)j->id, c->res[j->idx].units,
+                                    first->name, ps->pool->island_names[first->island], h->name,
+                                    ps->pool->island_names[h->island]);
+        }
+    }
+    return ENG_OK;
+}
+
+int eng_check_decisions(eng_core *c, pool_state *ps, const int32_t *queue_before, size_t n_before,
+                        eng_diag *d)
+{
+    if (ps->n_islands) {
+        int rc = audit_island_starts(c, ps, d);
+        if (rc)
+            return rc;
+    }
+    const pol_out *out = &ps->out;
+    if (c->policy->flags & POL_FLAG_ORDERED) {
+        for (size_t i = 0; i < out->n_starts; i++)
+            if (i >= n_before || out->starts[i].job_idx != queue_before[i])
+                return eng_diag_set(d, ENG_INVARIANT,
+                                    "t=%.17g: policy %s is FCFS-ordered but started job %lld "
+                                    "ahead of earlier waiting jobs",
+                                    c->now, policy_name(c),
+                                    (long long)c->pj[out->starts[i].job_idx].id);
+    }
+    if ((c->policy->flags & POL_FLAG_HEAD_GREEDY) && ps->n_queue > 0 &&
+        ps->queue[0]->units <= ps->free_units &&
+        (!ps->n_islands || pol_island_pick(ps->n_islands, ps->isl_units, ps->isl_free,
+                                           ps->queue[0]->units) != POL_ISLAND_NONE))
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: policy %s left job %lld waiting at the head of the queue "
+                            "although its %d units were free",
+                            c->now, policy_name(c), (long long)ps->queue[0]->id,
+                            ps->queue[0]->units);
+    return audit_pool(c, ps, d);
+}

@@ -1,0 +1,293 @@
+/* eng_core_impl.h — internal to the engine: the scheduling core's state,
+ * shared by the four files that implement eng_core.h. Nothing outside
+ * eng_core.c, eng_alloc.c, eng_fail.c and eng_check.c includes it; the
+ * public contract stays in eng_core.h.
+ *
+ * The files, in layers (each calls only the files below it; the layers
+ * test of tools/check-layers fails on a cycle):
+ *
+ *     eng_core.c    the event core: creation, the step (ends, failures
+ *                   applied, submissions, one policy call per pool), the
+ *                   decisions applied, the results read back
+ *        |
+ *        +--> eng_alloc.c  hosts and cores taken and freed, first-fit and
+ *        |                 island placement, the view's per-host arrays,
+ *        |                 the allocation read back
+ *        +--> eng_fail.c   host failures: drawn or traced outages, hosts
+ *        |                 going down and up, the run a failure cuts, the
+ *        |                 waste counted, a failed job requeued
+ *        +--> eng_check.c  the checks decisions are held to: always (a
+ *                          start's job, units, islands, packet) and with
+ *                          --check (flags, promises, the pool's audit)
+ *
+ * eng_alloc.c, eng_fail.c and eng_check.c call none of each other: what
+ * two of them need is a static inline function below.
+ *
+ * Who writes what: the hosts' free cores, the free-host maps, the free
+ * units and the busy counts change in eng_alloc.c (a start, an end) and
+ * in eng_fail.c (a host down or up); the runs and the view's per-host
+ * arrays in eng_alloc.c; the failures, their changes and the waste in
+ * eng_fail.c; the promises and the overruns in eng_check.c; everything
+ * else (queues, running sets, results, time series) in eng_core.c.
+ *
+ * Data layout: every simulated job has a pol_job (what policies see) and an
+ * eng_job_result (what outputs report), both indexed by the prepared job
+ * index. Each pool keeps its waiting queue (idx order), its running jobs
+ * ordered by (expected end, idx), a pol_host array mirroring its hosts'
+ * free cores, and a bitmap of hosts with free capacity for first-fit host
+ * choice. Ends are kept in a binary heap ordered by (end, idx).
+ */
+#ifndef ENG_CORE_IMPL_H
+#define ENG_CORE_IMPL_H
+
+#include "eng_core.h"
+#include "eng_heap.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A host's failures (eng_fail.c). */
+typedef struct host_fail host_fail;
+
+typedef struct pool_state {
+    const eng_pool *pool;
+    pol_host *hosts; /* pool order = name order */
+    int32_t n_hosts;
+    int32_t total_units;
+    int32_t free_units;
+    const pol_job **queue;
+    size_t n_queue, cap_queue;
+    const pol_job **running;
+    size_t n_running, cap_running;
+    uint64_t *freemap; /* bit i: pool host i has free capacity */
+    size_t n_words;
+    void *pstate;
+    bool inited;
+    pol_out out;
+    bool dirty;
+    double wakeup_s;
+    bool capacity_changed; /* a host went down or came up at this instant */
+    int32_t down_units;    /* units of its hosts that are down */
+    int32_t n_islands;     /* 0: no island constraint */
+    int32_t *isl_units;    /* per island: capacity and free units */
+    int32_t *isl_free;
+    /* --init-planned no with --check: the overruns of jobs that have ended
+     * (eng_check.c, overrun_excuses) */
+    struct overrun {
+        double from_s;  /* the job's planned end */
+        double until_s; /* its real end */
+    } * ov;
+    size_t n_ov, cap_ov;
+} pool_state;
+
+struct eng_core {
+    const eng_platform *plat;
+    const eng_prepared *prep;
+    eng_core_opts opts;
+    const pol_type *policy;
+    size_t n;
+    pol_job *pj;
+    eng_job_result *res;
+    double *promise_s; /* first promise per job (check mode), INFINITY if none */
+    /* --init-planned no (prep->init_unplanned), else NULL: each job's
+     * planned end (start + its planned length), which orders the running
+     * sets, the view showing max(planned end, now); with --check, when each
+     * first promise was made. */
+    double *plan_end_s;
+    double *promised_at_s;
+    int32_t *pool_pos; /* platform host -> position in its pool */
+    pool_state *pools;
+    size_t n_pools;
+
+    size_t next_submit;
+    eng_heap ends; /* (end time, job) */
+
+    double now;
+    bool begun;
+    int32_t *ending;
+    size_t n_ending, cap_ending;
+
+    int32_t *started;
+    struct started_work {
+        int32_t host; /* slowest allocated host */
+        double dur_s; /* how long it runs */
+    } * work;         /* parallel to started */
+    size_t n_started, cap_started, cap_work;
+
+    /* Allocations, kept for the outputs as runs of consecutive hosts
+     * (eng_host_run): a few per job whatever its width. */
+    eng_host_run *runs;
+    size_t n_runs, cap_runs;
+    size_t run_start; /* the first run of the allocation being made */
+    size_t n_alloc;   /* hosts of all allocations: the next hosts_off */
+    /* The view's per-host arrays (pol_view.alloc_pos, alloc_cores) hold
+     * the running jobs only: slices appended at each start, compacted when
+     * full, so they stay as small as what runs at once. */
+    int32_t *live_pos, *live_cores;
+    size_t n_live, cap_live, live_used;
+    /* eng_core_alloc_hosts()/cores(), expanded on demand */
+    int32_t *flat_hosts, *flat_cores;
+    size_t n_flat;
+
+    eng_ts_row *ts;
+    size_t n_ts, cap_ts;
+
+    /* Host failures (opts.failures): per platform host, and the next up or
+     * down change of every failing host as (time, host). */
+    host_fail *fail;
+    eng_heap changes;
+    double policy_s; /* wall-clock seconds in policy calls */
+    double wasted_node_s;
+    double wasted_unit_s; /* the same in units (cores under core allocation) */
+
+    /* Packets, indexed by their first member (allocated at the first one). */
+    struct packet_state {
+        size_t runs_off; /* the first member's allocation */
+        int32_t n_runs;
+        int32_t n_hosts;
+        int32_t members;
+        double last_end_s; /* end of the last member, -1 while one runs */
+    } * packets;
+
+    bool finished;                    /* eng_core_finish: the run's state is freed */
+    char report[ENG_CORE_REPORT_LEN]; /*   and the policy's report kept here */
+
+    int32_t queued, running, busy_nodes;
+    int32_t down_hosts; /* hosts down (failures) now */
+    int64_t busy_cores;
+    size_t n_left;
+    size_t n_steps;
+};
+
+/* ---- helpers every file uses ------------------------------------------ */
+
+/* Where a running job was planned to end: its expected_end_s, except under
+ * --init-planned no, where the view may show a later one (eng_core.c,
+ * show_overdue). */
+static inline double planned_end(const eng_core *c, const pol_job *j)
+{
+    return c->plan_end_s ? c->plan_end_s[j->idx] : j->expected_end_s;
+}
+
+/* The running sets' order: (planned end, idx). */
+static inline bool run_less(const eng_core *c, const pol_job *a, const pol_job *b)
+{
+    double x = planned_end(c, a), y = planned_end(c, b);
+    return x < y || (x == y && a->idx < b->idx);
+}
+
+/* The position of job idx in the queue, or where it belongs (idx order). */
+static inline size_t queue_lower_bound(const pool_state *ps, int32_t idx)
+{
+    size_t lo = 0, hi = ps->n_queue;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ps->queue[mid]->idx < idx)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Sets or clears bit i of a free-host map. */
+static inline void bit_set(uint64_t *map, int32_t i, bool on)
+{
+    if (on)
+        map[i >> 6] |= UINT64_C(1) << (i & 63);
+    else
+        map[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+}
+
+/* Whether the host at pool position pos can take a job's units: a whole
+ * free host under node allocation, a free core under core allocation (the
+ * free-host map's bit). */
+static inline bool host_has_capacity(const pool_state *ps, pol_alloc alloc, int32_t pos)
+{
+    const pol_host *h = &ps->hosts[pos];
+    return alloc == POL_ALLOC_NODE ? h->free_cores == h->cores : h->free_cores > 0;
+}
+
+/* Adds (sign +1) or removes (-1) what cores of the host at pos count for
+ * in its island's free units: the host under node allocation, the cores
+ * under core allocation. */
+static inline void island_add(const eng_core *c, pool_state *ps, int32_t pos, int32_t cores,
+                              int sign)
+{
+    if (ps->n_islands)
+        ps->isl_free[ps->hosts[pos].island] += sign *
+                                               (c->prep->alloc == POL_ALLOC_NODE ? 1 : cores);
+}
+
+static inline const char *policy_name(const eng_core *c)
+{
+    return c->policy->name;
+}
+
+/* ---- eng_alloc.c: hosts and cores ------------------------------------- */
+
+/* Allocates job j in pool ps, on the policy's hosts or first fit: with
+ * islands, within the island pol_island_pick() chooses (eng_check_start
+ * checked that it exists), or island by island for a job larger than every
+ * island. Fills the job's allocation in its eng_job_result and the view's
+ * per-host arrays; ENG_POLICY for hosts a policy named wrongly, ENG_NOMEM. */
+int eng_alloc_job(eng_core *c, pool_state *ps, const pol_job *j, const pol_start *st, eng_diag *d);
+
+/* Gives back the hosts and cores of a job that ends. */
+void eng_alloc_release(eng_core *c, pool_state *ps, int32_t job);
+
+/* ---- eng_fail.c: host failures ---------------------------------------- */
+
+/* Sets up the failures of opts.failures (the model's generators or the
+ * trace's outages) and schedules every failing host's first change, with
+ * c->now at 0. ENG_INVAL for a bad epoch or trace line, ENG_NOMEM. */
+int eng_fail_init(eng_core *c, eng_diag *d);
+
+/* Frees what eng_fail_init made (NULL-safe: nothing when failures are off). */
+void eng_fail_destroy(eng_core *c);
+
+/* The first time in (now, until) at which one of the hosts of job result r
+ * goes down, or INFINITY: the end of a run the failure cuts. */
+double eng_fail_first_down(eng_core *c, const eng_job_result *r, double until);
+
+/* Applies every host change due at now: a host going down takes no more
+ * jobs (its jobs ended at this instant already: their runs were cut at
+ * the failure when they started); one coming up is free again. Marks the
+ * pools touched. ENG_INVARIANT if a job still runs on a host going down,
+ * ENG_NOMEM. */
+int eng_fail_apply(eng_core *c);
+
+/* A job ends now: if a failure cut its run, counts the run as wasted.
+ * Returns whether it goes back to the queue (requeue on and its limit not
+ * reached). */
+bool eng_fail_ended(eng_core *c, const eng_job_result *r);
+
+/* Puts job idx, cut by a failure, back in its queue in its place by submit
+ * order, to start again from scratch (the caller tells the policy). */
+int eng_fail_requeue(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d);
+
+/* ---- eng_check.c: the checks ------------------------------------------ */
+
+/* The checks always made on a start, before its allocation: the job is
+ * queued in this pool and submitted, its units are free and, with islands,
+ * an island can host it; with opts.check and no failures, its first
+ * promise is kept (unless excused); a packet member's packet is open and on the same
+ * hosts. ENG_POLICY or ENG_INVARIANT with the time, job and rule. */
+int eng_check_start(eng_core *c, pool_state *ps, const pol_start *st, eng_diag *d);
+
+/* With opts.check: keeps the first promise the last call made for each job. */
+void eng_check_promises(eng_core *c, pool_state *ps);
+
+/* With opts.check, after a call's starts: the ORDERED and HEAD_GREEDY
+ * flags against the queue before the call (queue_before, job indices),
+ * with islands every start's hosts, and the audit of the pool's free
+ * capacity and running set. */
+int eng_check_decisions(eng_core *c, pool_state *ps, const int32_t *queue_before, size_t n_before,
+                        eng_diag *d);
+
+/* --init-planned no with --check: job idx of pool ps ends now; keeps its
+ * overrun, if any, for the promises it excuses. ENG_NOMEM. */
+int eng_check_note_end(eng_core *c, pool_state *ps, int32_t idx);
+
+#endif
