@@ -301,6 +301,8 @@ static void fill_spec(eng_run_spec *spec, const bl_run_config *c, const bl_run_i
         .n_options = ps->n_kv,
         .workload_path = c->workload,
         .platform_path = c->platform,
+        .policy_library = ps->lib ? ps->lib->path : NULL,
+        .policy_library_sha256 = ps->lib ? ps->lib->sha256 : NULL,
         .settings = in->settings,
         .n_settings = in->n_settings,
         .outputs = c->outputs,
