@@ -546,8 +546,8 @@ static void test_conformance_islands(void)
     size_t n_registered;
     bool libs;
     const pol_type *const *list = suite_types(&n_registered, &libs);
-    size_t n_policies =
-        n_registered + (libs ? 0 : sizeof island_variants / sizeof island_variants[0]);
+    size_t n_policies = n_registered +
+                        (libs ? 0 : sizeof island_variants / sizeof island_variants[0]);
     int runs = 0, failures = 0;
     for (int round = 0; round < 24; round++) {
         bool three = round % 2;
