@@ -135,7 +135,8 @@ static void expect_refused(const char *name, int code, const char *words)
 static void test_refused(void)
 {
     char want[200];
-    snprintf(want, sizeof want, "built for policy interface version 999; this batchlab has version %u",
+    snprintf(want, sizeof want,
+             "built for policy interface version 999; this batchlab has version %u",
              (unsigned)POL_INTERFACE_VERSION);
     expect_refused("v999.so", ENG_UNSUPPORTED, want);
     expect_refused("nosym.so", ENG_POLICY,
@@ -222,8 +223,9 @@ static void test_cli_refusals(void)
     CU_ASSERT_TRUE(bl_contains(out, "version 999"));
     free(out);
     out = NULL;
-    CU_ASSERT_EQUAL(bl_run(&out, "compare --platform '%s' --workload '%s' "
-                                 "--policies 'easy,%s'",
+    CU_ASSERT_EQUAL(bl_run(&out,
+                           "compare --platform '%s' --workload '%s' "
+                           "--policies 'easy,%s'",
                            bl_src("platforms/test/tiny-4.xml"), swf, lib("nosym.so")),
                     2);
     CU_ASSERT_TRUE(bl_contains(out, "batchlab compare: "));
@@ -248,8 +250,9 @@ static void test_cli_runs(void)
     out = NULL;
     char run_dir[4300];
     snprintf(run_dir, sizeof run_dir, "%s/run", dir);
-    CU_ASSERT_EQUAL(bl_run(&out, "run --platform '%s' --workload '%s' "
-                                 "--policy '%s:max_scan=3' --check --out '%s'",
+    CU_ASSERT_EQUAL(bl_run(&out,
+                           "run --platform '%s' --workload '%s' "
+                           "--policy '%s:max_scan=3' --check --out '%s'",
                            bl_src("platforms/test/tiny-4.xml"), swf, lib("sjf.so"), run_dir),
                     0);
     free(out);
@@ -273,8 +276,9 @@ static void test_cli_runs(void)
     out = NULL;
     char cmp_dir[4300];
     snprintf(cmp_dir, sizeof cmp_dir, "%s/cmp", dir);
-    CU_ASSERT_EQUAL(bl_run(&out, "compare --platform '%s' --workload '%s' "
-                                 "--policies 'easy,%s:max_scan=2' --out '%s'",
+    CU_ASSERT_EQUAL(bl_run(&out,
+                           "compare --platform '%s' --workload '%s' "
+                           "--policies 'easy,%s:max_scan=2' --out '%s'",
                            bl_src("platforms/test/tiny-4.xml"), swf, lib("sjf.so"), cmp_dir),
                     0);
     free(out);
@@ -297,9 +301,10 @@ static void test_cli_runs(void)
 static void test_grid(void)
 {
     char text[8192];
-    snprintf(text, sizeof text,
-             "platform = %s\nworkload.w = %s\npolicies = easy, ./sjf.so\n./sjf.so.max_scan = 1, 2\n",
-             bl_src("platforms/test/tiny-4.xml"), bl_write_tmp("kat3.swf", kat_swf));
+    snprintf(
+        text, sizeof text,
+        "platform = %s\nworkload.w = %s\npolicies = easy, ./sjf.so\n./sjf.so.max_scan = 1, 2\n",
+        bl_src("platforms/test/tiny-4.xml"), bl_write_tmp("kat3.swf", kat_swf));
     char grid_path[4300];
     snprintf(grid_path, sizeof grid_path, "%s/grid.txt", dir);
     FILE *f = fopen(grid_path, "w");
