@@ -14,8 +14,9 @@
 #     under the library, and compares each job's wait with the one computed
 #     by hand (below);
 #   - checks that the manifest records the library's path and SHA-256;
-#   - checks that the same source built for interface version 999 is
-#     refused with the message and exit status 2.
+#   - checks that the same source built for interface version 999, and a
+#     library without the symbols, are refused with the message and exit
+#     status 2, nothing written.
 # Exit 0 when all holds, 1 with the reason otherwise.
 set -eu
 src=$1 build=$2 cmake=$3 tests=$4
@@ -91,4 +92,13 @@ rc=0
 grep -q "batchlab run: $tmp/v999.so: built for policy interface version 999; this batchlab has version $version" \
     "$tmp/v999.log" || fail "a library built for version 999: $(cat "$tmp/v999.log")"
 [ ! -e "$tmp/out-v999" ] || fail "a refused library left $tmp/out-v999 behind"
+printf 'int batchlab_something_else = 1;\n' > "$tmp/nosym.c"
+cc -shared -fPIC "$tmp/nosym.c" -o "$tmp/nosym.so"
+rc=0
+"$bl" run --platform "$platform" --workload "$tmp/kat.swf" --policy "$tmp/nosym.so" \
+    --out "$tmp/out-nosym" > "$tmp/nosym.log" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "a library without the symbols: exit $rc, expected 2"
+grep -q "batchlab run: $tmp/nosym.so: not a batchlab policy library (no symbol batchlab_policy_interface" \
+    "$tmp/nosym.log" || fail "a library without the symbols: $(cat "$tmp/nosym.log")"
+[ ! -e "$tmp/out-nosym" ] || fail "a refused library left $tmp/out-nosym behind"
 echo "solib_example: installed, built with pkg-config, conformance passed, known answer held"

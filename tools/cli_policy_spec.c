@@ -131,7 +131,7 @@ int bl_policy_spec_parse(const char *cmd, const char *spec, const char *const *e
     }
     size_t name_len = strcspn(spec, ":");
     char *name = eng_strndup(spec, name_len);
-    char err[512];
+    char err[1024]; /* a library's path and dlerror's words */
     int found = name ? bl_policy_lookup(name, &out->type, &out->lib, err, sizeof err) : ENG_NOMEM;
     free(name);
     if (found != ENG_OK) {
