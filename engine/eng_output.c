@@ -382,6 +382,9 @@ static json_t *summary_manifest(const eng_workload *w, const eng_sim_result *r,
         eng_json_set(wl, "time_zone_string", eng_json_str(w->hdr.time_zone_string), ok);
     eng_json_set(inputs, "workload", wl, ok);
     eng_json_set(inputs, "platform", summary_input(m->platform_path, m->platform_sha256, ok), ok);
+    if (m->policy_library)
+        eng_json_set(inputs, "policy_library",
+                     summary_input(m->policy_library, m->policy_library_sha256, ok), ok);
     eng_json_set(o, "inputs", inputs, ok);
     eng_json_set(o, "policy_wall_time_s", eng_json_num(eng_core_policy_wall_s(r->core)), ok);
     eng_json_set(o, "wall_time_s", eng_json_num(m->wall_time_s), ok);

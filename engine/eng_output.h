@@ -86,6 +86,10 @@ typedef struct eng_manifest {
     const char *platform_path;
     char workload_sha256[65];
     char platform_sha256[65];
+    /* a policy loaded from a shared library: its path, as given, and the
+     * SHA-256 of the file loaded (inputs.policy_library); NULL otherwise */
+    const char *policy_library;
+    const char *policy_library_sha256;
     const eng_setting *settings; /* written in this order after the policy's report */
     size_t n_settings;
     double wall_time_s;

@@ -69,6 +69,8 @@
 #ifndef ENG_POLICY_H
 #define ENG_POLICY_H
 
+#include "eng_error.h" /* the hooks' result codes */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -321,5 +323,48 @@ int pol_check_options(const pol_type *type, const pol_kv *options, size_t n, cha
 
 /* The value of key in the options, or def when absent. */
 const char *pol_option_get(const pol_setup *setup, const char *key, const char *def);
+
+/* ---- policies in shared libraries --------------------------------------
+ *
+ * `--policy PATH.so[:key=value...]` (a name holding '/' or ending in .so)
+ * loads a policy compiled outside the tree against this header and
+ * eng_error.h, which `cmake --install` puts in PREFIX/include/batchlab
+ * (`pkg-config --cflags batchlab`). The library exports two symbols,
+ * which POL_EXPORT(type) defines:
+ *
+ *   const unsigned batchlab_policy_interface;  its POL_INTERFACE_VERSION
+ *   const pol_type *const batchlab_policy;     the policy's type
+ *
+ * The command line (policies/pol_solib.c) refuses a library whose version
+ * differs from its own, or that lacks either symbol, before any run
+ * starts; the policy then runs as a built-in one does (options checked,
+ * checker on with --check). The functions declared above (pol_out_*,
+ * pol_island_*, pol_queue_find, pol_option_get, pol_check_options) and
+ * those of eng_error.h are defined in the batchlab executable, which
+ * exports them to the libraries it loads; nothing else of batchlab is
+ * part of the contract.
+ *
+ * The version is the contract's: it goes up by one whenever pol_job,
+ * pol_host, pol_view, pol_setup, pol_option, pol_type, the pol_out
+ * structs or the functions above change in layout, meaning or signature,
+ * since a library compiled against the old header would read the new
+ * structs wrongly. (Defining it before the include builds a library for
+ * another version, which the tests use to check the refusal.)
+ */
+#ifndef POL_INTERFACE_VERSION
+#define POL_INTERFACE_VERSION 1u
+#endif
+
+/* The exported symbols' names, for the loader's dlsym. */
+#define POL_INTERFACE_SYMBOL "batchlab_policy_interface"
+#define POL_TYPE_SYMBOL "batchlab_policy"
+
+/* Exports type (a `const pol_type` of the library) and the version the
+ * library is compiled for; once, at file scope, in one file. */
+#define POL_EXPORT(type)                                                                           \
+    extern const unsigned batchlab_policy_interface;                                               \
+    extern const pol_type *const batchlab_policy;                                                  \
+    const unsigned batchlab_policy_interface = POL_INTERFACE_VERSION;                              \
+    const pol_type *const batchlab_policy = &(type)
 
 #endif

@@ -703,7 +703,7 @@ static void test_policies_name(void)
            "                   order in which later jobs are tried (sjf = shortest estimate "
            "first, Tsafrir et al. 2007)\n");
     expect("policies fcfs", 0, "options: none");
-    expect("policies --help", 0, "usage: batchlab policies [NAME]");
+    expect("policies --help", 0, "usage: batchlab policies [NAME | PATH.so]");
 }
 
 /* Agreement with the log's own waits (field 3 of the fixture): printed by

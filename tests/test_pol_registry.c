@@ -2,10 +2,19 @@
  * conformance suite: every registered policy on random workloads, under the
  * invariant checker, in every engine configuration (node and core
  * allocation, kill and extend, uniform and heterogeneous speeds, one and
- * two pools). A new policy is covered as soon as it is registered. */
+ * two pools). A new policy is covered as soon as it is registered.
+ *
+ * Policies in shared libraries go through the same loops: with
+ * BL_POLICY_LIBS=PATH.so[:PATH.so...] in the environment, the generic
+ * loops (declared defaults, conformance, initialization not planned,
+ * islands) run those libraries' policies, loaded as the command line loads
+ * them (pol_solib_load), in place of the registry's, which the plain run
+ * covers; the registry's own cases run as always. The solib_example test
+ * runs it on examples/sjf-backfill built against the installed headers. */
 #include "bl_sched.h"
 #include "bl_test.h"
 #include "pol_registry.h"
+#include "pol_solib.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -119,6 +128,39 @@ static void test_names_join(void)
     CU_ASSERT_STRING_EQUAL(pol_names(), buf);
 }
 
+/* The policies of the generic loops: the registry's, or those of the
+ * libraries BL_POLICY_LIBS names (*libs then true), loaded once. NULL
+ * with *n 0 after the message when a library cannot be loaded. */
+static const pol_type *const *suite_types(size_t *n, bool *libs)
+{
+    static const pol_type *loaded[16];
+    static size_t n_loaded;
+    static bool done, failed;
+    const char *env = getenv("BL_POLICY_LIBS");
+    *libs = env && *env;
+    if (!*libs)
+        return pol_list(n);
+    for (const char *p = env; !done && *p;) {
+        size_t len = strcspn(p, ":");
+        char path[4096], err[1024];
+        snprintf(path, sizeof path, "%.*s", (int)len, p);
+        const pol_solib *lib;
+        if (n_loaded == sizeof loaded / sizeof loaded[0] ||
+            pol_solib_load(path, &lib, err, sizeof err) != ENG_OK) {
+            printf("\n  BL_POLICY_LIBS: %s", n_loaded == 16 ? "more than 16 libraries" : err);
+            failed = true;
+            break;
+        }
+        printf("\n  library %s: policy %s", path, lib->type->name);
+        loaded[n_loaded++] = lib->type;
+        p += len + (p[len] == ':');
+    }
+    done = true;
+    CU_ASSERT_FALSE(failed);
+    *n = failed ? 0 : n_loaded;
+    return failed ? NULL : loaded;
+}
+
 /* A random workload: bursty arrivals, sizes 1..max_procs (a third of them
  * powers of two), run times log-uniform 0..5000 s with some zeros,
  * estimates from exact to 10x over, a few overruns and missing requests. */
@@ -187,7 +229,8 @@ static void test_declared_defaults(void)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 20260301);
     size_t n_registered;
-    const pol_type *const *list = pol_list(&n_registered);
+    bool libs;
+    const pol_type *const *list = suite_types(&n_registered, &libs);
     for (size_t k = 0; k < n_registered; k++) {
         const pol_type *t = list[k];
         pol_kv defs[32];
@@ -224,7 +267,8 @@ static void test_declared_defaults(void)
                 bl_opts o = {.alloc = alloc,
                              .walltime = ENG_WALLTIME_KILL,
                              .options = with ? defs : NULL,
-                             .n_options = with ? n_defs : 0};
+                             .n_options = with ? n_defs : 0,
+                             .policy_type = t};
                 CU_ASSERT_EQUAL(bl_core_run(t->name, jobs, n, p, &o, &s[with]), 0);
             }
             size_t differ = 0;
@@ -309,8 +353,9 @@ static void test_conformance(void)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 20261125);
     size_t n_registered;
-    const pol_type *const *list = pol_list(&n_registered);
-    size_t n_policies = n_registered + sizeof variants / sizeof variants[0];
+    bool libs;
+    const pol_type *const *list = suite_types(&n_registered, &libs);
+    size_t n_policies = n_registered + (libs ? 0 : sizeof variants / sizeof variants[0]);
     int runs = 0, failures = 0;
     for (int round = 0; round < 96; round++) {
         bool hetero = round % 2, two_pools = (round / 2) % 2;
@@ -337,8 +382,10 @@ static void test_conformance(void)
             eng_platform *p = random_platform(pr, hetero, two_pools, &cores, failing);
             gsl_rng_free(pr);
             const struct variant *var = k < n_registered ? NULL : &variants[k - n_registered];
-            const char *name = var ? var->policy : list[k]->name;
-            bl_opts o = {.alloc = alloc,
+            const pol_type *type = var ? pol_find(var->policy) : list[k];
+            const char *name = type->name;
+            bl_opts o = {.policy_type = type,
+                         .alloc = alloc,
                          .walltime = wt,
                          .failures = {.enabled = failing,
                                       .epoch_s = 900,
@@ -396,7 +443,9 @@ static void test_conformance_init_unplanned(void)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 20261126);
     size_t n_registered;
-    const pol_type *const *list = pol_list(&n_registered);
+    bool libs;
+    const pol_type *const *list = suite_types(&n_registered, &libs);
+    size_t n_extra = libs ? 0 : sizeof extra / sizeof extra[0];
     int runs = 0, failures = 0;
     for (int round = 0; round < 24; round++) {
         bool hetero = round % 2, two_pools = (round / 2) % 2;
@@ -409,15 +458,17 @@ static void test_conformance_init_unplanned(void)
         size_t n = 200 + gsl_rng_uniform_int(r, 300);
         bl_jobspec *jobs = random_jobs(r, n, max_procs, 2);
         unsigned long seed = gsl_rng_get(r);
-        for (size_t k = 0; k < n_registered + 2; k++) {
+        for (size_t k = 0; k < n_registered + n_extra; k++) {
             gsl_rng *pr = gsl_rng_alloc(gsl_rng_mt19937);
             gsl_rng_set(pr, seed);
             eng_platform *p = random_platform(pr, hetero, two_pools, &cores, false);
             gsl_rng_free(pr);
             const struct variant *var = k < n_registered ? NULL : &extra[k - n_registered];
-            const char *name = var ? var->policy : list[k]->name;
-            bool replans = pol_find(name)->flags & POL_FLAG_REPLANS;
-            bl_opts o = {.alloc = alloc,
+            const pol_type *type = var ? pol_find(var->policy) : list[k];
+            const char *name = type->name;
+            bool replans = type->flags & POL_FLAG_REPLANS;
+            bl_opts o = {.policy_type = type,
+                         .alloc = alloc,
                          .walltime = wt,
                          .init_times = init,
                          .n_init_times = 2,
@@ -493,8 +544,10 @@ static void test_conformance_islands(void)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 20261126);
     size_t n_registered;
-    const pol_type *const *list = pol_list(&n_registered);
-    size_t n_policies = n_registered + sizeof island_variants / sizeof island_variants[0];
+    bool libs;
+    const pol_type *const *list = suite_types(&n_registered, &libs);
+    size_t n_policies = n_registered +
+                        (libs ? 0 : sizeof island_variants / sizeof island_variants[0]);
     int runs = 0, failures = 0;
     for (int round = 0; round < 24; round++) {
         bool three = round % 2;
@@ -527,14 +580,16 @@ static void test_conformance_islands(void)
                                       .max_requeues = 20}};
             const struct variant *var = k < n_registered ? NULL
                                                          : &island_variants[k - n_registered];
-            const char *name = var ? var->policy : list[k]->name;
+            const pol_type *type = var ? pol_find(var->policy) : list[k];
+            const char *name = type->name;
+            o.policy_type = type;
             if (var) {
                 o.options = var->options;
                 o.n_options = var->n_options;
             }
             bl_sched s;
             int rc = bl_core_run(name, jobs, n, p, &o, &s);
-            bool plans = pol_find(name)->flags & POL_FLAG_ISLANDS;
+            bool plans = type->flags & POL_FLAG_ISLANDS;
             bool node_only = strcmp(name, "conservative") == 0 || strcmp(name, "alp") == 0 ||
                              strcmp(name, "amp") == 0;
             bool refused = !plans || (alloc == POL_ALLOC_CORE && node_only);

@@ -20,8 +20,8 @@
 
 static const bl_opt compare_opts[] = {
     BL_RUN_OPTS{"policies", 'P', BL_VALUE, "LIST",
-                "comma-separated policies, each NAME or NAME:key=value:... (default fcfs,easy,"
-                "conservative)"},
+                "comma-separated policies, each NAME or NAME:key=value:..., NAME a registered "
+                "policy or a policy library's PATH.so (default fcfs,easy,conservative)"},
 };
 
 /* One output folder per policy: OUT/ and the spec's folder name. */

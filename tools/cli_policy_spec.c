@@ -130,13 +130,17 @@ int bl_policy_spec_parse(const char *cmd, const char *spec, const char *const *e
         return 1;
     }
     size_t name_len = strcspn(spec, ":");
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)(name_len < 63 ? name_len : 63), spec);
-    out->type = pol_find(name);
-    if (!out->type) {
-        fprintf(stderr, "batchlab %s: unknown policy '%s' (valid: %s)\n", cmd, name, pol_names());
+    char *name = eng_strndup(spec, name_len);
+    char err[1024]; /* a library's path and dlerror's words */
+    int found = name ? bl_policy_lookup(name, &out->type, &out->lib, err, sizeof err) : ENG_NOMEM;
+    free(name);
+    if (found != ENG_OK) {
+        if (found == ENG_NOMEM)
+            fprintf(stderr, "batchlab %s: out of memory\n", cmd);
+        else
+            fprintf(stderr, "batchlab %s: %s\n", cmd, err);
         bl_policy_spec_fini(out);
-        return 2;
+        return found == ENG_NOMEM ? 1 : 2;
     }
     for (const char *p = spec + name_len; *p == ':';) {
         const char *start = p + 1;
@@ -160,7 +164,6 @@ int bl_policy_spec_parse(const char *cmd, const char *spec, const char *const *e
         bl_policy_spec_fini(out);
         return rc;
     }
-    char err[512];
     if (pol_check_options(out->type, out->kv, out->n_kv, err, sizeof err) ||
         option_values_bad(out, err, sizeof err)) {
         fprintf(stderr, "batchlab %s: %s\n", cmd, err);
@@ -170,8 +173,44 @@ int bl_policy_spec_parse(const char *cmd, const char *spec, const char *const *e
     return 0;
 }
 
+int bl_policy_lookup(const char *name, const pol_type **type, const pol_solib **lib, char *err,
+                     size_t errlen)
+{
+    *type = NULL;
+    *lib = NULL;
+    if (pol_solib_is_path(name)) {
+        int rc = pol_solib_load(name, lib, err, errlen);
+        if (rc == ENG_OK)
+            *type = (*lib)->type;
+        return rc;
+    }
+    *type = pol_find(name);
+    if (!*type) {
+        snprintf(err, errlen,
+                 "unknown policy '%s' (valid: %s; or the path of a policy library, "
+                 "PATH.so)",
+                 name, pol_names());
+        return ENG_INVAL;
+    }
+    return ENG_OK;
+}
+
 char *bl_policy_folder(const char *spec)
 {
+    /* a library's path: its base name, the options after it */
+    size_t name_len = strcspn(spec, ":");
+    char *name0 = eng_strndup(spec, name_len);
+    if (!name0)
+        return NULL;
+    bool path = pol_solib_is_path(name0);
+    free(name0);
+    if (path) {
+        const char *base = spec;
+        for (const char *p = spec; p < spec + name_len; p++)
+            if (*p == '/')
+                base = p + 1;
+        spec = base;
+    }
     char *name = eng_strdup(spec);
     if (name)
         for (char *p = name; *p; p++)

@@ -301,6 +301,8 @@ static void fill_spec(eng_run_spec *spec, const bl_run_config *c, const bl_run_i
         .n_options = ps->n_kv,
         .workload_path = c->workload,
         .platform_path = c->platform,
+        .policy_library = ps->lib ? ps->lib->path : NULL,
+        .policy_library_sha256 = ps->lib ? ps->lib->sha256 : NULL,
         .settings = in->settings,
         .n_settings = in->n_settings,
         .outputs = c->outputs,
@@ -496,7 +498,7 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
 const bl_opt bl_run_opts[] = {
     BL_RUN_OPTS{"policy", 'P', BL_VALUE, "NAME",
                 "scheduling policy, optionally NAME:key=value:... "
-                "(see batchlab policies)"},
+                "(see batchlab policies); NAME may be a policy library, PATH.so"},
     {"policy-opt", 0, BL_MULTI, "KEY=VALUE", "option passed to the policy (repeatable)"},
 };
 const size_t bl_run_n_opts = BL_N_OPTS(bl_run_opts);

@@ -68,6 +68,37 @@ static char *dir_of(const char *path)
     return abs;
 }
 
+/* A policy the grid names: one of the registry, or a library's path
+ * (pol_solib.h), taken relative to the grid's folder like its other files
+ * and replaced in *name by its absolute path, the library loaded to check
+ * it. what is the message's context ("policies: " or ""). */
+static int check_policy(const char *base, const char *file, int line, const char *what, char **name,
+                        eng_diag *d)
+{
+    if (!pol_solib_is_path(*name)) {
+        if (pol_find(*name))
+            return ENG_OK;
+        return eng_diag_set(d, ENG_PARSE, "%s:%d: %sunknown policy '%s' (valid: %s)", file, line,
+                            what, *name, pol_names());
+    }
+    char *abs = resolve(base, *name);
+    if (!abs)
+        return eng_diag_set(d, ENG_PARSE, "%s:%d: %spolicy library '%s': cannot open it", file,
+                            line, what, *name);
+    const pol_type *type;
+    const pol_solib *lib;
+    char err[600];
+    int rc = bl_policy_lookup(abs, &type, &lib, err, sizeof err);
+    if (rc != ENG_OK) {
+        free(abs);
+        return rc == ENG_NOMEM ? eng_diag_set(d, ENG_NOMEM, "out of memory")
+                               : eng_diag_set(d, ENG_PARSE, "%s:%d: %s%s", file, line, what, err);
+    }
+    free(*name);
+    *name = abs;
+    return ENG_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* Grid                                                                */
 
@@ -342,30 +373,41 @@ static int parse_run_args(bl_grid *g, const char *file, int line, const char *va
 
 /* "POLICY.OPTION = v1, v2": a policy option the grid varies. key is
  * "POLICY\0OPTION" (split at dot by the caller), put back on return. */
-static int parse_policy_option(bl_grid *g, const char *file, int line, char *key, char *dot,
-                               char *value, eng_diag *d)
+static int parse_policy_option(bl_grid *g, const char *base, const char *file, int line, char *key,
+                               char *dot, char *value, eng_diag *d)
 {
     *dot = '\0';
-    const char *policy = key, *opt = dot + 1;
+    const char *opt = dot + 1;
+    char *policy = eng_strdup(key);
+    if (!policy) {
+        *dot = '.';
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
     int rc = ENG_OK;
-    if (!pol_find(policy)) {
+    if (pol_solib_is_path(policy)) {
+        rc = check_policy(base, file, line, "", &policy, d);
+    } else if (!pol_find(policy)) {
         rc = eng_diag_set(d, ENG_PARSE, "%s:%d: unknown policy '%s' in '%s.%s' (valid: %s)", file,
                           line, policy, policy, opt, pol_names());
-    } else if (!is_name(opt) || strchr(opt, '.')) {
+    }
+    if (rc == ENG_OK && (!is_name(opt) || strchr(opt, '.'))) {
         rc = eng_diag_set(d, ENG_PARSE, "%s:%d: expected POLICY.OPTION, got '%s.%s'", file, line,
                           policy, opt);
     }
     if (rc) {
+        free(policy);
         *dot = '.';
         return rc;
     }
     size_t cap = g->n_options;
-    if (eng_grow(&g->options, &cap, g->n_options + 1, sizeof *g->options) != ENG_OK)
+    if (eng_grow(&g->options, &cap, g->n_options + 1, sizeof *g->options) != ENG_OK) {
+        free(policy);
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
     bl_grid_option *o = &g->options[g->n_options];
     memset(o, 0, sizeof *o);
     o->line = line;
-    o->policy = eng_strdup(policy);
+    o->policy = policy;
     o->key = eng_strdup(opt);
     g->n_options++;
     if (!o->policy || !o->key)
@@ -402,14 +444,13 @@ static int parse_machine(bl_grid *g, const char *file, int line, const char *val
 }
 
 /* "policies = a, b": known policies, each once (taking v on success). */
-static int parse_policies(bl_grid *g, const char *file, int line, char ***v, size_t *n, eng_diag *d)
+static int parse_policies(bl_grid *g, const char *base, const char *file, int line, char ***v,
+                          size_t *n, eng_diag *d)
 {
     int rc = ENG_OK;
     g->policies_line = line;
     for (size_t i = 0; i < *n && rc == ENG_OK; i++) {
-        if (!pol_find((*v)[i]))
-            rc = eng_diag_set(d, ENG_PARSE, "%s:%d: policies: unknown policy '%s' (valid: %s)",
-                              file, line, (*v)[i], pol_names());
+        rc = check_policy(base, file, line, "policies: ", &(*v)[i], d);
         for (size_t k = 0; k < i && rc == ENG_OK; k++)
             if (strcmp((*v)[k], (*v)[i]) == 0)
                 rc = eng_diag_set(d, ENG_PARSE, "%s:%d: policies: '%s' listed twice", file, line,
@@ -425,8 +466,8 @@ static int parse_policies(bl_grid *g, const char *file, int line, char ***v, siz
 }
 
 /* The list keys: loads, seeds, policies. */
-static int parse_list(bl_grid *g, const char *file, int line, const char *key, char *value,
-                      eng_diag *d)
+static int parse_list(bl_grid *g, const char *base, const char *file, int line, const char *key,
+                      char *value, eng_diag *d)
 {
     char **v = NULL;
     size_t n = 0;
@@ -436,7 +477,7 @@ static int parse_list(bl_grid *g, const char *file, int line, const char *key, c
     else if (rc == ENG_OK && strcmp(key, "seeds") == 0)
         rc = parse_seeds(g, file, line, v, n, d);
     else if (rc == ENG_OK)
-        rc = parse_policies(g, file, line, &v, &n, d);
+        rc = parse_policies(g, base, file, line, &v, &n, d);
     free_values(v, n);
     return rc;
 }
@@ -460,8 +501,17 @@ static int parse_line(bl_grid *g, const char *base, const char *file, int line, 
     char *dot = strchr(key, '.');
     if (dot && strncmp(key, "workload.", 9) == 0)
         return parse_workload(g, base, file, line, key + 9, value, d);
+    /* a library's path holds dots of its own: its option follows the last */
+    char *last = strrchr(key, '.');
+    if (last) {
+        *last = '\0';
+        bool lib = pol_solib_is_path(key);
+        *last = '.';
+        if (lib)
+            dot = last;
+    }
     if (dot)
-        return parse_policy_option(g, file, line, key, dot, value, d);
+        return parse_policy_option(g, base, file, line, key, dot, value, d);
     if (strcmp(key, "platform") == 0) {
         g->platform = resolve(base, value);
         if (g->platform && eng_check_not_dir(g->platform, "", NULL) != ENG_OK)
@@ -502,7 +552,7 @@ static int parse_line(bl_grid *g, const char *base, const char *file, int line, 
                             "machine, policies, POLICY.OPTION, seeds, outputs, run_args or "
                             "keep_inputs",
                             file, line, key);
-    return parse_list(g, file, line, key, value, d);
+    return parse_list(g, base, file, line, key, value, d);
 }
 
 int bl_grid_parse(const char *path, bl_grid *g, eng_diag *d)
@@ -632,6 +682,10 @@ static int policy_variants(const bl_grid *g, const char *policy, char ***out, si
     *n = 0;
     memset(idx, 0, sizeof idx);
     const pol_type *type = pol_find(policy);
+    const pol_solib *lib = NULL;
+    char lerr[600];
+    if (!type && bl_policy_lookup(policy, &type, &lib, lerr, sizeof lerr) != ENG_OK)
+        return eng_diag_set(d, ENG_PARSE, "%s: %s", g->path, lerr); /* checked when parsed */
     for (size_t k = 0; k < n_opt; k++) {
         char err[512];
         const pol_kv kv = {.key = opt[k]->key, .value = opt[k]->values[0]};
