@@ -259,237 +259,144 @@ typedef struct slurm_state {
     size_t cap_cand;
 } slurm_state;
 
+#define SLURM_WEIGHT(k, what)                                                                      \
+    {                                                                                              \
+        .key = k, .type = POL_OPT_INT, .min = 0, .max = 4294967295, .help = "weight of the " what  \
+    }
+
 static const pol_option slurm_options[] = {
-    {.key = "priority_weight_age",
-     .values = "0..4294967295",
-     .def = "0",
-     .help = "weight of the age factor"},
+    SLURM_WEIGHT("priority_weight_age", "age factor"),
     {.key = "priority_max_age",
-     .values = "a Slurm time: MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC, not 0",
-     .def = "7-0",
+     .type = POL_OPT_DURATION,
+     .lo = 0,
+     .open_lo = true,
+     .hi = INFINITY,
+     .def_real = 7 * 86400,
      .help = "age of a full age factor"},
-    {.key = "priority_weight_fairshare",
-     .values = "0..4294967295",
-     .def = "0",
-     .help = "weight of the fair-share factor"},
+    SLURM_WEIGHT("priority_weight_fairshare", "fair-share factor"),
     {.key = "priority_flags",
-     .values = "no_fair_tree",
-     .def = "(none: Fair Tree)",
+     .type = POL_OPT_WORDS,
+     .choices = POL_CHOICES("no_fair_tree"),
+     .absent = "none: Fair Tree",
      .help = "no_fair_tree = the classic fair-share factor 2^(-U/S) instead of Fair Tree's ranks"},
     {.key = "priority_decay_halflife",
-     .values = "a Slurm time: MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC",
-     .def = "7-0",
+     .type = POL_OPT_DURATION,
+     .lo = 0,
+     .hi = INFINITY,
+     .def_real = 7 * 86400,
      .help = "half-life of past usage, 0 = none"},
     {.key = "priority_calc_period",
-     .values = "a Slurm time: MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC",
-     .def = "5",
+     .type = POL_OPT_DURATION,
+     .lo = 0,
+     .hi = INFINITY,
+     .def_real = 5 * 60,
      .help = "how often usage is charged and priorities are calculated (0 = at every decision, "
              "usage charged continuously)"},
     {.key = "priority_calc_phase",
-     .values = "seconds",
-     .def = "0",
+     .type = POL_OPT_REAL,
+     .lo = -INFINITY,
+     .hi = INFINITY,
+     .unit = "seconds",
      .help = "the calculations fall at this time plus multiples of priority_calc_period (Slurm's "
              "follow slurmctld's start, which a log does not record)"},
     {.key = "accounting_storage_enforce",
-     .values = "a comma-separated list of associations, limits, qos, safe, wckeys, nojobs, "
-               "nosteps, all",
-     .def = "(none)",
+     .type = POL_OPT_WORDS,
+     .choices = POL_CHOICES("associations", "limits", "qos", "safe", "wckeys", "nojobs", "nosteps",
+                            "all"),
+     .absent = "none",
      .help = "with limits (or safe, all) a job's end charges its usage since the last "
              "calculation; without, that part is never charged, as in Slurm"},
     {.key = "fairshare_by",
-     .values = "user|group",
-     .def = "user",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("user", "group"),
      .help = "fair-share accounts, SWF field 12 (user) or 13 (group)"},
     {.key = "shares",
-     .values = "a file of 'USER SHARES' lines",
-     .def = "(equal shares)",
+     .type = POL_OPT_STRING,
+     .metavar = "a file of 'USER SHARES' lines",
+     .absent = "equal shares",
      .help = "shares of the fair-share accounts"},
-    {.key = "priority_weight_jobsize",
-     .values = "0..4294967295",
-     .def = "0",
-     .help = "weight of the job size factor"},
+    SLURM_WEIGHT("priority_weight_jobsize", "job size factor"),
     {.key = "priority_favor_small",
-     .values = "yes|no",
-     .def = "no",
+     .type = POL_OPT_BOOL,
      .help = "small jobs get the larger size factor"},
-    {.key = "priority_weight_partition",
-     .values = "0..4294967295",
-     .def = "0",
-     .help = "weight of the partition factor"},
+    SLURM_WEIGHT("priority_weight_partition", "partition factor"),
     {.key = "partition_job_factor",
-     .values = "Q:F,... (SWF queue Q, factor F >= 0)",
-     .def = "(1 for every queue)",
+     .type = POL_OPT_PAIRS,
+     .metavar = "QUEUE:FACTOR",
+     .min = 0,
+     .max = INT64_MAX,
+     .absent = "1 for every queue",
      .help = "PriorityJobFactor of SWF queues"},
     {.key = "bf_interval",
-     .values = "seconds > 0",
-     .def = "30",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .open_lo = true,
+     .hi = INFINITY,
+     .def_real = 30,
+     .unit = "seconds",
      .help = "time between backfill passes"},
     {.key = "bf_timer",
-     .values = "interval|event",
-     .def = "interval",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("interval", "event"),
      .help = "passes at multiples of bf_interval, as Slurm's backfill thread (event = at the "
              "event that calls for one, at most every bf_interval)"},
     {.key = "bf_window",
-     .values = "minutes > 0",
-     .def = "1440",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .open_lo = true,
+     .hi = INFINITY,
+     .def_real = 1440,
+     .unit = "minutes",
      .help = "how far a backfill plan looks ahead"},
     {.key = "bf_resolution",
-     .values = "seconds > 0",
-     .def = "60",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .open_lo = true,
+     .hi = INFINITY,
+     .def_real = 60,
+     .unit = "seconds",
      .help = "time resolution of the windows a backfill plan books"},
     {.key = "bf_max_job_test",
-     .values = "an integer >= 1",
-     .def = "500",
+     .type = POL_OPT_INT,
+     .min = 1,
+     .max = INT64_MAX,
+     .def_int = 500,
      .help = "jobs a backfill pass plans"},
     {.key = "bf_reserve",
-     .values = "nodes|units",
-     .def = "nodes",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("nodes", "units"),
      .help = "a planned job's window books whole hosts, as Slurm's plan does under CR_Core "
              "(units = only its cores)"},
     {.key = "keep_reservation",
-     .values = "yes|no",
-     .def = "no",
+     .type = POL_OPT_BOOL,
      .help = "every plan is redone at each pass, as Slurm does (yes = the top waiting job keeps "
              "its planned start, promised)"},
     POL_PREDICT_OPTION,
     {0},
 };
 
-/* ---- option parsing --------------------------------------------------- */
-
-static int parse_weight(const pol_setup *setup, const char *key, double *out, char *err,
-                        size_t errlen)
+/* partition_job_factor's pairs, and the largest factor (at least 1). */
+static int read_parts(slurm_state *s, const pol_setup *setup)
 {
-    const char *v = pol_option_get(setup, key, "0");
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (end == v || *end || errno || x < 0 || x > 4294967295LL) {
-        snprintf(err, errlen,
-                 "option %s: expected a non-negative integer (at most 4294967295), "
-                 "got '%s'",
-                 key, v);
-        return ENG_INVAL;
-    }
-    *out = (double)x;
-    return ENG_OK;
-}
-
-static int parse_positive(const pol_setup *setup, const char *key, const char *def, double *out,
-                          char *err, size_t errlen)
-{
-    const char *v = pol_option_get(setup, key, def);
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (end == v || *end || errno || !(x > 0) || !isfinite(x)) {
-        snprintf(err, errlen, "option %s: expected a positive number, got '%s'", key, v);
-        return ENG_INVAL;
-    }
-    *out = x;
-    return ENG_OK;
-}
-
-/* Reads up to max non-negative integers separated by ':' into f[]; returns
- * how many, or -1. */
-static int read_fields(const char *s, long f[], int max)
-{
-    int n = 0;
-    for (;;) {
-        if (n == max || *s < '0' || *s > '9')
-            return -1;
-        char *end;
-        errno = 0;
-        f[n++] = strtol(s, &end, 10);
-        if (errno)
-            return -1;
-        if (*end == '\0')
-            return n;
-        if (*end != ':')
-            return -1;
-        s = end + 1;
-    }
-}
-
-/* Slurm's time formats: "MIN", "MIN:SEC", "H:MIN:SEC", "D-H", "D-H:MIN",
- * "D-H:MIN:SEC". Returns seconds, or -1. */
-static double slurm_time_s(const char *s)
-{
-    long f[3];
-    const char *dash = strchr(s, '-');
-    if (dash) {
-        char *end;
-        errno = 0;
-        if (*s < '0' || *s > '9')
-            return -1;
-        long days = strtol(s, &end, 10);
-        if (errno || end != dash)
-            return -1;
-        int n = read_fields(dash + 1, f, 3);
-        if (n < 0)
-            return -1;
-        double h = (double)f[0], m = n > 1 ? (double)f[1] : 0, sec = n > 2 ? (double)f[2] : 0;
-        return (double)days * 86400 + h * 3600 + m * 60 + sec;
-    }
-    int n = read_fields(s, f, 3);
-    if (n == 1)
-        return (double)f[0] * 60;
-    if (n == 2)
-        return (double)f[0] * 60 + (double)f[1];
-    if (n == 3)
-        return (double)f[0] * 3600 + (double)f[1] * 60 + (double)f[2];
-    return -1;
-}
-
-static int parse_time(const pol_setup *setup, const char *key, const char *def, double *out,
-                      bool zero_ok, char *err, size_t errlen)
-{
-    const char *v = pol_option_get(setup, key, def);
-    double x = slurm_time_s(v);
-    if (x < 0 || (!zero_ok && x == 0)) {
-        snprintf(err, errlen,
-                 "option %s: expected a %sSlurm time (MIN, MIN:SEC, H:MIN:SEC, "
-                 "D-H, D-H:MIN or D-H:MIN:SEC), got '%s'",
-                 key, zero_ok ? "" : "non-zero ", v);
-        return ENG_INVAL;
-    }
-    *out = x;
-    return ENG_OK;
-}
-
-static int parse_parts(slurm_state *s, const pol_setup *setup, char *err, size_t errlen)
-{
-    const char *v = pol_option_get(setup, "partition_job_factor", NULL);
     s->part_max = 1;
-    if (!v)
+    size_t n = pol_opt_pairs(setup, "partition_job_factor", NULL, 0);
+    if (n == 0)
         return ENG_OK;
-    const char *p = v;
-    while (*p) {
-        char *end;
-        errno = 0;
-        long long q = strtoll(p, &end, 10);
-        if (end == p || *end != ':' || errno)
-            goto bad;
-        p = end + 1;
-        long long f = strtoll(p, &end, 10);
-        if (end == p || errno || f < 0 || (*end && *end != ','))
-            goto bad;
-        if (eng_grow(&s->parts, &(size_t){s->n_parts}, s->n_parts + 1, sizeof *s->parts))
-            return ENG_NOMEM;
-        s->parts[s->n_parts++] = (slurm_part){.queue = q, .factor = (double)f};
-        if ((double)f > s->part_max)
-            s->part_max = (double)f;
-        p = *end ? end + 1 : end;
-        if (*end && !*p)
-            goto bad;
+    pol_opt_pair *pairs = malloc(n * sizeof *pairs);
+    s->parts = malloc(n * sizeof *s->parts);
+    if (!pairs || !s->parts) {
+        free(pairs);
+        return ENG_NOMEM;
     }
+    pol_opt_pairs(setup, "partition_job_factor", pairs, n);
+    for (size_t k = 0; k < n; k++) {
+        s->parts[k] = (slurm_part){.queue = pairs[k].a, .factor = (double)pairs[k].b};
+        if (s->parts[k].factor > s->part_max)
+            s->part_max = s->parts[k].factor;
+    }
+    s->n_parts = n;
+    free(pairs);
     return ENG_OK;
-bad:
-    snprintf(err, errlen,
-             "option partition_job_factor: expected QUEUE:FACTOR[,QUEUE:FACTOR...] "
-             "with integers, FACTOR >= 0, got '%s'",
-             v);
-    return ENG_INVAL;
 }
 
 /* ---- accounts ---------------------------------------------------------- */
@@ -558,21 +465,18 @@ static int read_shares(slurm_state *s, const char *path, char *err, size_t errle
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
-        char name[256], extra[2];
-        long long shares;
-        int n = sscanf(line, "%255s %lld %1s", name, &shares, extra);
+        char name[256], number[256], extra[2];
+        int n = sscanf(line, "%255s %255s %1s", name, number, extra);
         if (n <= 0)
             continue; /* blank or comment */
-        char *end;
-        errno = 0;
-        long long id = strtoll(name, &end, 10);
-        if (*end || errno || id < 0) {
+        int64_t id, shares;
+        if (!pol_parse_int(name, &id) || id < 0) {
             snprintf(err, errlen,
                      "%s:%ld: unknown %s '%s': expected its number in the log "
                      "(SWF field %d)",
                      path, lineno, what, name, field);
             rc = ENG_INVAL;
-        } else if (n != 2 || shares < 0) {
+        } else if (n != 2 || !pol_parse_int(number, &shares) || shares < 0) {
             snprintf(err, errlen,
                      "%s:%ld: expected 'USER SHARES' with SHARES a non-negative "
                      "integer",
@@ -584,7 +488,8 @@ static int read_shares(slurm_state *s, const char *path, char *err, size_t errle
             if (!a)
                 rc = ENG_NOMEM;
             else if (!created) {
-                snprintf(err, errlen, "%s:%ld: %s %lld listed twice", path, lineno, what, id);
+                snprintf(err, errlen, "%s:%ld: %s %lld listed twice", path, lineno, what,
+                         (long long)id);
                 rc = ENG_INVAL;
             } else
                 s->shares_sum += (double)shares;
@@ -862,124 +767,35 @@ static int hosts_init(slurm_state *s, const pol_setup *setup)
     return ENG_OK;
 }
 
-/* A choice between two words: *is_first tells which was given (the
- * default when absent). */
-static int parse_choice(const pol_setup *setup, const char *key, const char *first,
-                        const char *second, bool first_by_default, bool *is_first, char *err,
-                        size_t errlen)
+/* The options, read typed (checked by the engine before init). */
+static void read_options(slurm_state *s, const pol_setup *setup)
 {
-    const char *v = pol_option_get(setup, key, first_by_default ? first : second);
-    if (strcmp(v, first) && strcmp(v, second)) {
-        snprintf(err, errlen, "option %s: expected %s or %s, got '%s'", key, first, second, v);
-        return ENG_INVAL;
-    }
-    *is_first = strcmp(v, first) == 0;
-    return ENG_OK;
-}
-
-/* AccountingStorageEnforce: a comma-separated list of Slurm's words; only
- * limits (which safe and all imply) changes what is modelled here. */
-static int parse_enforce(slurm_state *s, const pol_setup *setup, char *err, size_t errlen)
-{
-    static const char *const words[] = {"associations", "limits", "qos",     "safe",
-                                        "wckeys",       "nojobs", "nosteps", "all"};
-    const char *v = pol_option_get(setup, "accounting_storage_enforce", "");
-    s->charge_at_end = false;
-    for (const char *p = v; *p;) {
-        size_t len = strcspn(p, ","), w = 0;
-        while (w < sizeof words / sizeof words[0] &&
-               !(strlen(words[w]) == len && strncmp(p, words[w], len) == 0))
-            w++;
-        if (w == sizeof words / sizeof words[0] || (p[len] == ',' && !p[len + 1])) {
-            snprintf(err, errlen,
-                     "option accounting_storage_enforce: expected a comma-separated list of "
-                     "associations, limits, qos, safe, wckeys, nojobs, nosteps, all; got '%s'",
-                     v);
-            return ENG_INVAL;
-        }
-        if (!strcmp(words[w], "limits") || !strcmp(words[w], "safe") || !strcmp(words[w], "all"))
-            s->charge_at_end = true;
-        p += len + (p[len] == ',');
-    }
-    return ENG_OK;
-}
-
-/* PriorityFlags: a comma-separated list of the flags modelled. */
-static int parse_flags(slurm_state *s, const pol_setup *setup, char *err, size_t errlen)
-{
-    const char *v = pol_option_get(setup, "priority_flags", "");
-    s->fair_tree = true;
-    for (const char *p = v; *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == strlen("no_fair_tree") && strncmp(p, "no_fair_tree", len) == 0)
-            s->fair_tree = false;
-        else {
-            snprintf(err, errlen,
-                     "option priority_flags: expected a comma-separated list of no_fair_tree "
-                     "(the one flag modelled), got '%s'",
-                     v);
-            return ENG_INVAL;
-        }
-        p += len;
-        if (*p == ',' && !*++p) {
-            snprintf(err, errlen, "option priority_flags: a flag is missing after ',' in '%s'", v);
-            return ENG_INVAL;
-        }
-    }
-    return ENG_OK;
-}
-
-static int parse_options(slurm_state *s, const pol_setup *setup, char *err, size_t errlen)
-{
-    int rc;
-    const char *v;
-    char *end;
-    if ((rc = parse_weight(setup, "priority_weight_age", &s->w_age, err, errlen)) ||
-        (rc = parse_weight(setup, "priority_weight_fairshare", &s->w_fs, err, errlen)) ||
-        (rc = parse_weight(setup, "priority_weight_jobsize", &s->w_js, err, errlen)) ||
-        (rc = parse_weight(setup, "priority_weight_partition", &s->w_part, err, errlen)) ||
-        (rc = parse_time(setup, "priority_max_age", "7-0", &s->max_age_s, false, err, errlen)) ||
-        (rc = parse_time(setup, "priority_decay_halflife", "7-0", &s->halflife_s, true, err,
-                         errlen)) ||
-        (rc = parse_time(setup, "priority_calc_period", "5", &s->calc_s, true, err, errlen)) ||
-        (rc = parse_flags(s, setup, err, errlen)) || (rc = parse_enforce(s, setup, err, errlen)) ||
-        (rc = parse_positive(setup, "bf_interval", "30", &s->bf_interval_s, err, errlen)) ||
-        (rc = parse_positive(setup, "bf_window", "1440", &s->bf_window_s, err, errlen)) ||
-        (rc = parse_positive(setup, "bf_resolution", "60", &s->bf_res_s, err, errlen)))
-        return rc;
-    s->bf_window_s *= 60;
-    v = pol_option_get(setup, "priority_calc_phase", "0");
-    errno = 0;
-    s->calc_phase_s = strtod(v, &end);
-    if (end == v || *end || errno || !isfinite(s->calc_phase_s)) {
-        snprintf(err, errlen, "option priority_calc_phase: expected a number of seconds, got '%s'",
-                 v);
-        return ENG_INVAL;
-    }
+    s->w_age = (double)pol_opt_int(setup, "priority_weight_age");
+    s->w_fs = (double)pol_opt_int(setup, "priority_weight_fairshare");
+    s->w_js = (double)pol_opt_int(setup, "priority_weight_jobsize");
+    s->w_part = (double)pol_opt_int(setup, "priority_weight_partition");
+    s->max_age_s = pol_opt_real(setup, "priority_max_age");
+    s->halflife_s = pol_opt_real(setup, "priority_decay_halflife");
+    s->calc_s = pol_opt_real(setup, "priority_calc_period");
+    s->fair_tree = !(pol_opt_words(setup, "priority_flags") & 1); /* no_fair_tree */
+    /* limits, or safe or all, which imply it (the words' bits 1, 3, 7) */
+    s->charge_at_end = pol_opt_words(setup, "accounting_storage_enforce") &
+                       (1u << 1 | 1u << 3 | 1u << 7);
+    s->bf_interval_s = pol_opt_real(setup, "bf_interval");
+    s->bf_window_s = pol_opt_real(setup, "bf_window") * 60;
+    s->bf_res_s = pol_opt_real(setup, "bf_resolution");
+    s->calc_phase_s = pol_opt_real(setup, "priority_calc_phase");
     if (s->calc_s > 0)
         s->calc_phase_s -= floor(s->calc_phase_s / s->calc_s) * s->calc_s;
     s->decay_per_s = s->halflife_s > 0 ? 1 - 0.693 / s->halflife_s : 1;
     if (s->decay_per_s < 0)
         s->decay_per_s = 0;
-    v = pol_option_get(setup, "bf_max_job_test", "500");
-    errno = 0;
-    s->bf_max_job_test = strtoll(v, &end, 10);
-    if (end == v || *end || errno || s->bf_max_job_test < 1) {
-        snprintf(err, errlen, "option bf_max_job_test: expected an integer >= 1, got '%s'", v);
-        return ENG_INVAL;
-    }
-    bool by_user;
-    if ((rc = parse_choice(setup, "priority_favor_small", "yes", "no", false, &s->favor_small, err,
-                           errlen)) ||
-        (rc = parse_choice(setup, "fairshare_by", "user", "group", true, &by_user, err, errlen)) ||
-        (rc = parse_choice(setup, "keep_reservation", "yes", "no", false, &s->keep, err, errlen)) ||
-        (rc = parse_choice(setup, "bf_timer", "interval", "event", true, &s->bf_grid, err,
-                           errlen)) ||
-        (rc = parse_choice(setup, "bf_reserve", "nodes", "units", true, &s->book_nodes, err,
-                           errlen)))
-        return rc;
-    s->by_group = !by_user;
-    return ENG_OK;
+    s->bf_max_job_test = pol_opt_int(setup, "bf_max_job_test");
+    s->favor_small = pol_opt_bool(setup, "priority_favor_small");
+    s->by_group = pol_opt_choice(setup, "fairshare_by") == 1;
+    s->keep = pol_opt_bool(setup, "keep_reservation");
+    s->bf_grid = pol_opt_choice(setup, "bf_timer") == 0;
+    s->book_nodes = pol_opt_choice(setup, "bf_reserve") == 0;
 }
 
 static int slurm_init(void *state, const pol_setup *setup, char *err, size_t errlen)
@@ -989,12 +805,14 @@ static int slurm_init(void *state, const pol_setup *setup, char *err, size_t err
     s->pinned = -1;
     s->next_bf_s = s->last_bf_s = -INFINITY;
     s->total_units = setup->total_units;
-    if ((rc = parse_options(s, setup, err, errlen)) ||
-        (rc = pol_predict_init(&s->pred, setup, err, errlen)))
+    read_options(s, setup);
+    if ((rc = pol_predict_init(&s->pred, setup, err, errlen)))
         goto fail;
-    if ((rc = parse_parts(s, setup, err, errlen)))
+    if ((rc = read_parts(s, setup))) {
+        snprintf(err, errlen, "out of memory");
         goto fail;
-    const char *v = pol_option_get(setup, "shares", NULL);
+    }
+    const char *v = pol_opt_str(setup, "shares");
     if (v) {
         s->shares_file = true;
         if ((rc = read_shares(s, v, err, errlen)))
@@ -1759,7 +1577,7 @@ const pol_type pol_slurm = {
                "backfill schedulers",
     .citation = "Yoo, Jette & Grondona 2003; SchedMD, slurm.conf(5), the multifactor priority "
                 "plugin and Fair Tree documentation, Slurm 22.05",
-    .flags = POL_FLAG_ISLANDS,
+    .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
     .state_size = sizeof(slurm_state),
     .options = slurm_options,
     .init = slurm_init,

@@ -440,7 +440,7 @@ static int where_schedule(void *st, const pol_view *v, pol_out *out)
 
 static void test_view_shows_hosts(void)
 {
-    const pol_type where = {.name = "where", .schedule = where_schedule};
+    const pol_type where = {.name = "where", .flags = POL_FLAG_CORES, .schedule = where_schedule};
     static const bl_jobspec jobs[] = {
         {1, 0, 10, 10, 3, 0}, {2, 1, 10, 10, 2, 0}, {3, 2, 10, 10, 4, 0}, {4, 3, 5, 5, 1, 0}};
     eng_platform *p = mixed_platform();
@@ -799,6 +799,50 @@ static int counting_schedule(void *st, const pol_view *v, pol_out *out)
     return 0;
 }
 
+/* Capabilities the engine checks before init: a policy without
+ * POL_FLAG_CORES is refused under core allocation; one with islands but
+ * without POL_FLAG_ISLANDS_CORES is refused on islands under core
+ * allocation (not under node allocation, not with --islands ignore). */
+static void test_capabilities_refused(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 0}, {2, 0, 10, 10, 2, 0}};
+    const pol_type nodes = {
+        .name = "nodes", .flags = POL_FLAG_ISLANDS, .schedule = counting_schedule};
+    bl_sched s;
+    bl_opts o = {.policy_type = &nodes, .alloc = POL_ALLOC_CORE, .ignore_islands = true};
+    bl_core_run("nodes", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_USAGE);
+    CU_ASSERT_STRING_EQUAL(s.diag.msg, "policy nodes allocates whole hosts only: run it with "
+                                       "--alloc node (`batchlab policies` names the policies "
+                                       "that allocate cores)");
+    bl_sched_fini(&s);
+    const pol_type whole = {
+        .name = "whole", .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES, .schedule = counting_schedule};
+    o = (bl_opts){.policy_type = &whole, .alloc = POL_ALLOC_CORE};
+    bl_core_run("whole", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_USAGE);
+    CU_ASSERT_STRING_EQUAL(s.diag.msg, "policy whole plans with islands under whole-node "
+                                       "allocation only; with --alloc core run it with "
+                                       "--islands ignore (the hosts of pool all queues in "
+                                       "islands name 2 islands)");
+    bl_sched_fini(&s);
+    o.ignore_islands = true; /* then it plans cores on one block */
+    bl_core_run("whole", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, 0);
+    bl_sched_fini(&s);
+    o = (bl_opts){.policy_type = &whole, .alloc = POL_ALLOC_NODE};
+    bl_core_run("whole", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, 0);
+    bl_sched_fini(&s);
+    const pol_type both = {.name = "both",
+                           .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
+                           .schedule = counting_schedule};
+    o = (bl_opts){.policy_type = &both, .alloc = POL_ALLOC_CORE};
+    bl_core_run("both", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, 0);
+    bl_sched_fini(&s);
+}
+
 /* The engine never starts a job no island can host: J1 takes a1-a3, and J2
  * (3 nodes) finds 3 free (a4, b1, b2) but no island with 3. Before islands
  * a start beyond the free units was refused the same way ("units with
@@ -852,7 +896,7 @@ static int straddle_init(void *st, const pol_setup *setup, char *err, size_t err
     (void)errlen;
     int32_t *hosts = st;
     hosts[0] = 0;
-    hosts[1] = atoi(pol_option_get(setup, "second", "1"));
+    hosts[1] = (int32_t)pol_opt_int(setup, "second");
     return 0;
 }
 
@@ -862,9 +906,13 @@ static int straddle_init(void *st, const pol_setup *setup, char *err, size_t err
 static void test_island_audit(void)
 {
     static const bl_jobspec jobs[] = {{1, 0, 10, 10, 2, 0}, {2, 0, 10, 10, 2, 0}};
-    static const pol_option opts[] = {
-        {.key = "second", .values = "1..3", .def = "1", .help = "position of the second host"},
-        {0}};
+    static const pol_option opts[] = {{.key = "second",
+                                       .type = POL_OPT_INT,
+                                       .min = 0,
+                                       .max = 5,
+                                       .def_int = 1,
+                                       .help = "position of the second host"},
+                                      {0}};
     const pol_type straddle = {.name = "straddle",
                                .flags = POL_FLAG_ISLANDS,
                                .state_size = 2 * sizeof(int32_t),
@@ -1126,6 +1174,7 @@ int bl_suite_eng_core(void)
     CU_add_test(s, "finish: the report kept, the run's state freed once", test_finish);
     CU_add_test(s, "time series: busy units from the allocation mode", test_ts_busy_units);
     CU_add_test(s, "islands: placement, spanning, ignore", test_island_placement);
+    CU_add_test(s, "capabilities: core allocation, islands under it", test_capabilities_refused);
     CU_add_test(s, "islands under core allocation", test_island_cores);
     CU_add_test(s, "islands: a start no island can host", test_island_blocked_start);
     CU_add_test(s, "checker: a job that fits in one island started across islands",

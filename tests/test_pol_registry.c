@@ -73,8 +73,13 @@ static void test_try_options_without_init(void)
     CU_ASSERT_PTR_NULL(fcfs->init);
     CU_ASSERT_EQUAL(pol_try_options(fcfs, NULL, 0, err, sizeof err), ENG_OK);
     CU_ASSERT_STRING_EQUAL(err, "");
-    static const pol_option keys[] = {
-        {.key = "depth", .values = "any", .def = "1", .help = "a key without a check"}, {0}};
+    static const pol_option keys[] = {{.key = "depth",
+                                       .type = POL_OPT_INT,
+                                       .min = INT64_MIN,
+                                       .max = INT64_MAX,
+                                       .def_int = 1,
+                                       .help = "any integer"},
+                                      {0}};
     const pol_type bare = {.name = "bare", .options = keys, .fini = count_fini};
     const pol_kv depth[] = {{"depth", "2"}};
     fini_calls = 0;
@@ -193,15 +198,19 @@ static void test_declared_defaults(void)
         pol_kv defs[32];
         size_t n_defs = 0;
         char err[512];
+        static char def_text[32][256];
         for (const pol_option *o = t->options; o && o->key; o++) {
-            CU_ASSERT(o->values && o->values[0] && o->def && o->def[0] && o->help && o->help[0]);
-            if (!o->def || o->def[0] == '(')
-                continue;
+            char values[512];
             CU_ASSERT_FATAL(n_defs < sizeof defs / sizeof defs[0]);
-            defs[n_defs] = (pol_kv){.key = o->key, .value = o->def};
+            char *def = def_text[n_defs];
+            pol_option_describe(o, values, sizeof values, def, sizeof def_text[0]);
+            CU_ASSERT(values[0] && def[0] && o->help && o->help[0]);
+            if (def[0] == '(')
+                continue;
+            defs[n_defs] = (pol_kv){.key = o->key, .value = def};
             int rc = pol_try_options(t, &defs[n_defs], 1, err, sizeof err);
             if (rc != ENG_OK)
-                printf("\n  %s: option %s=%s refused: %s", t->name, o->key, o->def, err);
+                printf("\n  %s: option %s=%s refused: %s", t->name, o->key, def, err);
             CU_ASSERT_EQUAL(rc, ENG_OK);
             n_defs++;
         }
@@ -535,8 +544,7 @@ static void test_conformance_islands(void)
             bl_sched s;
             int rc = bl_core_run(name, jobs, n, p, &o, &s);
             bool plans = pol_find(name)->flags & POL_FLAG_ISLANDS;
-            bool node_only = strcmp(name, "conservative") == 0 || strcmp(name, "alp") == 0 ||
-                             strcmp(name, "amp") == 0;
+            bool node_only = !(pol_find(name)->flags & POL_FLAG_ISLANDS_CORES);
             bool refused = !plans || (alloc == POL_ALLOC_CORE && node_only);
             runs++;
             if (refused) {
