@@ -55,16 +55,18 @@
  * Registry: every policy is one `const pol_type` in its own file, listed in
  * policies/pol_registry.c (pol_registry.h); `--policy NAME` looks it up;
  * options arrive as key=value pairs, checked by the engine against the
- * policy's declared options and read typed in init() (see "options"). The GSL's rng/multimin families are the model
- * for this type/state split.
+ * policy's declared options and read typed in init() (see "options"). The
+ * GSL's rng/multimin families are the model for this type/state split.
+ * What a policy supports (core allocation, islands, --init-planned no) is
+ * declared in its flags, which the engine checks before init.
  *
  * Layering. The engine owns this header and its implementation
- * (eng_policy.c: the decision buffer, the option-key check, the lookups):
- * the engine includes and calls nothing in policies/, and policies depend
- * downward on it, as libuv's core owns the interface its backends
- * implement. The names keep the pol_ prefix because they are the interface
- * policies are written against. Only the command line and the tests link
- * the registry, the table of every policy.
+ * (eng_policy.c: the decision buffer; the options' check, parsing and
+ * typed getters; the lookups): the engine includes and calls nothing in
+ * policies/, and policies depend downward on it, as libuv's core owns the
+ * interface its backends implement. The names keep the pol_ prefix because
+ * they are the interface policies are written against. Only the command
+ * line and the tests link the registry, the table of every policy.
  */
 #ifndef ENG_POLICY_H
 #define ENG_POLICY_H

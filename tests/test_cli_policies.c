@@ -53,7 +53,8 @@ static bool row_of(const char *table, const char *name, char *row, size_t len)
 {
     char want[64];
     snprintf(want, sizeof want, "`%s`", name);
-    for (const char *l = table + 1; l && *l == '|'; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+    for (const char *l = table + 1; l && *l == '|';
+         l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         const char *end = strchr(l, '\n');
         size_t n = end ? (size_t)(end - l) : strlen(l);
         const char *cell_end = strstr(l + 1, " | ");

@@ -17,11 +17,7 @@
 /* One option of each type, as a policy would declare them. */
 static const pol_option probe_options[] = {
     {.key = "n", .type = POL_OPT_INT, .min = 1, .max = 10, .def_int = 3, .help = "a count"},
-    {.key = "w",
-     .type = POL_OPT_INT,
-     .min = 0,
-     .max = INT64_MAX,
-     .help = "a weight, 0 by default"},
+    {.key = "w", .type = POL_OPT_INT, .min = 0, .max = INT64_MAX, .help = "a weight, 0 by default"},
     {.key = "x",
      .type = POL_OPT_REAL,
      .lo = 0,
@@ -42,7 +38,11 @@ static const pol_option probe_options[] = {
      .def_int = 1,
      .help = "a choice, b by default"},
     {.key = "f", .type = POL_OPT_BOOL, .help = "a switch, off by default"},
-    {.key = "s", .type = POL_OPT_STRING, .metavar = "a file", .absent = "no file", .help = "a path"},
+    {.key = "s",
+     .type = POL_OPT_STRING,
+     .metavar = "a file",
+     .absent = "no file",
+     .help = "a path"},
     {.key = "t",
      .type = POL_OPT_DURATION,
      .lo = 0,
@@ -75,9 +75,8 @@ static pol_kv one_kv;
 static pol_setup with(const char *key, const char *value)
 {
     one_kv = (pol_kv){.key = key, .value = value};
-    pol_setup s = {.options = key ? &one_kv : NULL,
-                   .n_options = key ? 1 : 0,
-                   .declared = probe_options};
+    pol_setup s = {
+        .options = key ? &one_kv : NULL, .n_options = key ? 1 : 0, .declared = probe_options};
     return s;
 }
 
@@ -158,7 +157,8 @@ static void test_real(void)
     refused("x", "0", "policy probe: option x: expected a number in (0, 1], got '0'");
     accepted("x", "1e-300");
     accepted("x", "1");
-    refused("x", "1.0000001", "policy probe: option x: expected a number in (0, 1], got '1.0000001'");
+    refused("x", "1.0000001",
+            "policy probe: option x: expected a number in (0, 1], got '1.0000001'");
     refused("x", "nan", "policy probe: option x: expected a number in (0, 1], got 'nan'");
     pol_setup s = with("x", "0.25");
     CU_ASSERT_DOUBLE_EQUAL(pol_opt_real(&s, "x"), 0.25, 0);
@@ -196,8 +196,8 @@ static void test_duration(void)
         const char *text;
         double s;
     } known[] = {
-        {"5", 300},       {"1:30", 90},         {"1:02:03", 3723},         {"2-3", 183600},
-        {"2-3:04", 183840}, {"2-3:04:05", 183845}, {"0:30:0", 1800}, {"7-0", 604800},
+        {"5", 300},         {"1:30", 90},          {"1:02:03", 3723}, {"2-3", 183600},
+        {"2-3:04", 183840}, {"2-3:04:05", 183845}, {"0:30:0", 1800},  {"7-0", 604800},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         accepted("t", known[i].text);
@@ -208,8 +208,10 @@ static void test_duration(void)
     char want[256];
     static const char *const bad[] = {"0", "7days", "1:2:3:4", "-1", "1-", "1-2:3:4:5", ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        snprintf(want, sizeof want, "policy probe: option t: expected a non-zero Slurm time %s, "
-                 "got '%s'", formats, bad[i]);
+        snprintf(want, sizeof want,
+                 "policy probe: option t: expected a non-zero Slurm time %s, "
+                 "got '%s'",
+                 formats, bad[i]);
         refused("t", bad[i], want);
     }
     accepted("t0", "0"); /* a closed end */
@@ -226,11 +228,13 @@ static void test_words(void)
     s = with("l", "");
     accepted("l", "");
     CU_ASSERT_EQUAL(pol_opt_words(&s, "l"), 0);
-    refused("l", "P", "policy probe: option l: expected a comma-separated list of p, q, r; got 'P'");
+    refused("l", "P",
+            "policy probe: option l: expected a comma-separated list of p, q, r; got 'P'");
     refused("l", "p,,q",
             "policy probe: option l: expected a comma-separated list of p, q, r; got 'p,,q'");
-    refused("l", "p,", "policy probe: option l: expected a comma-separated list of p, q, r; got "
-                       "'p,' (a word is missing after ',')");
+    refused("l", "p,",
+            "policy probe: option l: expected a comma-separated list of p, q, r; got "
+            "'p,' (a word is missing after ',')");
 }
 
 static void test_pairs(void)
@@ -290,8 +294,7 @@ static void test_describe(void)
         {"c", "a|b|c", "b"},
         {"f", "yes|no", "no"},
         {"s", "a file", "(no file)"},
-        {"t",
-         "a non-zero Slurm time (MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC)",
+        {"t", "a non-zero Slurm time (MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC)",
          "7-0"},
         {"t0", "a Slurm time (MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC)", "1:30"},
         {"l", "a comma-separated list of p, q, r", "(none)"},
@@ -332,11 +335,8 @@ static void test_describe(void)
         const char *text;
     } times[] = {{0, "0"}, {300, "5"}, {86400, "1-0"}, {90000, "1500"}, {61, "1:1"}};
     for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
-        const pol_option o = {.key = "d",
-                              .type = POL_OPT_DURATION,
-                              .lo = 0,
-                              .hi = INFINITY,
-                              .def_real = times[i].s};
+        const pol_option o = {
+            .key = "d", .type = POL_OPT_DURATION, .lo = 0, .hi = INFINITY, .def_real = times[i].s};
         char values[256], def[32];
         pol_option_describe(&o, values, sizeof values, def, sizeof def);
         CU_ASSERT_STRING_EQUAL(def, times[i].text);

@@ -219,6 +219,8 @@ static void test_declared_defaults(void)
             bool hetero = round % 2;
             pol_alloc alloc = round / 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE;
             unsigned long seed = gsl_rng_get(r);
+            if (alloc == POL_ALLOC_CORE && !(t->flags & POL_FLAG_CORES))
+                continue; /* refused: test_conformance checks that */
             int cores;
             gsl_rng *pr = gsl_rng_alloc(gsl_rng_mt19937);
             gsl_rng_set(pr, seed);
@@ -361,6 +363,11 @@ static void test_conformance(void)
             bl_sched s;
             int rc = bl_core_run(name, jobs, n, p, &o, &s);
             runs++;
+            if (alloc == POL_ALLOC_CORE && !(pol_find(name)->flags & POL_FLAG_CORES)) {
+                CU_ASSERT_EQUAL(rc, ENG_USAGE); /* it does not declare core allocation */
+                bl_sched_fini(&s);
+                continue;
+            }
             if (run_clean(rc, &s, "", round, name, var, &failures)) {
                 const eng_job_result *res = eng_core_results(s.core);
                 for (size_t i = 0; i < s.prep.n_jobs; i++) {
@@ -425,7 +432,9 @@ static void test_conformance_init_unplanned(void)
             gsl_rng_free(pr);
             const struct variant *var = k < n_registered ? NULL : &extra[k - n_registered];
             const char *name = var ? var->policy : list[k]->name;
-            bool replans = pol_find(name)->flags & POL_FLAG_REPLANS;
+            unsigned flags = pol_find(name)->flags;
+            bool replans = (flags & POL_FLAG_REPLANS) &&
+                           (alloc == POL_ALLOC_NODE || (flags & POL_FLAG_CORES));
             bl_opts o = {.alloc = alloc,
                          .walltime = wt,
                          .init_times = init,
@@ -544,7 +553,8 @@ static void test_conformance_islands(void)
             bl_sched s;
             int rc = bl_core_run(name, jobs, n, p, &o, &s);
             bool plans = pol_find(name)->flags & POL_FLAG_ISLANDS;
-            bool node_only = !(pol_find(name)->flags & POL_FLAG_ISLANDS_CORES);
+            bool node_only = !(pol_find(name)->flags & POL_FLAG_CORES) ||
+                             !(pol_find(name)->flags & POL_FLAG_ISLANDS_CORES);
             bool refused = !plans || (alloc == POL_ALLOC_CORE && node_only);
             runs++;
             if (refused) {
