@@ -314,9 +314,9 @@ typedef enum pol_opt_type {
     POL_OPT_DURATION, /* a time in Slurm's formats, MIN, MIN:SEC, H:MIN:SEC, D-H,
                          D-H:MIN or D-H:MIN:SEC, read in seconds; range lo..hi as
                          for REAL (seconds); def_real in seconds */
-    POL_OPT_WORDS,    /* a comma-separated list of words of `choices` (may be empty,
-                         words may repeat); read as a set: bit i for choices[i];
-                         def_int the set */
+    POL_OPT_WORDS,    /* a comma-separated list of words of `choices` (at most 63;
+                         may be empty, words may repeat); read as a set: bit i
+                         for choices[i]; def_int the set */
     POL_OPT_PAIRS,    /* a comma-separated list of integer pairs A:B (may be empty);
                          B in [min, max]; metavar names the two ("QUEUE:FACTOR") */
 } pol_opt_type;
@@ -335,12 +335,13 @@ struct pol_option {
     int64_t def_int;            /* the default of INT, CHOICE, BOOL, WORDS */
     double def_real;            /* the default of REAL, DURATION */
     const char *absent;         /* set when no value stands for the default: what
-                                       absence means, in words ("the pool's mean price");
-                                       pol_opt_given() then tells, and the getters of an
-                                       absent option return 0, NaN or NULL */
-    const char *unit;           /* INT, REAL: the unit in messages and help ("seconds") */
+                                 * absence means, in words ("the pool's mean price");
+                                 * ask pol_opt_given(), as the getters of an absent
+                                 * option return def_int or def_real (0 when left
+                                 * out), or NULL */
+    const char *unit;           /* INT, REAL: the unit `batchlab policies` names ("seconds") */
     const char *metavar;        /* PAIRS: the two numbers' names, "A:B"; STRING: what
-                                       it names ("a file of 'USER SHARES' lines") */
+                                 * it names ("a file of 'USER SHARES' lines") */
 };
 
 /* One pair of a POL_OPT_PAIRS value. */

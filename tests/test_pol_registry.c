@@ -205,6 +205,15 @@ static void test_declared_defaults(void)
             char *def = def_text[n_defs];
             pol_option_describe(o, values, sizeof values, def, sizeof def_text[0]);
             CU_ASSERT(values[0] && def[0] && o->help && o->help[0]);
+            /* a well-formed declaration: a type, words where it takes words, a range */
+            CU_ASSERT(o->type >= POL_OPT_INT && o->type <= POL_OPT_PAIRS);
+            size_t words = 0;
+            while (o->choices && o->choices[words])
+                words++;
+            bool by_words = o->type == POL_OPT_CHOICE || o->type == POL_OPT_WORDS;
+            CU_ASSERT(by_words ? words > 0 && words <= 63 : !o->choices);
+            CU_ASSERT(o->type != POL_OPT_CHOICE || (o->def_int >= 0 && (size_t)o->def_int < words));
+            CU_ASSERT(o->min <= o->max && !(o->lo > o->hi));
             if (def[0] == '(')
                 continue;
             defs[n_defs] = (pol_kv){.key = o->key, .value = def};
