@@ -195,12 +195,23 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
                             "--init-planned yes (`batchlab policies` names the policies that "
                             "re-plan at every call)",
                             policy_name(c));
+    if (c->prep->alloc == POL_ALLOC_CORE && !(c->policy->flags & POL_FLAG_CORES))
+        return eng_diag_set(d, ENG_USAGE,
+                            "policy %s allocates whole hosts only: run it with --alloc node "
+                            "(`batchlab policies` names the policies that allocate cores)",
+                            policy_name(c));
     if (!c->opts.ignore_islands && pool->n_islands > 1) {
         if (!(c->policy->flags & POL_FLAG_ISLANDS))
             return eng_diag_set(d, ENG_USAGE,
                                 "policy %s does not plan with islands, and the hosts of pool "
                                 "%s in %s name %d islands: run it with --islands ignore "
                                 "(`batchlab policies` names the policies that do)",
+                                policy_name(c), pool->label, p->path, pool->n_islands);
+        if (c->prep->alloc == POL_ALLOC_CORE && !(c->policy->flags & POL_FLAG_ISLANDS_CORES))
+            return eng_diag_set(d, ENG_USAGE,
+                                "policy %s plans with islands under whole-node allocation "
+                                "only; with --alloc core run it with --islands ignore (the hosts "
+                                "of pool %s in %s name %d islands)",
                                 policy_name(c), pool->label, p->path, pool->n_islands);
         ps->n_islands = pool->n_islands;
         ps->isl_units = malloc((size_t)ps->n_islands * sizeof *ps->isl_units);
@@ -228,6 +239,7 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
         .seed = c->opts.seed,
         .options = c->opts.options,
         .n_options = c->opts.n_options,
+        .declared = c->policy->options,
         .n_islands = ps->n_islands,
         .island_units = ps->isl_units,
     };

@@ -54,17 +54,19 @@
  *
  * Registry: every policy is one `const pol_type` in its own file, listed in
  * policies/pol_registry.c (pol_registry.h); `--policy NAME` looks it up;
- * options arrive as key=value pairs that the policy validates in init()
- * (unknown keys are errors). The GSL's rng/multimin families are the model
- * for this type/state split.
+ * options arrive as key=value pairs, checked by the engine against the
+ * policy's declared options and read typed in init() (see "options"). The
+ * GSL's rng/multimin families are the model for this type/state split.
+ * What a policy supports (core allocation, islands, --init-planned no) is
+ * declared in its flags, which the engine checks before init.
  *
  * Layering. The engine owns this header and its implementation
- * (eng_policy.c: the decision buffer, the option-key check, the lookups):
- * the engine includes and calls nothing in policies/, and policies depend
- * downward on it, as libuv's core owns the interface its backends
- * implement. The names keep the pol_ prefix because they are the interface
- * policies are written against. Only the command line and the tests link
- * the registry, the table of every policy.
+ * (eng_policy.c: the decision buffer; the options' check, parsing and
+ * typed getters; the lookups): the engine includes and calls nothing in
+ * policies/, and policies depend downward on it, as libuv's core owns the
+ * interface its backends implement. The names keep the pol_ prefix because
+ * they are the interface policies are written against. Only the command
+ * line and the tests link the registry, the table of every policy.
  */
 #ifndef ENG_POLICY_H
 #define ENG_POLICY_H
@@ -210,6 +212,8 @@ typedef struct pol_kv {
     const char *value;
 } pol_kv;
 
+typedef struct pol_option pol_option; /* an option's declaration, below */
+
 /* What a policy learns once, at init. */
 typedef struct pol_setup {
     pol_alloc alloc;
@@ -219,13 +223,17 @@ typedef struct pol_setup {
     double ref_speed_flops;
     size_t n_jobs;         /* every pol_job.idx is below this */
     uint64_t seed;         /* for policies that draw random numbers (GSL) */
-    const pol_kv *options; /* --policy-opt pairs */
+    const pol_kv *options; /* --policy-opt pairs, checked (pol_check_options) */
     size_t n_options;
-    int32_t n_islands; /* as in pol_view */
+    const pol_option *declared; /* the policy's option table, for the pol_opt_* getters */
+    int32_t n_islands;          /* as in pol_view */
     const int32_t *island_units;
 } pol_setup;
 
-/* Policy properties the invariant checker verifies after every call. */
+/* What a policy guarantees (the invariant checker verifies ORDERED and
+ * HEAD_GREEDY after every call) and what it supports (the engine refuses a
+ * run the policy does not declare it can serve). `batchlab policies` shows
+ * them. */
 enum {
     /* Starts jobs only in queue order (FCFS). */
     POL_FLAG_ORDERED = 1u << 0,
@@ -240,6 +248,15 @@ enum {
      * error. The engine runs only these under --init-planned no (see
      * "Times" above). */
     POL_FLAG_REPLANS = 1u << 3,
+    /* Runs under core allocation (--alloc core): plans in cores, of hosts
+     * of any core count. The engine refuses a policy without it there
+     * (ENG_USAGE: "use --alloc node"). */
+    POL_FLAG_CORES = 1u << 4,
+    /* With POL_FLAG_ISLANDS and POL_FLAG_CORES: plans with islands under
+     * core allocation too. Without it the engine refuses the policy on a
+     * pool with islands under --alloc core (ENG_USAGE: "--islands
+     * ignore"); under node allocation POL_FLAG_ISLANDS suffices. */
+    POL_FLAG_ISLANDS_CORES = 1u << 5,
 };
 
 /* Island placement, shared by the engine and the policies. */
@@ -266,21 +283,71 @@ void pol_island_take(int32_t n_islands, int32_t *island_free, int32_t pick, int3
  * entries), from its hosts in view->alloc_pos / alloc_cores. */
 void pol_island_held(const pol_view *v, const pol_job *job, int32_t *per_island);
 
-/* Describes one accepted option, declared once next to its key, for
- * `batchlab policies NAME` and the check of keys (pol_check_options).
- * Values are still parsed and range-checked by the policy's init; `values`
- * and `def` say in words what init accepts and what it takes when the
- * option is absent, and the registry's tests hold init to them (a literal
- * default is a value init accepts). */
-typedef struct pol_option {
+/* ---- options ------------------------------------------------------------
+ *
+ * A policy declares each option it accepts once, as a row of its type's
+ * `options` table: the key, the type of its value, what the value may be
+ * (a range, the words of a choice), the default and a line of help. The
+ * engine owns the rest (eng_policy.c): before init it checks the pairs
+ * given (--policy NAME:K=V, --policy-opt K=V) against the table — an
+ * unknown key, a key given twice, a value that is malformed or out of
+ * range is ENG_INVAL with a message naming the policy, the option and
+ * what was expected — so that init finds every value valid and reads it
+ * typed with the pol_opt_* getters below, the declared default when the
+ * option is absent. No policy parses an option's text. `batchlab
+ * policies` prints the table (pol_option_describe), and README.md's
+ * Policies table is held to it by a test.
+ *
+ * The structs are plain C written with designated initializers; a field
+ * the type does not use is left out (zero). They form a
+ * versioned interface for policies built out of tree against the
+ * installed header: POL_INTERFACE_VERSION (below) counts its changes, and
+ * a library built for another version is refused. */
+
+typedef enum pol_opt_type {
+    POL_OPT_INT = 1,  /* a decimal integer in [min, max]; def_int */
+    POL_OPT_REAL,     /* a finite number in the range lo..hi (open_lo, open_hi); def_real */
+    POL_OPT_CHOICE,   /* one of the words of `choices`; def_int: the index of the default
+                         (0, the first, when left out); read as the index */
+    POL_OPT_BOOL,     /* yes or no; def_int 1 for yes, 0 (left out) for no */
+    POL_OPT_STRING,   /* any text, such as a file's path, handed over as given */
+    POL_OPT_DURATION, /* a time in Slurm's formats, MIN, MIN:SEC, H:MIN:SEC, D-H,
+                         D-H:MIN or D-H:MIN:SEC, read in seconds; range lo..hi as
+                         for REAL (seconds); def_real in seconds */
+    POL_OPT_WORDS,    /* a comma-separated list of words of `choices` (at most 63;
+                         may be empty, words may repeat); read as a set: bit i
+                         for choices[i]; def_int the set */
+    POL_OPT_PAIRS,    /* a comma-separated list of integer pairs A:B (may be empty);
+                         B in [min, max]; metavar names the two ("QUEUE:FACTOR") */
+} pol_opt_type;
+
+/* The words of a choice, NULL-terminated, for pol_option.choices. */
+#define POL_CHOICES(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+struct pol_option {
     const char *key;
-    const char *values; /* what init accepts: choices "queue|sjf", a range
-                           "1..1024", or words "seconds > 0" */
-    const char *def;    /* the value taken when absent, as a user would type
-                           it ("queue", "32"); in parentheses where no single
-                           value stands for it ("(the pool's mean price)") */
-    const char *help;   /* what it does: "order in which later jobs are tried" */
-} pol_option;
+    pol_opt_type type;
+    const char *help;           /* what it does: "order in which later jobs are tried" */
+    int64_t min, max;           /* INT, and the second number of PAIRS: the range */
+    double lo, hi;              /* REAL, DURATION: the range (-INFINITY, INFINITY: none) */
+    bool open_lo, open_hi;      /*   an end excluded: lo 0 open is "> 0" */
+    const char *const *choices; /* CHOICE, WORDS: POL_CHOICES("queue", "sjf") */
+    int64_t def_int;            /* the default of INT, CHOICE, BOOL, WORDS */
+    double def_real;            /* the default of REAL, DURATION */
+    const char *absent;         /* set when no value stands for the default: what
+                                 * absence means, in words ("the pool's mean price");
+                                 * ask pol_opt_given(), as the getters of an absent
+                                 * option return def_int or def_real (0 when left
+                                 * out), or NULL */
+    const char *unit;           /* INT, REAL: the unit `batchlab policies` names ("seconds") */
+    const char *metavar;        /* PAIRS: the two numbers' names, "A:B"; STRING: what
+                                 * it names ("a file of 'USER SHARES' lines") */
+};
+
+/* One pair of a POL_OPT_PAIRS value. */
+typedef struct pol_opt_pair {
+    int64_t a, b;
+} pol_opt_pair;
 
 /* Hook results: 0, or a negative ENG_ code (eng_error.h) with a message in
  * err (errlen bytes). */
@@ -315,14 +382,55 @@ typedef struct pol_type {
  * queue, which is in idx order. O(log queue). */
 const pol_job *pol_queue_find(const pol_view *v, int32_t idx);
 
-/* Validates options against type->options: every key must be listed and
- * appear once. Returns 0, or -4 (ENG_INVAL) with "unknown option 'k' for
- * policy easy (accepted: a, b)" in err. */
+/* Checks options against type->options before a run (the engine calls it
+ * before init): every key must be declared and appear once, and every
+ * value must be of its option's type and within its range. Returns 0, or
+ * ENG_INVAL with the first problem in err: "unknown option 'k' for policy
+ * easy (accepted: a, b)", "option 'k' given twice for policy easy",
+ * "policy easy: option backfill_order: expected queue or sjf, got 'lifo'". */
 int pol_check_options(const pol_type *type, const pol_kv *options, size_t n, char *err,
                       size_t errlen);
 
-/* The value of key in the options, or def when absent. */
-const char *pol_option_get(const pol_setup *setup, const char *key, const char *def);
+/* Checks that type->options is a well-formed table: each row has a key
+ * (none twice), a help text and a declared type; a choice or a list of
+ * words has 1 to 63 words and nothing else has words; a choice's default
+ * is one of its words; ranges are in order (min <= max, lo <= hi). Returns
+ * 0, or ENG_POLICY with the first problem in err ("policy easy: option
+ * backfill_order: its default is not one of its 2 words"). The registry's
+ * tests hold every built-in policy to it; the loader of policy libraries
+ * refuses a library that fails it. */
+int pol_check_declarations(const pol_type *type, char *err, size_t errlen);
+
+/* The declaration of key in a table terminated by {0}, or NULL. */
+const pol_option *pol_option_find(const pol_option *table, const char *key);
+
+/* Writes what o accepts, in words ("an integer in 1..1024", "queue|sjf",
+ * "a Slurm time > 0"), and its default as a user would type it ("32",
+ * "queue", "7-0"; in parentheses where no value stands for it: "(the
+ * pool's mean price)"); each NUL-terminated within its len bytes. For
+ * `batchlab policies` and the tests. */
+void pol_option_describe(const pol_option *o, char *values, size_t values_len, char *def,
+                         size_t def_len);
+
+/* The typed values init reads. `key` must be declared in the policy's
+ * table (setup->declared) with the getter's type (an assertion: our own
+ * bug otherwise); the value is the one given, which pol_check_options has
+ * accepted, or the declared default. */
+bool pol_opt_given(const pol_setup *setup, const char *key);
+int64_t pol_opt_int(const pol_setup *setup, const char *key);     /* INT */
+double pol_opt_real(const pol_setup *setup, const char *key);     /* REAL, DURATION (s) */
+int pol_opt_choice(const pol_setup *setup, const char *key);      /* CHOICE: the index */
+bool pol_opt_bool(const pol_setup *setup, const char *key);       /* BOOL */
+uint64_t pol_opt_words(const pol_setup *setup, const char *key);  /* WORDS: the set */
+const char *pol_opt_str(const pol_setup *setup, const char *key); /* STRING (borrowed as
+                                                                     setup->options) */
+/* PAIRS: writes up to cap pairs to out (NULL when cap is 0) and returns how
+ * many the value has: call with cap 0 to size the array. */
+size_t pol_opt_pairs(const pol_setup *setup, const char *key, pol_opt_pair *out, size_t cap);
+
+/* A decimal integer, the whole text (strtoll's syntax, in range): the
+ * parser of INT options, for the numbers of a file an option names. */
+bool pol_parse_int(const char *text, int64_t *out);
 
 /* ---- policies in shared libraries --------------------------------------
  *
@@ -339,7 +447,8 @@ const char *pol_option_get(const pol_setup *setup, const char *key, const char *
  * differs from its own, or that lacks either symbol, before any run
  * starts; the policy then runs as a built-in one does (options checked,
  * checker on with --check). The functions declared above (pol_out_*,
- * pol_island_*, pol_queue_find, pol_option_get, pol_check_options) and
+ * pol_island_*, pol_queue_find, pol_check_options, pol_opt_*,
+ * pol_option_describe, pol_parse_int) and
  * those of eng_error.h are defined in the batchlab executable, which
  * exports them to the libraries it loads; nothing else of batchlab is
  * part of the contract.
@@ -351,8 +460,10 @@ const char *pol_option_get(const pol_setup *setup, const char *key, const char *
  * structs wrongly. (Defining it before the include builds a library for
  * another version, which the tests use to check the refusal.)
  */
+/* 1: the first interface; 2: typed options (pol_option, pol_opt_*) and
+ * the capability flags POL_FLAG_CORES and POL_FLAG_ISLANDS_CORES. */
 #ifndef POL_INTERFACE_VERSION
-#define POL_INTERFACE_VERSION 1u
+#define POL_INTERFACE_VERSION 2u
 #endif
 
 /* The exported symbols' names, for the loader's dlsym. */

@@ -96,6 +96,7 @@
 #include "eng_heap.h"
 #include "eng_util.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,13 +236,9 @@ static void cons_fini(void *state);
 
 static int isl_init(cons_state *s, const pol_setup *setup, char *err, size_t errlen)
 {
-    if (setup->alloc != POL_ALLOC_NODE) {
-        snprintf(err, errlen,
-                 "conservative plans with islands under whole-node allocation "
-                 "only; with --alloc core run it with --islands ignore");
-        cons_fini(s);
-        return ENG_USAGE;
-    }
+    /* no POL_FLAG_ISLANDS_CORES: the engine runs it with islands under
+     * node allocation only */
+    assert(setup->alloc == POL_ALLOC_NODE);
     s->n_isl = setup->n_islands;
     s->n_hosts = setup->n_hosts;
     s->isl_units = malloc((size_t)s->n_isl * sizeof *s->isl_units);
@@ -733,8 +730,8 @@ static int byr_move(cons_state *s, int32_t idx, double old, double t, double bac
 
 static const pol_option cons_options[] = {
     {.key = "compress",
-     .values = "indexed|plain",
-     .def = "indexed",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("indexed", "plain"),
      .help =
          "how a compression finds the jobs that move (plain releases, re-places and reserves every waiting job: the same schedule at a higher cost)"},
     POL_PREDICT_OPTION,
@@ -744,13 +741,7 @@ static const pol_option cons_options[] = {
 static int cons_init(void *state, const pol_setup *setup, char *err, size_t errlen)
 {
     cons_state *s = state;
-    const char *how = pol_option_get(setup, "compress", "indexed");
-    if (strcmp(how, "plain") == 0)
-        s->plain = true;
-    else if (strcmp(how, "indexed") != 0) {
-        snprintf(err, errlen, "option compress: expected indexed or plain, got '%s'", how);
-        return ENG_INVAL;
-    }
+    s->plain = pol_opt_choice(setup, "compress") == 1;
     s->indexed = !s->plain && setup->n_islands == 0;
     s->n_jobs = setup->n_jobs;
     s->res = malloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->res);
@@ -1398,7 +1389,7 @@ const pol_type pol_conservative = {
     .name = "conservative",
     .summary = "conservative backfilling: every waiting job holds a reservation",
     .citation = "Mu'alem & Feitelson 2001",
-    .flags = POL_FLAG_ISLANDS,
+    .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES,
     .state_size = sizeof(cons_state),
     .options = cons_options,
     .init = cons_init,

@@ -67,8 +67,8 @@ typedef struct easy_state {
 
 static const pol_option easy_options[] = {
     {.key = "backfill_order",
-     .values = "queue|sjf",
-     .def = "queue",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("queue", "sjf"),
      .help =
          "order in which later jobs are tried (sjf = shortest estimate first, Tsafrir et al. 2007)"},
     POL_PREDICT_OPTION,
@@ -78,15 +78,7 @@ static const pol_option easy_options[] = {
 static int easy_init(void *state, const pol_setup *setup, char *err, size_t errlen)
 {
     easy_state *s = state;
-    const char *order = pol_option_get(setup, "backfill_order", "queue");
-    if (strcmp(order, "queue") == 0)
-        s->sjf = false;
-    else if (strcmp(order, "sjf") == 0)
-        s->sjf = true;
-    else {
-        snprintf(err, errlen, "option backfill_order: expected queue or sjf, got '%s'", order);
-        return ENG_INVAL;
-    }
+    s->sjf = pol_opt_choice(setup, "backfill_order") == 1;
     return pol_predict_init(&s->pred, setup, err, errlen);
 }
 
@@ -172,7 +164,8 @@ const pol_type pol_easy = {
     .name = "easy",
     .summary = "EASY backfilling: a reservation for the queue head, later jobs backfill",
     .citation = "Lifka 1995; Mu'alem & Feitelson 2001",
-    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS | POL_FLAG_REPLANS,
+    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS | POL_FLAG_REPLANS | POL_FLAG_CORES |
+             POL_FLAG_ISLANDS_CORES,
     .state_size = sizeof(easy_state),
     .options = easy_options,
     .init = easy_init,

@@ -89,6 +89,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* In the order of option algorithm's words. */
 typedef enum knap_algo {
     ALGO_KNAPSACK,
     ALGO_GREEDYJNT,
@@ -97,8 +98,6 @@ typedef enum knap_algo {
     ALGO_MAXPC,
     ALGO_GROUP,
 } knap_algo;
-
-static const char *const algo_names = "knapsack|greedyjnt|maxp|minc|maxpc|group";
 
 /* Largest decision table one choice may build (cells). */
 #define TABLE_CELLS ((double)(1 << 24))
@@ -124,17 +123,21 @@ typedef struct knap_state {
 
 static const pol_option knap_options[] = {
     {.key = "algorithm",
-     .values = "knapsack|greedyjnt|maxp|minc|maxpc|group",
-     .def = "knapsack",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("knapsack", "greedyjnt", "maxp", "minc", "maxpc", "group"),
      .help = "how the hosts of a started job are chosen"},
     {.key = "budget",
-     .values = "a number >= 0",
-     .def = "(none: no budget)",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .hi = INFINITY,
+     .absent = "none: no budget",
      .help =
          "B: a job's hosts may cost B per host-second on average, i.e. B x units x estimate in all"},
     {.key = "cost_steps",
-     .values = "1..1000000",
-     .def = "256",
+     .type = POL_OPT_INT,
+     .min = 1,
+     .max = 1000000,
+     .def_int = 256,
      .help = "S: units of budget / S in the knapsack's cost discretization"},
     {0},
 };
@@ -144,38 +147,9 @@ static void knap_fini(void *state);
 static int knap_init(void *state, const pol_setup *setup, char *err, size_t errlen)
 {
     knap_state *s = state;
-    const char *a = pol_option_get(setup, "algorithm", "knapsack");
-    static const char *const names[] = {"knapsack", "greedyjnt", "maxp", "minc", "maxpc", "group"};
-    int k = 0;
-    while (k < 6 && strcmp(a, names[k]) != 0)
-        k++;
-    if (k == 6) {
-        snprintf(err, errlen, "option algorithm: expected %s, got '%s'", algo_names, a);
-        return ENG_INVAL;
-    }
-    s->algo = (knap_algo)k;
-    const char *b = pol_option_get(setup, "budget", NULL);
-    s->budget_rate = INFINITY;
-    if (b) {
-        char *end;
-        double v = strtod(b, &end);
-        if (end == b || *end || !(v >= 0) || !isfinite(v)) {
-            snprintf(err, errlen, "option budget: expected a number >= 0, got '%s'", b);
-            return ENG_INVAL;
-        }
-        s->budget_rate = v;
-    }
-    const char *st = pol_option_get(setup, "cost_steps", "256");
-    {
-        char *end;
-        long long v = strtoll(st, &end, 10);
-        if (end == st || *end || v < 1 || v > 1000000) {
-            snprintf(err, errlen, "option cost_steps: expected an integer in 1..1000000, got '%s'",
-                     st);
-            return ENG_INVAL;
-        }
-        s->steps = v;
-    }
+    s->algo = (knap_algo)pol_opt_choice(setup, "algorithm");
+    s->budget_rate = pol_opt_given(setup, "budget") ? pol_opt_real(setup, "budget") : INFINITY;
+    s->steps = pol_opt_int(setup, "cost_steps");
     size_t n = setup->n_hosts ? setup->n_hosts : 1;
     s->n_hosts = setup->n_hosts;
     s->model = calloc(n, sizeof *s->model);
@@ -564,7 +538,8 @@ const pol_type pol_knapsack = {
                "within a budget",
     .citation = "Toporkov, Yemelyanov & Grigorenko 2021; Toporkov, Yemelyanov & Tselishchev "
                 "2023; Lifka 1995",
-    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS | POL_FLAG_REPLANS,
+    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS | POL_FLAG_REPLANS | POL_FLAG_CORES |
+             POL_FLAG_ISLANDS_CORES,
     .state_size = sizeof(knap_state),
     .options = knap_options,
     .init = knap_init,

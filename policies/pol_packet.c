@@ -127,7 +127,6 @@
 #include "eng_error.h"
 #include "eng_util.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,71 +196,52 @@ typedef struct packet_state {
 
 static const pol_option packet_options[] = {
     {.key = "variant",
-     .values = "default|paper",
-     .def = "default",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("default", "paper"),
      .help =
          "packets from every queue with a reservation (default), or the paper's reading in Alea (each queue's packet starts with its head; see select)"},
     {.key = "mode",
-     .values = "easy|greedy",
-     .def = "easy",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("easy", "greedy"),
      .help =
          "a promised reservation for the first blocked head (easy), or none (greedy); variant=paper takes select= instead"},
     {.key = "select",
-     .values = "backfill|block|pass",
-     .def = "(backfill, with variant=paper only)",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("backfill", "block", "pass"),
+     .absent = "backfill, with variant=paper only",
      .help =
          "variant=paper only: when the top queue's head packet cannot start, it holds a promised reservation and later packets backfill (backfill), nothing starts until it does (block), or the next queue is tried (pass)"},
     {.key = "scaling",
-     .values = "linear|none",
-     .def = "linear",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("linear", "none"),
      .help =
          "members spread over the packet's hosts (linear), or packets of equal-width members on their own node count (none)"},
     {.key = "horizon",
-     .values = "seconds >= 1",
-     .def = "3600",
+     .type = POL_OPT_REAL,
+     .lo = 1,
+     .hi = INFINITY,
+     .def_real = 3600,
+     .unit = "seconds",
      .help = "planned processing a packet may reach"},
     {.key = "max_members",
-     .values = "0..2147483647",
-     .def = "0",
+     .type = POL_OPT_INT,
+     .min = 0,
+     .max = INT32_MAX,
      .help = "largest packet, in jobs; 0 for no limit"},
     {.key = "size_weight",
-     .values = "a number >= 0",
-     .def = "1",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .hi = INFINITY,
+     .def_real = 1,
      .help = "weight of a queue's share of the waiting jobs"},
     {.key = "age_weight",
-     .values = "a number >= 0",
-     .def = "1",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .hi = INFINITY,
+     .def_real = 1,
      .help = "weight of the relative wait of a queue's oldest job"},
     {0},
 };
-
-static int parse_number(const char *key, const char *text, double min, double *out, char *err,
-                        size_t errlen)
-{
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || !isfinite(v) || v < min) {
-        snprintf(err, errlen, "option %s: expected a number >= %g, got '%s'", key, min, text);
-        return ENG_INVAL;
-    }
-    *out = v;
-    return ENG_OK;
-}
-
-/* A whole number in [0, INT32_MAX]. */
-static int parse_count(const char *key, const char *text, size_t *out, char *err, size_t errlen)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (end == text || *end || errno || v < 0 || v > INT32_MAX) {
-        snprintf(err, errlen, "option %s: expected a whole number in 0..%d, got '%s'", key,
-                 (int)INT32_MAX, text);
-        return ENG_INVAL;
-    }
-    *out = (size_t)v;
-    return ENG_OK;
-}
 
 static void packet_release(packet_state *s)
 {
@@ -294,63 +274,22 @@ static int packet_init(void *state, const pol_setup *setup, char *err, size_t er
                      setup->hosts[h].cores);
             return ENG_USAGE;
         }
-    const char *variant = pol_option_get(setup, "variant", "default");
-    if (strcmp(variant, "default") == 0)
-        s->paper = false;
-    else if (strcmp(variant, "paper") == 0)
-        s->paper = true;
-    else {
-        snprintf(err, errlen, "option variant: expected default or paper, got '%s'", variant);
-        return ENG_INVAL;
-    }
-    const char *scaling = pol_option_get(setup, "scaling", "linear");
-    if (strcmp(scaling, "linear") == 0)
-        s->scaling = true;
-    else if (strcmp(scaling, "none") == 0)
-        s->scaling = false;
-    else {
-        snprintf(err, errlen, "option scaling: expected linear or none, got '%s'", scaling);
-        return ENG_INVAL;
-    }
+    s->paper = pol_opt_choice(setup, "variant") == 1;
+    s->scaling = pol_opt_choice(setup, "scaling") == 0;
     s->reserved = -1;
-    const char *mode = pol_option_get(setup, "mode", "easy");
-    if (strcmp(mode, "easy") == 0)
-        s->mode = MODE_EASY;
-    else if (strcmp(mode, "greedy") == 0)
-        s->mode = MODE_GREEDY;
-    else {
-        snprintf(err, errlen, "option mode: expected easy or greedy, got '%s'", mode);
-        return ENG_INVAL;
-    }
-    int rc = parse_number("horizon", pol_option_get(setup, "horizon", "3600"), 1, &s->horizon_s,
-                          err, errlen);
-    if (!rc)
-        rc = parse_count("max_members", pol_option_get(setup, "max_members", "0"), &s->max_members,
-                         err, errlen);
-    if (!rc)
-        rc = parse_number("size_weight", pol_option_get(setup, "size_weight", "1"), 0,
-                          &s->size_weight, err, errlen);
-    if (!rc)
-        rc = parse_number("age_weight", pol_option_get(setup, "age_weight", "1"), 0, &s->age_weight,
-                          err, errlen);
-    if (rc)
-        return rc;
-    const char *select = pol_option_get(setup, "select", NULL);
+    s->mode = pol_opt_choice(setup, "mode") == 1 ? MODE_GREEDY : MODE_EASY;
+    s->horizon_s = pol_opt_real(setup, "horizon");
+    s->max_members = (size_t)pol_opt_int(setup, "max_members");
+    s->size_weight = pol_opt_real(setup, "size_weight");
+    s->age_weight = pol_opt_real(setup, "age_weight");
+    bool select = pol_opt_given(setup, "select");
     if (select && !s->paper) {
         snprintf(err, errlen, "option select: only for variant=paper");
         return ENG_INVAL;
     }
-    if (!select || strcmp(select, "backfill") == 0)
-        s->select = SELECT_BACKFILL;
-    else if (strcmp(select, "block") == 0)
-        s->select = SELECT_BLOCK;
-    else if (strcmp(select, "pass") == 0)
-        s->select = SELECT_PASS;
-    else {
-        snprintf(err, errlen, "option select: expected backfill, block or pass, got '%s'", select);
-        return ENG_INVAL;
-    }
-    if (s->paper && pol_option_get(setup, "mode", NULL)) {
+    static const packet_select selects[] = {SELECT_BACKFILL, SELECT_BLOCK, SELECT_PASS};
+    s->select = select ? selects[pol_opt_choice(setup, "select")] : SELECT_BACKFILL;
+    if (s->paper && pol_opt_given(setup, "mode")) {
         snprintf(err, errlen,
                  "option mode: variant=paper has no mode (select= says what happens when "
                  "the top queue's packet cannot start)");
@@ -1062,7 +1001,7 @@ const pol_type pol_packet = {
     .name = "packet",
     .summary = "bundles same-type jobs into packets that pay the initialization once",
     .citation = "Baranov & Lyakhovets 2022",
-    .flags = POL_FLAG_ISLANDS | POL_FLAG_REPLANS,
+    .flags = POL_FLAG_ISLANDS | POL_FLAG_REPLANS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
     .state_size = sizeof(packet_state),
     .options = packet_options,
     .init = packet_init,

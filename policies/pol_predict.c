@@ -19,18 +19,8 @@ int pol_predict_init(pol_predictor *p, const pol_setup *setup, char *err, size_t
 {
     memset(p, 0, sizeof *p);
     p->next_expiry_s = INFINITY;
-    const char *kind = pol_option_get(setup, "predictor", NULL);
-    p->reported = kind != NULL;
-    if (!kind)
-        kind = "requested";
-    if (strcmp(kind, "requested") == 0)
-        p->kind = POL_PRED_REQUESTED;
-    else if (strcmp(kind, "user2") == 0)
-        p->kind = POL_PRED_USER2;
-    else {
-        snprintf(err, errlen, "option predictor: expected requested or user2, got '%s'", kind);
-        return ENG_INVAL;
-    }
+    p->reported = pol_opt_given(setup, "predictor");
+    p->kind = pol_opt_choice(setup, "predictor") == 1 ? POL_PRED_USER2 : POL_PRED_REQUESTED;
     p->n_jobs = setup->n_jobs;
     size_t n = p->n_jobs ? p->n_jobs : 1;
     p->first_s = malloc(n * sizeof *p->first_s);

@@ -75,12 +75,13 @@ typedef struct pol_predictor {
 /* The option row every policy with a predictor lists. */
 #define POL_PREDICT_OPTION                                                                         \
     {                                                                                              \
-        .key = "predictor", .values = "requested|user2", .def = "requested",                       \
+        .key = "predictor", .type = POL_OPT_CHOICE, .choices = POL_CHOICES("requested", "user2"),  \
         .help = "run time to plan with (user2 = mean of the user's last two run times, Tsafrir, "  \
                 "Etsion & Feitelson 2007)"                                                         \
     }
 
-/* Reads option `predictor` and allocates per-job arrays. 0, ENG_INVAL with
+/* Reads option `predictor` (POL_PREDICT_OPTION, checked by the engine)
+ * and allocates per-job arrays. 0, ENG_INVAL with
  * a message, or ENG_NOMEM. fini is safe after a failed init. */
 int pol_predict_init(pol_predictor *p, const pol_setup *setup, char *err, size_t errlen);
 void pol_predict_fini(pol_predictor *p);

@@ -1,6 +1,6 @@
 /* pol_registry.c — the list of policies (pol_registry.h): lookup by name,
  * the names for messages, and the trial of option values on a stand-in
- * pool. The decision buffer and the option-key check every run needs are
+ * pool. The decision buffer and the check of options every run needs are
  * the engine's (engine/eng_policy.c); only the command line and the tests
  * link this table, so linking the engine does not drag in every policy.
  *
@@ -89,13 +89,20 @@ int pol_try_options(const pol_type *type, const pol_kv *options, size_t n, char 
                              .n_jobs = 1,
                              .seed = 1,
                              .options = options,
-                             .n_options = n};
+                             .n_options = n,
+                             .declared = type->options};
     if (errlen)
         err[0] = '\0';
+    int rc = pol_check_options(type, options, n, err, errlen);
+    if (rc)
+        return rc;
     void *state = calloc(1, type->state_size ? type->state_size : 1);
     if (!state)
         return ENG_NOMEM;
-    int rc = type->init ? type->init(state, &setup, err, errlen) : ENG_OK; /* init is optional */
+    char msg[512] = "";
+    rc = type->init ? type->init(state, &setup, msg, sizeof msg) : ENG_OK; /* init is optional */
+    if (rc && msg[0])
+        snprintf(err, errlen, "policy %s: %s", type->name, msg);
     if (rc == ENG_OK && type->fini)
         type->fini(state);
     free(state);

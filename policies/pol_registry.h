@@ -30,12 +30,16 @@ const char *pol_names(void);
  * text without the terminator, as snprintf does. */
 size_t pol_names_join(const pol_type *const *list, size_t n, char *buf, size_t len);
 
-/* Checks option values the way a run would: type's own init on a one-host
- * stand-in pool (1 core, 1e9 flop/s, one job, seed 1) with these options,
- * then fini. A type without init (it is optional, as for the engine)
- * accepts every value of its declared keys. Returns what init returned (0, ENG_INVAL with init's message in
- * err, ENG_UNSUPPORTED...), or ENG_NOMEM when the state cannot be
- * allocated. err is "" when init wrote nothing. */
+/* Checks option values the way a run would: the engine's check of the
+ * keys and values against the declarations (pol_check_options), then
+ * type's own init on a one-host stand-in pool (1 core, 1e9 flop/s, one
+ * job, seed 1) with these options, then fini, for what init refuses
+ * itself (a combination of options). A type without init (it is
+ * optional, as for the engine) accepts every value its declarations do.
+ * Returns 0, ENG_INVAL with a message naming the policy in err ("policy
+ * easy: option backfill_order: expected queue or sjf, got 'lifo'"), what
+ * else init returned (ENG_UNSUPPORTED...), or ENG_NOMEM when the state
+ * cannot be allocated. err is "" when nothing was written. */
 int pol_try_options(const pol_type *type, const pol_kv *options, size_t n, char *err,
                     size_t errlen);
 

@@ -109,140 +109,88 @@ typedef struct sa_state {
 
 static const pol_option sa_options[] = {
     {.key = "window",
-     .values = "1..1024",
-     .def = "32",
+     .type = POL_OPT_INT,
+     .min = 1,
+     .max = 1024,
+     .def_int = 32,
      .help = "oldest waiting jobs planned at each point"},
     {.key = "iterations",
-     .values = "0..10000000",
-     .def = "64",
+     .type = POL_OPT_INT,
+     .min = 0,
+     .max = 10000000,
+     .def_int = 64,
      .help = "annealing iterations per chain"},
-    {.key = "chains", .values = "1..65536", .def = "1", .help = "independent chains, best of"},
+    {.key = "chains",
+     .type = POL_OPT_INT,
+     .min = 1,
+     .max = 65536,
+     .def_int = 1,
+     .help = "independent chains, best of"},
     {.key = "energy",
-     .values = "e1|e2",
-     .def = "e1",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("e1", "e2"),
      .help = "E1 = n Cmax + F, or E2 = a1 n Cmax + a2 F"},
-    {.key = "a1", .values = "a number in [0, 1000]", .def = "0.35", .help = "E2 weight of n Cmax"},
+    {.key = "a1",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .hi = 1000,
+     .def_real = 0.35,
+     .help = "E2 weight of n Cmax"},
     {.key = "a2",
-     .values = "a number in [0, 1000]",
-     .def = "0.35",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .hi = 1000,
+     .def_real = 0.35,
      .help = "E2 weight of the flowtime F"},
     {.key = "stop",
-     .values = "iterations|e1",
-     .def = "iterations",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("iterations", "e1"),
      .help = "run all iterations, or stop a chain when E1 has not improved for 50 iterations"},
     {.key = "backend",
-     .values = "auto|cpu|cuda",
-     .def = "auto",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("auto", "cpu", "cuda"),
      .help =
          "where plans are evaluated (auto: the GPU when there is one and chains >= 128; BATCHLAB_SA_BACKEND overrides); the decisions are the same"},
     {.key = "hosts",
-     .values = "engine|fastest",
-     .def = "engine",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("engine", "fastest"),
      .help = "lowest-named free hosts, or the fastest"},
     {.key = "acceptance",
-     .values = "metropolis|paper",
-     .def = "metropolis",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("metropolis", "paper"),
      .help = "keep the best plan apart, or make every accepted plan the best (the paper's step 6)"},
     {.key = "parallel",
-     .values = "chains",
-     .def = "chains",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("chains", "machines"),
      .help =
-         "a device runs independent chains (the only choice here: machines, the paper's machine-by-machine decoding, needs machines with their own job lists, and a queue on one pool has none)"},
+         "a device runs independent chains (the only choice that runs here: machines, the paper's machine-by-machine decoding, needs machines with their own job lists, and a queue on one pool has none)"},
     {0},
 };
-
-static int opt_int(const pol_setup *setup, const char *key, long long lo, long long hi,
-                   long long def, long long *out, char *err, size_t errlen)
-{
-    const char *v = pol_option_get(setup, key, NULL);
-    *out = def;
-    if (!v)
-        return ENG_OK;
-    char *end;
-    long long x = strtoll(v, &end, 10);
-    if (end == v || *end || x < lo || x > hi) {
-        snprintf(err, errlen, "option %s: expected an integer in %lld..%lld, got '%s'", key, lo, hi,
-                 v);
-        return ENG_INVAL;
-    }
-    *out = x;
-    return ENG_OK;
-}
-
-static int opt_weight(const pol_setup *setup, const char *key, int32_t def, int32_t *out, char *err,
-                      size_t errlen)
-{
-    const char *v = pol_option_get(setup, key, NULL);
-    *out = def;
-    if (!v)
-        return ENG_OK;
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !(x >= 0 && x <= 1000)) {
-        snprintf(err, errlen, "option %s: expected a number in 0..1000, got '%s'", key, v);
-        return ENG_INVAL;
-    }
-    *out = (int32_t)lround(x * 1000);
-    return ENG_OK;
-}
-
-static int opt_choice(const pol_setup *setup, const char *key, const char *a, const char *b,
-                      const char *c, int *out, char *err, size_t errlen)
-{
-    const char *v = pol_option_get(setup, key, a);
-    const char *names[3] = {a, b, c};
-    for (int i = 0; i < 3; i++)
-        if (names[i] && strcmp(v, names[i]) == 0) {
-            *out = i;
-            return ENG_OK;
-        }
-    snprintf(err, errlen, "option %s: expected %s or %s%s%s, got '%s'", key, a, b, c ? " or " : "",
-             c ? c : "", v);
-    return ENG_INVAL;
-}
 
 static void sa_fini(void *state);
 
 static int sa_init(void *state, const pol_setup *setup, char *err, size_t errlen)
 {
     sa_state *s = state;
-    long long v;
     int rc, idx;
-    if ((rc = opt_int(setup, "window", 1, 1024, 32, &v, err, errlen)))
-        return rc;
-    s->window = (int32_t)v;
-    if ((rc = opt_int(setup, "iterations", 0, 10000000, 64, &v, err, errlen)))
-        return rc;
-    s->iterations = v;
-    if ((rc = opt_int(setup, "chains", 1, 65536, 1, &v, err, errlen)))
-        return rc;
-    s->chains = (int32_t)v;
-    if ((rc = opt_choice(setup, "energy", "e1", "e2", NULL, &idx, err, errlen)))
-        return rc;
-    s->energy = idx ? GPU_SA_E2 : GPU_SA_E1;
-    if ((rc = opt_weight(setup, "a1", 350, &s->a1, err, errlen)) ||
-        (rc = opt_weight(setup, "a2", 350, &s->a2, err, errlen)))
-        return rc;
-    if ((rc = opt_choice(setup, "stop", "iterations", "e1", NULL, &idx, err, errlen)))
-        return rc;
-    s->stop_e1 = idx == 1;
-    if ((rc = opt_choice(setup, "hosts", "engine", "fastest", NULL, &idx, err, errlen)))
-        return rc;
-    s->fastest = idx == 1;
-    if ((rc = opt_choice(setup, "acceptance", "metropolis", "paper", NULL, &idx, err, errlen)))
-        return rc;
-    s->acceptance = idx ? GPU_SA_ACCEPT_PAPER : GPU_SA_ACCEPT_METROPOLIS;
-    if ((rc = opt_choice(setup, "parallel", "chains", "machines", NULL, &idx, err, errlen)))
-        return rc;
-    if (idx == 1) {
+    s->window = (int32_t)pol_opt_int(setup, "window");
+    s->iterations = pol_opt_int(setup, "iterations");
+    s->chains = (int32_t)pol_opt_int(setup, "chains");
+    s->energy = pol_opt_choice(setup, "energy") ? GPU_SA_E2 : GPU_SA_E1;
+    s->a1 = (int32_t)lround(pol_opt_real(setup, "a1") * 1000);
+    s->a2 = (int32_t)lround(pol_opt_real(setup, "a2") * 1000);
+    s->stop_e1 = pol_opt_choice(setup, "stop") == 1;
+    s->fastest = pol_opt_choice(setup, "hosts") == 1;
+    s->acceptance = pol_opt_choice(setup, "acceptance") ? GPU_SA_ACCEPT_PAPER
+                                                        : GPU_SA_ACCEPT_METROPOLIS;
+    if (pol_opt_choice(setup, "parallel") == 1) {
         snprintf(err, errlen,
                  "option parallel: machines decodes a grid problem machine by machine; this "
                  "policy plans a queue on one pool of units, which has no per-machine job "
                  "lists: use parallel=chains (or batchlab study sa --parallel machines)");
         return ENG_INVAL;
     }
-    if ((rc = opt_choice(setup, "backend", "auto", "cpu", "cuda", &idx, err, errlen)))
-        return rc;
+    idx = pol_opt_choice(setup, "backend");
     gpu_pool_config cfg;
     gpu_pool_config_default(&cfg);
     cfg.backend = idx == 0 ? "auto" : idx == 1 ? "cpu" : "cuda";
@@ -525,7 +473,7 @@ const pol_type pol_sa = {
     .name = "sa",
     .summary = "the queue window ordered by simulated annealing over conservative placement",
     .citation = "Skrinarova & Povinsky 2019; Mu'alem & Feitelson 2001",
-    .flags = POL_FLAG_ISLANDS,
+    .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
     .state_size = sizeof(sa_state),
     .options = sa_options,
     .init = sa_init,

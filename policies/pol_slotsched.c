@@ -113,6 +113,7 @@
 #include "eng_error.h"
 #include "eng_util.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,56 +236,51 @@ typedef struct ss_state {
 
 static const pol_option ss_options[] = {
     {.key = "period",
-     .values = "seconds in [0, 1e9]",
-     .def = "0",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .hi = 1e9,
+     .unit = "seconds",
      .help =
          "seconds between scheduling cycles; 0 = a cycle at every call that brings an arrival or an early end"},
     {.key = "batch",
-     .values = "1..100000",
-     .def = "32",
+     .type = POL_OPT_INT,
+     .min = 1,
+     .max = 100000,
+     .def_int = 32,
      .help =
          "most waiting jobs per cycle, in queue order; with period > 0 a cycle also starts when this many wait outside the plan"},
     {.key = "horizon",
-     .values = "a number in [1, 1000]",
-     .def = "2",
+     .type = POL_OPT_REAL,
+     .lo = 1,
+     .hi = 1000,
+     .def_real = 2,
      .help =
          "slot list horizon: this many times the batch's longest estimate after the last running job's expected end"},
     {.key = "price_limit",
-     .values = "a number in [0, 1e300]",
-     .def = "(the pool's mean price)",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .hi = 1e300,
+     .absent = "the pool's mean price",
      .help =
          "ALP's price limit C per host-second (core-second under core allocation), AMP's budget C x estimate x units"},
     {.key = "alternatives",
-     .values = "0..1000000",
-     .def = "2",
+     .type = POL_OPT_INT,
+     .min = 0,
+     .max = 1000000,
+     .def_int = 2,
      .help = "most alternatives searched per job and cycle, 0 = no limit"},
     {.key = "criterion",
-     .values = "time|cost",
-     .def = "time",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("time", "cost"),
      .help = "min total completion time under B* (time), or min total cost under T* (cost)"},
     {.key = "dp_cells",
-     .values = "16..10000000",
-     .def = "500",
+     .type = POL_OPT_INT,
+     .min = 16,
+     .max = 10000000,
+     .def_int = 500,
      .help = "largest grid of the dynamic program's limit"},
     {0},
 };
-
-static int num_opt(const pol_setup *setup, const char *key, double def, double lo, double hi,
-                   double *out, char *err, size_t errlen)
-{
-    const char *v = pol_option_get(setup, key, NULL);
-    *out = def;
-    if (!v)
-        return ENG_OK;
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !isfinite(x) || x < lo || x > hi) {
-        snprintf(err, errlen, "option %s: expected a number in [%g, %g], got '%s'", key, lo, hi, v);
-        return ENG_INVAL;
-    }
-    *out = x;
-    return ENG_OK;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -299,36 +295,13 @@ static int ss_init_common(ss_state *s, const pol_setup *setup, pol_slot_algo alg
                           size_t errlen)
 {
     s->algo = algo;
-    double batch, alts, cells, price;
-    int rc = num_opt(setup, "period", 0, 0, 1e9, &s->period_s, err, errlen);
-    if (!rc)
-        rc = num_opt(setup, "batch", 32, 1, 100000, &batch, err, errlen);
-    if (!rc)
-        rc = num_opt(setup, "horizon", 2, 1, 1000, &s->horizon, err, errlen);
-    if (!rc)
-        rc = num_opt(setup, "price_limit", NAN, 0, 1e300, &price, err, errlen);
-    if (!rc)
-        rc = num_opt(setup, "alternatives", 2, 0, 1e6, &alts, err, errlen);
-    if (!rc)
-        rc = num_opt(setup, "dp_cells", 500, 16, 1e7, &cells, err, errlen);
-    if (rc)
-        return rc;
-    if (batch != floor(batch) || alts != floor(alts) || cells != floor(cells)) {
-        snprintf(err, errlen, "options batch, alternatives and dp_cells take whole numbers");
-        return ENG_INVAL;
-    }
-    s->batch_max = (size_t)batch;
-    s->max_alt = (size_t)alts;
-    s->dp_cells = (int64_t)cells;
-    const char *crit = pol_option_get(setup, "criterion", "time");
-    if (strcmp(crit, "time") == 0)
-        s->cost_criterion = false;
-    else if (strcmp(crit, "cost") == 0)
-        s->cost_criterion = true;
-    else {
-        snprintf(err, errlen, "option criterion: expected time or cost, got '%s'", crit);
-        return ENG_INVAL;
-    }
+    s->period_s = pol_opt_real(setup, "period");
+    s->batch_max = (size_t)pol_opt_int(setup, "batch");
+    s->horizon = pol_opt_real(setup, "horizon");
+    double price = pol_opt_given(setup, "price_limit") ? pol_opt_real(setup, "price_limit") : NAN;
+    s->max_alt = (size_t)pol_opt_int(setup, "alternatives");
+    s->dp_cells = pol_opt_int(setup, "dp_cells");
+    s->cost_criterion = pol_opt_choice(setup, "criterion") == 1;
 
     s->alloc = setup->alloc;
     s->n_hosts = setup->n_hosts;
@@ -853,14 +826,9 @@ static int isl_init(ss_state *s, const pol_setup *setup, char *err, size_t errle
 {
     if (setup->n_islands <= 0)
         return ENG_OK;
-    if (setup->alloc != POL_ALLOC_NODE) {
-        snprintf(err, errlen,
-                 "%s plans with islands under whole-node allocation only; with --alloc core "
-                 "run it with --islands ignore",
-                 s->algo == POL_SLOT_ALP ? "alp" : "amp");
-        ss_fini(s);
-        return ENG_USAGE;
-    }
+    /* no POL_FLAG_ISLANDS_CORES: the engine runs it with islands under
+     * node allocation only */
+    assert(setup->alloc == POL_ALLOC_NODE);
     s->n_isl = setup->n_islands;
     size_t nl = s->n_lines ? s->n_lines : 1;
     s->isl_lines = calloc((size_t)s->n_isl, sizeof *s->isl_lines);
@@ -1054,7 +1022,7 @@ const pol_type pol_alp = {
     .name = "alp",
     .summary = "batch cycles: ALP window search (per-host price limit), DP choice per job",
     .citation = "Toporkov, Yemelyanov, Toporkova & Bobchenkov 2011",
-    .flags = POL_FLAG_ISLANDS,
+    .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES,
     .state_size = sizeof(ss_state),
     .options = ss_options,
     .init = alp_init,
@@ -1068,7 +1036,7 @@ const pol_type pol_amp = {
     .name = "amp",
     .summary = "batch cycles: AMP window search (per-job budget), DP choice per job",
     .citation = "Toporkov, Yemelyanov, Toporkova & Bobchenkov 2011",
-    .flags = POL_FLAG_ISLANDS,
+    .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES,
     .state_size = sizeof(ss_state),
     .options = ss_options,
     .init = amp_init,

@@ -1,55 +1,14 @@
-/* pol_slurm.c — Slurm's multifactor priority with its main and backfill
- * schedulers, as Slurm 22.05 runs them by default: slurm.conf(5), the
- * priority/multifactor, classic fair-share and Fair Tree pages of the
- * Slurm documentation (SchedMD), and the backfill and priority plugins'
- * sources, held to a real Slurm 22.05 by tests/data/slurm-ground-truth
- * (Slurm itself: Yoo, Jette & Grondona 2003). Option names are slurm.conf's,
- * written in lower case, and so are the defaults.
- *
- * Priority (higher first, ties by submit order):
- *
- *   max(1, floor(priority_weight_age       * age
- *              + priority_weight_fairshare * fair-share
- *              + priority_weight_jobsize   * job size
- *              + priority_weight_partition * partition))
- *
- * every factor in [0, 1]; weights are non-negative integers (default 0, as
- * in Slurm: with every weight 0 the order is the submit order).
- *   - age = min(waited, priority_max_age) / priority_max_age (default 7-0);
- *   - fair-share, per account: users (SWF field 12) or with
- *     fairshare_by=group groups (field 13), each an account under the root
- *     holding one user. Shares are equal unless `shares=FILE` gives lines
- *     `USER SHARES` (# comments); then an account without a line has none.
- *     Usage is unit-seconds, decayed with priority_decay_halflife (default
- *     7-0; 0 = none). Fair Tree (the default, as since Slurm 19.05;
- *     fair_tree.html): each account's level fair-share S / U (its share of
- *     the shares over its share of the usage; infinite without usage, 0
- *     without shares) ranks the accounts, and the factor is rank / accounts
- *     (the highest n / n = 1; equal levels share the rank of the first).
- *     priority_flags=no_fair_tree: the classic factor 2^(-U/S), 0 without
- *     shares;
- *   - job size = units / pool units, or (pool units - units) / pool units
- *     with priority_favor_small=yes;
- *   - partition = the job's SWF queue's factor over the largest one
- *     (partition_job_factor=Q:F,Q:F..., Slurm's per-partition
- *     PriorityJobFactor; a queue not listed has 1).
- *
- * When priorities change (rule (d)). Slurm's decay thread runs every
- * priority_calc_period (default 5 min, at priority_calc_phase + k periods:
- * Slurm's follow slurmctld's start, which a log does not record): the usage
- * decays by D^dt, D = 1 - 0.693 / half-life per second
- * (priority_multifactor.c), and each running job is charged its units
- * times its run seconds dt since the last calculation, times D^dt; then
- * every pending job's priority is calculated anew, at that time. A job's
- * priority is otherwise the one calculated at its submission. Classic
- * fair-share takes the accounts' usage as it stood before the calculation
- * charged it (Slurm sets the accounts' effective usage first), Fair Tree
- * after. The rest of a job's usage, since the last calculation, is charged
- * at its end only with accounting_storage_enforce=limits (or safe, all):
- * Slurm's job end reaches the priority plugin through its limit accounting
- * (acct_policy.c). priority_calc_period=0 is the earlier model, kept as an
- * option: usage charged continuously (2^(-dt/H) exactly) and every
- * priority calculated at every decision.
+/* pol_slurm.c — the slurm policy: Slurm's main and backfill schedulers
+ * over its multifactor priority, as Slurm 22.05 runs them by default:
+ * slurm.conf(5) and the backfill plugin's source (backfill.c) with the
+ * documentation of SchedMD, held to a real Slurm 22.05 by
+ * tests/data/slurm-ground-truth (Slurm itself: Yoo, Jette & Grondona
+ * 2003). Option names are slurm.conf's, written in lower case, and so are
+ * the defaults; every option is declared here. The multifactor priority
+ * itself — its factors, fair-share classic and Fair Tree, the decay and the
+ * calculation timer (rule (d)) — is pol_slurm_prio.c (pol_slurm_prio.h),
+ * which calls nothing of this file; this file orders the queue by it and
+ * schedules.
  *
  * Main scheduler (at every call, i.e. every submit, end or wake-up): jobs
  * in priority order start while they fit; the first that does not stops
@@ -155,40 +114,15 @@
 #include "eng_policy.h"
 #include "pol_predict.h"
 #include "pol_profile.h"
+#include "pol_slurm_prio.h"
 
 #include "eng_error.h"
 #include "eng_util.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct slurm_acct {
-    int64_t id;
-    double usage;      /* decayed unit-seconds */
-    int64_t run_units; /* units of its jobs running now */
-    double shares;
-    double u_snap;   /* classic: its share of all usage when priorities were last calculated */
-    double level_fs; /* Fair Tree: S / U when priorities were last calculated */
-    double fs_tree;  /* Fair Tree: its rank over the number of accounts */
-} slurm_acct;
-
-typedef struct slurm_part {
-    int64_t queue;
-    double factor;
-} slurm_part;
-
-typedef struct slurm_prio {
-    double prio;
-    const pol_job *job;
-} slurm_prio;
-
-typedef struct slurm_rank {
-    double level_fs;
-    size_t pos;
-} slurm_rank;
 
 /* What the backfill plan counts (see "The plan" above). */
 typedef enum slurm_plan {
@@ -198,44 +132,18 @@ typedef enum slurm_plan {
 } slurm_plan;
 
 typedef struct slurm_state {
+    slurm_mf mf; /* the multifactor priority: accounts, usage, priorities */
     /* options */
-    double w_age, w_fs, w_js, w_part;
-    double max_age_s, halflife_s, calc_s, calc_phase_s;
-    double decay_per_s; /* Slurm's decay factor per second, 1 - 0.693 / half-life */
-    bool favor_small, by_group, shares_file, keep, fair_tree, book_nodes, bf_grid;
-    bool charge_at_end; /* AccountingStorageEnforce has limits: a job's end charges its usage */
+    bool keep, book_nodes, bf_grid;
     double bf_interval_s, bf_window_s, bf_res_s;
     int64_t bf_max_job_test;
-    slurm_part *parts;
-    size_t n_parts;
-    double part_max;
-    /* fair-share accounts, sorted by id */
-    slurm_acct *acct;
-    size_t n_acct, cap_acct;
-    double shares_sum;
-    double usage_t; /* priority_calc_period=0: usage is as of usage_t */
-    slurm_rank *ranks;
-    size_t cap_ranks;
-    /* running jobs as usage counts them */
-    int32_t *counted;  /* per job: units counted, 0 when not running */
-    double *run_start; /* per job: when it started */
-    int64_t *run_acct; /* per job: its account */
-    int32_t *runs;     /* the running jobs, n_runs of them */
-    int32_t *run_pos;  /* per job: its place in runs */
-    size_t n_runs;
-    int32_t total_units;
-    /* priorities (priority_calc_period > 0): per job, as last calculated */
-    double *prio;
-    int64_t calc_k;     /* the next calculation is at calc_phase_s + calc_k * calc_s */
-    double last_calc_s; /* the last calculation */
-    bool recalc;        /* the queue's priorities are due from the last calculation */
     /* scheduling */
     double next_bf_s, last_bf_s;
     bool dirty;
     int32_t pinned; /* job holding the kept reservation, -1 if none */
     slurm_plan plan_kind;
     pol_profile prof;
-    slurm_prio *order;
+    slurm_order *order;
     size_t cap_order;
     pol_predictor pred;
     uint64_t n_passes, n_bf_starts;
@@ -259,551 +167,128 @@ typedef struct slurm_state {
     size_t cap_cand;
 } slurm_state;
 
+#define SLURM_WEIGHT(k, what)                                                                      \
+    {                                                                                              \
+        .key = k, .type = POL_OPT_INT, .min = 0, .max = 4294967295, .help = "weight of the " what  \
+    }
+
 static const pol_option slurm_options[] = {
-    {.key = "priority_weight_age",
-     .values = "0..4294967295",
-     .def = "0",
-     .help = "weight of the age factor"},
+    SLURM_WEIGHT("priority_weight_age", "age factor"),
     {.key = "priority_max_age",
-     .values = "a Slurm time: MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC, not 0",
-     .def = "7-0",
+     .type = POL_OPT_DURATION,
+     .lo = 0,
+     .open_lo = true,
+     .hi = INFINITY,
+     .def_real = 7 * 86400,
      .help = "age of a full age factor"},
-    {.key = "priority_weight_fairshare",
-     .values = "0..4294967295",
-     .def = "0",
-     .help = "weight of the fair-share factor"},
+    SLURM_WEIGHT("priority_weight_fairshare", "fair-share factor"),
     {.key = "priority_flags",
-     .values = "no_fair_tree",
-     .def = "(none: Fair Tree)",
+     .type = POL_OPT_WORDS,
+     .choices = POL_CHOICES("no_fair_tree"),
+     .absent = "none: Fair Tree",
      .help = "no_fair_tree = the classic fair-share factor 2^(-U/S) instead of Fair Tree's ranks"},
     {.key = "priority_decay_halflife",
-     .values = "a Slurm time: MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC",
-     .def = "7-0",
+     .type = POL_OPT_DURATION,
+     .lo = 0,
+     .hi = INFINITY,
+     .def_real = 7 * 86400,
      .help = "half-life of past usage, 0 = none"},
     {.key = "priority_calc_period",
-     .values = "a Slurm time: MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC",
-     .def = "5",
+     .type = POL_OPT_DURATION,
+     .lo = 0,
+     .hi = INFINITY,
+     .def_real = 5 * 60,
      .help = "how often usage is charged and priorities are calculated (0 = at every decision, "
              "usage charged continuously)"},
     {.key = "priority_calc_phase",
-     .values = "seconds",
-     .def = "0",
+     .type = POL_OPT_REAL,
+     .lo = -INFINITY,
+     .hi = INFINITY,
+     .unit = "seconds",
      .help = "the calculations fall at this time plus multiples of priority_calc_period (Slurm's "
              "follow slurmctld's start, which a log does not record)"},
     {.key = "accounting_storage_enforce",
-     .values = "a comma-separated list of associations, limits, qos, safe, wckeys, nojobs, "
-               "nosteps, all",
-     .def = "(none)",
+     .type = POL_OPT_WORDS,
+     .choices = POL_CHOICES("associations", "limits", "qos", "safe", "wckeys", "nojobs", "nosteps",
+                            "all"),
+     .absent = "none",
      .help = "with limits (or safe, all) a job's end charges its usage since the last "
              "calculation; without, that part is never charged, as in Slurm"},
     {.key = "fairshare_by",
-     .values = "user|group",
-     .def = "user",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("user", "group"),
      .help = "fair-share accounts, SWF field 12 (user) or 13 (group)"},
     {.key = "shares",
-     .values = "a file of 'USER SHARES' lines",
-     .def = "(equal shares)",
+     .type = POL_OPT_STRING,
+     .metavar = "a file of 'USER SHARES' lines",
+     .absent = "equal shares",
      .help = "shares of the fair-share accounts"},
-    {.key = "priority_weight_jobsize",
-     .values = "0..4294967295",
-     .def = "0",
-     .help = "weight of the job size factor"},
+    SLURM_WEIGHT("priority_weight_jobsize", "job size factor"),
     {.key = "priority_favor_small",
-     .values = "yes|no",
-     .def = "no",
+     .type = POL_OPT_BOOL,
      .help = "small jobs get the larger size factor"},
-    {.key = "priority_weight_partition",
-     .values = "0..4294967295",
-     .def = "0",
-     .help = "weight of the partition factor"},
+    SLURM_WEIGHT("priority_weight_partition", "partition factor"),
     {.key = "partition_job_factor",
-     .values = "Q:F,... (SWF queue Q, factor F >= 0)",
-     .def = "(1 for every queue)",
+     .type = POL_OPT_PAIRS,
+     .metavar = "QUEUE:FACTOR",
+     .min = 0,
+     .max = INT64_MAX,
+     .absent = "1 for every queue",
      .help = "PriorityJobFactor of SWF queues"},
     {.key = "bf_interval",
-     .values = "seconds > 0",
-     .def = "30",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .open_lo = true,
+     .hi = INFINITY,
+     .def_real = 30,
+     .unit = "seconds",
      .help = "time between backfill passes"},
     {.key = "bf_timer",
-     .values = "interval|event",
-     .def = "interval",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("interval", "event"),
      .help = "passes at multiples of bf_interval, as Slurm's backfill thread (event = at the "
              "event that calls for one, at most every bf_interval)"},
     {.key = "bf_window",
-     .values = "minutes > 0",
-     .def = "1440",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .open_lo = true,
+     .hi = INFINITY,
+     .def_real = 1440,
+     .unit = "minutes",
      .help = "how far a backfill plan looks ahead"},
     {.key = "bf_resolution",
-     .values = "seconds > 0",
-     .def = "60",
+     .type = POL_OPT_REAL,
+     .lo = 0,
+     .open_lo = true,
+     .hi = INFINITY,
+     .def_real = 60,
+     .unit = "seconds",
      .help = "time resolution of the windows a backfill plan books"},
     {.key = "bf_max_job_test",
-     .values = "an integer >= 1",
-     .def = "500",
+     .type = POL_OPT_INT,
+     .min = 1,
+     .max = INT64_MAX,
+     .def_int = 500,
      .help = "jobs a backfill pass plans"},
     {.key = "bf_reserve",
-     .values = "nodes|units",
-     .def = "nodes",
+     .type = POL_OPT_CHOICE,
+     .choices = POL_CHOICES("nodes", "units"),
      .help = "a planned job's window books whole hosts, as Slurm's plan does under CR_Core "
              "(units = only its cores)"},
     {.key = "keep_reservation",
-     .values = "yes|no",
-     .def = "no",
+     .type = POL_OPT_BOOL,
      .help = "every plan is redone at each pass, as Slurm does (yes = the top waiting job keeps "
              "its planned start, promised)"},
     POL_PREDICT_OPTION,
     {0},
 };
 
-/* ---- option parsing --------------------------------------------------- */
-
-static int parse_weight(const pol_setup *setup, const char *key, double *out, char *err,
-                        size_t errlen)
-{
-    const char *v = pol_option_get(setup, key, "0");
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (end == v || *end || errno || x < 0 || x > 4294967295LL) {
-        snprintf(err, errlen,
-                 "option %s: expected a non-negative integer (at most 4294967295), "
-                 "got '%s'",
-                 key, v);
-        return ENG_INVAL;
-    }
-    *out = (double)x;
-    return ENG_OK;
-}
-
-static int parse_positive(const pol_setup *setup, const char *key, const char *def, double *out,
-                          char *err, size_t errlen)
-{
-    const char *v = pol_option_get(setup, key, def);
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (end == v || *end || errno || !(x > 0) || !isfinite(x)) {
-        snprintf(err, errlen, "option %s: expected a positive number, got '%s'", key, v);
-        return ENG_INVAL;
-    }
-    *out = x;
-    return ENG_OK;
-}
-
-/* Reads up to max non-negative integers separated by ':' into f[]; returns
- * how many, or -1. */
-static int read_fields(const char *s, long f[], int max)
-{
-    int n = 0;
-    for (;;) {
-        if (n == max || *s < '0' || *s > '9')
-            return -1;
-        char *end;
-        errno = 0;
-        f[n++] = strtol(s, &end, 10);
-        if (errno)
-            return -1;
-        if (*end == '\0')
-            return n;
-        if (*end != ':')
-            return -1;
-        s = end + 1;
-    }
-}
-
-/* Slurm's time formats: "MIN", "MIN:SEC", "H:MIN:SEC", "D-H", "D-H:MIN",
- * "D-H:MIN:SEC". Returns seconds, or -1. */
-static double slurm_time_s(const char *s)
-{
-    long f[3];
-    const char *dash = strchr(s, '-');
-    if (dash) {
-        char *end;
-        errno = 0;
-        if (*s < '0' || *s > '9')
-            return -1;
-        long days = strtol(s, &end, 10);
-        if (errno || end != dash)
-            return -1;
-        int n = read_fields(dash + 1, f, 3);
-        if (n < 0)
-            return -1;
-        double h = (double)f[0], m = n > 1 ? (double)f[1] : 0, sec = n > 2 ? (double)f[2] : 0;
-        return (double)days * 86400 + h * 3600 + m * 60 + sec;
-    }
-    int n = read_fields(s, f, 3);
-    if (n == 1)
-        return (double)f[0] * 60;
-    if (n == 2)
-        return (double)f[0] * 60 + (double)f[1];
-    if (n == 3)
-        return (double)f[0] * 3600 + (double)f[1] * 60 + (double)f[2];
-    return -1;
-}
-
-static int parse_time(const pol_setup *setup, const char *key, const char *def, double *out,
-                      bool zero_ok, char *err, size_t errlen)
-{
-    const char *v = pol_option_get(setup, key, def);
-    double x = slurm_time_s(v);
-    if (x < 0 || (!zero_ok && x == 0)) {
-        snprintf(err, errlen,
-                 "option %s: expected a %sSlurm time (MIN, MIN:SEC, H:MIN:SEC, "
-                 "D-H, D-H:MIN or D-H:MIN:SEC), got '%s'",
-                 key, zero_ok ? "" : "non-zero ", v);
-        return ENG_INVAL;
-    }
-    *out = x;
-    return ENG_OK;
-}
-
-static int parse_parts(slurm_state *s, const pol_setup *setup, char *err, size_t errlen)
-{
-    const char *v = pol_option_get(setup, "partition_job_factor", NULL);
-    s->part_max = 1;
-    if (!v)
-        return ENG_OK;
-    const char *p = v;
-    while (*p) {
-        char *end;
-        errno = 0;
-        long long q = strtoll(p, &end, 10);
-        if (end == p || *end != ':' || errno)
-            goto bad;
-        p = end + 1;
-        long long f = strtoll(p, &end, 10);
-        if (end == p || errno || f < 0 || (*end && *end != ','))
-            goto bad;
-        if (eng_grow(&s->parts, &(size_t){s->n_parts}, s->n_parts + 1, sizeof *s->parts))
-            return ENG_NOMEM;
-        s->parts[s->n_parts++] = (slurm_part){.queue = q, .factor = (double)f};
-        if ((double)f > s->part_max)
-            s->part_max = (double)f;
-        p = *end ? end + 1 : end;
-        if (*end && !*p)
-            goto bad;
-    }
-    return ENG_OK;
-bad:
-    snprintf(err, errlen,
-             "option partition_job_factor: expected QUEUE:FACTOR[,QUEUE:FACTOR...] "
-             "with integers, FACTOR >= 0, got '%s'",
-             v);
-    return ENG_INVAL;
-}
-
-/* ---- accounts ---------------------------------------------------------- */
-
-static size_t acct_pos(const slurm_state *s, int64_t id)
-{
-    size_t lo = 0, hi = s->n_acct;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->acct[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The account id, created (usage 0) if new; NULL on OOM. */
-static slurm_acct *acct_get(slurm_state *s, int64_t id, double shares, bool *created)
-{
-    size_t k = acct_pos(s, id);
-    *created = false;
-    if (k < s->n_acct && s->acct[k].id == id)
-        return &s->acct[k];
-    if (eng_grow(&s->acct, &s->cap_acct, s->n_acct + 1, sizeof *s->acct))
-        return NULL;
-    memmove(s->acct + k + 1, s->acct + k, (s->n_acct - k) * sizeof *s->acct);
-    s->acct[k] = (slurm_acct){.id = id, .shares = shares, .level_fs = shares > 0 ? INFINITY : 0};
-    s->n_acct++;
-    *created = true;
-    return &s->acct[k];
-}
-
-static slurm_acct *acct_find(const slurm_state *s, int64_t id)
-{
-    size_t k = acct_pos(s, id);
-    return k < s->n_acct && s->acct[k].id == id ? &s->acct[k] : NULL;
-}
-
-static int64_t acct_id(const slurm_state *s, const pol_job *j)
-{
-    return s->by_group ? j->group : j->user;
-}
-
-/* Reads the shares file: one account per line, "USER SHARES". */
-static int read_shares(slurm_state *s, const char *path, char *err, size_t errlen)
-{
-    eng_diag d;
-    eng_diag_clear(&d);
-    if (eng_check_not_dir(path, "a file of 'USER SHARES' lines", &d) != ENG_OK) {
-        snprintf(err, errlen, "option shares: %s", d.msg);
-        return ENG_INVAL;
-    }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "option shares: cannot open '%s': %s", path, strerror(errno));
-        return ENG_INVAL;
-    }
-    const char *what = s->by_group ? "group" : "user";
-    int field = s->by_group ? 13 : 12;
-    char line[512];
-    long lineno = 0;
-    int rc = ENG_OK;
-    while (rc == ENG_OK && fgets(line, sizeof line, f)) {
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        char name[256], extra[2];
-        long long shares;
-        int n = sscanf(line, "%255s %lld %1s", name, &shares, extra);
-        if (n <= 0)
-            continue; /* blank or comment */
-        char *end;
-        errno = 0;
-        long long id = strtoll(name, &end, 10);
-        if (*end || errno || id < 0) {
-            snprintf(err, errlen,
-                     "%s:%ld: unknown %s '%s': expected its number in the log "
-                     "(SWF field %d)",
-                     path, lineno, what, name, field);
-            rc = ENG_INVAL;
-        } else if (n != 2 || shares < 0) {
-            snprintf(err, errlen,
-                     "%s:%ld: expected 'USER SHARES' with SHARES a non-negative "
-                     "integer",
-                     path, lineno);
-            rc = ENG_INVAL;
-        } else {
-            bool created;
-            slurm_acct *a = acct_get(s, id, (double)shares, &created);
-            if (!a)
-                rc = ENG_NOMEM;
-            else if (!created) {
-                snprintf(err, errlen, "%s:%ld: %s %lld listed twice", path, lineno, what, id);
-                rc = ENG_INVAL;
-            } else
-                s->shares_sum += (double)shares;
-        }
-    }
-    if (rc == ENG_OK && ferror(f)) {
-        snprintf(err, errlen, "option shares: cannot read '%s'", path);
-        rc = ENG_INVAL;
-    }
-    fclose(f);
-    if (rc == ENG_OK && !(s->shares_sum > 0)) {
-        snprintf(err, errlen, "%s: expected at least one account with shares > 0", path);
-        rc = ENG_INVAL;
-    }
-    return rc;
-}
-
-/* ---- usage ---------------------------------------------------------------
- *
- * Usage is charged to the accounts of the running jobs, whose start, units
- * and account are kept here (runs), so that usage can be brought forward
- * at any later call: between two calls no job starts or ends. */
-
-/* priority_calc_period=0: brings every account's usage from usage_t to
- * now: usage decays by d = 2^(-dt/H) and a job of u units running all
- * along adds u * H / ln 2 * (1 - d), the integral of its decayed seconds. */
-static void usage_update(slurm_state *s, double now)
-{
-    double dt = now - s->usage_t;
-    if (!(dt > 0))
-        return;
-    s->usage_t = now;
-    double d = 1, acc = dt;
-    if (s->halflife_s > 0) {
-        d = exp2(-dt / s->halflife_s);
-        acc = s->halflife_s / log(2.0) * (1 - d);
-    }
-    for (size_t k = 0; k < s->n_acct; k++) {
-        slurm_acct *a = &s->acct[k];
-        a->usage = a->usage * d + (double)a->run_units * acc;
-    }
-}
-
-/* Slurm's decay over dt seconds: its factor per second, 1 - 0.693 / H
- * (priority_multifactor.c's rounding of ln 2), to the power dt. */
-static double decay_over(const slurm_state *s, double dt)
-{
-    return s->halflife_s > 0 ? pow(s->decay_per_s, dt) : 1;
-}
-
-/* Charges running job idx from the later of its start and the last
- * calculation to t, as Slurm's decay thread and job end do: its run
- * seconds dt times its units, decayed as a whole by D^dt. */
-static void charge(slurm_state *s, int32_t idx, double t)
-{
-    double from = s->run_start[idx] > s->last_calc_s ? s->run_start[idx] : s->last_calc_s;
-    double dt = t - from;
-    slurm_acct *a = acct_find(s, s->run_acct[idx]);
-    if (a && dt > 0)
-        a->usage += (double)s->counted[idx] * dt * decay_over(s, dt);
-}
-
-/* Fair Tree's level fair-share of every account from its usage now: its
- * shares over all shares (S) against its usage over all usage (U), S / U;
- * infinite without usage, 0 without shares. */
-static void set_level_fs(slurm_state *s)
-{
-    double total = 0;
-    for (size_t k = 0; k < s->n_acct; k++)
-        total += s->acct[k].usage;
-    for (size_t k = 0; k < s->n_acct; k++) {
-        slurm_acct *a = &s->acct[k];
-        double S = s->shares_sum > 0 ? a->shares / s->shares_sum : 0;
-        double U = total > 0 ? a->usage / total : 0;
-        a->level_fs = S == 0 ? 0 : U == 0 ? INFINITY : S / U;
-    }
-}
-
-static int by_level_fs(const void *a, const void *b)
-{
-    const slurm_rank *x = a, *y = b;
-    if (x->level_fs != y->level_fs)
-        return x->level_fs > y->level_fs ? -1 : 1;
-    return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
-/* Fair Tree's factors from the level fair-shares (fair_tree.html): the
- * accounts in descending order get ranks n, n-1, ... 1 (equal levels: the
- * same rank, that of the first of them), and a factor of rank / n. */
-static int rank_accounts(slurm_state *s)
-{
-    if (eng_grow(&s->ranks, &s->cap_ranks, s->n_acct ? s->n_acct : 1, sizeof *s->ranks))
-        return ENG_NOMEM;
-    for (size_t k = 0; k < s->n_acct; k++)
-        s->ranks[k] = (slurm_rank){.level_fs = s->acct[k].level_fs, .pos = k};
-    qsort(s->ranks, s->n_acct, sizeof *s->ranks, by_level_fs);
-    size_t rank = s->n_acct, left = s->n_acct;
-    for (size_t i = 0; i < s->n_acct; i++, left--) {
-        if (i == 0 || s->ranks[i].level_fs != s->ranks[i - 1].level_fs)
-            rank = left;
-        s->acct[s->ranks[i].pos].fs_tree = (double)rank / (double)s->n_acct;
-    }
-    return ENG_OK;
-}
-
-/* One priority calculation at t (Slurm's decay thread, every
- * PriorityCalcPeriod): classic fair-share takes each account's share of
- * the usage as it stands before the calculation (priority_multifactor.c
- * sets the accounts' effective usage first), then the usage decays and the
- * running jobs are charged up to t; Fair Tree ranks the accounts after
- * the charge. The queue's priorities follow at the next call. */
-static int calc_at(slurm_state *s, double t)
-{
-    if (!s->fair_tree) {
-        double total = 0;
-        for (size_t k = 0; k < s->n_acct; k++)
-            total += s->acct[k].usage;
-        for (size_t k = 0; k < s->n_acct; k++) {
-            double u = total > 0 ? s->acct[k].usage / total : 0;
-            s->acct[k].u_snap = u < 1 ? u : 1;
-        }
-    }
-    double d = decay_over(s, t - s->last_calc_s);
-    for (size_t k = 0; k < s->n_acct; k++)
-        s->acct[k].usage *= d;
-    for (size_t r = 0; r < s->n_runs; r++)
-        charge(s, s->runs[r], t);
-    s->last_calc_s = t;
-    s->recalc = true;
-    if (!s->fair_tree)
-        return ENG_OK;
-    set_level_fs(s);
-    return rank_accounts(s);
-}
-
-/* The time of calculation k. */
-static double calc_time(const slurm_state *s, int64_t k)
-{
-    return s->calc_phase_s + (double)k * s->calc_s;
-}
-
-/* Brings usage and the priority calculations up to now: with
- * priority_calc_period > 0, every calculation due at a multiple of the
- * period up to now (an idle stretch, with no job running, in one step: the
- * shares of the usage do not change there). */
-static int usage_until(slurm_state *s, double now)
-{
-    if (!(s->calc_s > 0)) {
-        usage_update(s, now);
-        return ENG_OK;
-    }
-    for (;;) {
-        double t = calc_time(s, s->calc_k);
-        if (t > now)
-            return ENG_OK;
-        if (s->n_runs == 0) {
-            int64_t last = (int64_t)floor((now - s->calc_phase_s) / s->calc_s);
-            if (calc_time(s, last) > now)
-                last--;
-            if (last > s->calc_k)
-                s->calc_k = last; /* the calculations between change nothing but the decay */
-            t = calc_time(s, s->calc_k);
-        }
-        int rc = calc_at(s, t);
-        if (rc)
-            return rc;
-        s->calc_k++;
-    }
-}
-
-/* Counts job j as running from now, in its account. */
-static int run_begin(slurm_state *s, const pol_job *j, double now)
-{
-    slurm_acct *a = acct_find(s, acct_id(s, j));
-    if (!a || s->counted[j->idx])
-        return ENG_INVARIANT;
-    a->run_units += j->units;
-    s->counted[j->idx] = j->units;
-    s->run_start[j->idx] = now;
-    s->run_acct[j->idx] = a->id;
-    s->run_pos[j->idx] = (int32_t)s->n_runs;
-    s->runs[s->n_runs++] = j->idx;
-    return ENG_OK;
-}
-
-/* Job idx stops running at now (it ended, or was queued again). With
- * priority_calc_period > 0 the rest of its usage, since the last
- * calculation, is charged now only with accounting_storage_enforce=limits:
- * Slurm calls the priority plugin's job end from its limit accounting
- * (acct_policy.c), which runs only when limits are enforced. */
-static void run_end(slurm_state *s, int32_t idx, double now)
-{
-    if (!s->counted[idx])
-        return;
-    if (s->calc_s > 0 && s->charge_at_end)
-        charge(s, idx, now);
-    slurm_acct *a = acct_find(s, s->run_acct[idx]);
-    if (a)
-        a->run_units -= s->counted[idx];
-    int32_t pos = s->run_pos[idx], last = s->runs[--s->n_runs];
-    s->runs[pos] = last;
-    s->run_pos[last] = pos;
-    s->counted[idx] = 0;
-}
-
 /* ---- lifecycle ---------------------------------------------------------- */
 
 static void slurm_fini(void *state)
 {
     slurm_state *s = state;
-    free(s->parts);
-    free(s->acct);
-    free(s->ranks);
-    free(s->counted);
-    free(s->run_start);
-    free(s->run_acct);
-    free(s->runs);
-    free(s->run_pos);
-    free(s->prio);
+    slurm_mf_fini(&s->mf);
     free(s->order);
     pol_profile_fini(&s->prof);
     pol_predict_fini(&s->pred);
@@ -862,124 +347,17 @@ static int hosts_init(slurm_state *s, const pol_setup *setup)
     return ENG_OK;
 }
 
-/* A choice between two words: *is_first tells which was given (the
- * default when absent). */
-static int parse_choice(const pol_setup *setup, const char *key, const char *first,
-                        const char *second, bool first_by_default, bool *is_first, char *err,
-                        size_t errlen)
+/* The scheduler's options, read typed (checked by the engine before
+ * init); slurm_mf_init reads the priority's. */
+static void read_options(slurm_state *s, const pol_setup *setup)
 {
-    const char *v = pol_option_get(setup, key, first_by_default ? first : second);
-    if (strcmp(v, first) && strcmp(v, second)) {
-        snprintf(err, errlen, "option %s: expected %s or %s, got '%s'", key, first, second, v);
-        return ENG_INVAL;
-    }
-    *is_first = strcmp(v, first) == 0;
-    return ENG_OK;
-}
-
-/* AccountingStorageEnforce: a comma-separated list of Slurm's words; only
- * limits (which safe and all imply) changes what is modelled here. */
-static int parse_enforce(slurm_state *s, const pol_setup *setup, char *err, size_t errlen)
-{
-    static const char *const words[] = {"associations", "limits", "qos",     "safe",
-                                        "wckeys",       "nojobs", "nosteps", "all"};
-    const char *v = pol_option_get(setup, "accounting_storage_enforce", "");
-    s->charge_at_end = false;
-    for (const char *p = v; *p;) {
-        size_t len = strcspn(p, ","), w = 0;
-        while (w < sizeof words / sizeof words[0] &&
-               !(strlen(words[w]) == len && strncmp(p, words[w], len) == 0))
-            w++;
-        if (w == sizeof words / sizeof words[0] || (p[len] == ',' && !p[len + 1])) {
-            snprintf(err, errlen,
-                     "option accounting_storage_enforce: expected a comma-separated list of "
-                     "associations, limits, qos, safe, wckeys, nojobs, nosteps, all; got '%s'",
-                     v);
-            return ENG_INVAL;
-        }
-        if (!strcmp(words[w], "limits") || !strcmp(words[w], "safe") || !strcmp(words[w], "all"))
-            s->charge_at_end = true;
-        p += len + (p[len] == ',');
-    }
-    return ENG_OK;
-}
-
-/* PriorityFlags: a comma-separated list of the flags modelled. */
-static int parse_flags(slurm_state *s, const pol_setup *setup, char *err, size_t errlen)
-{
-    const char *v = pol_option_get(setup, "priority_flags", "");
-    s->fair_tree = true;
-    for (const char *p = v; *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == strlen("no_fair_tree") && strncmp(p, "no_fair_tree", len) == 0)
-            s->fair_tree = false;
-        else {
-            snprintf(err, errlen,
-                     "option priority_flags: expected a comma-separated list of no_fair_tree "
-                     "(the one flag modelled), got '%s'",
-                     v);
-            return ENG_INVAL;
-        }
-        p += len;
-        if (*p == ',' && !*++p) {
-            snprintf(err, errlen, "option priority_flags: a flag is missing after ',' in '%s'", v);
-            return ENG_INVAL;
-        }
-    }
-    return ENG_OK;
-}
-
-static int parse_options(slurm_state *s, const pol_setup *setup, char *err, size_t errlen)
-{
-    int rc;
-    const char *v;
-    char *end;
-    if ((rc = parse_weight(setup, "priority_weight_age", &s->w_age, err, errlen)) ||
-        (rc = parse_weight(setup, "priority_weight_fairshare", &s->w_fs, err, errlen)) ||
-        (rc = parse_weight(setup, "priority_weight_jobsize", &s->w_js, err, errlen)) ||
-        (rc = parse_weight(setup, "priority_weight_partition", &s->w_part, err, errlen)) ||
-        (rc = parse_time(setup, "priority_max_age", "7-0", &s->max_age_s, false, err, errlen)) ||
-        (rc = parse_time(setup, "priority_decay_halflife", "7-0", &s->halflife_s, true, err,
-                         errlen)) ||
-        (rc = parse_time(setup, "priority_calc_period", "5", &s->calc_s, true, err, errlen)) ||
-        (rc = parse_flags(s, setup, err, errlen)) || (rc = parse_enforce(s, setup, err, errlen)) ||
-        (rc = parse_positive(setup, "bf_interval", "30", &s->bf_interval_s, err, errlen)) ||
-        (rc = parse_positive(setup, "bf_window", "1440", &s->bf_window_s, err, errlen)) ||
-        (rc = parse_positive(setup, "bf_resolution", "60", &s->bf_res_s, err, errlen)))
-        return rc;
-    s->bf_window_s *= 60;
-    v = pol_option_get(setup, "priority_calc_phase", "0");
-    errno = 0;
-    s->calc_phase_s = strtod(v, &end);
-    if (end == v || *end || errno || !isfinite(s->calc_phase_s)) {
-        snprintf(err, errlen, "option priority_calc_phase: expected a number of seconds, got '%s'",
-                 v);
-        return ENG_INVAL;
-    }
-    if (s->calc_s > 0)
-        s->calc_phase_s -= floor(s->calc_phase_s / s->calc_s) * s->calc_s;
-    s->decay_per_s = s->halflife_s > 0 ? 1 - 0.693 / s->halflife_s : 1;
-    if (s->decay_per_s < 0)
-        s->decay_per_s = 0;
-    v = pol_option_get(setup, "bf_max_job_test", "500");
-    errno = 0;
-    s->bf_max_job_test = strtoll(v, &end, 10);
-    if (end == v || *end || errno || s->bf_max_job_test < 1) {
-        snprintf(err, errlen, "option bf_max_job_test: expected an integer >= 1, got '%s'", v);
-        return ENG_INVAL;
-    }
-    bool by_user;
-    if ((rc = parse_choice(setup, "priority_favor_small", "yes", "no", false, &s->favor_small, err,
-                           errlen)) ||
-        (rc = parse_choice(setup, "fairshare_by", "user", "group", true, &by_user, err, errlen)) ||
-        (rc = parse_choice(setup, "keep_reservation", "yes", "no", false, &s->keep, err, errlen)) ||
-        (rc = parse_choice(setup, "bf_timer", "interval", "event", true, &s->bf_grid, err,
-                           errlen)) ||
-        (rc = parse_choice(setup, "bf_reserve", "nodes", "units", true, &s->book_nodes, err,
-                           errlen)))
-        return rc;
-    s->by_group = !by_user;
-    return ENG_OK;
+    s->bf_interval_s = pol_opt_real(setup, "bf_interval");
+    s->bf_window_s = pol_opt_real(setup, "bf_window") * 60;
+    s->bf_res_s = pol_opt_real(setup, "bf_resolution");
+    s->bf_max_job_test = pol_opt_int(setup, "bf_max_job_test");
+    s->keep = pol_opt_bool(setup, "keep_reservation");
+    s->bf_grid = pol_opt_choice(setup, "bf_timer") == 0;
+    s->book_nodes = pol_opt_choice(setup, "bf_reserve") == 0;
 }
 
 static int slurm_init(void *state, const pol_setup *setup, char *err, size_t errlen)
@@ -988,21 +366,10 @@ static int slurm_init(void *state, const pol_setup *setup, char *err, size_t err
     int rc;
     s->pinned = -1;
     s->next_bf_s = s->last_bf_s = -INFINITY;
-    s->total_units = setup->total_units;
-    if ((rc = parse_options(s, setup, err, errlen)) ||
-        (rc = pol_predict_init(&s->pred, setup, err, errlen)))
+    read_options(s, setup);
+    if ((rc = pol_predict_init(&s->pred, setup, err, errlen)) ||
+        (rc = slurm_mf_init(&s->mf, setup, err, errlen)))
         goto fail;
-    if ((rc = parse_parts(s, setup, err, errlen)))
-        goto fail;
-    const char *v = pol_option_get(setup, "shares", NULL);
-    if (v) {
-        s->shares_file = true;
-        if ((rc = read_shares(s, v, err, errlen)))
-            goto fail;
-    }
-    /* The first calculation after time 0; the one before it found no usage. */
-    s->calc_k = s->calc_phase_s > 0 ? 0 : 1;
-    s->last_calc_s = s->calc_s > 0 ? s->calc_phase_s + (double)(s->calc_k - 1) * s->calc_s : 0;
     /* Whole hosts are units where every host has one core. */
     bool multicore = false;
     for (size_t h = 0; h < setup->n_hosts; h++)
@@ -1010,16 +377,7 @@ static int slurm_init(void *state, const pol_setup *setup, char *err, size_t err
     s->plan_kind = setup->alloc == POL_ALLOC_CORE && s->book_nodes && multicore ? PLAN_HOSTS
                    : setup->n_islands > 0                                       ? PLAN_ISLANDS
                                                                                 : PLAN_COUNT;
-    size_t n = setup->n_jobs ? setup->n_jobs : 1;
-    s->counted = calloc(n, sizeof *s->counted);
-    s->run_start = calloc(n, sizeof *s->run_start);
-    s->run_acct = calloc(n, sizeof *s->run_acct);
-    s->runs = calloc(n, sizeof *s->runs);
-    s->run_pos = calloc(n, sizeof *s->run_pos);
-    s->prio = calloc(n, sizeof *s->prio);
-    if (!s->counted || !s->run_start || !s->run_acct || !s->runs || !s->run_pos || !s->prio ||
-        pol_profile_init(&s->prof, setup->total_units, 0) || hosts_init(s, setup) ||
-        rank_accounts(s)) {
+    if (pol_profile_init(&s->prof, setup->total_units, 0) || hosts_init(s, setup)) {
         rc = ENG_NOMEM;
         snprintf(err, errlen, "out of memory");
         goto fail;
@@ -1030,89 +388,28 @@ fail:
     return rc;
 }
 
-/* ---- priority ----------------------------------------------------------- */
-
-static double part_factor(const slurm_state *s, const pol_job *j)
-{
-    for (size_t k = 0; k < s->n_parts; k++)
-        if (s->parts[k].queue == j->queue)
-            return s->parts[k].factor / s->part_max;
-    return 1 / s->part_max;
-}
-
-/* The fair-share factor of j's account: Fair Tree's rank / accounts, or
- * the classic 2^(-U/S) (U its share of the usage, as of the last
- * calculation with priority_calc_period > 0, else now; S its share of the
- * shares; 0 without shares). */
-static double fairshare_factor(const slurm_state *s, const pol_job *j, double total_usage)
-{
-    const slurm_acct *a = acct_find(s, acct_id(s, j));
-    if (!a)
-        return 0;
-    if (s->fair_tree)
-        return a->fs_tree;
-    if (!(a->shares > 0))
-        return 0;
-    double u = s->calc_s > 0 ? a->u_snap : total_usage > 0 ? a->usage / total_usage : 0;
-    return exp2(-u / (a->shares / s->shares_sum));
-}
-
-/* j's priority at time t: the weighted factors' sum, rounded down; at
- * least 1, as Slurm keeps 0 for held jobs. */
-static double priority_at(const slurm_state *s, const pol_job *j, double t, double total_usage)
-{
-    double age = t - j->submit_s;
-    if (age > s->max_age_s)
-        age = s->max_age_s;
-    if (age < 0)
-        age = 0;
-    double units = j->units, total = s->total_units;
-    double size = s->favor_small ? (total - units) / total : units / total;
-    double p = s->w_age * (age / s->max_age_s) + s->w_js * size + s->w_part * part_factor(s, j);
-    if (s->w_fs > 0)
-        p += s->w_fs * fairshare_factor(s, j, total_usage);
-    p = floor(p);
-    return p < 1 ? 1 : p;
-}
-
-static int by_priority(const void *a, const void *b)
-{
-    const slurm_prio *x = a, *y = b;
-    if (x->prio != y->prio)
-        return x->prio > y->prio ? -1 : 1;
-    return (x->job->idx > y->job->idx) - (x->job->idx < y->job->idx);
-}
-
 /* ---- hooks ------------------------------------------------------------- */
 
 static int slurm_on_submit(void *state, const pol_view *v, const pol_job *job)
 {
     slurm_state *s = state;
-    int rc = usage_until(s, v->now_s);
+    int rc = slurm_mf_until(&s->mf, v->now_s);
     if (rc)
         return rc;
     s->dirty = true;
-    run_end(s, job->idx, v->now_s); /* queued again while running */
-    bool created;
-    if (!acct_get(s, acct_id(s, job), s->shares_file ? 0 : 1, &created))
-        return ENG_NOMEM;
-    if (created && !s->shares_file)
-        s->shares_sum += 1;
-    if (created && (rc = rank_accounts(s)))
+    if ((rc = slurm_mf_submit(&s->mf, job, v->now_s)))
         return rc;
-    if (s->calc_s > 0)
-        s->prio[job->idx] = priority_at(s, job, v->now_s, 0);
     return pol_predict_submit(&s->pred, job);
 }
 
 static int slurm_on_finish(void *state, const pol_view *v, const pol_job *job)
 {
     slurm_state *s = state;
-    int rc = usage_until(s, v->now_s);
+    int rc = slurm_mf_until(&s->mf, v->now_s);
     if (rc)
         return rc;
     s->dirty = true;
-    run_end(s, job->idx, v->now_s);
+    slurm_mf_stop(&s->mf, job->idx, v->now_s);
     if (job->idx == s->pinned)
         s->pinned = -1;
     return pol_predict_finish(&s->pred, job, v->now_s);
@@ -1122,7 +419,7 @@ static int slurm_on_capacity(void *state, const pol_view *v)
 {
     slurm_state *s = state;
     s->dirty = true;
-    return usage_until(s, v->now_s);
+    return slurm_mf_until(&s->mf, v->now_s);
 }
 
 /* ---- the plan -------------------------------------------------------------
@@ -1535,7 +832,7 @@ static int start(slurm_state *s, const pol_view *v, pol_out *out, const pol_job 
     *free_units -= j->units;
     if (j->idx == s->pinned)
         s->pinned = -1;
-    return run_begin(s, j, v->now_s);
+    return slurm_mf_start(&s->mf, j, v->now_s);
 }
 
 /* Can j start now, its whole window clear? (With islands or hosts, where:
@@ -1636,30 +933,15 @@ static double grid_from(double now, double step)
     return t < now ? (k + 1) * step : t;
 }
 
-/* 1. The queue in priority order: with priority_calc_period > 0, each job
- * at the priority of the last calculation after its submission, or of its
- * submission (a calculation changing one calls for a pass, as Slurm's
- * does); with 0, every priority now. */
+/* 1. The queue in priority order (pol_slurm_prio.h); a calculation that
+ * changes a priority calls for a pass. */
 static int order_queue(slurm_state *s, const pol_view *v)
 {
     if (eng_grow(&s->order, &s->cap_order, v->n_queue, sizeof *s->order))
         return ENG_NOMEM;
-    double total_usage = 0;
-    for (size_t k = 0; k < s->n_acct; k++)
-        total_usage += s->acct[k].usage;
-    for (size_t q = 0; q < v->n_queue; q++) {
-        const pol_job *j = v->queue[q];
-        if (!(s->calc_s > 0))
-            s->prio[j->idx] = priority_at(s, j, v->now_s, total_usage);
-        else if (s->recalc && j->submit_s <= s->last_calc_s) {
-            double p = priority_at(s, j, s->last_calc_s, 0);
-            s->dirty |= p != s->prio[j->idx];
-            s->prio[j->idx] = p;
-        }
-        s->order[q] = (slurm_prio){.prio = s->prio[j->idx], .job = j};
-    }
-    s->recalc = false;
-    qsort(s->order, v->n_queue, sizeof *s->order, by_priority);
+    bool changed;
+    slurm_mf_order(&s->mf, v, s->order, &changed);
+    s->dirty |= changed;
     return ENG_OK;
 }
 
@@ -1673,19 +955,16 @@ static int slurm_schedule(void *state, const pol_view *engine_view, pol_out *out
         return ENG_NOMEM;
     if (corrected)
         s->dirty = true; /* a job outlived its prediction: the plan changed */
-    int rc = usage_until(s, v->now_s);
-    if (rc == ENG_OK && s->fair_tree && !(s->calc_s > 0)) {
-        set_level_fs(s);
-        rc = rank_accounts(s);
-    }
+    int rc = slurm_mf_update(&s->mf, v->now_s);
     if (rc)
         return rc;
     if (pol_predict_active(&s->pred))
         pol_out_wakeup(out, pol_predict_next_expiry(&s->pred));
     if (v->n_queue == 0)
         return ENG_OK;
-    if (s->calc_s > 0 && (s->w_age > 0 || s->w_fs > 0))
-        pol_out_wakeup(out, calc_time(s, s->calc_k));
+    double calc = slurm_mf_next_calc(&s->mf);
+    if (isfinite(calc))
+        pol_out_wakeup(out, calc);
     if ((rc = order_queue(s, v)))
         return rc;
 
@@ -1749,7 +1028,7 @@ static void slurm_report(void *state, char *buf, size_t len)
 {
     slurm_state *s = state;
     snprintf(buf, len, "bf_passes=%llu bf_starts=%llu accounts=%zu",
-             (unsigned long long)s->n_passes, (unsigned long long)s->n_bf_starts, s->n_acct);
+             (unsigned long long)s->n_passes, (unsigned long long)s->n_bf_starts, s->mf.n_acct);
     pol_predict_report(&s->pred, buf, len);
 }
 
@@ -1759,7 +1038,7 @@ const pol_type pol_slurm = {
                "backfill schedulers",
     .citation = "Yoo, Jette & Grondona 2003; SchedMD, slurm.conf(5), the multifactor priority "
                 "plugin and Fair Tree documentation, Slurm 22.05",
-    .flags = POL_FLAG_ISLANDS,
+    .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
     .state_size = sizeof(slurm_state),
     .options = slurm_options,
     .init = slurm_init,

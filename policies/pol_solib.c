@@ -53,14 +53,11 @@ static int check_type(const char *path, const pol_type *t, char *err, size_t err
         snprintf(err, errlen, "%s: its " POL_TYPE_SYMBOL " has no %s", path, missing);
         return ENG_POLICY;
     }
-    for (const pol_option *o = t->options; o && o->key; o++)
-        if (!o->values || !o->def || !o->help) {
-            snprintf(err, errlen,
-                     "%s: option '%s' of policy %s does not say what it accepts, its default "
-                     "and what it does (values, def, help)",
-                     path, o->key, t->name);
-            return ENG_POLICY;
-        }
+    char why[512];
+    if (pol_check_declarations(t, why, sizeof why) != ENG_OK) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        return ENG_POLICY;
+    }
     return ENG_OK;
 }
 

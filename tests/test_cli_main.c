@@ -67,7 +67,8 @@ static void test_usage_errors(void)
            "unknown option '--bogus'");
     /* option values out of range are usage errors too, before the run */
     expect(RUN "--workload traces/fixtures/small.swf --policy packet:max_members=1e30", 2,
-           "option max_members: expected a whole number in 0..2147483647, got '1e30'");
+           "policy packet: option max_members: expected a non-negative integer (at most "
+           "2147483647), got '1e30'");
     expect(RUN "--workload traces/fixtures/small.swf --policy packet --policy-opt horizon=inf", 2,
            "option horizon: expected a number >= 1, got 'inf'");
     expect(RUN "--workload traces/fixtures/small.swf --policy easy:backfill_order=lifo", 2,
@@ -685,8 +686,9 @@ static void test_policies_name(void)
         CU_ASSERT_EQUAL(st, 0);
         bool ok = st == 0 && out && strncmp(out, list[i]->name, strlen(list[i]->name)) == 0;
         for (const pol_option *o = list[i]->options; o && o->key; o++) {
-            char line[1024];
-            snprintf(line, sizeof line, "\n  %-16s %s; default %s\n", o->key, o->values, o->def);
+            char line[1024], values[512], def[256];
+            pol_option_describe(o, values, sizeof values, def, sizeof def);
+            snprintf(line, sizeof line, "\n  %-16s %s; default %s\n", o->key, values, def);
             ok = ok && strstr(out, line);
             CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
         }
@@ -697,7 +699,12 @@ static void test_policies_name(void)
             printf("\n  batchlab %s -> %d:\n%s", args, st, out ? out : "");
         free(out);
     }
-    expect("policies slurm", 0, "  bf_window        minutes > 0; default 1440\n");
+    expect("policies slurm", 0, "  bf_window        a positive number (minutes); default 1440\n");
+    expect("policies slurm", 0,
+           "  priority_max_age a non-zero Slurm time (MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or "
+           "D-H:MIN:SEC); default 7-0\n");
+    expect("policies sa", 0, "  window           an integer in 1..1024; default 32\n");
+    expect("policies knapsack", 0, "  budget           a number >= 0; default (none: no budget)\n");
     expect("policies easy", 0,
            "  backfill_order   queue|sjf; default queue\n"
            "                   order in which later jobs are tried (sjf = shortest estimate "

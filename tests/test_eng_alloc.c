@@ -73,7 +73,7 @@ static int where_schedule(void *st, const pol_view *v, pol_out *out)
 
 static void test_view_shows_hosts(void)
 {
-    const pol_type where = {.name = "where", .schedule = where_schedule};
+    const pol_type where = {.name = "where", .flags = POL_FLAG_CORES, .schedule = where_schedule};
     static const bl_jobspec jobs[] = {
         {1, 0, 10, 10, 3, 0}, {2, 1, 10, 10, 2, 0}, {3, 2, 10, 10, 4, 0}, {4, 3, 5, 5, 1, 0}};
     eng_platform *p = bl_mixed_platform();

@@ -160,7 +160,7 @@ static int straddle_init(void *st, const pol_setup *setup, char *err, size_t err
     (void)errlen;
     int32_t *hosts = st;
     hosts[0] = 0;
-    hosts[1] = atoi(pol_option_get(setup, "second", "1"));
+    hosts[1] = (int32_t)pol_opt_int(setup, "second");
     return 0;
 }
 
@@ -170,9 +170,13 @@ static int straddle_init(void *st, const pol_setup *setup, char *err, size_t err
 static void test_island_audit(void)
 {
     static const bl_jobspec jobs[] = {{1, 0, 10, 10, 2, 0}, {2, 0, 10, 10, 2, 0}};
-    static const pol_option opts[] = {
-        {.key = "second", .values = "1..3", .def = "1", .help = "position of the second host"},
-        {0}};
+    static const pol_option opts[] = {{.key = "second",
+                                       .type = POL_OPT_INT,
+                                       .min = 0,
+                                       .max = 5,
+                                       .def_int = 1,
+                                       .help = "position of the second host"},
+                                      {0}};
     const pol_type straddle = {.name = "straddle",
                                .flags = POL_FLAG_ISLANDS,
                                .state_size = 2 * sizeof(int32_t),

@@ -299,6 +299,50 @@ static int counting_schedule(void *st, const pol_view *v, pol_out *out)
     return 0;
 }
 
+/* Capabilities the engine checks before init: a policy without
+ * POL_FLAG_CORES is refused under core allocation; one with islands but
+ * without POL_FLAG_ISLANDS_CORES is refused on islands under core
+ * allocation (not under node allocation, not with --islands ignore). */
+static void test_capabilities_refused(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 0}, {2, 0, 10, 10, 2, 0}};
+    const pol_type nodes = {
+        .name = "nodes", .flags = POL_FLAG_ISLANDS, .schedule = counting_schedule};
+    bl_sched s;
+    bl_opts o = {.policy_type = &nodes, .alloc = POL_ALLOC_CORE, .ignore_islands = true};
+    bl_core_run("nodes", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_USAGE);
+    CU_ASSERT_STRING_EQUAL(s.diag.msg, "policy nodes allocates whole hosts only: run it with "
+                                       "--alloc node (`batchlab policies` names the policies "
+                                       "that allocate cores)");
+    bl_sched_fini(&s);
+    const pol_type whole = {
+        .name = "whole", .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES, .schedule = counting_schedule};
+    o = (bl_opts){.policy_type = &whole, .alloc = POL_ALLOC_CORE};
+    bl_core_run("whole", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, ENG_USAGE);
+    CU_ASSERT_STRING_EQUAL(s.diag.msg, "policy whole plans with islands under whole-node "
+                                       "allocation only; with --alloc core run it with "
+                                       "--islands ignore (the hosts of pool all queues in "
+                                       "islands name 2 islands)");
+    bl_sched_fini(&s);
+    o.ignore_islands = true; /* then it plans cores on one block */
+    bl_core_run("whole", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, 0);
+    bl_sched_fini(&s);
+    o = (bl_opts){.policy_type = &whole, .alloc = POL_ALLOC_NODE};
+    bl_core_run("whole", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, 0);
+    bl_sched_fini(&s);
+    const pol_type both = {.name = "both",
+                           .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
+                           .schedule = counting_schedule};
+    o = (bl_opts){.policy_type = &both, .alloc = POL_ALLOC_CORE};
+    bl_core_run("both", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
+    CU_ASSERT_EQUAL(s.rc, 0);
+    bl_sched_fini(&s);
+}
+
 /* A policy that does not plan with islands is refused up front (J1 and
  * J2 need 3 nodes each, on islands of 4 and 2); ignoring islands it runs. */
 static void test_island_refusal(void)
@@ -473,5 +517,6 @@ int bl_suite_eng_core(void)
     CU_add_test(s, "time series: busy units from the allocation mode", test_ts_busy_units);
     CU_add_test(s, "islands: a policy that does not plan with them is refused",
                 test_island_refusal);
+    CU_add_test(s, "capabilities: core allocation, islands under it", test_capabilities_refused);
     return 0;
 }

@@ -214,7 +214,7 @@ static void test_view_decisions(void)
                   .n_running = 1};
     _Alignas(max_align_t) char state[1024] = {0};
     CU_ASSERT_FATAL(t->state_size <= sizeof state);
-    pol_setup setup = {.total_units = 4, .n_jobs = 4};
+    pol_setup setup = {.total_units = 4, .n_jobs = 4, .declared = t->options};
     char err[128];
     CU_ASSERT_EQUAL(t->init(state, &setup, err, sizeof err), 0);
     pol_out out;

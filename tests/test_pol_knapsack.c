@@ -187,7 +187,7 @@ static void test_options(void)
     const struct {
         const char *k, *v, *msg;
     } bad[] = {
-        {"algorithm", "best", "expected knapsack|greedyjnt|maxp|minc|maxpc|group"},
+        {"algorithm", "best", "expected knapsack, greedyjnt, maxp, minc, maxpc or group"},
         {"budget", "-1", "option budget: expected a number >= 0"},
         {"budget", "cheap", "option budget"},
         {"cost_steps", "0", "option cost_steps"},

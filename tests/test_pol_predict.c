@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The option as a policy declares it, for the setups made here. */
+static const pol_option predict_options[] = {POL_PREDICT_OPTION, {0}};
+
 static pol_job job(int32_t idx, int64_t user, double req)
 {
     return (pol_job){.idx = idx,
@@ -34,7 +37,7 @@ static void finish(pol_predictor *p, pol_job *j, double start, double ran)
 static void test_sequence_for_one_user(void)
 {
     pol_kv o[] = {{"predictor", "user2"}};
-    pol_setup setup = {.n_jobs = 8, .options = o, .n_options = 1};
+    pol_setup setup = {.n_jobs = 8, .options = o, .n_options = 1, .declared = predict_options};
     pol_predictor p;
     char err[128];
     CU_ASSERT_EQUAL_FATAL(pol_predict_init(&p, &setup, err, sizeof err), 0);
@@ -76,7 +79,7 @@ static void test_sequence_for_one_user(void)
 static void test_corrections(void)
 {
     pol_kv o[] = {{"predictor", "user2"}};
-    pol_setup setup = {.n_jobs = 8, .options = o, .n_options = 1};
+    pol_setup setup = {.n_jobs = 8, .options = o, .n_options = 1, .declared = predict_options};
     pol_predictor p;
     char err[128];
     CU_ASSERT_EQUAL_FATAL(pol_predict_init(&p, &setup, err, sizeof err), 0);
@@ -124,7 +127,7 @@ static void test_corrections(void)
 
 static void test_requested_is_the_view(void)
 {
-    pol_setup setup = {.n_jobs = 2};
+    pol_setup setup = {.n_jobs = 2, .declared = predict_options};
     pol_predictor p;
     char err[128];
     CU_ASSERT_EQUAL_FATAL(pol_predict_init(&p, &setup, err, sizeof err), 0);
@@ -138,12 +141,11 @@ static void test_requested_is_the_view(void)
     pol_predict_report(&p, rep, sizeof rep);
     CU_ASSERT_STRING_EQUAL(rep, ""); /* option not given: outputs unchanged */
     pol_predict_fini(&p);
+    /* a value it does not know: the engine's check refuses it before init */
     pol_kv bad[] = {{"predictor", "last"}};
-    setup.options = bad;
-    setup.n_options = 1;
-    CU_ASSERT_EQUAL(pol_predict_init(&p, &setup, err, sizeof err), ENG_INVAL);
+    const pol_type t = {.name = "planner", .options = predict_options};
+    CU_ASSERT_EQUAL(pol_check_options(&t, bad, 1, err, sizeof err), ENG_INVAL);
     CU_ASSERT_TRUE(bl_contains(err, "option predictor: expected requested or user2, got 'last'"));
-    pol_predict_fini(&p);
 }
 
 /* User 1's J1 and J2 (10 s each, requests 1000 s) make its history; J3

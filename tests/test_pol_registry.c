@@ -82,8 +82,13 @@ static void test_try_options_without_init(void)
     CU_ASSERT_PTR_NULL(fcfs->init);
     CU_ASSERT_EQUAL(pol_try_options(fcfs, NULL, 0, err, sizeof err), ENG_OK);
     CU_ASSERT_STRING_EQUAL(err, "");
-    static const pol_option keys[] = {
-        {.key = "depth", .values = "any", .def = "1", .help = "a key without a check"}, {0}};
+    static const pol_option keys[] = {{.key = "depth",
+                                       .type = POL_OPT_INT,
+                                       .min = INT64_MIN,
+                                       .max = INT64_MAX,
+                                       .def_int = 1,
+                                       .help = "any integer"},
+                                      {0}};
     const pol_type bare = {.name = "bare", .options = keys, .fini = count_fini};
     const pol_kv depth[] = {{"depth", "2"}};
     fini_calls = 0;
@@ -236,15 +241,21 @@ static void test_declared_defaults(void)
         pol_kv defs[32];
         size_t n_defs = 0;
         char err[512];
+        static char def_text[32][256];
+        /* a well-formed declaration: a type, words where it takes words, a range */
+        CU_ASSERT_EQUAL(pol_check_declarations(t, err, sizeof err), ENG_OK);
         for (const pol_option *o = t->options; o && o->key; o++) {
-            CU_ASSERT(o->values && o->values[0] && o->def && o->def[0] && o->help && o->help[0]);
-            if (!o->def || o->def[0] == '(')
-                continue;
+            char values[512];
             CU_ASSERT_FATAL(n_defs < sizeof defs / sizeof defs[0]);
-            defs[n_defs] = (pol_kv){.key = o->key, .value = o->def};
+            char *def = def_text[n_defs];
+            pol_option_describe(o, values, sizeof values, def, sizeof def_text[0]);
+            CU_ASSERT(values[0] && def[0] && o->help && o->help[0]);
+            if (def[0] == '(')
+                continue;
+            defs[n_defs] = (pol_kv){.key = o->key, .value = def};
             int rc = pol_try_options(t, &defs[n_defs], 1, err, sizeof err);
             if (rc != ENG_OK)
-                printf("\n  %s: option %s=%s refused: %s", t->name, o->key, o->def, err);
+                printf("\n  %s: option %s=%s refused: %s", t->name, o->key, def, err);
             CU_ASSERT_EQUAL(rc, ENG_OK);
             n_defs++;
         }
@@ -253,6 +264,8 @@ static void test_declared_defaults(void)
             bool hetero = round % 2;
             pol_alloc alloc = round / 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE;
             unsigned long seed = gsl_rng_get(r);
+            if (alloc == POL_ALLOC_CORE && !(t->flags & POL_FLAG_CORES))
+                continue; /* refused: test_conformance checks that */
             int cores;
             gsl_rng *pr = gsl_rng_alloc(gsl_rng_mt19937);
             gsl_rng_set(pr, seed);
@@ -399,6 +412,11 @@ static void test_conformance(void)
             bl_sched s;
             int rc = bl_core_run(name, jobs, n, p, &o, &s);
             runs++;
+            if (alloc == POL_ALLOC_CORE && !(type->flags & POL_FLAG_CORES)) {
+                CU_ASSERT_EQUAL(rc, ENG_USAGE); /* it does not declare core allocation */
+                bl_sched_fini(&s);
+                continue;
+            }
             if (run_clean(rc, &s, "", round, name, var, &failures)) {
                 const eng_job_result *res = eng_core_results(s.core);
                 for (size_t i = 0; i < s.prep.n_jobs; i++) {
@@ -466,7 +484,8 @@ static void test_conformance_init_unplanned(void)
             const struct variant *var = k < n_registered ? NULL : &extra[k - n_registered];
             const pol_type *type = var ? pol_find(var->policy) : list[k];
             const char *name = type->name;
-            bool replans = type->flags & POL_FLAG_REPLANS;
+            bool replans = (type->flags & POL_FLAG_REPLANS) &&
+                           (alloc == POL_ALLOC_NODE || (type->flags & POL_FLAG_CORES));
             bl_opts o = {.policy_type = type,
                          .alloc = alloc,
                          .walltime = wt,
@@ -590,8 +609,8 @@ static void test_conformance_islands(void)
             bl_sched s;
             int rc = bl_core_run(name, jobs, n, p, &o, &s);
             bool plans = type->flags & POL_FLAG_ISLANDS;
-            bool node_only = strcmp(name, "conservative") == 0 || strcmp(name, "alp") == 0 ||
-                             strcmp(name, "amp") == 0;
+            bool node_only = !(type->flags & POL_FLAG_CORES) ||
+                             !(type->flags & POL_FLAG_ISLANDS_CORES);
             bool refused = !plans || (alloc == POL_ALLOC_CORE && node_only);
             runs++;
             if (refused) {

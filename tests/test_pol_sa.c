@@ -180,7 +180,7 @@ static void test_options(void)
     expect_bad(en, "expected e1 or e2");
     expect_bad(a1, "a1");
     expect_bad(st, "stop");
-    expect_bad(be, "expected auto or cpu or cuda");
+    expect_bad(be, "expected auto, cpu or cuda");
     expect_bad(ho, "hosts");
     expect_bad(ch, "chains");
     expect_bad(unk, "unknown option 'temperature'");

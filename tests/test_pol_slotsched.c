@@ -325,7 +325,7 @@ static void test_options(void)
     } bad[] = {
         {{"criterion", "speed"}, "expected time or cost"},
         {{"horizon", "0.5"}, "option horizon"},
-        {{"batch", "2.5"}, "whole numbers"},
+        {{"batch", "2.5"}, "option batch: expected an integer in 1..100000"},
         {{"period", "-1"}, "option period"},
         {{"price_limit", "cheap"}, "option price_limit"},
     };

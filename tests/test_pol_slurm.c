@@ -682,7 +682,8 @@ static void test_promise(void)
         pol_kv o[] = {{"predictor", pred == 1 ? "user2" : "requested"},
                       {"keep_reservation", pred < 2 ? "yes" : "no"},
                       {"bf_interval", "1"}}; /* a pass at 5, a multiple of 1 s */
-        pol_setup setup = {.total_units = 4, .n_jobs = 3, .options = o, .n_options = 3};
+        pol_setup setup = {
+            .total_units = 4, .n_jobs = 3, .options = o, .n_options = 3, .declared = t->options};
         char err[128];
         CU_ASSERT_EQUAL_FATAL(t->init(state, &setup, err, sizeof err), 0);
         pol_view sub = v;
@@ -751,7 +752,8 @@ static void test_bad_options(void)
     expect_inval((pol_kv[]){{"priority_flags", "NO_FAIR_TREE"}}, 1,
                  "option priority_flags: expected a comma-separated list of no_fair_tree");
     expect_inval((pol_kv[]){{"priority_flags", "no_fair_tree,"}}, 1,
-                 "option priority_flags: a flag is missing after ','");
+                 "option priority_flags: expected a comma-separated list of no_fair_tree; got "
+                 "'no_fair_tree,' (a word is missing after ',')");
     expect_inval((pol_kv[]){{"accounting_storage_enforce", "associations,limit"}}, 1,
                  "option accounting_storage_enforce: expected a comma-separated list of "
                  "associations, limits");
@@ -759,7 +761,7 @@ static void test_bad_options(void)
     expect_inval((pol_kv[]){{"priority_calc_period", "5min"}}, 1,
                  "option priority_calc_period: expected a Slurm time");
     expect_inval((pol_kv[]){{"priority_calc_phase", "-"}}, 1,
-                 "option priority_calc_phase: expected a number of seconds, got '-'");
+                 "option priority_calc_phase: expected a number, got '-'");
     expect_inval((pol_kv[]){{"bf_reserve", "cores"}}, 1,
                  "option bf_reserve: expected nodes or units, got 'cores'");
     expect_inval((pol_kv[]){{"bf_timer", "tick"}}, 1,

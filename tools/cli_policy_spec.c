@@ -59,8 +59,10 @@ static int option_values_bad(const bl_policy_spec *p, char *err, size_t errlen)
     char other[400];
     if (pol_try_options(p->type, NULL, 0, other, sizeof other) != ENG_OK)
         return 0;
-    snprintf(err, errlen, "policy %s: %s", p->type->name,
-             msg[0] ? msg : "an option value is out of range");
+    if (msg[0])
+        snprintf(err, errlen, "%s", msg);
+    else
+        snprintf(err, errlen, "policy %s: an option value is out of range", p->type->name);
     return 1;
 }
 

@@ -656,8 +656,9 @@ static int check_value(const bl_grid *g, const pol_type *type, const bl_grid_opt
     if (rc == ENG_OK || rc == ENG_UNSUPPORTED)
         return ENG_OK;
     if (!err[0])
-        snprintf(err, sizeof err, "option %s: %s, got '%s'", o->key, eng_strerror(rc), value);
-    return eng_diag_set(d, ENG_PARSE, "%s:%d: policy %s: %s", g->path, o->line, o->policy, err);
+        snprintf(err, sizeof err, "policy %s: option %s: %s, got '%s'", o->policy, o->key,
+                 eng_strerror(rc), value);
+    return eng_diag_set(d, ENG_PARSE, "%s:%d: %s", g->path, o->line, err);
 }
 
 /* The variants of one policy: the product of its options' values. */
@@ -687,9 +688,7 @@ static int policy_variants(const bl_grid *g, const char *policy, char ***out, si
     if (!type && bl_policy_lookup(policy, &type, &lib, lerr, sizeof lerr) != ENG_OK)
         return eng_diag_set(d, ENG_PARSE, "%s: %s", g->path, lerr); /* checked when parsed */
     for (size_t k = 0; k < n_opt; k++) {
-        char err[512];
-        const pol_kv kv = {.key = opt[k]->key, .value = opt[k]->values[0]};
-        if (pol_check_options(type, &kv, 1, err, sizeof err) != 0)
+        if (!pol_option_find(type->options, opt[k]->key))
             break; /* reported below, with the variant */
         for (size_t i = 0; i < opt[k]->n_values; i++) {
             int rc = check_value(g, type, opt[k], opt[k]->values[i], d);

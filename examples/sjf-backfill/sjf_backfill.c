@@ -60,8 +60,10 @@ typedef struct sjf_state {
 
 static const pol_option sjf_options[] = {
     {.key = "max_scan",
-     .values = "0..1000000",
-     .def = "0",
+     .type = POL_OPT_INT,
+     .min = 0,
+     .max = 1000000,
+     .def_int = 0,
      .help = "how many of the shortest waiting jobs are tried after the head (0: all)"},
     {0},
 };
@@ -69,14 +71,7 @@ static const pol_option sjf_options[] = {
 static int sjf_init(void *state, const pol_setup *setup, char *err, size_t errlen)
 {
     sjf_state *s = state;
-    const char *text = pol_option_get(setup, "max_scan", "0");
-    char *end;
-    long v = strtol(text, &end, 10);
-    if (!*text || *end || v < 0 || v > 1000000) {
-        snprintf(err, errlen, "option max_scan: expected an integer 0..1000000, got '%s'", text);
-        return ENG_INVAL;
-    }
-    s->max_scan = (size_t)v;
+    s->max_scan = (size_t)pol_opt_int(setup, "max_scan"); /* checked by the engine */
     size_t n = setup->n_jobs ? setup->n_jobs : 1;
     s->ev = malloc(n * sizeof *s->ev);
     s->cand = malloc(n * sizeof *s->cand);
@@ -184,7 +179,7 @@ static const pol_type sjf_backfill = {
     .name = "sjf-backfill",
     .summary = "EASY backfilling, later jobs tried shortest requested time first",
     .citation = "Lifka 1995; Mu'alem & Feitelson 2001; Tsafrir, Etsion & Feitelson 2007",
-    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_REPLANS,
+    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_REPLANS | POL_FLAG_CORES,
     .state_size = sizeof(sjf_state),
     .options = sjf_options,
     .init = sjf_init,
