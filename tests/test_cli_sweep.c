@@ -262,7 +262,7 @@ static void test_grid_errors(void)
          "seeds: expected a seed 0..4294967295 or a range A..B (A <= B), got '3..1'");
     CASE("policies = easy\nseeds = 1..3, 2\n", 4, "seeds: seed 2 listed twice");
     CASE("policies = easy\nseeds = x\n", 4, "got 'x'");
-    CASE("policies = easy, sjf\n", 3, "policies: unknown policy 'sjf' (valid: fcfs, easy");
+    CASE("policies = easy, sjf\n", 3, "policies: unknown policy 'sjf' (valid: alp, amp");
     CASE("policies = easy, easy\n", 3, "policies: 'easy' listed twice");
     CASE("policies = easy\nfrobs = 1\n", 4, "unknown key 'frobs': expected platform");
     CASE("policies = easy\npolicies = fcfs\n", 4, "'policies' given twice (first at line 3)");
