@@ -196,6 +196,7 @@ static int run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
     s.n_malformed = spec->workload->n_malformed;
     eng_metrics_cost(r.platform, eng_core_results(r.core), r.prep.n_jobs,
                      eng_core_alloc_runs(r.core), &s);
+    eng_metrics_energy(r.core, eng_core_results(r.core), r.prep.n_jobs, &s);
     if (spec->sim.core.failures.enabled)
         eng_metrics_failures(&r.prep, eng_core_results(r.core), eng_core_wasted_node_s(r.core),
                              eng_core_wasted_unit_s(r.core), &s);

@@ -124,6 +124,23 @@ static const char *host_prop(sg_host_t h, const char *name, const char *from_zon
     return v ? v : from_zone;
 }
 
+/* The power properties of a host, its own only: SimGrid's energy plugin
+ * reads them from the host (a <cluster>'s properties are its hosts'). */
+static eng_power_props host_power_props(sg_host_t h)
+{
+    return (eng_power_props){
+        .wattage_per_state = sg_host_get_property_value(h, "wattage_per_state"),
+        .wattage_off = sg_host_get_property_value(h, "wattage_off"),
+        .switch_off_s = sg_host_get_property_value(h, "switch_off_s"),
+        .switch_off_w = sg_host_get_property_value(h, "switch_off_w"),
+        .switch_on_s = sg_host_get_property_value(h, "switch_on_s"),
+        .switch_on_w = sg_host_get_property_value(h, "switch_on_w"),
+        .watt_per_state = sg_host_get_property_value(h, "watt_per_state"),
+        .watt_off = sg_host_get_property_value(h, "watt_off"),
+        .sleep_pstates = sg_host_get_property_value(h, "sleep_pstates"),
+    };
+}
+
 int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
 {
     *out = NULL;
@@ -137,9 +154,11 @@ int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
     sg_host_t *list = sg_host_list();
     eng_host_desc *desc = calloc(n ? n : 1, sizeof *desc);
     zone_props *zp = calloc(n ? n : 1, sizeof *zp);
-    if (!desc || !zp) {
+    double **speeds = calloc(n ? n : 1, sizeof *speeds);
+    if (!desc || !zp || !speeds) {
         free(desc);
         free(zp);
+        free(speeds);
         free(list);
         return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
     }
@@ -156,11 +175,24 @@ int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
             .queues = host_prop(list[i], "queues", zp[i].queues),
             .occupation = host_prop(list[i], "occupation_probability", zp[i].occupation),
             .island = host_prop(list[i], "island", zp[i].island),
+            .power = host_power_props(list[i]),
         };
         sg_host_set_data(list[i], NULL);
+        unsigned long np = sg_host_get_nb_pstates(list[i]);
+        speeds[i] = np <= (1u << 16) ? malloc((np ? np : 1) * sizeof **speeds) : NULL;
+        if (speeds[i]) {
+            for (unsigned long k = 0; k < np; k++)
+                speeds[i][k] = sg_host_get_pstate_speed(list[i], k);
+            desc[i].n_pstates = (int32_t)np;
+            desc[i].pstate = (int32_t)sg_host_get_pstate(list[i]);
+            desc[i].pstate_speeds = speeds[i];
+        }
     }
     const char *ref = sg_zone_get_property_value(sg_zone_get_root(), "ref_speed");
     int rc = eng_platform_build(path, desc, n, ref, out, d);
+    for (size_t i = 0; i < n; i++)
+        free(speeds[i]);
+    free(speeds);
     free(desc);
     free(zp);
     free(list);
