@@ -17,8 +17,7 @@ typedef struct pstate_w {
 bool eng_power_props_any(const eng_power_props *p)
 {
     return p->wattage_per_state || p->wattage_off || p->switch_off_s || p->switch_off_w ||
-           p->switch_on_s || p->switch_on_w || p->watt_per_state || p->watt_off ||
-           p->sleep_pstates;
+           p->switch_on_s || p->switch_on_w || p->watt_per_state || p->watt_off || p->sleep_pstates;
 }
 
 /* A number >= 0 from s up to end (spaces around allowed). */
@@ -146,8 +145,8 @@ static int check_form(const char *path, const char *host, const eng_power_props 
                           : p->switch_on_s     ? "switch_on_s"
                           : p->switch_on_w     ? "switch_on_w"
                                                : NULL;
-    const char *batsim = p->watt_per_state ? "watt_per_state"
-                         : p->watt_off     ? "watt_off"
+    const char *batsim = p->watt_per_state  ? "watt_per_state"
+                         : p->watt_off      ? "watt_off"
                          : p->sleep_pstates ? "sleep_pstates"
                                             : NULL;
     if (simgrid && batsim)
@@ -166,9 +165,9 @@ static int check_form(const char *path, const char *host, const eng_power_props 
     return ENG_OK;
 }
 
-int eng_power_read(const char *path, const char *host, const eng_power_props *props,
-                   int32_t pstate, int32_t n_pstates, const double *pstate_speeds, int32_t sg_cores,
-                   eng_power *out, eng_diag *d)
+int eng_power_read(const char *path, const char *host, const eng_power_props *props, int32_t pstate,
+                   int32_t n_pstates, const double *pstate_speeds, int32_t sg_cores, eng_power *out,
+                   eng_diag *d)
 {
     memset(out, 0, sizeof *out);
     if (!eng_power_props_any(props))
@@ -200,8 +199,8 @@ int eng_power_read(const char *path, const char *host, const eng_power_props *pr
     out->epsilon_w = w[pstate].epsilon;
     out->all_cores_w = w[pstate].all;
     const char *off_name = batsim ? "watt_off" : "wattage_off";
-    rc = read_num(path, host, off_name, batsim ? props->watt_off : props->wattage_off,
-                  "watts >= 0", &out->off_w, d);
+    rc = read_num(path, host, off_name, batsim ? props->watt_off : props->wattage_off, "watts >= 0",
+                  &out->off_w, d);
     out->sleep_w = out->off_w;
     if (rc == ENG_OK && batsim && props->sleep_pstates) {
         int32_t t[3] = {0, 0, 0};

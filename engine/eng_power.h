@@ -75,9 +75,9 @@ bool eng_power_props_any(const eng_power_props *p);
  * pstate is `pstate` of n_pstates (speeds in pstate_speeds, flop/s; NULL
  * with n_pstates <= 1 means one pstate). *out->on is false when the host
  * has no power property. ENG_PLATFORM with "PATH: host H: property P: ...". */
-int eng_power_read(const char *path, const char *host, const eng_power_props *props,
-                   int32_t pstate, int32_t n_pstates, const double *pstate_speeds, int32_t sg_cores,
-                   eng_power *out, eng_diag *d);
+int eng_power_read(const char *path, const char *host, const eng_power_props *props, int32_t pstate,
+                   int32_t n_pstates, const double *pstate_speeds, int32_t sg_cores, eng_power *out,
+                   eng_diag *d);
 
 /* The watts of an up host with busy of its cores cores taken. */
 static inline double eng_power_watts(const eng_power *p, int32_t busy, int32_t cores)
