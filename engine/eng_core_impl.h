@@ -57,10 +57,22 @@
 /* A host's failures (eng_fail.c). */
 typedef struct host_fail host_fail;
 
-/* The platform's power, by where it goes, and its integral (eng_energy.c):
- * the rates change at each host change, the joules at each step. */
+/* Hosts of one power model and core count (eng_energy.c): the watts per
+ * core and per state, and how many cores and hosts are in each state now.
+ * The platform's power is a sum over these classes of counts x watts, so
+ * it is recomputed exactly at each step and never drifts. */
+typedef struct power_class {
+    double all_per_core_w, eps_per_core_w, idle_w, off_w, sleep_w, on_w, shut_w;
+    int32_t cores;
+    int64_t busy_cores, free_cores;             /* of its busy hosts */
+    int64_t idle, down, off, booting, shutting; /* hosts */
+} power_class;
+
+/* The platform's energy by where it goes, integrated at each step. */
 typedef struct energy_acc {
-    long double busy_w, free_w, idle_w, off_w, switching_w;
+    power_class *cls;
+    int32_t n_cls;
+    int32_t *host_cls; /* per platform host */
     long double total_j, jobs_j, idle_j, off_j, switching_j;
     double start_s, t_s; /* integrated from start_s up to t_s */
     bool started;
@@ -310,9 +322,13 @@ void eng_host_cores(eng_core *c, int32_t h, int32_t busy_before, int32_t busy_af
  * later off, booting, shutting down). */
 void eng_host_set(eng_core *c, int32_t h, eng_host_state s);
 
-/* The watts billed to a job holding `cores` cores of platform host h (0
- * without power values). */
-double eng_energy_job_w(const eng_core *c, int32_t h, int32_t cores);
+/* The watts billed to a job holding `cores` cores of platform host h
+ * (with power values only). */
+static inline double eng_energy_job_w(const eng_core *c, int32_t h, int32_t cores)
+{
+    const energy_acc *e = c->energy;
+    return (double)cores * e->cls[e->host_cls[h]].all_per_core_w;
+}
 
 /* Integrates the power from the last step to now (start of a step). */
 void eng_energy_advance(eng_core *c);

@@ -7,9 +7,11 @@
  * One mechanism for host states: every change of what a host does goes
  * through eng_host_cores() (cores taken or freed: eng_alloc.c) or
  * eng_host_set() (a failure takes it down or brings it up: eng_fail.c).
- * Each updates the host's state and the platform's power by where it goes,
- * so a step costs O(1) more per host changed, and nothing per host
- * otherwise.
+ * Each updates the host's state and the counts of its power class (hosts
+ * of one power model and core count: cores busy and free on busy hosts,
+ * hosts idle, down, off, booting, shutting down), integers only, so a
+ * change costs O(1); each step recomputes the power from the counts,
+ * O(classes) (one or a few on real platforms), exactly, with no drift.
  *
  * Power (eng_power.h, SimGrid's host energy model at the host's pstate):
  *   idle                Idle
@@ -54,51 +56,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A host's power by where it goes: to jobs, idle (free cores and idle
- * hosts), off, switching. */
-typedef struct host_w {
-    double busy, idle, off, switching;
-} host_w;
+/* The power by where it goes, from the class counts. */
+typedef struct watts {
+    long double jobs, idle, off, switching;
+} watts;
 
-static host_w host_watts(const eng_host *h, int state, int32_t busy)
+static watts watts_now(const energy_acc *e)
 {
-    const eng_power *p = &h->power;
-    host_w w = {0, 0, 0, 0};
-    switch (state) {
-    case ENG_HOST_BUSY:
-        w.busy = (double)busy * p->all_cores_w / h->cores;
-        w.idle = (double)(h->cores - busy) * p->epsilon_w / h->cores;
-        break;
-    case ENG_HOST_IDLE:
-        w.idle = p->idle_w;
-        break;
-    case ENG_HOST_DOWN:
-        w.off = p->off_w;
-        break;
-    case ENG_HOST_OFF:
-        w.off = p->sleep_w;
-        break;
-    case ENG_HOST_BOOTING:
-        w.switching = p->switch_on_w;
-        break;
-    default: /* ENG_HOST_SHUTTING_DOWN */
-        w.switching = p->switch_off_w;
-        break;
+    watts w = {0, 0, 0, 0};
+    for (int32_t k = 0; k < e->n_cls; k++) {
+        const power_class *p = &e->cls[k];
+        w.jobs += (long double)p->busy_cores * p->all_per_core_w;
+        w.idle += (long double)p->free_cores * p->eps_per_core_w + (long double)p->idle * p->idle_w;
+        w.off += (long double)p->down * p->off_w + (long double)p->off * p->sleep_w;
+        w.switching += (long double)p->booting * p->on_w + (long double)p->shutting * p->shut_w;
     }
     return w;
 }
 
-static void add_watts(energy_acc *e, host_w w, int sign)
-{
-    e->busy_w += sign * (long double)w.busy;
-    e->free_w += sign * (long double)w.idle;
-    e->off_w += sign * (long double)w.off;
-    e->switching_w += sign * (long double)w.switching;
-}
-
 static double power_now(const energy_acc *e)
 {
-    return (double)(e->busy_w + e->free_w + e->idle_w + e->off_w + e->switching_w);
+    watts w = watts_now(e);
+    return (double)(w.jobs + w.idle + w.off + w.switching);
+}
+
+/* Host h's class: the first with its power model and cores, or a new one. */
+static int class_of(energy_acc *e, const eng_host *h, int32_t *cap)
+{
+    const eng_power *p = &h->power;
+    power_class want = {
+        .all_per_core_w = p->all_cores_w / h->cores,
+        .eps_per_core_w = p->epsilon_w / h->cores,
+        .idle_w = p->idle_w,
+        .off_w = p->off_w,
+        .sleep_w = p->sleep_w,
+        .on_w = p->switch_on_w,
+        .shut_w = p->switch_off_w,
+        .cores = h->cores,
+    };
+    for (int32_t k = 0; k < e->n_cls; k++) {
+        const power_class *c = &e->cls[k];
+        if (c->all_per_core_w == want.all_per_core_w && c->eps_per_core_w == want.eps_per_core_w &&
+            c->idle_w == want.idle_w && c->off_w == want.off_w && c->sleep_w == want.sleep_w &&
+            c->on_w == want.on_w && c->shut_w == want.shut_w && c->cores == want.cores)
+            return k;
+    }
+    size_t cap_sz = (size_t)*cap;
+    if (eng_grow(&e->cls, &cap_sz, (size_t)e->n_cls + 1, sizeof *e->cls))
+        return -1;
+    *cap = (int32_t)cap_sz;
+    e->cls[e->n_cls] = want;
+    return e->n_cls++;
 }
 
 int eng_energy_init(eng_core *c)
@@ -109,17 +117,27 @@ int eng_energy_init(eng_core *c)
         return ENG_NOMEM;
     if (!c->plat->has_power)
         return ENG_OK;
-    c->energy = calloc(1, sizeof *c->energy);
-    if (!c->energy)
+    energy_acc *e = c->energy = calloc(1, sizeof *c->energy);
+    if (!e || !(e->host_cls = malloc((n ? n : 1) * sizeof *e->host_cls)))
         return ENG_NOMEM;
-    for (size_t h = 0; h < n; h++)
-        add_watts(c->energy, host_watts(&c->plat->hosts[h], ENG_HOST_IDLE, 0), +1);
-    c->energy->peak_w = power_now(c->energy);
+    int32_t cap = 0;
+    for (size_t h = 0; h < n; h++) {
+        int k = class_of(e, &c->plat->hosts[h], &cap);
+        if (k < 0)
+            return ENG_NOMEM;
+        e->host_cls[h] = k;
+        e->cls[k].idle++;
+    }
+    e->peak_w = power_now(e);
     return ENG_OK;
 }
 
 void eng_energy_destroy(eng_core *c)
 {
+    if (c->energy) {
+        free(c->energy->cls);
+        free(c->energy->host_cls);
+    }
     free(c->hstate);
     free(c->energy);
     free(c->ets);
@@ -130,14 +148,42 @@ void eng_energy_destroy(eng_core *c)
 
 void eng_host_cores(eng_core *c, int32_t h, int32_t busy_before, int32_t busy_after)
 {
-    int before = c->hstate[h];
-    int after = busy_after > 0 ? ENG_HOST_BUSY : ENG_HOST_IDLE;
-    c->hstate[h] = (uint8_t)after;
+    c->hstate[h] = busy_after > 0 ? ENG_HOST_BUSY : ENG_HOST_IDLE;
     if (!c->energy)
         return;
-    const eng_host *host = &c->plat->hosts[h];
-    add_watts(c->energy, host_watts(host, before, busy_before), -1);
-    add_watts(c->energy, host_watts(host, after, busy_after), +1);
+    power_class *k = &c->energy->cls[c->energy->host_cls[h]];
+    if (busy_before > 0) {
+        k->busy_cores -= busy_before;
+        k->free_cores -= k->cores - busy_before;
+    } else {
+        k->idle--;
+    }
+    if (busy_after > 0) {
+        k->busy_cores += busy_after;
+        k->free_cores += k->cores - busy_after;
+    } else {
+        k->idle++;
+    }
+}
+
+/* The count of class k's hosts in state s (a host changing state has no
+ * core taken: busy hosts do not fail or switch off). */
+static int64_t *state_hosts(power_class *k, int s)
+{
+    switch (s) {
+    case ENG_HOST_IDLE:
+        return &k->idle;
+    case ENG_HOST_DOWN:
+        return &k->down;
+    case ENG_HOST_OFF:
+        return &k->off;
+    case ENG_HOST_BOOTING:
+        return &k->booting;
+    case ENG_HOST_SHUTTING_DOWN:
+        return &k->shutting;
+    default:
+        return NULL;
+    }
 }
 
 /* The count of hosts in state s that the rows keep. */
@@ -156,25 +202,19 @@ void eng_host_set(eng_core *c, int32_t h, eng_host_state s)
     energy_acc *e = c->energy;
     if (!e)
         return;
-    const eng_host *host = &c->plat->hosts[h];
-    /* a host changing state has no core taken (busy hosts do not fail) */
-    add_watts(e, host_watts(host, before, 0), -1);
-    add_watts(e, host_watts(host, (int)s, 0), +1);
-    int32_t *from = state_count(e, before), *to = state_count(e, (int)s);
+    power_class *k = &e->cls[e->host_cls[h]];
+    int64_t *from = state_hosts(k, before), *to = state_hosts(k, (int)s);
     if (from)
         (*from)--;
     if (to)
         (*to)++;
+    int32_t *cf = state_count(e, before), *ct = state_count(e, (int)s);
+    if (cf)
+        (*cf)--;
+    if (ct)
+        (*ct)++;
     e->switch_ons += s == ENG_HOST_BOOTING;
     e->switch_offs += s == ENG_HOST_SHUTTING_DOWN;
-}
-
-double eng_energy_job_w(const eng_core *c, int32_t h, int32_t cores)
-{
-    if (!c->energy)
-        return 0;
-    const eng_host *host = &c->plat->hosts[h];
-    return (double)cores * host->power.all_cores_w / host->cores;
 }
 
 void eng_energy_advance(eng_core *c)
@@ -189,11 +229,12 @@ void eng_energy_advance(eng_core *c)
     if (!(c->now > e->t_s))
         return;
     long double dt = (long double)c->now - e->t_s;
-    e->jobs_j += e->busy_w * dt;
-    e->idle_j += (e->idle_w + e->free_w) * dt;
-    e->off_j += e->off_w * dt;
-    e->switching_j += e->switching_w * dt;
-    e->total_j += (e->busy_w + e->free_w + e->idle_w + e->off_w + e->switching_w) * dt;
+    watts w = watts_now(e);
+    e->jobs_j += w.jobs * dt;
+    e->idle_j += w.idle * dt;
+    e->off_j += w.off * dt;
+    e->switching_j += w.switching * dt;
+    e->total_j += (w.jobs + w.idle + w.off + w.switching) * dt;
     e->t_s = c->now;
 }
 
