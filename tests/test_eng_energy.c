@@ -66,8 +66,7 @@ static void test_idle_busy_idle(void)
     static const char *const w[] = {"100:120:200"};
     static const bl_jobspec jobs[] = {{1, 10, 20, -1, 4, 0}, {2, 49, 1, -1, 4, 0}};
     bl_sched s;
-    CU_ASSERT_EQUAL_FATAL(bl_core_run("fcfs", jobs, 2, power_platform(1, 4, w, NULL), NULL, &s),
-                          0);
+    CU_ASSERT_EQUAL_FATAL(bl_core_run("fcfs", jobs, 2, power_platform(1, 4, w, NULL), NULL, &s), 0);
     double sum;
     eng_energy_totals t = totals(&s, &sum);
     NEAR(t.start_s, 0);
@@ -131,8 +130,7 @@ static void test_node_two_hosts(void)
     static const char *const w[] = {"100:120:200", "50:150"};
     static const bl_jobspec jobs[] = {{1, 0, 10, -1, 4, 0}, {2, 0, 30, -1, 2, 0}};
     bl_sched s;
-    CU_ASSERT_EQUAL_FATAL(bl_core_run("easy", jobs, 2, power_platform(2, 2, w, NULL), NULL, &s),
-                          0);
+    CU_ASSERT_EQUAL_FATAL(bl_core_run("easy", jobs, 2, power_platform(2, 2, w, NULL), NULL, &s), 0);
     double sum;
     eng_energy_totals t = totals(&s, &sum);
     NEAR(t.total_j, 11000);
@@ -235,8 +233,8 @@ static void cross_check(const char *what, const bl_jobspec *jobs, size_t n, pol_
     const eng_energy_summary *e = &rep.summary.energy;
     CU_ASSERT_TRUE(e->on);
     double rel = fabs(e->total_j - rep.simgrid_energy_j) / fabs(rep.simgrid_energy_j);
-    printf("\n  %s: ours %.17g J, SimGrid's %.17g J, relative difference %.3g\n", what,
-           e->total_j, rep.simgrid_energy_j, rel);
+    printf("\n  %s: ours %.17g J, SimGrid's %.17g J, relative difference %.3g\n", what, e->total_j,
+           rep.simgrid_energy_j, rel);
     CU_ASSERT_TRUE(rel <= 1e-9);
     double parts = e->jobs_j + e->idle_j + e->off_j + e->switching_j;
     CU_ASSERT_TRUE(fabs(parts - e->total_j) <= 1e-12 * e->total_j);

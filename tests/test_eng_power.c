@@ -116,23 +116,23 @@ static void test_errors(void)
     expect_error(&(eng_power_props){.wattage_off = "10"}, 0, 1, NULL, "wattage_off",
                  "wattage_per_state");
     /* the two forms mixed */
-    expect_error(&(eng_power_props){.wattage_per_state = "100:200", .sleep_pstates = "0:0:0"}, 0,
-                 1, NULL, "sleep_pstates", "give one, not both");
-    expect_error(&(eng_power_props){.wattage_per_state = "100:200", .watt_per_state = "100:200"},
-                 0, 1, NULL, "watt_per_state", "give one, not both");
+    expect_error(&(eng_power_props){.wattage_per_state = "100:200", .sleep_pstates = "0:0:0"}, 0, 1,
+                 NULL, "sleep_pstates", "give one, not both");
+    expect_error(&(eng_power_props){.wattage_per_state = "100:200", .watt_per_state = "100:200"}, 0,
+                 1, NULL, "watt_per_state", "give one, not both");
     /* sleep pstates: the current one, out of range, not triplets, speed 0 */
     static const char list5[] = "1:2, 1:2, 1:1, 3:3, 4:4";
-    expect_error(&(eng_power_props){.watt_per_state = list5, .sleep_pstates = "0:3:4"}, 0, 5,
-                 five, "sleep_pstates", "triplets");
-    expect_error(&(eng_power_props){.watt_per_state = list5, .sleep_pstates = "2:3:5"}, 0, 5,
-                 five, "sleep_pstates", "triplets");
+    expect_error(&(eng_power_props){.watt_per_state = list5, .sleep_pstates = "0:3:4"}, 0, 5, five,
+                 "sleep_pstates", "triplets");
+    expect_error(&(eng_power_props){.watt_per_state = list5, .sleep_pstates = "2:3:5"}, 0, 5, five,
+                 "sleep_pstates", "triplets");
     expect_error(&(eng_power_props){.watt_per_state = list5, .sleep_pstates = "2:3"}, 0, 5, five,
                  "sleep_pstates", "triplets");
-    expect_error(&(eng_power_props){.watt_per_state = list5, .sleep_pstates = "2:3:4,"}, 0, 5,
-                 five, "sleep_pstates", "triplets");
+    expect_error(&(eng_power_props){.watt_per_state = list5, .sleep_pstates = "2:3:4,"}, 0, 5, five,
+                 "sleep_pstates", "triplets");
     static const double zero[] = {1e8, 1e8, 1e-3, 0, 0.25};
-    expect_error(&(eng_power_props){.watt_per_state = list5, .sleep_pstates = "2:3:4"}, 0, 5,
-                 zero, "sleep_pstates", "speed > 0");
+    expect_error(&(eng_power_props){.watt_per_state = list5, .sleep_pstates = "2:3:4"}, 0, 5, zero,
+                 "sleep_pstates", "speed > 0");
 }
 
 /* Every host has power values or none has. */
@@ -172,8 +172,7 @@ static void test_platform_files(void)
     CU_ASSERT_DOUBLE_EQUAL(p->hosts[1].power.switch_on_s, 151.52, 1e-9);
     eng_platform_destroy(p);
     p = NULL;
-    CU_ASSERT_EQUAL_FATAL(eng_run_load_platform(bl_src("platforms/test/power-3x4.xml"), &p, &d),
-                          0);
+    CU_ASSERT_EQUAL_FATAL(eng_run_load_platform(bl_src("platforms/test/power-3x4.xml"), &p, &d), 0);
     CU_ASSERT_EQUAL(p->hosts[2].power.idle_w, 70); /* pstate 1 */
     CU_ASSERT_EQUAL(p->hosts[2].power.all_cores_w, 130);
     eng_platform_destroy(p);
@@ -185,7 +184,8 @@ static void test_platform_files(void)
         "<host id=\"a1\" speed=\"1Gf,0.5Gf\"><prop id=\"wattage_per_state\" "
         "value=\"100:200\"/></host>\n"
         "</zone></platform>\n");
-    const char *swf = bl_write_tmp("power-bad.swf", "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n");
+    const char *swf = bl_write_tmp("power-bad.swf",
+                                   "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n");
     char *out = NULL;
     int st = bl_run(&out, "run --platform %s --workload %s --policy fcfs", bad, swf);
     CU_ASSERT_EQUAL(st, 1);
