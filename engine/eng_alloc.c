@@ -14,7 +14,8 @@
  * busy hosts and cores count the same. eng_check.c audits it with --check.
  * Host choice is a bitmap scan: O(hosts / 64 + hosts taken).
  *
- * Calls no other file of the core (eng_core_impl.h).
+ * Calls no other file of the core (eng_core_impl.h) but eng_energy.c,
+ * which records each host's cores taken and freed and bills a job's.
  */
 #include "eng_core_impl.h"
 
@@ -109,6 +110,8 @@ static int take_host(eng_core *c, pool_state *ps, int32_t pos, int32_t cores)
     pol_host *h = &ps->hosts[pos];
     if (h->free_cores == h->cores)
         c->busy_nodes++;
+    int32_t busy = h->cores - h->free_cores;
+    eng_host_cores(c, h->index, busy, busy + cores);
     h->free_cores -= cores;
     c->busy_cores += cores;
     island_add(c, ps, pos, cores, -1);
@@ -238,13 +241,18 @@ int eng_alloc_job(eng_core *c, pool_state *ps, const pol_job *j, const pol_start
 
 void eng_alloc_release(eng_core *c, pool_state *ps, int32_t job)
 {
-    const eng_job_result *r = &c->res[job];
+    eng_job_result *r = &c->res[job];
+    double held_s = c->now - r->start_s;
     for (int32_t u = 0; u < r->n_runs; u++) {
         const eng_host_run *run = &c->runs[r->runs_off + (size_t)u];
         for (int32_t k = 0; k < run->n; k++) {
             int32_t cores = run->cores;
             int32_t pos = c->pool_pos[run->host + k];
             pol_host *h = &ps->hosts[pos];
+            int32_t busy = h->cores - h->free_cores;
+            if (c->energy)
+                r->energy_j += eng_energy_job_w(c, h->index, cores) * held_s;
+            eng_host_cores(c, h->index, busy, busy - cores);
             h->free_cores += cores;
             c->busy_cores -= cores;
             island_add(c, ps, pos, cores, +1);

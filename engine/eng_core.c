@@ -149,6 +149,7 @@ void eng_core_destroy(eng_core *c)
     free(c->ts);
     free(c->packets);
     eng_fail_destroy(c);
+    eng_energy_destroy(c);
     free(c);
 }
 
@@ -324,6 +325,10 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
             eng_core_destroy(c);
             return eng_diag_set(d, ENG_INVAL, "jobs are not sorted by submit time");
         }
+    }
+    if (eng_energy_init(c)) {
+        eng_core_destroy(c);
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
     }
     c->n_pools = platform->n_pools;
     for (size_t pi = 0; pi < c->n_pools; pi++) {
@@ -565,12 +570,12 @@ static int record_sample(eng_core *c)
     };
     if (c->n_ts && c->ts[c->n_ts - 1].t_s == c->now) {
         c->ts[c->n_ts - 1] = row;
-        return ENG_OK;
+        return eng_energy_sample(c);
     }
     if (eng_grow(&c->ts, &c->cap_ts, c->n_ts + 1, sizeof *c->ts))
         return ENG_NOMEM;
     c->ts[c->n_ts++] = row;
-    return ENG_OK;
+    return eng_energy_sample(c);
 }
 
 int eng_core_step(eng_core *c, eng_diag *d)
@@ -580,6 +585,7 @@ int eng_core_step(eng_core *c, eng_diag *d)
     c->begun = false;
     c->n_started = 0;
     c->n_steps++;
+    eng_energy_advance(c); /* the power of the last instant, up to now */
     int rc;
 
     /* 1. Ends. */

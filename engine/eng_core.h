@@ -147,6 +147,11 @@ typedef struct eng_job_result {
      * and the cores it frees go to jobs started in that step). */
     int64_t start_step;
     int64_t end_step;
+    /* Joules of its runs (every run, a failed one requeued too) when the
+     * platform has power values, else 0: on each host it holds, its cores
+     * x the host's AllCores watts / cores, for as long as it holds them
+     * (eng_energy.c has the rule and why it sums up). */
+    double energy_j;
 } eng_job_result;
 
 /* Where a job runs, stored compactly: n consecutive platform hosts host,
@@ -180,6 +185,42 @@ static inline int64_t eng_ts_busy_units(const eng_ts_row *row, pol_alloc alloc)
 {
     return alloc == POL_ALLOC_NODE ? row->busy_nodes : row->busy_cores;
 }
+
+/* What a host is doing, recorded over time by one mechanism (eng_energy.c)
+ * that allocations and failures both go through. Busy, idle and down
+ * occur today; off, booting and shutting down are kept for idle shutdown
+ * (a host switched off is, like a failed one, not usable until it is on
+ * again). */
+typedef enum eng_host_state {
+    ENG_HOST_IDLE = 0,
+    ENG_HOST_BUSY,          /* at least one core taken */
+    ENG_HOST_DOWN,          /* failed (eng_failures) */
+    ENG_HOST_OFF,           /* switched off */
+    ENG_HOST_BOOTING,       /* switching on */
+    ENG_HOST_SHUTTING_DOWN, /* switching off */
+} eng_host_state;
+
+/* The power side of a time-series sample, when the platform has power
+ * values: parallel to eng_core_timeseries()'s rows. The watts hold from
+ * the row's time to the next row's. */
+typedef struct eng_energy_row {
+    double power_w;
+    int32_t off, booting, shutting_down; /* hosts in those states */
+    int32_t pad_;
+} eng_energy_row;
+
+/* Energy over the window [start_s, end_s]: from time 0 (or the first
+ * event, if earlier) to the last event, the span SimGrid's energy plugin
+ * integrates over. Joules by where they go: jobs (the cores they hold),
+ * idle (idle hosts, and the free cores of busy ones), off (down or
+ * switched-off hosts), switching (booting and shutting down); the four
+ * sum to total up to rounding. */
+typedef struct eng_energy_totals {
+    double start_s, end_s;
+    double total_j, jobs_j, idle_j, off_j, switching_j;
+    double peak_w;
+    int64_t switch_ons, switch_offs;
+} eng_energy_totals;
 
 typedef struct eng_core eng_core;
 
@@ -254,6 +295,11 @@ pol_alloc eng_core_alloc_mode(const eng_core *c);
 const int32_t *eng_core_alloc_hosts(const eng_core *c);
 const int32_t *eng_core_alloc_cores(const eng_core *c);
 const eng_ts_row *eng_core_timeseries(const eng_core *c, size_t *n);
+/* The energy rows, parallel to the time series; NULL (n 0) when the
+ * platform has no power values. */
+const eng_energy_row *eng_core_energy_rows(const eng_core *c, size_t *n);
+/* The energy so far; false (nothing written) without power values. */
+bool eng_core_energy(const eng_core *c, eng_energy_totals *out);
 size_t eng_core_jobs_left(const eng_core *c); /* not yet ended */
 size_t eng_core_steps(const eng_core *c);
 

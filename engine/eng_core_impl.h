@@ -20,8 +20,15 @@
  *                          start's job, units, islands, packet) and with
  *                          --check (flags, promises, the pool's audit)
  *
+ *     eng_energy.c  below them all: each host's state (busy, idle, down;
+ *                   later off, booting, shutting down) changed through
+ *                   one function that eng_alloc.c (cores taken and freed)
+ *                   and eng_fail.c (down, up) call, the power it draws and
+ *                   the energy integrated at each step of eng_core.c
+ *
  * eng_alloc.c, eng_fail.c and eng_check.c call none of each other: what
- * two of them need is a static inline function below.
+ * two of them need is a static inline function below or eng_energy.c,
+ * which calls no file of the core.
  *
  * Who writes what: the hosts' free cores, the free-host maps, the free
  * units and the busy counts change in eng_alloc.c (a start, an end) and
@@ -49,6 +56,30 @@
 
 /* A host's failures (eng_fail.c). */
 typedef struct host_fail host_fail;
+
+/* Hosts of one power model and core count (eng_energy.c): the watts per
+ * core and per state, and how many cores and hosts are in each state now.
+ * The platform's power is a sum over these classes of counts x watts, so
+ * it is recomputed exactly at each step and never drifts. */
+typedef struct power_class {
+    double all_per_core_w, eps_per_core_w, idle_w, off_w, sleep_w, on_w, shut_w;
+    int32_t cores;
+    int64_t busy_cores, free_cores;             /* of its busy hosts */
+    int64_t idle, down, off, booting, shutting; /* hosts */
+} power_class;
+
+/* The platform's energy by where it goes, integrated at each step. */
+typedef struct energy_acc {
+    power_class *cls;
+    int32_t n_cls;
+    int32_t *host_cls; /* per platform host */
+    long double total_j, jobs_j, idle_j, off_j, switching_j;
+    double start_s, t_s; /* integrated from start_s up to t_s */
+    bool started;
+    double peak_w;
+    int32_t n_off, n_booting, n_shutting;
+    int64_t switch_ons, switch_offs;
+} energy_acc;
 
 typedef struct pool_state {
     const eng_pool *pool;
@@ -132,6 +163,13 @@ struct eng_core {
 
     eng_ts_row *ts;
     size_t n_ts, cap_ts;
+
+    /* Host states (eng_energy.c): per platform host, an eng_host_state;
+     * with power values the energy and its rows, parallel to ts. */
+    uint8_t *hstate;
+    energy_acc *energy;
+    eng_energy_row *ets;
+    size_t cap_ets;
 
     /* Host failures (opts.failures): per platform host, and the next up or
      * down change of every failing host as (time, host). */
@@ -266,6 +304,38 @@ bool eng_fail_ended(eng_core *c, const eng_job_result *r);
 /* Puts job idx, cut by a failure, back in its queue in its place by submit
  * order, to start again from scratch (the caller tells the policy). */
 int eng_fail_requeue(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d);
+
+/* ---- eng_energy.c: host states and their energy ----------------------- */
+
+/* Allocates the host states (all idle) and, when the platform has power
+ * values, the energy accounting. ENG_NOMEM. */
+int eng_energy_init(eng_core *c);
+
+/* Frees what eng_energy_init made (NULL-safe). */
+void eng_energy_destroy(eng_core *c);
+
+/* Platform host h, up, had busy_before of its cores taken and now has
+ * busy_after: busy or idle, and its power. */
+void eng_host_cores(eng_core *c, int32_t h, int32_t busy_before, int32_t busy_after);
+
+/* Platform host h goes into state s (down, or idle again after a failure;
+ * later off, booting, shutting down). */
+void eng_host_set(eng_core *c, int32_t h, eng_host_state s);
+
+/* The watts billed to a job holding `cores` cores of platform host h
+ * (with power values only). */
+static inline double eng_energy_job_w(const eng_core *c, int32_t h, int32_t cores)
+{
+    const energy_acc *e = c->energy;
+    return (double)cores * e->cls[e->host_cls[h]].all_per_core_w;
+}
+
+/* Integrates the power from the last step to now (start of a step). */
+void eng_energy_advance(eng_core *c);
+
+/* Records the energy row of the sample just taken (row n_ts - 1).
+ * ENG_NOMEM. */
+int eng_energy_sample(eng_core *c);
 
 /* ---- eng_check.c: the checks ------------------------------------------ */
 

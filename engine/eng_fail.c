@@ -12,7 +12,8 @@
  * (ENG_INVARIANT otherwise). Each failing host has at most one pending
  * change in c->changes, ordered by (time, host).
  *
- * Calls no other file of the core (eng_core_impl.h).
+ * Calls no other file of the core (eng_core_impl.h) but eng_energy.c,
+ * which records each host going down and coming up.
  */
 #include "eng_core_impl.h"
 
@@ -273,6 +274,7 @@ int eng_fail_apply(eng_core *c)
                 return ENG_INVARIANT;
             f->down = true;
             c->down_hosts++;
+            eng_host_set(c, h, ENG_HOST_DOWN);
             ph->up = false;
             island_add(c, ps, pos, ph->cores, -1);
             ph->free_cores = 0;
@@ -282,6 +284,7 @@ int eng_fail_apply(eng_core *c)
         } else {
             f->down = false;
             c->down_hosts--;
+            eng_host_set(c, h, ENG_HOST_IDLE);
             f->next++;
             ph->up = true;
             ph->free_cores = ph->cores;

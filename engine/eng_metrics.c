@@ -242,3 +242,29 @@ int eng_metrics_log_agreement(const eng_workload *w, const eng_prepared *prep,
     free(v);
     return ENG_OK;
 }
+
+void eng_metrics_energy(const eng_core *c, const eng_job_result *results, size_t n, eng_summary *s)
+{
+    eng_energy_totals t;
+    memset(&s->energy, 0, sizeof s->energy);
+    if (!eng_core_energy(c, &t))
+        return;
+    long double jobs = 0;
+    for (size_t i = 0; i < n; i++)
+        jobs += results[i].energy_j;
+    double span = t.end_s - t.start_s;
+    s->energy = (eng_energy_summary){
+        .on = true,
+        .total_j = t.total_j,
+        .jobs_j = (double)jobs,
+        .idle_j = t.idle_j,
+        .off_j = t.off_j,
+        .switching_j = t.switching_j,
+        .switch_ons = t.switch_ons,
+        .switch_offs = t.switch_offs,
+        .mean_power_w = span > 0 ? t.total_j / span : t.peak_w,
+        .peak_power_w = t.peak_w,
+        .window_start_s = t.start_s,
+        .window_end_s = t.end_s,
+    };
+}

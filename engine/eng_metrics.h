@@ -72,6 +72,19 @@ typedef struct eng_log_agreement {
     double wait_spearman;
 } eng_log_agreement;
 
+/* Energy (platforms with power values; eng_energy.c has the model and the
+ * attribution rule): joules over [window_start_s, window_end_s], from time
+ * 0 to the last event. jobs_j is the sum of the jobs' consumed_energy;
+ * jobs_j + idle_j + off_j + switching_j = total_j up to rounding. Mean
+ * power is total_j over the window; peak power the largest instant's. */
+typedef struct eng_energy_summary {
+    bool on;
+    double total_j, jobs_j, idle_j, off_j, switching_j;
+    int64_t switch_ons, switch_offs;
+    double mean_power_w, peak_power_w;
+    double window_start_s, window_end_s;
+} eng_energy_summary;
+
 typedef struct eng_summary {
     size_t n_input;     /* jobs read from the workload */
     size_t n_malformed; /* lines skipped under --lenient */
@@ -107,7 +120,8 @@ typedef struct eng_summary {
     size_t n_packets; /* packets of two or more members */
     size_t n_pseudo;  /* their members after the first */
     double pk_wait_mean_s, pk_wait_median_s, pk_queue_mean;
-    eng_log_agreement log; /* eng_metrics_log_agreement() */
+    eng_log_agreement log;     /* eng_metrics_log_agreement() */
+    eng_energy_summary energy; /* eng_metrics_energy() */
 } eng_summary;
 
 /* Fills s from a finished schedule. results/ts as returned by the core. */
@@ -123,6 +137,10 @@ int eng_metrics_log_agreement(const eng_workload *w, const eng_prepared *prep,
  * busy unit-seconds of failed runs, to the summary's utilization. */
 void eng_metrics_failures(const eng_prepared *prep, const eng_job_result *results,
                           double wasted_node_s, double wasted_unit_s, eng_summary *s);
+
+/* Fills s->energy from the core's energy (nothing without power values):
+ * its totals, with jobs_j the sum of the n results' energy_j. */
+void eng_metrics_energy(const eng_core *c, const eng_job_result *results, size_t n, eng_summary *s);
 
 /* The price of one job's allocation (0 for a job that has not run). */
 double eng_job_cost(const eng_platform *p, const eng_job_result *r, const eng_host_run *runs);

@@ -158,7 +158,13 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
             }
             put_intervals(f, scratch, n_h);
         }
-        fputs(",-1,,", f);
+        if (r->platform->has_power) { /* the energy of its runs (eng_energy.c) */
+            fputc(',', f);
+            put_num(f, x->energy_j);
+            fputs(",,", f);
+        } else {
+            fputs(",-1,,", f);
+        }
         double b = turn / fmax(exec, ENG_BSLD_TAU_S);
         put_num(f, b > 1 ? b : 1);
         fprintf(f, ",%d,%lld,%d,%lld,", j->procs, (long long)j->queue, j->pool, (long long)j->user);
@@ -198,14 +204,30 @@ static int write_timeseries_csv(FILE *f, const eng_sim_result *r, int64_t total_
     size_t n;
     const eng_ts_row *ts = eng_core_timeseries(r->core, &n);
     pol_alloc alloc = eng_core_alloc_mode(r->core);
-    fputs("time_s,queued_jobs,running_jobs,busy_nodes,busy_cores,utilization,down_hosts\n", f);
+    size_t n_e;
+    const eng_energy_row *er = eng_core_energy_rows(r->core, &n_e);
+    int32_t n_hosts = (int32_t)r->platform->n_hosts;
+    fputs("time_s,queued_jobs,running_jobs,busy_nodes,busy_cores,utilization,down_hosts", f);
+    fputs(er ? ",power_w,hosts_busy,hosts_idle,hosts_off,hosts_booting,hosts_shutting_down\n"
+             : "\n",
+          f);
     for (size_t k = 0; k < n; k++) {
         put_num(f, ts[k].t_s);
         fprintf(f, ",%d,%d,%d,%lld,", ts[k].queued, ts[k].running, ts[k].busy_nodes,
                 (long long)ts[k].busy_cores);
         put_num(f,
                 total_units ? (double)eng_ts_busy_units(&ts[k], alloc) / (double)total_units : 0);
-        fprintf(f, ",%d\n", ts[k].down_hosts);
+        fprintf(f, ",%d", ts[k].down_hosts);
+        if (er && k < n_e) {
+            const eng_energy_row *e = &er[k];
+            fputc(',', f);
+            put_num(f, e->power_w);
+            fprintf(f, ",%d,%d,%d,%d,%d", ts[k].busy_nodes,
+                    n_hosts - ts[k].busy_nodes - ts[k].down_hosts - e->off - e->booting -
+                        e->shutting_down,
+                    e->off, e->booting, e->shutting_down);
+        }
+        fputc('\n', f);
         if (ferror(f))
             break;
     }
@@ -267,6 +289,24 @@ static json_t *summary_metrics(const eng_summary *s, bool *ok)
         eng_json_set(pk, "queue_length_mean", eng_json_num(s->pk_queue_mean), ok);
         eng_json_set(o, "pseudo_job_accounting", pk, ok);
     }
+    return o;
+}
+
+/* summary.json's "energy" (platforms with power values; eng_metrics.h). */
+static json_t *summary_energy(const eng_energy_summary *e, bool *ok)
+{
+    json_t *o = json_object();
+    eng_json_set(o, "total_j", eng_json_num(e->total_j), ok);
+    eng_json_set(o, "jobs_j", eng_json_num(e->jobs_j), ok);
+    eng_json_set(o, "idle_j", eng_json_num(e->idle_j), ok);
+    eng_json_set(o, "off_j", eng_json_num(e->off_j), ok);
+    eng_json_set(o, "switching_j", eng_json_num(e->switching_j), ok);
+    eng_json_set(o, "switch_ons", json_integer((json_int_t)e->switch_ons), ok);
+    eng_json_set(o, "switch_offs", json_integer((json_int_t)e->switch_offs), ok);
+    eng_json_set(o, "mean_power_w", eng_json_num(e->mean_power_w), ok);
+    eng_json_set(o, "peak_power_w", eng_json_num(e->peak_power_w), ok);
+    eng_json_set(o, "window_start_s", eng_json_num(e->window_start_s), ok);
+    eng_json_set(o, "window_end_s", eng_json_num(e->window_end_s), ok);
     return o;
 }
 
@@ -399,6 +439,8 @@ static int summary_json(FILE *f, const eng_workload *w, const eng_sim_result *r,
     json_t *root = json_object();
     eng_json_set(root, "jobs", summary_jobs(s, &ok), &ok);
     eng_json_set(root, "metrics", summary_metrics(s, &ok), &ok);
+    if (s->energy.on)
+        eng_json_set(root, "energy", summary_energy(&s->energy, &ok), &ok);
     if (s->log.jobs > 0 || s->log.cancelled_excluded > 0)
         eng_json_set(root, "log_agreement", summary_log_agreement(s, &ok), &ok);
     eng_json_set(

@@ -221,7 +221,7 @@ static int make_label(eng_pool *pool)
 }
 
 /* One host's description checked and copied into e: name, speed, cores,
- * price and occupation probability; its island name is checked here and
+ * price, occupation probability and power model; its island name is checked here and
  * kept by the caller. e->name is set first, so that the platform frees
  * it whatever fails after. */
 static int read_host(const char *path, const eng_host_desc *h, eng_host *e, eng_diag *d)
@@ -269,6 +269,14 @@ static int read_host(const char *path, const eng_host_desc *h, eng_host *e, eng_
                                 path, h->name, h->occupation);
         e->occupation_prob = v;
     }
+    if (h->parsed) {
+        e->power = *h->parsed;
+    } else {
+        int rc = eng_power_read(path, h->name, &h->power, h->pstate, h->n_pstates, h->pstate_speeds,
+                                e->sg_cores, &e->power, d);
+        if (rc)
+            return rc;
+    }
     if (h->island && !island_name_ok(h->island))
         return eng_diag_set(d, ENG_PLATFORM,
                             "%s: host %s: property island: expected a name of 1 to 63 "
@@ -302,6 +310,27 @@ static int read_hosts(eng_platform *p, const eng_host_desc *hosts, size_t n, siz
         }
         p->total_cores += p->hosts[k].cores;
     }
+    return ENG_OK;
+}
+
+/* Power values: on every host or on none (a host without them would draw
+ * nothing, silently). */
+static int check_power(eng_platform *p, eng_diag *d)
+{
+    const char *with = NULL, *without = NULL;
+    for (size_t k = 0; k < p->n_hosts; k++) {
+        if (p->hosts[k].power.on && !with)
+            with = p->hosts[k].name;
+        if (!p->hosts[k].power.on && !without)
+            without = p->hosts[k].name;
+    }
+    if (with && without)
+        return eng_diag_set(d, ENG_PLATFORM,
+                            "%s: host %s: property wattage_per_state: expected the host's watts "
+                            "per pstate, as host %s has them; give every host power values or "
+                            "none",
+                            p->path, without, with);
+    p->has_power = with != NULL;
     return ENG_OK;
 }
 
@@ -411,6 +440,8 @@ int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
     if (rc == ENG_OK)
         rc = read_hosts(p, hosts, n, order, hq, hnq, hisl, d);
     if (rc == ENG_OK)
+        rc = check_power(p, d);
+    if (rc == ENG_OK)
         rc = set_ref_speed(p, ref_speed, d);
     if (rc == ENG_OK)
         rc = build_pools(p, hq, hnq, d);
@@ -492,7 +523,8 @@ int eng_platform_save(FILE *f, const eng_platform *p)
         ok = put_str(f, h->name) && fwrite(&h->speed_flops, sizeof h->speed_flops, 1, f) == 1 &&
              fwrite(&h->sg_cores, sizeof h->sg_cores, 1, f) == 1 && put_str(f, cores) &&
              put_str(f, price) && put_str(f, pool->n_queues ? queues : NULL) && put_str(f, occ) &&
-             put_str(f, h->island >= 0 ? pool->island_names[h->island] : NULL);
+             put_str(f, h->island >= 0 ? pool->island_names[h->island] : NULL) &&
+             fwrite(&h->power, sizeof h->power, 1, f) == 1;
     }
     return ok ? ENG_OK : ENG_IO;
 }
@@ -505,8 +537,9 @@ int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag
     bool ok = fread(&n, sizeof n, 1, f) == 1 && n < (1u << 26);
     char *ref = ok ? get_str(f, &ok, &nomem) : NULL;
     eng_host_desc *desc = ok ? calloc(n ? n : 1, sizeof *desc) : NULL;
-    nomem = nomem || (ok && !desc);
-    ok = ok && desc;
+    eng_power *power = ok ? calloc(n ? n : 1, sizeof *power) : NULL;
+    nomem = nomem || (ok && (!desc || !power));
+    ok = ok && desc && power;
     for (uint64_t i = 0; ok && i < n; i++) {
         desc[i].name = get_str(f, &ok, &nomem);
         ok = ok && fread(&desc[i].speed_flops, sizeof desc[i].speed_flops, 1, f) == 1 &&
@@ -521,6 +554,9 @@ int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag
             desc[i].occupation = get_str(f, &ok, &nomem);
         if (ok)
             desc[i].island = get_str(f, &ok, &nomem);
+        ok = ok && fread(&power[i], sizeof power[i], 1, f) == 1;
+        if (ok)
+            desc[i].parsed = &power[i];
     }
     int rc = ok      ? eng_platform_build(path, desc, (size_t)n, ref, out, d)
              : nomem ? eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path)
@@ -534,6 +570,7 @@ int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag
         free((char *)desc[i].island);
     }
     free(desc);
+    free(power);
     free(ref);
     return rc;
 }

@@ -20,6 +20,11 @@
  *                  host names its island or none does. With --islands
  *                  strict (the default) a job that fits in one island of
  *                  its pool runs within one; a larger job may span islands.
+ *   on a host itself (SimGrid's power properties; eng_power.h):
+ *     wattage_per_state, wattage_off, switch_off_s, switch_off_w,
+ *                  switch_on_s, switch_on_w; or Batsim's watt_per_state,
+ *                  watt_off, sleep_pstates. Either every host has power
+ *                  values or none has (has_power).
  *   on the platform's root zone:
  *     ref_speed    speed (flop/s per core, SimGrid units accepted: "2.6Gf")
  *                  at which the log's run times were measured; default: the
@@ -41,6 +46,7 @@
 #define ENG_PLATFORM_H
 
 #include "eng_error.h"
+#include "eng_power.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,6 +63,11 @@ typedef struct eng_host_desc {
     const char *queues;
     const char *occupation;
     const char *island;
+    eng_power_props power;       /* power properties (eng_power.h) */
+    int32_t pstate;              /* SimGrid's current pstate, of n_pstates */
+    int32_t n_pstates;           /* 0: one */
+    const double *pstate_speeds; /* n_pstates speeds (flop/s per core), borrowed */
+    const eng_power *parsed;     /* a model already read (restore), else NULL */
 } eng_host_desc;
 
 typedef struct eng_host {
@@ -67,7 +78,8 @@ typedef struct eng_host {
     double price_per_s;
     double occupation_prob;
     int32_t pool;
-    int32_t island; /* index among its pool's islands, or -1 (none) */
+    int32_t island;  /* index among its pool's islands, or -1 (none) */
+    eng_power power; /* power.on false when the platform has no power values */
 } eng_host;
 
 typedef struct eng_pool {
@@ -95,6 +107,7 @@ typedef struct eng_platform {
     double ref_speed_flops;
     bool ref_speed_given;
     int64_t total_cores;
+    bool has_power; /* every host has power values (eng_power.h) */
 } eng_platform;
 
 /* Builds a platform from host descriptions in any order; ref_speed is the

@@ -82,6 +82,7 @@ static int fill_report(const eng_sim_result *r, const eng_summary *s, bool summa
     rep->policy_wall_s = eng_core_policy_wall_s(r->core);
     eng_core_policy_report(r->core, rep->policy_report, sizeof rep->policy_report);
     rep->n_platform_hosts = r->platform->n_hosts;
+    rep->simgrid_energy_j = r->simgrid_energy_j;
     size_t off = 0;
     for (size_t i = 0; i < n; i++) {
         rep->job_id[i] = r->prep.jobs[i].id;
@@ -196,6 +197,7 @@ static int run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
     s.n_malformed = spec->workload->n_malformed;
     eng_metrics_cost(r.platform, eng_core_results(r.core), r.prep.n_jobs,
                      eng_core_alloc_runs(r.core), &s);
+    eng_metrics_energy(r.core, eng_core_results(r.core), r.prep.n_jobs, &s);
     if (spec->sim.core.failures.enabled)
         eng_metrics_failures(&r.prep, eng_core_results(r.core), eng_core_wasted_node_s(r.core),
                              eng_core_wasted_unit_s(r.core), &s);
@@ -224,6 +226,7 @@ typedef struct wire_head {
     double wall_s, policy_wall_s;
     char policy_report[sizeof(((eng_run_report *)0)->policy_report)];
     size_t n_jobs, n_runs_total, n_platform_hosts;
+    double simgrid_energy_j;
 } wire_head;
 
 #define WIRE_MAGIC 0xBA7C4AB1u
@@ -268,6 +271,7 @@ static void child_main(const eng_run_spec *spec, FILE *report)
         h.n_jobs = rep.n_jobs;
         h.n_runs_total = rep.n_runs_total;
         h.n_platform_hosts = rep.n_platform_hosts;
+        h.simgrid_energy_j = rep.simgrid_energy_j;
     }
     bool ok = put(report, &h, sizeof h, 1);
     if (rc == ENG_OK)
@@ -591,6 +595,7 @@ int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
         memcpy(rep->policy_report, h.policy_report, sizeof rep->policy_report);
         rep->policy_report[sizeof rep->policy_report - 1] = '\0';
         rep->n_platform_hosts = h.n_platform_hosts;
+        rep->simgrid_energy_j = h.simgrid_energy_j;
         rep->peak_rss_kb = (size_t)c.ru.ru_maxrss;
         FILE *f = c.report;
         bool ok = get(f, rep->job_id, sizeof *rep->job_id, h.n_jobs) &&

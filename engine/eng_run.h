@@ -48,7 +48,8 @@ typedef struct eng_run_report {
     eng_host_run *runs;
     size_t n_runs_total;
     size_t n_platform_hosts;
-    size_t peak_rss_kb; /* the child's peak resident memory (isolated runs) */
+    size_t peak_rss_kb;      /* the child's peak resident memory (isolated runs) */
+    double simgrid_energy_j; /* sim.energy_plugin: SimGrid's total; NAN otherwise */
 } eng_run_report;
 
 /* Runs spec in a child and fills *rep (caller's storage). Errors: the

@@ -41,6 +41,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/exec.h>
 #include <simgrid/host.h>
+#include <simgrid/plugins/energy.h>
 #include <simgrid/semaphore.h>
 #include <simgrid/version.h>
 #include <simgrid/zone.h>
@@ -124,6 +125,23 @@ static const char *host_prop(sg_host_t h, const char *name, const char *from_zon
     return v ? v : from_zone;
 }
 
+/* The power properties of a host, its own only: SimGrid's energy plugin
+ * reads them from the host (a <cluster>'s properties are its hosts'). */
+static eng_power_props host_power_props(sg_host_t h)
+{
+    return (eng_power_props){
+        .wattage_per_state = sg_host_get_property_value(h, "wattage_per_state"),
+        .wattage_off = sg_host_get_property_value(h, "wattage_off"),
+        .switch_off_s = sg_host_get_property_value(h, "switch_off_s"),
+        .switch_off_w = sg_host_get_property_value(h, "switch_off_w"),
+        .switch_on_s = sg_host_get_property_value(h, "switch_on_s"),
+        .switch_on_w = sg_host_get_property_value(h, "switch_on_w"),
+        .watt_per_state = sg_host_get_property_value(h, "watt_per_state"),
+        .watt_off = sg_host_get_property_value(h, "watt_off"),
+        .sleep_pstates = sg_host_get_property_value(h, "sleep_pstates"),
+    };
+}
+
 int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
 {
     *out = NULL;
@@ -137,15 +155,18 @@ int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
     sg_host_t *list = sg_host_list();
     eng_host_desc *desc = calloc(n ? n : 1, sizeof *desc);
     zone_props *zp = calloc(n ? n : 1, sizeof *zp);
-    if (!desc || !zp) {
+    double **speeds = calloc(n ? n : 1, sizeof *speeds);
+    if (!desc || !zp || !speeds) {
         free(desc);
         free(zp);
+        free(speeds);
         free(list);
         return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path);
     }
     for (size_t i = 0; i < n; i++)
         sg_host_set_data(list[i], (void *)(uintptr_t)(i + 1));
     walk_zone(sg_zone_get_root(), (zone_props){0}, zp, n);
+    bool nomem = false;
     for (size_t i = 0; i < n; i++) {
         desc[i] = (eng_host_desc){
             .name = sg_host_get_name(list[i]),
@@ -156,11 +177,29 @@ int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
             .queues = host_prop(list[i], "queues", zp[i].queues),
             .occupation = host_prop(list[i], "occupation_probability", zp[i].occupation),
             .island = host_prop(list[i], "island", zp[i].island),
+            .power = host_power_props(list[i]),
         };
         sg_host_set_data(list[i], NULL);
+        unsigned long np = sg_host_get_nb_pstates(list[i]);
+        if (np > (1u << 16))
+            np = 1u << 16; /* more than any machine has; the list will not match */
+        speeds[i] = malloc((np ? np : 1) * sizeof **speeds);
+        if (!speeds[i]) {
+            nomem = true;
+            continue;
+        }
+        for (unsigned long k = 0; k < np; k++)
+            speeds[i][k] = sg_host_get_pstate_speed(list[i], k);
+        desc[i].n_pstates = (int32_t)np;
+        desc[i].pstate = (int32_t)sg_host_get_pstate(list[i]);
+        desc[i].pstate_speeds = speeds[i];
     }
     const char *ref = sg_zone_get_property_value(sg_zone_get_root(), "ref_speed");
-    int rc = eng_platform_build(path, desc, n, ref, out, d);
+    int rc = nomem ? eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path)
+                   : eng_platform_build(path, desc, n, ref, out, d);
+    for (size_t i = 0; i < n; i++)
+        free(speeds[i]);
+    free(speeds);
     free(desc);
     free(zp);
     free(list);
@@ -200,6 +239,8 @@ struct sim {
     eng_diag *diag;
     void (*on_done)(struct sim *s, int32_t job); /* optional, before reporting */
     void *ctx;
+    bool per_core;   /* energy_plugin: an execution per taken core */
+    double energy_j; /*   and SimGrid's total at the end */
 };
 
 struct executor {
@@ -208,6 +249,7 @@ struct executor {
     int32_t job;    /* -1: none */
     sg_host_t host; /* NULL: a job on no host (nothing to execute) */
     double flops;
+    double dur_s; /* per_core: how long each execution lasts */
     executor *next_free;
 };
 
@@ -220,6 +262,35 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* energy_plugin: the job as one execution per core it takes on each of
+ * its hosts, each lasting the job (x->dur_s), started together and waited
+ * for in turn. */
+static void run_per_core(executor *x)
+{
+    sim *s = x->s;
+    const eng_job_result *r = &eng_core_results(s->core)[x->job];
+    const eng_host_run *runs = eng_core_alloc_runs(s->core);
+    size_t n = 0, cap = 0;
+    sg_exec_t *e = NULL;
+    for (int32_t u = 0; u < r->n_runs; u++) {
+        const eng_host_run *run = &runs[r->runs_off + (size_t)u];
+        for (int32_t k = 0; k < run->n; k++)
+            for (int32_t c = 0; c < run->cores; c++) {
+                if (eng_grow(&e, &cap, n + 1, sizeof *e)) {
+                    s->rc = eng_diag_set(s->diag, ENG_NOMEM, "out of memory");
+                    break;
+                }
+                int32_t h = run->host + k;
+                e[n] = sg_actor_exec_init(x->dur_s * s->plat->hosts[h].speed_flops);
+                sg_exec_set_host(e[n], s->hosts[h]);
+                sg_exec_start(e[n++]);
+            }
+    }
+    for (size_t i = 0; i < n; i++)
+        sg_exec_wait(e[i]);
+    free(e);
+}
+
 static void executor_main(int argc, char **argv)
 {
     (void)argc;
@@ -228,7 +299,9 @@ static void executor_main(int argc, char **argv)
     sg_actor_daemonize(sg_actor_self());
     for (;;) {
         sg_sem_acquire(x->go);
-        if (x->host) {
+        if (x->s->per_core && x->host) {
+            run_per_core(x);
+        } else if (x->host) {
             sg_exec_t e = sg_actor_exec_init(x->flops);
             sg_exec_set_host(e, x->host);
             sg_exec_start(e);
@@ -281,6 +354,7 @@ static int dispatch_exec(sim *s, int32_t job, int32_t host, double duration_s)
     }
     x->host = host >= 0 ? s->hosts[host] : NULL;
     x->flops = host >= 0 ? duration_s * s->plat->hosts[host].speed_flops : 0;
+    x->dur_s = duration_s;
     x->job = job;
     s->pending[job] = 1;
     sg_sem_release(x->go);
@@ -333,6 +407,11 @@ static void driver_main(int argc, char **argv)
     size_t n_ending;
     double last_shown = wall_now();
     s->wall_start = last_shown;
+    /* SimGrid 3.32's plugin bills each host at pstate 0 until its first
+     * update, whatever the host's pstate: one update of every host at time
+     * 0 makes it read the current pstate from the start. */
+    if (s->per_core)
+        sg_host_energy_update_all();
     size_t steps = 0;
     while (eng_core_begin(s->core, &t, &ending, &n_ending)) {
         for (size_t i = 0; i < n_ending; i++)
@@ -373,6 +452,13 @@ static void driver_main(int argc, char **argv)
     }
     if (s->progress_shown)
         show_progress(s, simgrid_get_clock(), true);
+    if (s->per_core) { /* SimGrid's energy, at the last event, in host order */
+        sg_host_energy_update_all();
+        long double sum = 0;
+        for (size_t h = 0; h < s->plat->n_hosts; h++)
+            sum += sg_host_get_consumed_energy(s->hosts[h]);
+        s->energy_j = (double)sum;
+    }
 }
 
 static void sim_teardown(sim *s)
@@ -403,10 +489,24 @@ int eng_sim_run(const char *platform_path, const eng_workload *w, const eng_sim_
                 eng_sim_result *out, eng_diag *d)
 {
     memset(out, 0, sizeof *out);
+    out->simgrid_energy_j = NAN;
+    if (opts->energy_plugin) { /* before the platform, as SimGrid asks */
+        start_simgrid();
+        sg_host_energy_plugin_init();
+    }
     int rc = eng_sim_load_platform(platform_path, &out->platform, d);
     if (rc)
         return rc;
     const eng_platform *p = out->platform;
+    for (size_t i = 0; opts->energy_plugin && i < p->n_hosts; i++)
+        if (!sg_host_get_property_value(sg_host_by_name(p->hosts[i].name), "wattage_per_state")) {
+            rc = eng_diag_set(d, ENG_USAGE,
+                              "%s: host %s: SimGrid's energy plugin reads wattage_per_state, "
+                              "which the host lacks",
+                              platform_path, p->hosts[i].name);
+            eng_sim_result_fini(out);
+            return rc;
+        }
     if (opts->prep.alloc == POL_ALLOC_CORE)
         for (size_t i = 0; i < p->n_hosts; i++)
             if (p->hosts[i].cores > p->hosts[i].sg_cores) {
@@ -433,6 +533,7 @@ int eng_sim_run(const char *platform_path, const eng_workload *w, const eng_sim_
     s->plat = p;
     s->n_jobs = out->prep.n_jobs;
     s->progress = opts->progress;
+    s->per_core = opts->energy_plugin;
     s->diag = d;
     s->hosts = malloc(p->n_hosts * sizeof *s->hosts);
     s->pending = calloc(s->n_jobs ? s->n_jobs : 1, sizeof *s->pending);
@@ -451,6 +552,8 @@ int eng_sim_run(const char *platform_path, const eng_workload *w, const eng_sim_
     simgrid_run();
     out->wall_s = wall_now() - w0;
     out->sim_end_s = simgrid_get_clock();
+    if (s->per_core)
+        out->simgrid_energy_j = s->energy_j;
     rc = s->rc;
     if (rc == ENG_OK && eng_core_jobs_left(out->core) != 0)
         rc = eng_diag_set(d, ENG_INVARIANT, "the simulation ended with %zu jobs unfinished",

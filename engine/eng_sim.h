@@ -34,6 +34,14 @@ typedef struct eng_sim_opts {
     eng_prep_opts prep;
     eng_core_opts core;
     bool progress; /* simulated time and jobs done on stderr, every second */
+    /* The cross-check of the energy accounting (eng_energy.c): SimGrid's
+     * host energy plugin on, and every job run as one execution per core
+     * it takes on each of its hosts, all lasting the job, so that SimGrid
+     * loads each host as the power model does (a platform whose cores
+     * property equals SimGrid's core count). The result then holds the sum
+     * of sg_host_get_consumed_energy over the hosts. Needs power values;
+     * slower (an execution per core). */
+    bool energy_plugin;
 } eng_sim_opts;
 
 /* Everything a run produced; release with eng_sim_result_fini. */
@@ -41,8 +49,9 @@ typedef struct eng_sim_result {
     eng_platform *platform;
     eng_prepared prep;
     eng_core *core;
-    double sim_end_s; /* SimGrid's clock at the end */
-    double wall_s;    /* wall-clock seconds of the simulation */
+    double sim_end_s;        /* SimGrid's clock at the end */
+    double wall_s;           /* wall-clock seconds of the simulation */
+    double simgrid_energy_j; /* energy_plugin: SimGrid's total; NAN otherwise */
 } eng_sim_result;
 
 /* Loads the platform, prepares the workload and simulates it. */

@@ -184,6 +184,7 @@ int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char 
                          .check = true,
                          .failures = opts->failures,
                          .ignore_islands = opts->ignore_islands},
+                .energy_plugin = opts->energy_plugin,
             },
         .manifest = {.command = "test", .policy = policy},
     };

@@ -51,6 +51,7 @@ typedef struct bl_opts {
     bool ignore_islands;         /* --islands ignore */
     const pol_type *policy_type; /* a test's own policy instead of the name */
     bool init_unplanned;         /* --init-planned no */
+    bool energy_plugin;          /* bl_sim_run: eng_sim_opts.energy_plugin */
 } bl_opts;
 
 /* A finished run through the core alone. */

@@ -458,6 +458,18 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
         printf("  host failures      %s: %zu job%s failed, %zu requeued, %s node-seconds wasted\n",
                in->failure_label, s->n_failed, bl_s(s->n_failed), s->n_requeues,
                bl_fmt_grouped(a, sizeof a, s->wasted_node_s, 0));
+    if (s->energy.on) {
+        const eng_energy_summary *e = &s->energy;
+        printf("  energy             %s kWh: jobs %s, idle %s, off %s, switching %s; power "
+               "mean %s W, peak %s W\n",
+               bl_fmt_grouped(a, sizeof a, e->total_j / 3.6e6, 2),
+               bl_fmt_grouped(b, sizeof b, e->jobs_j / 3.6e6, 2),
+               bl_fmt_grouped(c, sizeof c, e->idle_j / 3.6e6, 2),
+               bl_fmt_grouped((char[64]){0}, 64, e->off_j / 3.6e6, 2),
+               bl_fmt_grouped((char[64]){0}, 64, e->switching_j / 3.6e6, 2),
+               bl_fmt_grouped((char[64]){0}, 64, e->mean_power_w, 1),
+               bl_fmt_grouped((char[64]){0}, 64, e->peak_power_w, 1));
+    }
     if (s->cost > 0)
         printf("  cost               %s (price per host-second x time held)\n",
                bl_fmt_grouped(a, sizeof a, s->cost, 2));
