@@ -120,6 +120,7 @@ static void free_run_state(eng_core *c)
     }
     free(c->pj);
     free(c->promise_s);
+    free(c->run_s);
     free(c->plan_end_s);
     free(c->promised_at_s);
     eng_heap_fini(&c->ends);
@@ -129,7 +130,7 @@ static void free_run_state(eng_core *c)
     free(c->live_pos);
     free(c->live_cores);
     c->pj = NULL;
-    c->promise_s = c->plan_end_s = c->promised_at_s = NULL;
+    c->promise_s = c->run_s = c->plan_end_s = c->promised_at_s = NULL;
     c->ending = c->started = NULL;
     c->work = NULL;
     c->live_pos = c->live_cores = NULL;
@@ -242,6 +243,7 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
         .declared = c->policy->options,
         .n_islands = ps->n_islands,
         .island_units = ps->isl_units,
+        .run_s = c->run_s,
     };
     if (c->policy->init) {
         char err[512] = "";
@@ -279,6 +281,7 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
     size_t n1 = c->n ? c->n : 1;
     c->pj = calloc(n1, sizeof *c->pj);
     c->res = calloc(n1, sizeof *c->res);
+    c->run_s = malloc(n1 * sizeof *c->run_s);
     c->pool_pos = calloc(platform->n_hosts, sizeof *c->pool_pos);
     c->pools = calloc(platform->n_pools, sizeof *c->pools);
     if (opts->check)
@@ -287,7 +290,7 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
         c->plan_end_s = malloc(n1 * sizeof *c->plan_end_s);
     if (prep->init_unplanned && opts->check)
         c->promised_at_s = malloc(n1 * sizeof *c->promised_at_s);
-    if (!c->pj || !c->res || !c->pool_pos || !c->pools || (opts->check && !c->promise_s) ||
+    if (!c->pj || !c->res || !c->run_s || !c->pool_pos || !c->pools || (opts->check && !c->promise_s) ||
         (prep->init_unplanned && !c->plan_end_s) ||
         (prep->init_unplanned && opts->check && !c->promised_at_s)) {
         eng_core_destroy(c);
@@ -318,6 +321,7 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
                                      .packet = -1,
                                      .start_step = -1,
                                      .end_step = -1};
+        c->run_s[i] = s->run_s;
         if (c->promise_s)
             c->promise_s[i] = INFINITY;
         if (i > 0 && s->submit_s < prep->jobs[i - 1].submit_s) {
@@ -505,7 +509,7 @@ static int call_policy(eng_core *c, pool_state *ps, eng_diag *d)
     if (rc) {
         free(before);
         return eng_diag_set(d, rc, "t=%.17g: policy %s failed: %s", c->now, policy_name(c),
-                            eng_strerror(rc));
+                            ps->out.err[0] ? ps->out.err : eng_strerror(rc));
     }
     /* Promises first: a promise made in this call for a job started in the
      * same call is trivially kept. */

@@ -90,6 +90,7 @@ struct eng_core {
     pol_job *pj;
     eng_job_result *res;
     double *promise_s; /* first promise per job (check mode), INFINITY if none */
+    double *run_s;     /* per job: its run time at the reference speed (pol_setup.run_s) */
     /* --init-planned no (prep->init_unplanned), else NULL: each job's
      * planned end (start + its planned length), which orders the running
      * sets, the view showing max(planned end, now); with --check, when each

@@ -563,6 +563,7 @@ void pol_out_reset(pol_out *out)
     out->n_starts = out->n_hosts = out->n_promises = 0;
     out->wakeup_s = INFINITY;
     out->oom = 0;
+    out->err[0] = '\0';
 }
 
 void pol_out_fini(pol_out *out)
@@ -614,4 +615,13 @@ void pol_out_wakeup(pol_out *out, double at_s)
 {
     if (at_s < out->wakeup_s)
         out->wakeup_s = at_s;
+}
+
+int pol_out_error(pol_out *out, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->err, sizeof out->err, fmt, ap);
+    va_end(ap);
+    return code;
 }
