@@ -95,15 +95,15 @@ typedef struct bs_state {
     bool begun, ended, no_more_sent;
     uint8_t *jstate; /* per job: BS_* */
     bool *kill_asked;
-    double *slowest;    /* per started job: the slowest speed of its hosts */
-    char **alloc_text;  /* per started job: its allocation as sent back */
-    int64_t *ids;       /* open addressing: SWF id -> idx, by hash */
+    double *slowest;   /* per started job: the slowest speed of its hosts */
+    char **alloc_text; /* per started job: its allocation as sent back */
+    int64_t *ids;      /* open addressing: SWF id -> idx, by hash */
     int32_t *id_idx;
     size_t id_cap;
     size_t n_submitted, n_ended;
     double *calls; /* CALL_ME_LATER times not yet reached, ascending */
     size_t n_calls, cap_calls;
-    json_t *kills; /* job ids whose KILL_JOB awaits its JOB_KILLED */
+    json_t *kills;   /* job ids whose KILL_JOB awaits its JOB_KILLED */
     uint32_t *taken; /* per host: the reply stamp that gave it */
     uint32_t stamp;
     int32_t *hostbuf;
@@ -244,8 +244,8 @@ static long iset_parse(const char *text, int32_t n_max, int32_t *ids, size_t cap
         errno = 0;
         long a = strtol(p, &end, 10), b;
         if (end == p || a < 0 || errno) {
-            snprintf(why, wlen, "expected an interval set of resource ids like \"0-3 7\", got \"%s\"",
-                     text);
+            snprintf(why, wlen,
+                     "expected an interval set of resource ids like \"0-3 7\", got \"%s\"", text);
             return -1;
         }
         b = a;
@@ -261,8 +261,8 @@ static long iset_parse(const char *text, int32_t n_max, int32_t *ids, size_t cap
             p = end;
         }
         if (*p && *p != ' ') {
-            snprintf(why, wlen, "expected an interval set of resource ids like \"0-3 7\", got \"%s\"",
-                     text);
+            snprintf(why, wlen,
+                     "expected an interval set of resource ids like \"0-3 7\", got \"%s\"", text);
             return -1;
         }
         if (b >= n_max) {
@@ -600,8 +600,7 @@ static int32_t find_job(reply_ctx *cx, json_t *id, int *rc)
         return *rc = BAD(cx, "expected the job id as a string \"" BS_WORKLOAD "!ID\""), -1;
     const char *p = text;
     if (strncmp(p, BS_WORKLOAD "!", 3) != 0)
-        return *rc = BAD(cx, "unknown job '%s' (batchlab's jobs are " BS_WORKLOAD "!ID)", text),
-               -1;
+        return *rc = BAD(cx, "unknown job '%s' (batchlab's jobs are " BS_WORKLOAD "!ID)", text), -1;
     char *end;
     errno = 0;
     long long n = strtoll(p + 3, &end, 10);
@@ -740,8 +739,9 @@ static int on_notify(reply_ctx *cx, json_t *data)
         return BAD(cx, "expected data.type, the notification's name");
     if (strcmp(t, "registration_finished") == 0 || strcmp(t, "continue_registration") == 0)
         return ENG_OK; /* batchlab's workload is static: nothing to register */
-    return BAD(cx, "unknown notification '%s' (a scheduler may send registration_finished or "
-                   "continue_registration)",
+    return BAD(cx,
+               "unknown notification '%s' (a scheduler may send registration_finished or "
+               "continue_registration)",
                t);
 }
 
@@ -759,8 +759,9 @@ static int apply_reply(bs_state *s, const pol_view *v, pol_out *out, json_t *rep
         return BAD(&cx, "its now, %.17g, is in the past: before the request's now %.17g", rnow,
                    v->now_s);
     if (at_end && json_array_size(events) > 0)
-        return BAD(&cx, "SIMULATION_ENDS is answered by a message without events, got %zu "
-                        "event%s",
+        return BAD(&cx,
+                   "SIMULATION_ENDS is answered by a message without events, got %zu "
+                   "event%s",
                    json_array_size(events), json_array_size(events) == 1 ? "" : "s");
     s->stamp++;
     double last = v->now_s;
@@ -784,8 +785,8 @@ static int apply_reply(bs_state *s, const pol_view *v, pol_out *out, json_t *rep
         cx.type = json_string_value(type);
         double t = json_number_value(ts);
         if (t < v->now_s)
-            return BAD(&cx, "its timestamp %.17g is in the past: before the request's now %.17g",
-                       t, v->now_s);
+            return BAD(&cx, "its timestamp %.17g is in the past: before the request's now %.17g", t,
+                       v->now_s);
         if (t < last)
             return BAD(&cx, "its timestamp %.17g is before the previous event's %.17g", t, last);
         if (t > rnow)
@@ -861,10 +862,9 @@ static void describe(json_t *events, char *buf, size_t len)
                strcmp(json_string_value(json_object_get(json_array_get(events, j), "type")), t) ==
                    0)
             j++;
-        used += (size_t)(j - i > 1 ? snprintf(buf + used, len - used, "%s%s x%zu",
-                                              used ? ", " : "", t, j - i)
-                                   : snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-                                              t));
+        used += (size_t)(j - i > 1 ? snprintf(buf + used, len - used, "%s%s x%zu", used ? ", " : "",
+                                              t, j - i)
+                                   : snprintf(buf + used, len - used, "%s%s", used ? ", " : "", t));
         i = j;
     }
 }
