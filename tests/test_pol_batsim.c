@@ -72,8 +72,8 @@ static int serial;
 /* Runs the workload under the bridge with script (a file of
  * tests/batsim) and its arguments; out gets the folder, *log what was
  * printed. Returns the exit status. */
-static int run_bridge(const char *platform, const char *swf, const char *script,
-                      const char *args, const char *extra, char *out, size_t len, char **log)
+static int run_bridge(const char *platform, const char *swf, const char *script, const char *args,
+                      const char *extra, char *out, size_t len, char **log)
 {
     char sock[512];
     int k = serial++;
@@ -86,8 +86,7 @@ static int run_bridge(const char *platform, const char *swf, const char *script,
 }
 
 /* jobs.csv of the built-in policy and of the Python scheduler, equal. */
-static void check_equal(const char *platform, const char *swf, const char *policy,
-                        const char *what)
+static void check_equal(const char *platform, const char *swf, const char *policy, const char *what)
 {
     char builtin[1024], bridge[1024], a[1100], b[1100], args[64];
     snprintf(builtin, sizeof builtin, "%s/builtin-%d", bl_tmpdir(), serial++);
@@ -125,9 +124,8 @@ static void test_scenarios(void)
         const bl_jobspec *jobs;
         size_t n;
     } cases[] = {
-        {"S1", S1, N_OF(S1)}, {"S1b", S1b, N_OF(S1b)}, {"S2", S2, N_OF(S2)},
-        {"S3", S3, N_OF(S3)}, {"S5", S5, N_OF(S5)},    {"S7", S7, N_OF(S7)},
-        {"S9", S9, N_OF(S9)},
+        {"S1", S1, N_OF(S1)}, {"S1b", S1b, N_OF(S1b)}, {"S2", S2, N_OF(S2)}, {"S3", S3, N_OF(S3)},
+        {"S5", S5, N_OF(S5)}, {"S7", S7, N_OF(S7)},    {"S9", S9, N_OF(S9)},
     };
     char platform[1024]; /* bl_src's buffers rotate */
     snprintf(platform, sizeof platform, "%s", bl_src("platforms/test/tiny-4.xml"));
@@ -149,9 +147,8 @@ static void test_s1_by_hand(void)
     const char *swf = write_swf("S1-hand.swf", S1, N_OF(S1));
     char out[1024], path[1100];
     char *log = NULL;
-    int rc = run_bridge(bl_src("platforms/test/tiny-4.xml"), swf,
-                        "tests/batsim/bl_batsim_sched.py", "--policy easy", NULL, out, sizeof out,
-                        &log);
+    int rc = run_bridge(bl_src("platforms/test/tiny-4.xml"), swf, "tests/batsim/bl_batsim_sched.py",
+                        "--policy easy", NULL, out, sizeof out, &log);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
     free(log);
     snprintf(path, sizeof path, "%s/jobs.csv", out);
@@ -207,15 +204,15 @@ static void expect_refused(const char *mode, const char *extra, const char *word
                         args, extra, out, sizeof out, &log);
     double took = bl_now_s() - t0;
     if (rc != 1 || !log || !strstr(log, words))
-        printf("\n  mode %s: exit %d, expected 1 and '%s' in: %s", mode, rc, words,
-               log ? log : "");
+        printf("\n  mode %s: exit %d, expected 1 and '%s' in: %s", mode, rc, words, log ? log : "");
     CU_ASSERT_EQUAL(rc, 1);
     CU_ASSERT(log && strstr(log, words));
     CU_ASSERT_EQUAL(bl_dir_entries(out, NULL, 0), 0);
     CU_ASSERT(took < 20);
     char line[1200];
-    snprintf(line, sizeof line, "pgrep -f '[b]l_batsim_bad.py --mode %s --socket ipc://%s' >/dev/null",
-             mode, bl_tmpdir());
+    snprintf(line, sizeof line,
+             "pgrep -f '[b]l_batsim_bad.py --mode %s --socket ipc://%s' >/dev/null", mode,
+             bl_tmpdir());
     CU_ASSERT_NOT_EQUAL(bl_system(line, NULL), 0); /* no scheduler left */
     free(log);
 }
@@ -290,8 +287,8 @@ static void test_signal(void)
     pid_t pid = bl_proc_start(argv, &o);
     CU_ASSERT_FATAL(pid > 0);
     char probe[1200];
-    snprintf(probe, sizeof probe, "pgrep -f '[b]l_batsim_bad.py --mode hang --socket %s' >/dev/null",
-             sock);
+    snprintf(probe, sizeof probe,
+             "pgrep -f '[b]l_batsim_bad.py --mode hang --socket %s' >/dev/null", sock);
     bool seen = false;
     for (int i = 0; i < 100 && !seen; i++) {
         seen = bl_system(probe, NULL) == 0;
@@ -332,8 +329,7 @@ static void test_usage(void)
     CU_ASSERT_EQUAL(rc, 2);
     CU_ASSERT(log && bl_contains(log, "go with --policy batsim, not easy"));
     free(log);
-    rc = bl_run(&log,
-                "run -q --platform %s --workload %s --policy batsim --scheduler-timeout 0",
+    rc = bl_run(&log, "run -q --platform %s --workload %s --policy batsim --scheduler-timeout 0",
                 bl_src("platforms/test/tiny-4.xml"), swf);
     CU_ASSERT_EQUAL(rc, 2);
     free(log);
