@@ -115,6 +115,8 @@ struct eng_core {
         double dur_s; /* how long it runs */
     } * work;         /* parallel to started */
     size_t n_started, cap_started, cap_work;
+    int32_t *stopped; /* jobs killed by their policy in this step (pol_out_kill) */
+    size_t n_stopped, cap_stopped;
 
     /* Allocations, kept for the outputs as runs of consecutive hosts
      * (eng_host_run): a few per job whatever its width. */

@@ -7,7 +7,8 @@
  * the free capacity and the hosts' static attributes) and answers with
  * decisions written into a pol_out: start job J now (on hosts the engine
  * picks, or on hosts the policy names), promise that J will start by time
- * T, and wake me up at time T. The engine applies and checks every decision
+ * T, wake me up at time T, and (for an external scheduler's answers)
+ * reject waiting job J or kill running job J. The engine applies and checks every decision
  * (an impossible one stops the run with ENG_POLICY and a message), then
  * calls the policy again after the next event. All events of one instant are
  * applied before schedule() is called once for that instant.
@@ -170,6 +171,10 @@ typedef struct pol_out {
     size_t n_hosts, cap_hosts;
     pol_promise *promises;
     size_t n_promises, cap_promises;
+    int32_t *rejects; /* idx of waiting jobs to reject (pol_out_reject) */
+    size_t n_rejects, cap_rejects;
+    int32_t *kills; /* idx of running jobs to kill (pol_out_kill) */
+    size_t n_kills, cap_kills;
     double wakeup_s; /* earliest requested wake-up, INFINITY if none */
     int oom;         /* set when an append failed; the engine reports it */
     char err[512];   /* why schedule() failed, in words (pol_out_error), or "" */
@@ -202,6 +207,20 @@ void pol_out_promise(pol_out *out, const pol_job *job, double start_by_s);
 
 /* Ask to be called again at at_s even if no job event happens then. */
 void pol_out_wakeup(pol_out *out, double at_s);
+
+/* Reject a waiting job (Batsim's REJECT_JOB): it leaves the queue without
+ * running and ends now, REJECTED in jobs.csv (success 0). The job must be
+ * waiting in this pool and not started by the same call; the engine
+ * stops the run otherwise (ENG_POLICY). No hook follows. */
+void pol_out_reject(pol_out *out, const pol_job *job);
+
+/* Kill a running job now (Batsim's KILL_JOB): it ends at this instant,
+ * COMPLETED_KILLED in jobs.csv (success 0), and its hosts come free in a
+ * step of the same instant, after which on_finish and schedule() follow as
+ * for any end. The job must be running in this pool, started before this
+ * call and not a packet member (ENG_POLICY otherwise). Rejections and
+ * kills apply after the call's starts. */
+void pol_out_kill(pol_out *out, const pol_job *job);
 
 /* Says why the schedule() call now failing fails ("message 7 from the
  * scheduler, EXECUTE_JOB w0!12: host 3 is already allocated"), printf
@@ -482,7 +501,8 @@ bool pol_parse_int(const char *text, int64_t *out);
  */
 /* 1: the first interface; 2: typed options (pol_option, pol_opt_*) and
  * the capability flags POL_FLAG_CORES and POL_FLAG_ISLANDS_CORES; 3:
- * pol_setup.run_s, pol_out.err and pol_out_error, POL_FLAG_EXTERNAL. */
+ * pol_setup.run_s, pol_out.err and pol_out_error, POL_FLAG_EXTERNAL,
+ * pol_out_reject and pol_out_kill (their arrays in pol_out). */
 #ifndef POL_INTERFACE_VERSION
 #define POL_INTERFACE_VERSION 3u
 #endif

@@ -103,8 +103,10 @@ typedef struct bs_state {
     size_t n_submitted, n_ended;
     double *calls; /* CALL_ME_LATER times not yet reached, ascending */
     size_t n_calls, cap_calls;
-    json_t *kills;   /* job ids whose KILL_JOB awaits its JOB_KILLED */
-    uint32_t *taken; /* per host: the reply stamp that gave it */
+    json_t *kills;        /* job ids for the next JOB_KILLED */
+    json_t *progress;     /*   and the progress of those really killed */
+    uint32_t *exec_stamp; /* per job: the reply stamp that executed it */
+    uint32_t *taken;      /* per host: the reply stamp that gave it */
     uint32_t stamp;
     int32_t *hostbuf;
     size_t cap_hostbuf;
@@ -335,9 +337,11 @@ static int batsim_init(void *state, const pol_setup *setup, char *err, size_t er
     s->taken = calloc(setup->n_hosts ? setup->n_hosts : 1, sizeof *s->taken);
     s->events = json_array();
     s->kills = json_array();
-    if (!s->endpoint || (cmd && !s->command) || !s->workload || !s->jstate || !s->kill_asked ||
-        !s->slowest || !s->alloc_text || !s->ids || !s->id_idx || !s->taken || !s->events ||
-        !s->kills)
+    s->progress = json_object();
+    s->exec_stamp = calloc(n1, sizeof *s->exec_stamp);
+    if (!s->progress || !s->exec_stamp || !s->endpoint || (cmd && !s->command) || !s->workload ||
+        !s->jstate || !s->kill_asked || !s->slowest || !s->alloc_text || !s->ids || !s->id_idx ||
+        !s->taken || !s->events || !s->kills)
         return ENG_NOMEM; /* fini frees what was allocated */
     for (size_t k = 0; k < s->id_cap; k++)
         s->id_idx[k] = -1;
@@ -370,6 +374,8 @@ static void batsim_fini(void *state)
     free(s->hostbuf);
     json_decref(s->events);
     json_decref(s->kills);
+    json_decref(s->progress);
+    free(s->exec_stamp);
 }
 
 /* ---- the hooks: events for the next request ------------------------------ */
@@ -427,16 +433,37 @@ static const char *end_state(const bs_state *s, const pol_view *v, const pol_job
     return "COMPLETED_FAILED";
 }
 
+/* A job ended by the scheduler's KILL_JOB: no JOB_COMPLETED, it goes
+ * into the next JOB_KILLED with its progress (the share of its run done). */
+static int killed_end(bs_state *s, const pol_view *v, const pol_job *job, const char *name)
+{
+    bool ok = true;
+    double ran = v->now_s - job->start_s;
+    double natural = s->run_s && s->slowest[job->idx] > 0
+                         ? s->run_s[job->idx] * s->ref_speed / s->slowest[job->idx] + job->init_s
+                         : 0;
+    char prof[64];
+    profile_name(prof, sizeof prof, s->run_s ? s->run_s[job->idx] : 0);
+    json_t *p = json_object();
+    eng_json_set(p, "profile", eng_json_str(prof), &ok);
+    eng_json_set(p, "progress", eng_json_num(natural > 0 ? fmin(ran / natural, 1) : 0), &ok);
+    eng_json_set(s->progress, name, p, &ok);
+    eng_json_push(s->kills, eng_json_str(name), &ok);
+    return ok ? ENG_OK : ENG_NOMEM;
+}
+
 static int batsim_on_finish(void *state, const pol_view *v, const pol_job *job)
 {
     bs_state *s = state;
     bool ok = true;
     char name[64];
     job_name(name, sizeof name, job->id);
-    const char *reason;
-    const char *st = end_state(s, v, job, &reason);
     s->jstate[job->idx] = BS_ENDED;
     s->n_ended++;
+    if (s->kill_asked[job->idx])
+        return killed_end(s, v, job, name);
+    const char *reason;
+    const char *st = end_state(s, v, job, &reason);
     json_t *data = json_object();
     eng_json_set(data, "job_id", eng_json_str(name), &ok);
     eng_json_set(data, "job_state", eng_json_str(st), &ok);
@@ -673,6 +700,7 @@ static int on_execute(reply_ctx *cx, json_t *data)
     s->alloc_text[idx] = text;
     s->slowest[idx] = slowest;
     s->jstate[idx] = BS_RUNNING;
+    s->exec_stamp[idx] = s->stamp;
     pol_out_start_on(cx->out, job, s->hostbuf, (size_t)n);
     return ENG_OK;
 }
@@ -722,14 +750,69 @@ static int on_query(reply_ctx *cx, json_t *data)
 
 static int on_reject(reply_ctx *cx, json_t *data)
 {
-    (void)data;
-    return BAD(cx, "not supported yet");
+    bs_state *s = cx->s;
+    int rc = 0;
+    int32_t idx = find_job(cx, json_object_get(data, "job_id"), &rc);
+    if (idx < 0)
+        return rc;
+    const char *id = json_string_value(json_object_get(data, "job_id"));
+    const pol_job *job = pol_queue_find(cx->v, idx);
+    if (s->jstate[idx] != BS_WAITING || !job)
+        return BAD(cx, "job %s is %s: only a waiting job can be rejected", id,
+                   state_words(s->jstate[idx]));
+    s->jstate[idx] = BS_REJECTED;
+    s->n_ended++;
+    pol_out_reject(cx->out, job);
+    return ENG_OK;
 }
 
+/* KILL_JOB: running jobs are killed (their JOB_KILLED, with progress,
+ * follows their end); jobs already ended are acknowledged at once, as
+ * Batsim does for jobs that completed before the kill. */
 static int on_kill(reply_ctx *cx, json_t *data)
 {
-    (void)data;
-    return BAD(cx, "not supported yet");
+    bs_state *s = cx->s;
+    json_t *ids = json_object_get(data, "job_ids");
+    if (!json_is_array(ids))
+        return BAD(cx, "expected data.job_ids, an array of job ids");
+    size_t k;
+    json_t *one;
+    json_array_foreach(ids, k, one)
+    {
+        int rc = 0;
+        int32_t idx = find_job(cx, one, &rc);
+        if (idx < 0)
+            return rc;
+        const char *id = json_string_value(one);
+        if (s->jstate[idx] == BS_WAITING)
+            return BAD(cx,
+                       "job %s is waiting: KILL_JOB stops running jobs (REJECT_JOB removes a "
+                       "waiting one)",
+                       id);
+        if (s->jstate[idx] == BS_RUNNING && s->exec_stamp[idx] == s->stamp)
+            return BAD(cx,
+                       "job %s is executed by this same reply: it can be killed from the "
+                       "next one on",
+                       id);
+        if (s->jstate[idx] == BS_RUNNING && s->kill_asked[idx])
+            continue; /* asked twice: one kill */
+        if (s->jstate[idx] == BS_RUNNING) {
+            const pol_job *job = NULL;
+            for (size_t r = 0; r < cx->v->n_running && !job; r++)
+                if (cx->v->running[r]->idx == idx)
+                    job = cx->v->running[r];
+            if (!job)
+                return BAD(cx, "job %s is not running in this pool", id);
+            s->kill_asked[idx] = true;
+            pol_out_kill(cx->out, job);
+            continue;
+        }
+        bool ok = true;
+        eng_json_push(s->kills, eng_json_str(id), &ok);
+        if (!ok)
+            return ENG_NOMEM;
+    }
+    return ENG_OK;
 }
 
 static int on_notify(reply_ctx *cx, json_t *data)
@@ -895,8 +978,13 @@ static int batsim_schedule(void *state, const pol_view *v, pol_out *out)
     if (json_array_size(s->kills) > 0) {
         json_t *data = json_object();
         eng_json_set(data, "job_ids", s->kills, &ok);
+        if (json_object_size(s->progress) > 0)
+            eng_json_set(data, "job_progress", s->progress, &ok);
+        else
+            json_decref(s->progress);
         eng_json_push(s->events, event(v->now_s, "JOB_KILLED", data, &ok), &ok);
         s->kills = json_array();
+        s->progress = json_object();
     }
     if (!s->no_more_sent && s->n_submitted == s->n_jobs) {
         json_t *data = json_object();
@@ -911,7 +999,7 @@ static int batsim_schedule(void *state, const pol_view *v, pol_out *out)
     }
     memmove(s->calls, s->calls + reached, (s->n_calls - reached) * sizeof *s->calls);
     s->n_calls -= reached;
-    if (!ok || !s->kills)
+    if (!ok || !s->kills || !s->progress)
         return ENG_NOMEM;
     if (json_array_size(s->events) > 0) {
         json_t *events = s->events;

@@ -9,6 +9,7 @@
  *              exactly at the shadow time, S2's extra host used once...)
  *              and on the first 2000 jobs of KTH-SP2 (skipped when the log
  *              is absent);
+ *   decisions  REJECT_JOB and KILL_JOB on a hand-computed case;
  *   rules      tests/batsim/bl_batsim_bad.py breaks one rule per mode:
  *              exit 1, a message naming the reply, the event and the
  *              rule, and nothing written;
@@ -234,6 +235,40 @@ static void test_rules(void)
     expect_refused("events_at_end", NULL,
                    "SIMULATION_ENDS is answered by a message without events");
     expect_refused("call_past", NULL, "in the past");
+    expect_refused("kill_waiting", NULL,
+                   "KILL_JOB): job w0!2 is waiting: KILL_JOB stops running jobs");
+    expect_refused("reject_running", NULL,
+                   "REJECT_JOB): job w0!1 is running already: only a waiting job can be rejected");
+}
+
+/* REJECT_JOB and KILL_JOB by hand (bl_batsim_bad.py --mode reject_kill,
+ * which also checks the JOB_KILLED it receives: job w0!1, progress 0.3,
+ * and no JOB_COMPLETED for it): job 1 runs [0, 3] on host 0 and ends
+ * COMPLETED_KILLED, job 2 is REJECTED at 0, job 3 runs [5, 10]; success 0,
+ * 0, 1; summary.json counts them. */
+static void test_reject_kill(void)
+{
+    const char *swf = write_swf("rk.swf", BAD_JOBS, N_OF(BAD_JOBS));
+    char out[1024], path[1100];
+    char *log = NULL;
+    int rc = run_bridge(bl_src("platforms/test/tiny-4.xml"), swf, "tests/batsim/bl_batsim_bad.py",
+                        "--mode reject_kill", NULL, out, sizeof out, &log);
+    if (rc)
+        printf("\n  reject_kill: exit %d: %s", rc, log);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    free(log);
+    snprintf(path, sizeof path, "%s/jobs.csv", out);
+    char *csv = bl_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+    CU_ASSERT(bl_contains(csv, "\n1,rk,swf,0,1,20,0,COMPLETED_KILLED,0,3,3,0,3,1,0,"));
+    CU_ASSERT(bl_contains(csv, "\n2,rk,swf,0,1,20,0,REJECTED,0,0,0,0,0,"));
+    CU_ASSERT(bl_contains(csv, "\n3,rk,swf,5,1,10,1,COMPLETED_SUCCESSFULLY,5,5,10,0,5,1,0,"));
+    free(csv);
+    snprintf(path, sizeof path, "%s/summary.json", out);
+    char *sum = bl_slurp(path, NULL);
+    CU_ASSERT(sum && bl_contains(sum, "\"COMPLETED_KILLED\": 1") &&
+              bl_contains(sum, "\"REJECTED\": 1"));
+    free(sum);
 }
 
 static void test_deadlines(void)
@@ -346,6 +381,7 @@ int bl_suite_pol_batsim(void)
     CU_add_test(s, "scenarios: jobs.csv equal to fcfs and easy", test_scenarios);
     CU_add_test(s, "KTH-SP2 first 2000 jobs: jobs.csv equal to fcfs and easy", test_kth);
     CU_add_test(s, "a reply breaking a rule stops the run", test_rules);
+    CU_add_test(s, "REJECT_JOB and KILL_JOB: known answers", test_reject_kill);
     CU_add_test(s, "a scheduler that dies or hangs", test_deadlines);
     CU_add_test(s, "a signal stops the run and the scheduler", test_signal);
     CU_add_test(s, "options that do not go with the bridge", test_usage);

@@ -456,6 +456,10 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
            s->n_input, s->n_simulated, s->n_completed, s->n_killed);
     if (spec->sim.core.failures.enabled)
         printf(", %zu cut by a host failure", s->n_failed);
+    if (s->n_stopped)
+        printf(", %zu killed by the scheduler", s->n_stopped);
+    if (s->n_rejected)
+        printf("; %zu rejected by the scheduler", s->n_rejected);
     printf("\n");
     bl_print_drops(stdout, s, "  dropped            ");
     if (s->n_est_from_runtime)

@@ -17,6 +17,12 @@ Until its moment comes it schedules FCFS (bl_batsim_sched.py). The modes:
   answer             an ANSWER no QUERY asked for (out of protocol order)
   events_at_end      events in the answer to SIMULATION_ENDS (out of order)
   call_past          CALL_ME_LATER at a time already passed
+  kill_waiting       KILL_JOB of a job still waiting
+  reject_running     REJECT_JOB of a running job
+  reject_kill        no rule broken: the known answers of REJECT_JOB and
+                     KILL_JOB (job 1 on resource 0 at 0, job 2 rejected,
+                     job 1 killed at 3, its JOB_KILLED checked: progress
+                     0.3; job 3 at 5 on resource 0)
   die                exits with status 3 at the first job
   hang               stops answering at the first job
 
@@ -41,6 +47,27 @@ def execute(now, job_id, alloc):
             "data": {"job_id": job_id, "alloc": alloc}}
 
 
+def reject_kill(msg, types, submitted):
+    now = msg["now"]
+    if submitted == ["w0!1", "w0!2"]:
+        return [execute(now, "w0!1", "0"),
+                {"timestamp": now, "type": "REJECT_JOB", "data": {"job_id": "w0!2"}},
+                {"timestamp": now, "type": "CALL_ME_LATER", "data": {"timestamp": 3}}]
+    if "REQUESTED_CALL" in types:
+        return [{"timestamp": now, "type": "KILL_JOB", "data": {"job_ids": ["w0!1"]}}]
+    for e in msg["events"]:
+        if e["type"] == "JOB_KILLED":
+            progress = e["data"]["job_progress"]["w0!1"]
+            if e["data"]["job_ids"] != ["w0!1"] or now != 3 or \
+                    abs(progress["progress"] - 0.3) > 1e-12 or progress["profile"] != "delay_10":
+                sys.exit(5)
+        if e["type"] == "JOB_COMPLETED" and e["data"]["job_id"] == "w0!1":
+            sys.exit(6)  # a killed job is acknowledged by JOB_KILLED only
+    if "w0!3" in submitted:
+        return [execute(now, "w0!3", "0")]
+    return []
+
+
 def misbehave(mode, msg, sched, seen):
     """The reply's events (None: the normal FCFS answer)."""
     now = msg["now"]
@@ -52,6 +79,8 @@ def misbehave(mode, msg, sched, seen):
             return [{"timestamp": now, "type": "CALL_ME_LATER",
                      "data": {"timestamp": now + 10}}]
         return None
+    if mode == "reject_kill":
+        return reject_kill(msg, types, submitted)
     if submitted and not seen.get("first"):
         seen["first"] = True
         if mode == "two_jobs_one_host":
@@ -66,6 +95,12 @@ def misbehave(mode, msg, sched, seen):
             return [execute(now - 1, submitted[0], "0")]
         if mode == "answer":
             return [{"timestamp": now, "type": "ANSWER", "data": {"consumed_energy": 0}}]
+        if mode == "kill_waiting":
+            return [{"timestamp": now, "type": "KILL_JOB", "data": {"job_ids": [submitted[1]]}},
+                    execute(now, submitted[0], "0")]
+        if mode == "reject_running":
+            return [execute(now, submitted[0], "0"),
+                    {"timestamp": now, "type": "REJECT_JOB", "data": {"job_id": submitted[0]}}]
         if mode == "call_past":
             return [{"timestamp": now, "type": "CALL_ME_LATER",
                      "data": {"timestamp": now - 5}}]

@@ -55,6 +55,7 @@ class Scheduler:
         self.free = []  # per resource: True when free
         self.queue = []  # waiting jobs, in submission order
         self.running = {}  # job id -> (planned end, resources)
+        self.alloc = {}  # job id -> its resource ids
 
     def begin(self, data):
         self.free = [True] * data["nb_compute_resources"]
@@ -71,6 +72,7 @@ class Scheduler:
     def start(self, now, job, out):
         ids = self.take(job["res"])
         self.running[job["id"]] = (now + job["walltime"], job["res"])
+        self.alloc[job["id"]] = ids
         out.append({"timestamp": now, "type": "EXECUTE_JOB",
                     "data": {"job_id": job["id"], "alloc": iset_format(ids)}})
 
@@ -127,8 +129,14 @@ class Scheduler:
                 self.queue.append(data["job"])
             elif kind == "JOB_COMPLETED":
                 self.running.pop(data["job_id"], None)
+                self.alloc.pop(data["job_id"], None)
                 for i in iset_parse(data["alloc"]):
                     self.free[i] = True
+            elif kind == "JOB_KILLED":
+                for job_id in data["job_ids"]:
+                    self.running.pop(job_id, None)
+                    for i in self.alloc.pop(job_id, []):
+                        self.free[i] = True
         return self.schedule(now)
 
 
