@@ -8,8 +8,9 @@
  * decisions written into a pol_out: start job J now (on hosts the engine
  * picks, or on hosts the policy names), promise that J will start by time
  * T, wake me up at time T, and (for an external scheduler's answers)
- * reject waiting job J or kill running job J. The engine applies and checks every decision
- * (an impossible one stops the run with ENG_POLICY and a message), then
+ * reject waiting job J or kill running job J. The engine applies and
+ * checks every decision (an impossible one stops the run with ENG_POLICY
+ * and a message), then
  * calls the policy again after the next event. All events of one instant are
  * applied before schedule() is called once for that instant.
  *

@@ -92,6 +92,7 @@ typedef struct bs_state {
     pol_bs_peer *peer;
     json_t *events; /* queued for the next request */
     size_t n_requests;
+    size_t bytes_out, bytes_in; /* JSON text sent and received */
     bool begun, ended, no_more_sent;
     uint8_t *jstate; /* per job: BS_* */
     bool *kill_asked;
@@ -569,9 +570,11 @@ static int exchange(bs_state *s, pol_out *out, double now, json_t *events, json_
         return ENG_NOMEM;
     s->n_requests++;
     char err[400] = "", *rtext = NULL;
-    size_t rlen = 0;
-    int rc = pol_bs_peer_exchange(s->peer, text, strlen(text), s->timeout_s, &rtext, &rlen, err,
+    size_t rlen = 0, tlen = strlen(text);
+    s->bytes_out += tlen;
+    int rc = pol_bs_peer_exchange(s->peer, text, tlen, s->timeout_s, &rtext, &rlen, err,
                                   sizeof err);
+    s->bytes_in += rlen;
     free(text);
     if (rc == ENG_NOMEM)
         return rc;
@@ -1023,10 +1026,20 @@ static int batsim_schedule(void *state, const pol_view *v, pol_out *out)
         s->ended = true;
         if ((rc = request(s, v, out, last, "SIMULATION_ENDS", true)))
             return rc;
+        pol_bs_peer_let_exit(s->peer, 2); /* it closes its socket and exits */
     }
     if (s->n_calls > 0)
         pol_out_wakeup(out, s->calls[0]);
     return ENG_OK;
+}
+
+/* The manifest's policy report: the exchange's size (deterministic; the
+ * engine times the policy itself). */
+static void batsim_report(void *state, char *buf, size_t len)
+{
+    const bs_state *s = state;
+    snprintf(buf, len, "requests=%zu bytes_sent=%zu bytes_received=%zu", s->n_requests,
+             s->bytes_out, s->bytes_in);
 }
 
 const pol_type pol_batsim = {
@@ -1042,4 +1055,5 @@ const pol_type pol_batsim = {
     .on_finish = batsim_on_finish,
     .on_capacity = batsim_on_capacity,
     .schedule = batsim_schedule,
+    .report = batsim_report,
 };

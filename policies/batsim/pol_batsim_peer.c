@@ -263,6 +263,28 @@ int pol_bs_peer_exchange(pol_bs_peer *p, const char *msg, size_t len, double tim
     return ENG_OK;
 }
 
+void pol_bs_peer_let_exit(pol_bs_peer *p, double grace_s)
+{
+    if (!p || p->status_r < 0 || p->exited)
+        return;
+    struct pollfd pf = {.fd = p->status_r, .events = POLLIN};
+    double deadline = mono_now() + grace_s;
+    for (;;) {
+        double left = deadline - mono_now();
+        if (left <= 0)
+            return;
+        int r = poll(&pf, 1, (int)(left * 1000) + 1);
+        if (r > 0) {
+            int status = 0;
+            p->exited = read(p->status_r, &status, sizeof status) == (ssize_t)sizeof status;
+            p->status = status;
+            return;
+        }
+        if (r < 0 && errno != EINTR)
+            return;
+    }
+}
+
 void pol_bs_peer_close(pol_bs_peer *p)
 {
     if (!p)

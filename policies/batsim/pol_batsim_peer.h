@@ -45,6 +45,11 @@ int pol_bs_peer_open(const char *endpoint, const char *command, pol_bs_peer **ou
 int pol_bs_peer_exchange(pol_bs_peer *p, const char *msg, size_t len, double timeout_s,
                          char **reply, size_t *reply_len, char *err, size_t errlen);
 
+/* After the last exchange (SIMULATION_ENDS answered): waits up to grace_s
+ * seconds for the scheduler it started to exit by itself, as Batsim's
+ * schedulers do, before pol_bs_peer_close stops it. */
+void pol_bs_peer_let_exit(pol_bs_peer *p, double grace_s);
+
 /* Closes the socket and stops the scheduler it started (SIGTERM to its
  * group, SIGKILL after a second), waiting for the guardian. NULL-safe. */
 void pol_bs_peer_close(pol_bs_peer *p);
