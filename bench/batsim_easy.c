@@ -168,7 +168,8 @@ static bool handle(sched *s, json_t *msg, json_t *out)
         const char *type = json_string_value(json_object_get(e, "type"));
         json_t *data = json_object_get(e, "data");
         if (strcmp(type, "SIMULATION_BEGINS") == 0) {
-            s->n_res = s->n_free = (int)json_integer_value(json_object_get(data, "nb_compute_resources"));
+            s->n_res = s->n_free = (int)json_integer_value(
+                json_object_get(data, "nb_compute_resources"));
             s->free = malloc((size_t)s->n_res * sizeof *s->free);
             for (int i = 0; i < s->n_res; i++)
                 s->free[i] = true;
