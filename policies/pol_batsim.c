@@ -106,8 +106,8 @@ typedef struct bs_state {
     size_t n_calls, cap_calls;
     json_t *kills;        /* job ids for the next JOB_KILLED */
     json_t *progress;     /*   and the progress of those really killed */
-    uint32_t *exec_stamp; /* per job: the reply stamp that executed it */
-    uint32_t *taken;      /* per host: the reply stamp that gave it */
+    uint32_t *exec_stamp; /* per job: the call (stamp) that executed it */
+    uint32_t *taken;      /* per host: the call (stamp) that gave it */
     uint32_t stamp;
     int32_t *hostbuf;
     size_t cap_hostbuf;
@@ -687,7 +687,7 @@ static int on_execute(reply_ctx *cx, json_t *data)
         int32_t h = s->hostbuf[k];
         const pol_host *ph = &v->hosts[h];
         if (s->taken[h] == s->stamp)
-            return BAD(cx, "job %s: resource %d is given to two jobs in this reply", id, h);
+            return BAD(cx, "job %s: resource %d is given to two jobs at this instant", id, h);
         if (!ph->up)
             return BAD(cx, "job %s: resource %d is down", id, h);
         if (ph->free_cores < ph->cores)
@@ -794,8 +794,8 @@ static int on_kill(reply_ctx *cx, json_t *data)
                        id);
         if (s->jstate[idx] == BS_RUNNING && s->exec_stamp[idx] == s->stamp)
             return BAD(cx,
-                       "job %s is executed by this same reply: it can be killed from the "
-                       "next one on",
+                       "job %s was executed at this same instant: it can be killed once it "
+                       "runs",
                        id);
         if (s->jstate[idx] == BS_RUNNING && s->kill_asked[idx])
             continue; /* asked twice: one kill */
@@ -849,7 +849,6 @@ static int apply_reply(bs_state *s, const pol_view *v, pol_out *out, json_t *rep
                    "SIMULATION_ENDS is answered by a message without events, got %zu "
                    "event%s",
                    json_array_size(events), json_array_size(events) == 1 ? "" : "s");
-    s->stamp++;
     double last = v->now_s;
     json_t *e;
     size_t k;
@@ -962,6 +961,7 @@ static int batsim_schedule(void *state, const pol_view *v, pol_out *out)
     int rc;
     if (s->ended)
         return pol_out_error(out, ENG_POLICY, "called after SIMULATION_ENDS");
+    s->stamp++; /* the hosts and jobs this call's replies decide on */
     if (!s->begun) {
         char err[400] = "";
         rc = pol_bs_peer_open(s->endpoint, s->command, &s->peer, err, sizeof err);

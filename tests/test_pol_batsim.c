@@ -221,7 +221,7 @@ static void expect_refused(const char *mode, const char *extra, const char *word
 static void test_rules(void)
 {
     expect_refused("two_jobs_one_host", NULL,
-                   "EXECUTE_JOB): job w0!2: resource 0 is given to two jobs in this reply");
+                   "EXECUTE_JOB): job w0!2: resource 0 is given to two jobs at this instant");
     expect_refused("busy_host", NULL, "job w0!3: resource 0 is in use by a running job");
     expect_refused("too_many", NULL,
                    "job w0!1 requested 1 resource and the allocation \"0-1\" holds 2");
