@@ -108,6 +108,7 @@ typedef struct bs_state {
     json_t *progress;     /*   and the progress of those really killed */
     uint32_t *exec_stamp; /* per job: the call (stamp) that executed it */
     uint32_t *taken;      /* per host: the call (stamp) that gave it */
+    bool *down;           /* per host: down as last notified */
     uint32_t stamp;
     int32_t *hostbuf;
     size_t cap_hostbuf;
@@ -340,9 +341,10 @@ static int batsim_init(void *state, const pol_setup *setup, char *err, size_t er
     s->kills = json_array();
     s->progress = json_object();
     s->exec_stamp = calloc(n1, sizeof *s->exec_stamp);
-    if (!s->progress || !s->exec_stamp || !s->endpoint || (cmd && !s->command) || !s->workload ||
-        !s->jstate || !s->kill_asked || !s->slowest || !s->alloc_text || !s->ids || !s->id_idx ||
-        !s->taken || !s->events || !s->kills)
+    s->down = calloc(setup->n_hosts ? setup->n_hosts : 1, sizeof *s->down);
+    if (!s->progress || !s->exec_stamp || !s->down || !s->endpoint || (cmd && !s->command) ||
+        !s->workload || !s->jstate || !s->kill_asked || !s->slowest || !s->alloc_text || !s->ids ||
+        !s->id_idx || !s->taken || !s->events || !s->kills)
         return ENG_NOMEM; /* fini frees what was allocated */
     for (size_t k = 0; k < s->id_cap; k++)
         s->id_idx[k] = -1;
@@ -377,6 +379,7 @@ static void batsim_fini(void *state)
     json_decref(s->kills);
     json_decref(s->progress);
     free(s->exec_stamp);
+    free(s->down);
 }
 
 /* ---- the hooks: events for the next request ------------------------------ */
@@ -476,7 +479,7 @@ static int batsim_on_finish(void *state, const pol_view *v, const pol_job *job)
     return ok ? ENG_OK : ENG_NOMEM;
 }
 
-/* Hosts that went down or came back since the last look: NOTIFY
+/* Hosts that went down or came back since the last notification: NOTIFY
  * machine_unavailable / machine_available with their interval sets. */
 static int batsim_on_capacity(void *state, const pol_view *v)
 {
@@ -487,8 +490,10 @@ static int batsim_on_capacity(void *state, const pol_view *v)
     for (int up = 0; up < 2; up++) {
         size_t n = 0;
         for (size_t h = 0; h < v->n_hosts; h++)
-            if (v->hosts[h].up == (bool)up)
+            if (v->hosts[h].up == (bool)up && s->down[h] == (bool)up) {
                 s->hostbuf[n++] = (int32_t)h;
+                s->down[h] = !up;
+            }
         if (!n)
             continue;
         char *set = iset_format(s->hostbuf, n);

@@ -8,7 +8,8 @@
  *              scenarios of bl_scenarios.h (S1's J3 backfilled to end
  *              exactly at the shadow time, S2's extra host used once...)
  *              and on the first 2000 jobs of KTH-SP2 (skipped when the log
- *              is absent);
+ *              is absent), also under host failures (NOTIFY machine
+ *              availability, COMPLETED_FAILED);
  *   decisions  REJECT_JOB and KILL_JOB on a hand-computed case;
  *   rules      tests/batsim/bl_batsim_bad.py breaks one rule per mode:
  *              exit 1, a message naming the reply, the event and the
@@ -87,17 +88,18 @@ static int run_bridge(const char *platform, const char *swf, const char *script,
 }
 
 /* jobs.csv of the built-in policy and of the Python scheduler, equal. */
-static void check_equal(const char *platform, const char *swf, const char *policy, const char *what)
+static void check_equal_with(const char *platform, const char *swf, const char *policy,
+                             const char *what, const char *extra)
 {
     char builtin[1024], bridge[1024], a[1100], b[1100], args[64];
     snprintf(builtin, sizeof builtin, "%s/builtin-%d", bl_tmpdir(), serial++);
     char *log = NULL;
-    int rc = bl_run(&log, "run -q --check --platform %s --workload %s --policy %s --out %s",
-                    platform, swf, policy, builtin);
+    int rc = bl_run(&log, "run -q --check --platform %s --workload %s --policy %s --out %s %s",
+                    platform, swf, policy, builtin, extra ? extra : "");
     CU_ASSERT_EQUAL(rc, 0);
     free(log);
     snprintf(args, sizeof args, "--policy %s", policy);
-    rc = run_bridge(platform, swf, "tests/batsim/bl_batsim_sched.py", args, NULL, bridge,
+    rc = run_bridge(platform, swf, "tests/batsim/bl_batsim_sched.py", args, extra, bridge,
                     sizeof bridge, &log);
     if (rc)
         printf("\n  %s under %s through the protocol: exit %d: %s", what, policy, rc, log);
@@ -116,6 +118,11 @@ static void check_equal(const char *platform, const char *swf, const char *polic
     CU_ASSERT(same);
     free(ta);
     free(tb);
+}
+
+static void check_equal(const char *platform, const char *swf, const char *policy, const char *what)
+{
+    check_equal_with(platform, swf, policy, what, NULL);
 }
 
 static void test_scenarios(void)
@@ -182,6 +189,52 @@ static void test_kth(void)
     snprintf(platform, sizeof platform, "%s", bl_src("platforms/kth-sp2.xml"));
     check_equal(platform, slice, "fcfs", "KTH-SP2, first 2000 jobs");
     check_equal(platform, slice, "easy", "KTH-SP2, first 2000 jobs");
+}
+
+/* Host failures (--failure-trace): the scheduler sees NOTIFY
+ * machine_unavailable / machine_available and JOB_COMPLETED
+ * COMPLETED_FAILED, and still decides as the built-in policies do. On
+ * tiny-4: n1 down [4, 12] cuts J1 at 4 (on hosts 0-1), n3 down [6, 40]
+ * holds the 4-host J2 until 40 (under EASY it also cuts J3, backfilled
+ * on host 2 at 2). On the KTH-SP2 slice: 60 outages drawn by a fixed
+ * generator. */
+static void test_failures(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 10, 20, 2, 0}, {2, 1, 5, 10, 4, 0}, {3, 2, 8, 8, 1, 0}, {4, 3, 30, 30, 2, 0}};
+    char swf[1024], trace[1024], platform[1024], extra[1100];
+    snprintf(swf, sizeof swf, "%s", write_swf("fail.swf", jobs, N_OF(jobs)));
+    snprintf(trace, sizeof trace, "%s", bl_write_tmp("tiny.ftrace", "n1 4 12\nn3 6 40\n"));
+    snprintf(platform, sizeof platform, "%s", bl_src("platforms/test/tiny-4.xml"));
+    snprintf(extra, sizeof extra, "--failure-trace %s", trace);
+    check_equal_with(platform, swf, "fcfs", "hand case, host failures", extra);
+    check_equal_with(platform, swf, "easy", "hand case, host failures", extra);
+    const char *path = bl_trace("KTH-SP2-1996-2.1-cln.swf");
+    if (!path) {
+        bl_skip_case("KTH-SP2-1996-2.1-cln.swf absent from %s: not replayed", bl_traces_dir());
+        return;
+    }
+    char text[4096];
+    size_t len = 0;
+    unsigned long long x = 20261201;
+    for (int k = 0; k < 60; k++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned h = 1 + (unsigned)(x >> 33) % 100;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned long t = (unsigned long)(x >> 33) % 2000000;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned long d = 600 + (unsigned long)(x >> 33) % 49400;
+        len += (size_t)snprintf(text + len, sizeof text - len, "sp2-%u %lu %lu\n", h, t, t + d);
+    }
+    snprintf(trace, sizeof trace, "%s", bl_write_tmp("kth.ftrace", text));
+    char line[2048], slice[1024];
+    snprintf(slice, sizeof slice, "%s/kth-2000-f.swf", bl_tmpdir());
+    snprintf(line, sizeof line, "grep -v '^;' '%s' | head -n 2000 > '%s'", path, slice);
+    CU_ASSERT_EQUAL_FATAL(bl_system(line, NULL), 0);
+    snprintf(platform, sizeof platform, "%s", bl_src("platforms/kth-sp2.xml"));
+    snprintf(extra, sizeof extra, "--failure-trace %s", trace);
+    check_equal_with(platform, slice, "fcfs", "KTH-SP2, first 2000 jobs, 60 outages", extra);
+    check_equal_with(platform, slice, "easy", "KTH-SP2, first 2000 jobs, 60 outages", extra);
 }
 
 /* The workload of the misbehaving scheduler: jobs 1 and 2 at 0, job 3 at
@@ -380,6 +433,7 @@ int bl_suite_pol_batsim(void)
     CU_add_test(s, "S1 under EASY through the protocol, by hand", test_s1_by_hand);
     CU_add_test(s, "scenarios: jobs.csv equal to fcfs and easy", test_scenarios);
     CU_add_test(s, "KTH-SP2 first 2000 jobs: jobs.csv equal to fcfs and easy", test_kth);
+    CU_add_test(s, "host failures: NOTIFY machine availability, jobs.csv equal", test_failures);
     CU_add_test(s, "a reply breaking a rule stops the run", test_rules);
     CU_add_test(s, "REJECT_JOB and KILL_JOB: known answers", test_reject_kill);
     CU_add_test(s, "a scheduler that dies or hangs", test_deadlines);

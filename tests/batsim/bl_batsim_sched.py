@@ -18,7 +18,10 @@ jobs.csv are equal byte for byte:
     head's need; a later job starts now if it fits and ends by the shadow
     time, or uses no more than the extra resources (which it then uses up);
   * a job gets the lowest-numbered free resources, as batchlab's engine
-    picks the lowest-named free hosts.
+    picks the lowest-named free hosts;
+  * a resource is not free while it is down (NOTIFY machine_unavailable,
+    until machine_available), as the engine's free units leave down hosts
+    out.
 
 Usage: bl_batsim_sched.py --policy fcfs|easy [--socket ENDPOINT]
 """
@@ -52,19 +55,21 @@ def iset_parse(text):
 class Scheduler:
     def __init__(self, policy):
         self.policy = policy
-        self.free = []  # per resource: True when free
+        self.free = []  # per resource: True when no job holds it
+        self.up = []  # per resource: False while it is down (NOTIFY)
         self.queue = []  # waiting jobs, in submission order
         self.running = {}  # job id -> (planned end, resources)
         self.alloc = {}  # job id -> its resource ids
 
     def begin(self, data):
         self.free = [True] * data["nb_compute_resources"]
+        self.up = [True] * data["nb_compute_resources"]
 
     def n_free(self):
-        return sum(self.free)
+        return sum(f and u for f, u in zip(self.free, self.up))
 
     def take(self, res):
-        ids = [i for i, f in enumerate(self.free) if f][:res]
+        ids = [i for i, f in enumerate(self.free) if f and self.up[i]][:res]
         for i in ids:
             self.free[i] = False
         return ids
@@ -132,6 +137,9 @@ class Scheduler:
                 self.alloc.pop(data["job_id"], None)
                 for i in iset_parse(data["alloc"]):
                     self.free[i] = True
+            elif kind == "NOTIFY" and data["type"] in ("machine_unavailable", "machine_available"):
+                for i in iset_parse(data["resources"]):
+                    self.up[i] = data["type"] == "machine_available"
             elif kind == "JOB_KILLED":
                 for job_id in data["job_ids"]:
                     self.running.pop(job_id, None)
