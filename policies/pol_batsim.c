@@ -52,9 +52,10 @@
  * QUERY asked for. A scheduler that dies or sends nothing within the
  * timeout ends the run the same way (pol_batsim_peer.h).
  *
- * Model differences (README "External schedulers"): whole hosts only
- * (--alloc core is refused, ENG_USAGE), no islands (the engine refuses
- * the policy on such a pool: --islands ignore), one pool per platform,
+ * Model differences (README "External schedulers"): whole hosts only (no
+ * POL_FLAG_CORES: the engine refuses --alloc core, ENG_USAGE), no islands
+ * (the engine refuses the policy on such a pool: --islands ignore), one
+ * pool per platform,
  * jobs killed at their walltime are reported COMPLETED_WALLTIME_REACHED as
  * Batsim does, a requeued job (--on-failure requeue) is submitted again
  * under its id.
@@ -297,11 +298,6 @@ static long iset_parse(const char *text, int32_t n_max, int32_t *ids, size_t cap
 static int batsim_init(void *state, const pol_setup *setup, char *err, size_t errlen)
 {
     bs_state *s = state;
-    if (setup->alloc == POL_ALLOC_CORE) {
-        snprintf(err, errlen,
-                 "Batsim's schedulers allocate whole machines: run it with --alloc node");
-        return ENG_USAGE;
-    }
     s->timeout_s = pol_opt_real(setup, "timeout");
     const char *cmd = pol_opt_str(setup, "command");
     if (cmd && !*cmd) {

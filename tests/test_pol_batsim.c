@@ -405,7 +405,9 @@ static void test_usage(void)
     int rc = bl_run(&log, "run -q --platform %s --workload %s --policy batsim --alloc core",
                     bl_src("platforms/test/tiny-4.xml"), swf);
     CU_ASSERT_EQUAL(rc, 2);
-    CU_ASSERT(log && bl_contains(log, "allocate whole machines: run it with --alloc node"));
+    CU_ASSERT(
+        log &&
+        bl_contains(log, "policy batsim allocates whole hosts only: run it with --alloc node"));
     free(log);
     rc = bl_run(&log, "run -q --platform %s --workload %s --policy batsim",
                 bl_src("platforms/test/islands-3-2.xml"), swf);

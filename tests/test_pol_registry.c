@@ -37,8 +37,8 @@ static void test_lookup(void)
     }
     CU_ASSERT_PTR_NULL(pol_find("sjf-magic"));
     /* the generated table holds every policy source's type, by symbol name */
-    CU_ASSERT_STRING_EQUAL(pol_names(),
-                           "alp, amp, conservative, easy, fcfs, knapsack, packet, sa, slurm");
+    CU_ASSERT_STRING_EQUAL(
+        pol_names(), "alp, amp, batsim, conservative, easy, fcfs, knapsack, packet, sa, slurm");
     for (size_t i = 1; i < n; i++)
         CU_ASSERT(strcmp(list[i - 1]->name, list[i]->name) < 0);
 }
