@@ -120,17 +120,19 @@ static void free_run_state(eng_core *c)
     }
     free(c->pj);
     free(c->promise_s);
+    free(c->run_s);
     free(c->plan_end_s);
     free(c->promised_at_s);
     eng_heap_fini(&c->ends);
     free(c->ending);
     free(c->started);
+    free(c->stopped);
     free(c->work);
     free(c->live_pos);
     free(c->live_cores);
     c->pj = NULL;
-    c->promise_s = c->plan_end_s = c->promised_at_s = NULL;
-    c->ending = c->started = NULL;
+    c->promise_s = c->run_s = c->plan_end_s = c->promised_at_s = NULL;
+    c->ending = c->started = c->stopped = NULL;
     c->work = NULL;
     c->live_pos = c->live_cores = NULL;
 }
@@ -243,6 +245,7 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
         .declared = c->policy->options,
         .n_islands = ps->n_islands,
         .island_units = ps->isl_units,
+        .run_s = c->run_s,
     };
     if (c->policy->init) {
         char err[512] = "";
@@ -280,6 +283,7 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
     size_t n1 = c->n ? c->n : 1;
     c->pj = calloc(n1, sizeof *c->pj);
     c->res = calloc(n1, sizeof *c->res);
+    c->run_s = malloc(n1 * sizeof *c->run_s);
     c->pool_pos = calloc(platform->n_hosts, sizeof *c->pool_pos);
     c->pools = calloc(platform->n_pools, sizeof *c->pools);
     if (opts->check)
@@ -288,8 +292,8 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
         c->plan_end_s = malloc(n1 * sizeof *c->plan_end_s);
     if (prep->init_unplanned && opts->check)
         c->promised_at_s = malloc(n1 * sizeof *c->promised_at_s);
-    if (!c->pj || !c->res || !c->pool_pos || !c->pools || (opts->check && !c->promise_s) ||
-        (prep->init_unplanned && !c->plan_end_s) ||
+    if (!c->pj || !c->res || !c->run_s || !c->pool_pos || !c->pools ||
+        (opts->check && !c->promise_s) || (prep->init_unplanned && !c->plan_end_s) ||
         (prep->init_unplanned && opts->check && !c->promised_at_s)) {
         eng_core_destroy(c);
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
@@ -319,6 +323,7 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
                                      .packet = -1,
                                      .start_step = -1,
                                      .end_step = -1};
+        c->run_s[i] = s->run_s;
         if (c->promise_s)
             c->promise_s[i] = INFINITY;
         if (i > 0 && s->submit_s < prep->jobs[i - 1].submit_s) {
@@ -488,6 +493,53 @@ static int requeue_job(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d)
     return ENG_OK;
 }
 
+/* pol_out_reject: a job waiting in this pool leaves the queue unstarted
+ * and ends now, REJECTED. */
+static int reject_job(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d)
+{
+    eng_job_result *r = idx >= 0 && (size_t)idx < c->n ? &c->res[idx] : NULL;
+    size_t at = r ? queue_lower_bound(ps, idx) : 0;
+    if (!r || r->state != ENG_JOB_QUEUED || at >= ps->n_queue || ps->queue[at]->idx != idx)
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s rejected job %lld, which is not waiting in its "
+                            "pool",
+                            c->now, policy_name(c), r ? (long long)c->pj[idx].id : (long long)idx);
+    memmove(ps->queue + at, ps->queue + at + 1, (ps->n_queue - at - 1) * sizeof *ps->queue);
+    ps->n_queue--;
+    c->queued--;
+    c->n_left--;
+    r->state = ENG_JOB_REJECTED;
+    r->start_s = r->end_s = c->now;
+    r->start_step = r->end_step = (int64_t)c->n_steps;
+    return ENG_OK;
+}
+
+/* pol_out_kill: a job running in this pool, started before this call,
+ * ends now; its end event moves to now (the old one is dropped as stale
+ * by eng_core_begin) and its hosts come free in the next step, at this
+ * same instant. */
+static int stop_job(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d)
+{
+    eng_job_result *r = idx >= 0 && (size_t)idx < c->n ? &c->res[idx] : NULL;
+    if (!r || r->state != ENG_JOB_RUNNING || r->stopped ||
+        c->prep->jobs[idx].pool != (int32_t)(ps - c->pools) || r->start_step == (int64_t)c->n_steps)
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s killed job %lld, which is not running in its pool "
+                            "since an earlier call",
+                            c->now, policy_name(c), r ? (long long)c->pj[idx].id : (long long)idx);
+    if (r->packet >= 0)
+        return eng_diag_set(d, ENG_POLICY, "t=%.17g: policy %s killed job %lld, a packet member",
+                            c->now, policy_name(c), (long long)c->pj[idx].id);
+    if (eng_grow(&c->stopped, &c->cap_stopped, c->n_stopped + 1, sizeof *c->stopped) ||
+        eng_heap_push(&c->ends, (eng_heap_ev){.t = c->now, .id = idx}))
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    c->stopped[c->n_stopped++] = idx;
+    r->stopped = true;
+    r->killed = r->failed = false;
+    r->end_s = c->now;
+    return ENG_OK;
+}
+
 static int call_policy(eng_core *c, pool_state *ps, eng_diag *d)
 {
     pol_view v = make_view(c, ps);
@@ -510,7 +562,7 @@ static int call_policy(eng_core *c, pool_state *ps, eng_diag *d)
     if (rc) {
         free(before);
         return eng_diag_set(d, rc, "t=%.17g: policy %s failed: %s", c->now, policy_name(c),
-                            eng_strerror(rc));
+                            ps->out.err[0] ? ps->out.err : eng_strerror(rc));
     }
     /* Promises first: a promise made in this call for a job started in the
      * same call is trivially kept. */
@@ -518,6 +570,10 @@ static int call_policy(eng_core *c, pool_state *ps, eng_diag *d)
         eng_check_promises(c, ps);
     for (size_t i = 0; i < ps->out.n_starts && rc == ENG_OK; i++)
         rc = start_job(c, ps, &ps->out.starts[i], d);
+    for (size_t i = 0; i < ps->out.n_rejects && rc == ENG_OK; i++)
+        rc = reject_job(c, ps, ps->out.rejects[i], d);
+    for (size_t i = 0; i < ps->out.n_kills && rc == ENG_OK; i++)
+        rc = stop_job(c, ps, ps->out.kills[i], d);
     if (rc == ENG_OK && c->opts.check)
         rc = eng_check_decisions(c, ps, before, n_before, d);
     free(before);
@@ -530,6 +586,10 @@ bool eng_core_begin(eng_core *c, double *t, const int32_t **ending, size_t *n_en
     double next = INFINITY;
     if (c->next_submit < c->n)
         next = c->prep->jobs[c->next_submit].submit_s;
+    /* an end moved to an earlier time by a kill leaves its old entry */
+    while (c->ends.n && (c->res[c->ends.v[0].id].state != ENG_JOB_RUNNING ||
+                         c->res[c->ends.v[0].id].end_s != c->ends.v[0].t))
+        eng_heap_pop(&c->ends);
     if (c->ends.n && c->ends.v[0].t < next)
         next = c->ends.v[0].t;
     for (size_t i = 0; i < c->n_pools; i++)
@@ -549,7 +609,9 @@ bool eng_core_begin(eng_core *c, double *t, const int32_t **ending, size_t *n_en
     while (c->ends.n && c->ends.v[0].t <= next) {
         if (eng_grow(&c->ending, &c->cap_ending, c->n_ending + 1, sizeof *c->ending))
             break; /* the rest is taken by the next begin */
-        c->ending[c->n_ending++] = eng_heap_pop(&c->ends).id;
+        eng_heap_ev ev = eng_heap_pop(&c->ends);
+        if (c->res[ev.id].state == ENG_JOB_RUNNING && c->res[ev.id].end_s == ev.t)
+            c->ending[c->n_ending++] = ev.id;
     }
     c->begun = true;
     *t = next;
@@ -584,6 +646,7 @@ int eng_core_step(eng_core *c, eng_diag *d)
         return eng_diag_set(d, ENG_INVAL, "eng_core_step without eng_core_begin");
     c->begun = false;
     c->n_started = 0;
+    c->n_stopped = 0;
     c->n_steps++;
     eng_energy_advance(c); /* the power of the last instant, up to now */
     int rc;
@@ -607,7 +670,10 @@ int eng_core_step(eng_core *c, eng_diag *d)
         c->running--;
         if (c->promised_at_s && (rc = eng_check_note_end(c, ps, idx)))
             return eng_diag_set(d, rc, "out of memory");
-        r->state = r->killed ? ENG_JOB_KILLED : r->failed ? ENG_JOB_FAILED : ENG_JOB_DONE;
+        r->state = r->stopped  ? ENG_JOB_STOPPED
+                   : r->killed ? ENG_JOB_KILLED
+                   : r->failed ? ENG_JOB_FAILED
+                               : ENG_JOB_DONE;
         bool requeue = eng_fail_ended(c, r);
         if (!requeue)
             c->n_left--;
@@ -743,6 +809,12 @@ void eng_core_finish(eng_core *c)
     eng_core_policy_report(c, c->report, sizeof c->report);
     free_run_state(c);
     c->finished = true;
+}
+
+size_t eng_core_stopped(const eng_core *c, const int32_t **jobs)
+{
+    *jobs = c->stopped;
+    return c->n_stopped;
 }
 
 size_t eng_core_started(const eng_core *c, const int32_t **jobs)

@@ -67,9 +67,11 @@ typedef enum eng_job_state {
     ENG_JOB_PENDING = 0, /* not submitted yet */
     ENG_JOB_QUEUED,
     ENG_JOB_RUNNING,
-    ENG_JOB_DONE,   /* ran to its end */
-    ENG_JOB_KILLED, /* reached its kill limit (requested time) */
-    ENG_JOB_FAILED, /* killed when one of its hosts failed */
+    ENG_JOB_DONE,     /* ran to its end */
+    ENG_JOB_KILLED,   /* reached its kill limit (requested time) */
+    ENG_JOB_FAILED,   /* killed when one of its hosts failed */
+    ENG_JOB_REJECTED, /* rejected by its policy before it started (pol_out_reject) */
+    ENG_JOB_STOPPED,  /* killed by its policy while it ran (pol_out_kill) */
 } eng_job_state;
 
 /* Host failures, drawn from the platform's availability model
@@ -132,6 +134,7 @@ typedef struct eng_job_result {
     int32_t state;    /* eng_job_state */
     bool killed;      /* reaches (or reached) its kill limit */
     bool failed;      /* one of its hosts fails before its end (failures on) */
+    bool stopped;     /* its policy killed it (pol_out_kill): ends now */
     int32_t units;    /* units it holds (a packet member: all its packet's) */
     int32_t packet;   /* -1, or the index of its packet's first member */
     double init_s;    /* initialization paid (0 for later packet members) */
@@ -243,6 +246,11 @@ int eng_core_step(eng_core *c, eng_diag *d);
 
 /* The jobs started by the last step (borrowed until the next step). */
 size_t eng_core_started(const eng_core *c, const int32_t **jobs);
+
+/* The running jobs their policy killed in the last step (pol_out_kill;
+ * borrowed until the next step): they now end at this instant, and a
+ * driver running their executions cuts them here. */
+size_t eng_core_stopped(const eng_core *c, const int32_t **jobs);
 
 /* What the i-th job started by the last step costs a driver: its slowest
  * allocated host (the first of equally slow ones in allocation order) and

@@ -121,6 +121,7 @@ struct eng_core {
     pol_job *pj;
     eng_job_result *res;
     double *promise_s; /* first promise per job (check mode), INFINITY if none */
+    double *run_s;     /* per job: its run time at the reference speed (pol_setup.run_s) */
     /* --init-planned no (prep->init_unplanned), else NULL: each job's
      * planned end (start + its planned length), which orders the running
      * sets, the view showing max(planned end, now); with --check, when each
@@ -145,6 +146,8 @@ struct eng_core {
         double dur_s; /* how long it runs */
     } * work;         /* parallel to started */
     size_t n_started, cap_started, cap_work;
+    int32_t *stopped; /* jobs killed by their policy in this step (pol_out_kill) */
+    size_t n_stopped, cap_stopped;
 
     /* Allocations, kept for the outputs as runs of consecutive hosts
      * (eng_host_run): a few per job whatever its width. */

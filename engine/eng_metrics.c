@@ -43,7 +43,7 @@ static void packet_accounting(const eng_prepared *prep, const eng_job_result *re
     long double sum_wait = 0, queued_s = 0;
     for (size_t i = 0; i < prep->n_jobs; i++) {
         const eng_job_result *r = &results[i];
-        if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED)
+        if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED && r->state != ENG_JOB_STOPPED)
             continue;
         double submit = prep->jobs[i].submit_s;
         bool pseudo = r->packet >= 0 && (size_t)r->packet != i;
@@ -88,7 +88,7 @@ int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         const eng_job_result *r = &results[i];
-        if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED)
+        if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED && r->state != ENG_JOB_STOPPED)
             continue;
         const eng_sim_job *j = &prep->jobs[i];
         double wait = r->start_s - j->submit_s;
@@ -112,10 +112,14 @@ int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
             t1 = r->end_s;
         if (r->state == ENG_JOB_KILLED)
             s->n_killed++;
+        else if (r->state == ENG_JOB_STOPPED)
+            s->n_stopped++;
         else
             s->n_completed++;
     }
     s->n_simulated = m;
+    for (size_t i = 0; i < n; i++)
+        s->n_rejected += results[i].state == ENG_JOB_REJECTED;
     s->n_types = prep->n_types;
     s->init_share_target = prep->init_share;
     s->init_total_s = (double)sum_init;
@@ -159,7 +163,7 @@ int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
 
 double eng_job_cost(const eng_platform *p, const eng_job_result *r, const eng_host_run *runs)
 {
-    if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED)
+    if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED && r->state != ENG_JOB_STOPPED)
         return 0;
     double held = r->end_s - r->start_s, cost = 0;
     for (int32_t u = 0; u < r->n_runs; u++) {
@@ -190,7 +194,7 @@ void eng_metrics_failures(const eng_prepared *prep, const eng_job_result *result
         s->n_failed += results[i].state == ENG_JOB_FAILED;
         s->n_requeues += (size_t)results[i].requeues;
     }
-    s->n_simulated = s->n_completed + s->n_killed + s->n_failed;
+    s->n_simulated = s->n_completed + s->n_killed + s->n_stopped + s->n_failed;
     if (s->makespan_s > 0 && s->total_units > 0)
         s->utilization += wasted_unit_s / ((double)s->total_units * s->makespan_s);
 }
@@ -211,7 +215,7 @@ int eng_metrics_log_agreement(const eng_workload *w, const eng_prepared *prep,
     long double sum_log = 0, sum_sim = 0, sum_abs = 0;
     for (size_t i = 0; i < n; i++) {
         const eng_job_result *r = &results[i];
-        if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED)
+        if (r->state != ENG_JOB_DONE && r->state != ENG_JOB_KILLED && r->state != ENG_JOB_STOPPED)
             continue;
         const eng_job *j = &w->jobs[prep->jobs[i].src];
         double logged = j->wait_s;

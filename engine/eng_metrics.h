@@ -92,6 +92,8 @@ typedef struct eng_summary {
     size_t n_completed;
     size_t n_killed;
     size_t n_failed;   /* cut by a host failure (not requeued) */
+    size_t n_stopped;  /* killed by their policy (pol_out_kill), counted as simulated */
+    size_t n_rejected; /* rejected by their policy (pol_out_reject), never started */
     size_t n_requeues; /* failed attempts that were requeued */
     double wasted_node_s;
     size_t n_dropped[ENG_DROP_COUNT];

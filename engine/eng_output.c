@@ -28,6 +28,10 @@ const char *eng_final_state_name(int state)
         return "COMPLETED_WALLTIME_REACHED";
     case ENG_JOB_FAILED:
         return "COMPLETED_FAILED";
+    case ENG_JOB_STOPPED:
+        return "COMPLETED_KILLED";
+    case ENG_JOB_REJECTED:
+        return "REJECTED";
     case ENG_JOB_QUEUED:
     case ENG_JOB_PENDING:
         return "NOT_SUBMITTED";
@@ -248,6 +252,10 @@ static json_t *summary_jobs(const eng_summary *s, bool *ok)
     eng_json_set(fin, "COMPLETED_SUCCESSFULLY", json_integer((json_int_t)s->n_completed), ok);
     eng_json_set(fin, "COMPLETED_WALLTIME_REACHED", json_integer((json_int_t)s->n_killed), ok);
     eng_json_set(fin, "COMPLETED_FAILED", json_integer((json_int_t)s->n_failed), ok);
+    if (s->n_stopped) /* only the policies that kill or reject (Batsim's) */
+        eng_json_set(fin, "COMPLETED_KILLED", json_integer((json_int_t)s->n_stopped), ok);
+    if (s->n_rejected)
+        eng_json_set(fin, "REJECTED", json_integer((json_int_t)s->n_rejected), ok);
     eng_json_set(o, "by_final_state", fin, ok);
     eng_json_set(o, "estimate_from_run_time", json_integer((json_int_t)s->n_est_from_runtime), ok);
     eng_json_set(o, "estimate_extended_to_run_time", json_integer((json_int_t)s->n_extended), ok);
@@ -473,7 +481,11 @@ static void schedule_job(void *arg, size_t i, eng_job *j)
     for (int32_t u = 0; u < x->n_runs && x->n_hosts > 0; u++)
         procs += (int64_t)runs[x->runs_off + (size_t)u].n * runs[x->runs_off + (size_t)u].cores;
     j->procs_alloc = procs;
-    j->status = x->state == ENG_JOB_DONE ? 1 : 0;
+    /* SWF status: 1 completed, 5 cancelled (by the scheduler: rejected or
+     * killed), 0 failed (walltime, host failure) */
+    j->status = x->state == ENG_JOB_DONE                                      ? 1
+                : x->state == ENG_JOB_STOPPED || x->state == ENG_JOB_REJECTED ? 5
+                                                                              : 0;
 }
 
 /* Writes schedule.swf's content to a->f; a failed write is reported for

@@ -560,9 +560,10 @@ void pol_out_init(pol_out *out)
 
 void pol_out_reset(pol_out *out)
 {
-    out->n_starts = out->n_hosts = out->n_promises = 0;
+    out->n_starts = out->n_hosts = out->n_promises = out->n_rejects = out->n_kills = 0;
     out->wakeup_s = INFINITY;
     out->oom = 0;
+    out->err[0] = '\0';
 }
 
 void pol_out_fini(pol_out *out)
@@ -570,6 +571,8 @@ void pol_out_fini(pol_out *out)
     free(out->starts);
     free(out->hosts);
     free(out->promises);
+    free(out->rejects);
+    free(out->kills);
     pol_out_init(out);
 }
 
@@ -614,4 +617,32 @@ void pol_out_wakeup(pol_out *out, double at_s)
 {
     if (at_s < out->wakeup_s)
         out->wakeup_s = at_s;
+}
+
+int pol_out_error(pol_out *out, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->err, sizeof out->err, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+static void append_idx(pol_out *out, int32_t **v, size_t *n, size_t *cap, const pol_job *job)
+{
+    if (eng_grow(v, cap, *n + 1, sizeof **v)) {
+        out->oom = 1;
+        return;
+    }
+    (*v)[(*n)++] = job->idx;
+}
+
+void pol_out_reject(pol_out *out, const pol_job *job)
+{
+    append_idx(out, &out->rejects, &out->n_rejects, &out->cap_rejects, job);
+}
+
+void pol_out_kill(pol_out *out, const pol_job *job)
+{
+    append_idx(out, &out->kills, &out->n_kills, &out->cap_kills, job);
 }

@@ -7,8 +7,10 @@
  * the free capacity and the hosts' static attributes) and answers with
  * decisions written into a pol_out: start job J now (on hosts the engine
  * picks, or on hosts the policy names), promise that J will start by time
- * T, and wake me up at time T. The engine applies and checks every decision
- * (an impossible one stops the run with ENG_POLICY and a message), then
+ * T, wake me up at time T, and (for an external scheduler's answers)
+ * reject waiting job J or kill running job J. The engine applies and
+ * checks every decision (an impossible one stops the run with ENG_POLICY
+ * and a message), then
  * calls the policy again after the next event. All events of one instant are
  * applied before schedule() is called once for that instant.
  *
@@ -170,8 +172,13 @@ typedef struct pol_out {
     size_t n_hosts, cap_hosts;
     pol_promise *promises;
     size_t n_promises, cap_promises;
+    int32_t *rejects; /* idx of waiting jobs to reject (pol_out_reject) */
+    size_t n_rejects, cap_rejects;
+    int32_t *kills; /* idx of running jobs to kill (pol_out_kill) */
+    size_t n_kills, cap_kills;
     double wakeup_s; /* earliest requested wake-up, INFINITY if none */
     int oom;         /* set when an append failed; the engine reports it */
+    char err[512];   /* why schedule() failed, in words (pol_out_error), or "" */
 } pol_out;
 
 /* Start job now on hosts the engine picks. */
@@ -202,6 +209,29 @@ void pol_out_promise(pol_out *out, const pol_job *job, double start_by_s);
 /* Ask to be called again at at_s even if no job event happens then. */
 void pol_out_wakeup(pol_out *out, double at_s);
 
+/* Reject a waiting job (Batsim's REJECT_JOB): it leaves the queue without
+ * running and ends now, REJECTED in jobs.csv (success 0). The job must be
+ * waiting in this pool and not started by the same call; the engine
+ * stops the run otherwise (ENG_POLICY). No hook follows. */
+void pol_out_reject(pol_out *out, const pol_job *job);
+
+/* Kill a running job now (Batsim's KILL_JOB): it ends at this instant,
+ * COMPLETED_KILLED in jobs.csv (success 0), and its hosts come free in a
+ * step of the same instant, after which on_finish and schedule() follow as
+ * for any end. The job must be running in this pool, started before this
+ * call and not a packet member (ENG_POLICY otherwise). Rejections and
+ * kills apply after the call's starts. */
+void pol_out_kill(pol_out *out, const pol_job *job);
+
+/* Says why the schedule() call now failing fails ("message 7 from the
+ * scheduler, EXECUTE_JOB w0!12: host 3 is already allocated"), printf
+ * style, and returns code, so that `return pol_out_error(out, ENG_POLICY,
+ * ...)` ends the call: the engine reports the text in place of the
+ * code's generic one. For a policy whose decisions come from outside the
+ * process (POL_FLAG_EXTERNAL), where a bad decision is bad input. */
+int pol_out_error(pol_out *out, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 void pol_out_init(pol_out *out);
 void pol_out_reset(pol_out *out);
 void pol_out_fini(pol_out *out);
@@ -228,6 +258,11 @@ typedef struct pol_setup {
     const pol_option *declared; /* the policy's option table, for the pol_opt_* getters */
     int32_t n_islands;          /* as in pol_view */
     const int32_t *island_units;
+    /* Each job's run time at the reference speed (n_jobs entries, by idx),
+     * for a bridge that describes the jobs to a scheduler outside the
+     * process in a protocol that carries them (Batsim's delay profiles).
+     * A policy plans with estimate_s and never reads this. */
+    const double *run_s;
 } pol_setup;
 
 /* What a policy guarantees (the invariant checker verifies ORDERED and
@@ -257,6 +292,11 @@ enum {
      * pool with islands under --alloc core (ENG_USAGE: "--islands
      * ignore"); under node allocation POL_FLAG_ISLANDS suffices. */
     POL_FLAG_ISLANDS_CORES = 1u << 5,
+    /* Its decisions come from outside the process (a scheduler at the
+     * other end of a socket, policies/pol_batsim.c): it runs only with
+     * that peer, so the suites that run every registered policy on their
+     * own leave it out, and its own suite runs it with its peer. */
+    POL_FLAG_EXTERNAL = 1u << 6,
 };
 
 /* Island placement, shared by the engine and the policies. */
@@ -461,9 +501,11 @@ bool pol_parse_int(const char *text, int64_t *out);
  * another version, which the tests use to check the refusal.)
  */
 /* 1: the first interface; 2: typed options (pol_option, pol_opt_*) and
- * the capability flags POL_FLAG_CORES and POL_FLAG_ISLANDS_CORES. */
+ * the capability flags POL_FLAG_CORES and POL_FLAG_ISLANDS_CORES; 3:
+ * pol_setup.run_s, pol_out.err and pol_out_error, POL_FLAG_EXTERNAL,
+ * pol_out_reject and pol_out_kill (their arrays in pol_out). */
 #ifndef POL_INTERFACE_VERSION
-#define POL_INTERFACE_VERSION 2u
+#define POL_INTERFACE_VERSION 3u
 #endif
 
 /* The exported symbols' names, for the loader's dlsym. */

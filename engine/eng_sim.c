@@ -249,7 +249,9 @@ struct executor {
     int32_t job;    /* -1: none */
     sg_host_t host; /* NULL: a job on no host (nothing to execute) */
     double flops;
-    double dur_s; /* per_core: how long each execution lasts */
+    double dur_s;   /* per_core: how long each execution lasts */
+    sg_exec_t exec; /* while it executes (not per_core) */
+    bool cut;       /* its job was killed by its policy (pol_out_kill) */
     executor *next_free;
 };
 
@@ -299,14 +301,17 @@ static void executor_main(int argc, char **argv)
     sg_actor_daemonize(sg_actor_self());
     for (;;) {
         sg_sem_acquire(x->go);
-        if (x->s->per_core && x->host) {
-            run_per_core(x);
-        } else if (x->host) {
+        if (x->s->per_core && x->host && !x->cut) {
+            run_per_core(x); /* the energy cross-check: runs no policy that kills */
+        } else if (x->host && !x->cut) {
             sg_exec_t e = sg_actor_exec_init(x->flops);
             sg_exec_set_host(e, x->host);
             sg_exec_start(e);
-            sg_exec_wait(e);
+            x->exec = e;
+            sg_exec_wait(e); /* returns early when cancelled (cut_exec) */
+            x->exec = NULL;
         }
+        x->cut = false;
         sim *s = x->s;
         int32_t job = x->job;
         /* The execution must end exactly when the core ends the job: one
@@ -326,6 +331,22 @@ static void executor_main(int argc, char **argv)
         if (s->on_done)
             s->on_done(s, job);
         sg_sem_release(s->done);
+    }
+}
+
+/* A job killed by its policy ends now: its execution is cancelled (or,
+ * not begun yet, skipped), so that its executor reports the end at this
+ * instant, which the core now holds as the job's end. O(executors). */
+static void cut_exec(sim *s, int32_t job)
+{
+    for (size_t i = 0; i < s->n_executors; i++) {
+        executor *x = s->all[i];
+        if (x->job != job)
+            continue;
+        x->cut = true;
+        if (x->exec)
+            sg_exec_cancel(x->exec);
+        return;
     }
 }
 
@@ -433,6 +454,10 @@ static void driver_main(int argc, char **argv)
             s->rc = rc;
             return;
         }
+        const int32_t *stopped;
+        size_t n_stopped = eng_core_stopped(s->core, &stopped);
+        for (size_t i = 0; i < n_stopped; i++)
+            cut_exec(s, stopped[i]);
         const int32_t *started;
         size_t n_started = eng_core_started(s->core, &started);
         for (size_t i = 0; i < n_started; i++) {

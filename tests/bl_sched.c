@@ -177,7 +177,7 @@ int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char 
                          .init_times = opts->init_times,
                          .n_init_times = opts->n_init_times,
                          .init_unplanned = opts->init_unplanned},
-                .core = {.policy = pol_find(policy),
+                .core = {.policy = opts->policy_type ? opts->policy_type : pol_find(policy),
                          .options = opts->options,
                          .n_options = opts->n_options,
                          .seed = 1,

@@ -52,7 +52,7 @@ static void test_usage_errors(void)
            "--platform and --workload are required");
     expect(RUN "--workload traces/fixtures/small.swf", 2, "--policy is required");
     expect(RUN "--workload traces/fixtures/small.swf --policy sjf", 2,
-           "unknown policy 'sjf' (valid: alp, amp, conservative");
+           "unknown policy 'sjf' (valid: alp, amp, batsim, conservative");
     expect(RUN "--workload traces/fixtures/small.swf --policy easy --policy-opt depth=2", 2,
            "unknown option 'depth' for policy easy (accepted: backfill_order predictor)");
     expect(RUN "--workload traces/fixtures/small.swf --policy easy --policy-opt depth", 2,
@@ -75,7 +75,7 @@ static void test_usage_errors(void)
            "option backfill_order: expected queue or sjf, got 'lifo'");
     /* every subcommand refuses what it does not know; no empty names */
     expect("policies --bogus", 2, "unknown option '--bogus'");
-    expect("policies extra", 2, "unknown policy 'extra' (valid: alp, amp, conservative");
+    expect("policies extra", 2, "unknown policy 'extra' (valid: alp, amp, batsim, conservative");
     expect("policies easy slurm", 2, "unexpected argument 'slurm'");
     expect("--version x", 2, "--version: unexpected argument 'x'");
     expect("compare --platform platforms/kth-sp2.xml --workload traces/fixtures/small.swf "

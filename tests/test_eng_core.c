@@ -9,6 +9,7 @@
 #include "bl_test.h"
 #include "eng_core.h"
 #include "eng_policy.h"
+#include "eng_run.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -497,6 +498,89 @@ static void test_init_unplanned_view(void)
     bl_sched_fini(&s);
 }
 
+/* pol_out_reject and pol_out_kill, by a hand policy on 4 hosts: J1 and
+ * J2 (1 host each) at 0, J3 at 5. At 0 it starts J1 and rejects J2, and
+ * asks to be woken at 3; at 3 it kills J1; later jobs start in queue
+ * order. Known answers: J1 [0, 3] STOPPED (it would run 10), J2 REJECTED
+ * at 0, never started, J3 [5, 10]. judge_mode picks a broken decision
+ * instead: reject a running job, kill a waiting one, kill a job started
+ * by the same call. */
+static int judge_mode;
+
+static int judge_schedule(void *state, const pol_view *v, pol_out *out)
+{
+    (void)state;
+    const pol_job *j1 = NULL;
+    for (size_t i = 0; i < v->n_running; i++)
+        if (v->running[i]->id == 1)
+            j1 = v->running[i];
+    if (v->now_s == 0) {
+        pol_out_start(out, v->queue[0]);
+        if (judge_mode == 1)
+            pol_out_reject(out, v->queue[0]); /* started by this call */
+        else if (judge_mode == 2)
+            pol_out_kill(out, v->queue[1]); /* waiting */
+        else if (judge_mode == 3)
+            pol_out_kill(out, v->queue[0]); /* started by this call */
+        else
+            pol_out_reject(out, v->queue[1]);
+        pol_out_wakeup(out, 3);
+        return 0;
+    }
+    if (v->now_s == 3 && j1) {
+        pol_out_kill(out, j1);
+        return 0;
+    }
+    int32_t free_units = v->free_units;
+    for (size_t i = 0; i < v->n_queue && v->queue[i]->units <= free_units; i++) {
+        pol_out_start(out, v->queue[i]);
+        free_units -= v->queue[i]->units;
+    }
+    return 0;
+}
+
+static void test_reject_kill(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 10, 20, 1, 0}, {2, 0, 10, 20, 1, 0}, {3, 5, 5, 10, 1, 0}};
+    const pol_type judge = {.name = "judge", .schedule = judge_schedule};
+    bl_opts o = {.policy_type = &judge};
+    bl_sched s;
+    judge_mode = 0;
+    bl_core_run("judge", jobs, 3, bl_uniform_platform(4, 1), &o, &s);
+    CU_ASSERT_EQUAL_FATAL(s.rc, 0);
+    static const bl_expect e[] = {{1, 0, 3}, {2, 0, 0}, {3, 5, 10}};
+    bl_check(&s, e, 3, "reject and kill");
+    CU_ASSERT_EQUAL(bl_state(&s, 1), ENG_JOB_STOPPED);
+    CU_ASSERT_EQUAL(bl_state(&s, 2), ENG_JOB_REJECTED);
+    CU_ASSERT_EQUAL(bl_state(&s, 3), ENG_JOB_DONE);
+    bl_sched_fini(&s);
+
+    /* the same through SimGrid: J1's execution is cut at 3 */
+    eng_run_report rep;
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(
+        bl_sim_run("judge", jobs, 3, bl_src("platforms/test/tiny-4.xml"), &o, &rep, &d), 0);
+    bl_check_rep(&rep, e, 3, "reject and kill, SimGrid");
+    CU_ASSERT_EQUAL(rep.summary.n_stopped, 1);
+    CU_ASSERT_EQUAL(rep.summary.n_rejected, 1);
+    CU_ASSERT_EQUAL(rep.summary.n_completed, 1);
+    eng_run_report_fini(&rep);
+
+    static const char *const refused[] = {
+        "", "policy judge rejected job 1, which is not waiting in its pool",
+        "policy judge killed job 2, which is not running in its pool since an earlier call",
+        "policy judge killed job 1, which is not running in its pool since an earlier call"};
+    for (judge_mode = 1; judge_mode <= 3; judge_mode++) {
+        bl_core_run("judge", jobs, 3, bl_uniform_platform(4, 1), &o, &s);
+        CU_ASSERT_EQUAL(s.rc, ENG_POLICY);
+        CU_ASSERT(bl_contains(s.diag.msg, refused[judge_mode]));
+        bl_sched_fini(&s);
+    }
+    judge_mode = 0;
+}
+
 int bl_suite_eng_core(void)
 {
     CU_pSuite s = CU_add_suite("eng_core", NULL, NULL);
@@ -514,6 +598,7 @@ int bl_suite_eng_core(void)
     CU_add_test(s, "init not planned: overdue jobs shown ending now; refusal",
                 test_init_unplanned_view);
     CU_add_test(s, "finish: the report kept, the run's state freed once", test_finish);
+    CU_add_test(s, "a policy rejects a waiting job and kills a running one", test_reject_kill);
     CU_add_test(s, "time series: busy units from the allocation mode", test_ts_busy_units);
     CU_add_test(s, "islands: a policy that does not plan with them is refused",
                 test_island_refusal);

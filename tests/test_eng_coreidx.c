@@ -406,6 +406,8 @@ static void test_random_differential(void)
             const struct cores_variant *var = k < n_registered ? NULL
                                                                : &cores_variants[k - n_registered];
             const char *name = var ? var->policy : list[k]->name;
+            if (!var && (list[k]->flags & POL_FLAG_EXTERNAL))
+                continue; /* runs only with its peer (test_pol_batsim.c) */
             gsl_rng_set(pr, pseed);
             eng_platform *p = random_platform(pr, islands);
             bl_opts o = {.alloc = POL_ALLOC_CORE,

@@ -37,8 +37,8 @@ static void test_lookup(void)
     }
     CU_ASSERT_PTR_NULL(pol_find("sjf-magic"));
     /* the generated table holds every policy source's type, by symbol name */
-    CU_ASSERT_STRING_EQUAL(pol_names(),
-                           "alp, amp, conservative, easy, fcfs, knapsack, packet, sa, slurm");
+    CU_ASSERT_STRING_EQUAL(
+        pol_names(), "alp, amp, batsim, conservative, easy, fcfs, knapsack, packet, sa, slurm");
     for (size_t i = 1; i < n; i++)
         CU_ASSERT(strcmp(list[i - 1]->name, list[i]->name) < 0);
 }
@@ -264,6 +264,8 @@ static void test_declared_defaults(void)
             n_defs++;
         }
         CU_ASSERT_EQUAL(pol_try_options(t, defs, n_defs, err, sizeof err), ENG_OK);
+        if (t->flags & POL_FLAG_EXTERNAL)
+            continue; /* runs only with its peer (test_pol_batsim.c) */
         for (int round = 0; round < 4; round++) {
             bool hetero = round % 2;
             pol_alloc alloc = round / 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE;
@@ -393,6 +395,8 @@ static void test_conformance(void)
         }
         unsigned long seed = gsl_rng_get(r);
         for (size_t k = 0; k < n_policies; k++) {
+            if (k < n_registered && (list[k]->flags & POL_FLAG_EXTERNAL))
+                continue; /* runs only with its peer (test_pol_batsim.c) */
             /* same platform for every policy of the round */
             gsl_rng *pr = gsl_rng_alloc(gsl_rng_mt19937);
             gsl_rng_set(pr, seed);
@@ -481,6 +485,8 @@ static void test_conformance_init_unplanned(void)
         bl_jobspec *jobs = random_jobs(r, n, max_procs, 2);
         unsigned long seed = gsl_rng_get(r);
         for (size_t k = 0; k < n_registered + n_extra; k++) {
+            if (k < n_registered && (list[k]->flags & POL_FLAG_EXTERNAL))
+                continue; /* runs only with its peer (test_pol_batsim.c) */
             gsl_rng *pr = gsl_rng_alloc(gsl_rng_mt19937);
             gsl_rng_set(pr, seed);
             eng_platform *p = random_platform(pr, hetero, two_pools, &cores, false);
@@ -586,6 +592,8 @@ static void test_conformance_islands(void)
         size_t n = 200 + gsl_rng_uniform_int(r, 300);
         bl_jobspec *jobs = random_jobs(r, n, 12 * cores, 1);
         for (size_t k = 0; k < n_policies; k++) {
+            if (k < n_registered && (list[k]->flags & POL_FLAG_EXTERNAL))
+                continue; /* runs only with its peer (test_pol_batsim.c) */
             gsl_rng_set(pr, seed);
             eng_platform *p = island_platform(pr, three, &cores, failing);
             const eng_pool *pool = &p->pools[0];

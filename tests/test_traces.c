@@ -47,6 +47,8 @@ static void replay(const trace_case *c)
     size_t n;
     const pol_type *const *list = pol_list(&n);
     for (size_t k = 0; k < n; k++) {
+        if (list[k]->flags & POL_FLAG_EXTERNAL)
+            continue; /* runs only with its peer (test_pol_batsim.c) */
         eng_run_spec spec = {
             .platform_path = bl_src(c->platform),
             .workload = w,

@@ -27,6 +27,7 @@ static const struct capability {
     {POL_FLAG_ISLANDS, "plans with islands (--islands strict)"},
     {POL_FLAG_REPLANS, "re-plans at every call (runs with --init-planned no)"},
     {POL_FLAG_CORES, "allocates cores (--alloc core)"},
+    {POL_FLAG_EXTERNAL, "drives an external scheduler (--scheduler-socket, --scheduler-cmd)"},
     {POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
      "plans with islands under --alloc core too"},
 };

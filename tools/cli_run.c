@@ -10,6 +10,7 @@
  * own temporary files and exits 128 + N at once (a child still alive then
  * gets SIGTERM from the kernel as its parent dies).
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli_run.h"
 
 #include "cli.h"
@@ -332,16 +333,58 @@ void bl_run_inputs_fini(bl_run_inputs *in)
     in->command = NULL;
 }
 
+/* A policy whose decisions come from outside (POL_FLAG_EXTERNAL: the
+ * Batsim bridge) gets the --scheduler-* options and the workload's
+ * absolute path as policy options, after those of its spec, which then
+ * also name them in the manifest: the command line holds the processes'
+ * and the environment's settings and passes them down. *kv is malloc'd
+ * (the caller frees it and, in *abs, the path); NULL when nothing is
+ * added. 0, or 1 when memory runs out. */
+static int external_options(const bl_run_config *c, const bl_policy_spec *ps, pol_kv **kv,
+                            size_t *n, char **abs)
+{
+    *kv = NULL;
+    *abs = NULL;
+    *n = ps->n_kv;
+    if (!(ps->type->flags & POL_FLAG_EXTERNAL))
+        return 0;
+    *kv = malloc((ps->n_kv + 4) * sizeof **kv);
+    *abs = realpath(c->workload, NULL);
+    if (!*kv)
+        return 1;
+    memcpy(*kv, ps->kv, ps->n_kv * sizeof **kv);
+    const pol_kv add[] = {{"socket", c->scheduler_socket},
+                          {"command", c->scheduler_cmd},
+                          {"timeout", c->scheduler_timeout_arg},
+                          {"workload", *abs ? *abs : c->workload}};
+    for (size_t i = 0; i < sizeof add / sizeof add[0]; i++)
+        if (add[i].value)
+            (*kv)[(*n)++] = add[i];
+    return 0;
+}
+
 int bl_run_one(const bl_run_config *cfg, const bl_run_inputs *in, const bl_policy_spec *policy,
                const char *out_dir, bool name_policy, eng_run_report *rep)
 {
+    bl_policy_spec ext = *policy;
+    pol_kv *kv;
+    char *abs;
+    if (external_options(cfg, policy, &kv, &ext.n_kv, &abs)) {
+        free(abs);
+        fprintf(stderr, "batchlab %s: out of memory\n", in->cmd);
+        return 1;
+    }
+    if (kv)
+        ext.kv = kv;
     eng_run_spec spec;
-    fill_spec(&spec, cfg, in, policy, out_dir);
+    fill_spec(&spec, cfg, in, &ext, out_dir);
     spec.summary_only = true;
     const char *label = name_policy ? policy->label : NULL;
     eng_diag d;
     eng_diag_clear(&d);
     int failed = eng_run_isolated(&spec, rep, &d);
+    free(kv);
+    free(abs);
     if (eng_run_stopped_by()) {
         if (!failed)
             eng_run_report_fini(rep);
@@ -413,6 +456,10 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
            s->n_input, s->n_simulated, s->n_completed, s->n_killed);
     if (spec->sim.core.failures.enabled)
         printf(", %zu cut by a host failure", s->n_failed);
+    if (s->n_stopped)
+        printf(", %zu killed by the scheduler", s->n_stopped);
+    if (s->n_rejected)
+        printf("; %zu rejected by the scheduler", s->n_rejected);
     printf("\n");
     bl_print_drops(stdout, s, "  dropped            ");
     if (s->n_est_from_runtime)
@@ -540,6 +587,14 @@ int bl_cmd_run(int argc, char **argv)
     const bl_arg *popt = bl_args_get(&a, "policy-opt");
     if (rc == 0)
         rc = bl_policy_spec_parse("run", policy, popt->values, popt->n_values, &ps);
+    if (rc == 0 && !(ps.type->flags & POL_FLAG_EXTERNAL) &&
+        (cfg.scheduler_socket_set || cfg.scheduler_cmd_set || cfg.scheduler_timeout_set)) {
+        fprintf(stderr,
+                "batchlab run: --scheduler-socket, --scheduler-cmd and --scheduler-timeout go "
+                "with --policy batsim, not %s\n",
+                ps.type->name);
+        rc = 2;
+    }
     if (rc == 0)
         rc = bl_run_inputs_workload(&cfg, &in);
     if (rc == 0 && !(in.command = bl_command_line(argc, (const char *const *)argv))) {

@@ -111,6 +111,14 @@
     X(max_requeues, "max-requeues", 0, U64, NULL, "5", v <= 1000000, "at most 1000000", "N",       \
       M_STR("failures"), BL_GRID_FREE,                                                             \
       "with --on-failure requeue: kill a job at its failure after N requeues (5)")                 \
+    X(scheduler_socket, "scheduler-socket", 0, PATH, NULL, NULL, 1, "", "ENDPOINT", M_NONE,        \
+      BL_GRID_FREE,                                                                                \
+      "with --policy batsim: where the scheduler listens (default tcp://localhost:28000)")         \
+    X(scheduler_cmd, "scheduler-cmd", 0, PATH, NULL, NULL, 1, "", "COMMAND", M_NONE, BL_GRID_FREE, \
+      "with --policy batsim: start the scheduler with /bin/sh -c COMMAND, stop it with the run")   \
+    X(scheduler_timeout, "scheduler-timeout", 0, DOUBLE, NULL, NULL, v > 0 && v <= 1e6,            \
+      "a number of seconds in (0, 1e6]", "SECONDS", M_NONE, BL_GRID_FREE,                          \
+      "with --policy batsim: the longest wait for one reply of the scheduler (default 60)")        \
     X(outputs, "outputs", 0, OUTPUTS, NULL, NULL, 1, "", "LIST", M_NONE, BL_GRID_SETS,             \
       "with --out: which files, among jobs, dropped, schedule, summary, timeseries (all)")         \
     X(quiet, "quiet", 'q', FLAG, NULL, NULL, 1, "", NULL, M_NONE, BL_GRID_SETS,                    \

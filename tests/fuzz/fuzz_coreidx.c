@@ -145,6 +145,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n_registered;
     const pol_type *const *list = pol_list(&n_registered);
     size_t pick = data[0] % (n_registered + sizeof variants / sizeof variants[0]);
+    if (pick < n_registered && (list[pick]->flags & POL_FLAG_EXTERNAL))
+        return 0; /* runs only with its peer */
     uint8_t flags = data[1];
     size_t n_hosts = 1 + data[3] % 5;
     if (size < 4 + 2 * n_hosts)
