@@ -255,3 +255,15 @@ int bl_check_rep(const eng_run_report *r, const bl_expect *rows, size_t n, const
 {
     return check_rows(r_start, r_end, r, rows, n, what);
 }
+
+int bl_counting_schedule(void *state, const pol_view *v, pol_out *out)
+{
+    (void)state;
+    int32_t free_units = v->free_units;
+    for (size_t i = 0; i < v->n_queue; i++)
+        if (v->queue[i]->units <= free_units) {
+            pol_out_start(out, v->queue[i]);
+            free_units -= v->queue[i]->units;
+        }
+    return 0;
+}

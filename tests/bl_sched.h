@@ -38,6 +38,11 @@ eng_platform *bl_mixed_platform(void);
  * island a holds hosts a1..a<sizes[0]>, and so on. */
 eng_platform *bl_island_platform(const int *sizes, int n_islands, int cores);
 
+/* A policy's schedule() that counts units only: it starts, in queue order,
+ * every waiting job that fits in the free units, and leaves the hosts to
+ * the engine (tests of the engine's checks and refusals). */
+int bl_counting_schedule(void *state, const pol_view *v, pol_out *out);
+
 typedef struct bl_opts {
     pol_alloc alloc;
     eng_walltime walltime;

@@ -110,19 +110,6 @@ static void test_checker_catches_bad_policies(void)
 /* Islands a (a1..a4, hosts 0-3) and b (b1, b2, hosts 4-5), whole nodes. */
 static const int ISL_A4_B2[] = {4, 2};
 
-/* A policy that counts units only and starts whatever fits in the count. */
-static int counting_schedule(void *st, const pol_view *v, pol_out *out)
-{
-    (void)st;
-    int32_t free_units = v->free_units;
-    for (size_t i = 0; i < v->n_queue; i++)
-        if (v->queue[i]->units <= free_units) {
-            pol_out_start(out, v->queue[i]);
-            free_units -= v->queue[i]->units;
-        }
-    return 0;
-}
-
 /* The engine never starts a job no island can host: J1 takes a1-a3, and J2
  * (3 nodes) finds 3 free (a4, b1, b2) but no island with 3. Before islands
  * a start beyond the free units was refused the same way ("units with
@@ -131,7 +118,7 @@ static void test_island_blocked_start(void)
 {
     static const bl_jobspec jobs[] = {{1, 0, 10, 10, 3, 0}, {2, 0, 10, 10, 3, 0}};
     const pol_type counting = {
-        .name = "counting", .flags = POL_FLAG_ISLANDS, .schedule = counting_schedule};
+        .name = "counting", .flags = POL_FLAG_ISLANDS, .schedule = bl_counting_schedule};
     bl_sched s;
     bl_opts o = {.policy_type = &counting};
     bl_core_run("counting", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 1), &o, &s);

@@ -286,20 +286,6 @@ static void test_unknown_option(void)
 /* Islands a (a1..a4, hosts 0-3) and b (b1, b2, hosts 4-5), whole nodes. */
 static const int ISL_A4_B2[] = {4, 2};
 
-/* A policy that counts units only and starts whatever fits in the count
- * (test_eng_check.c has the same, flagged POL_FLAG_ISLANDS). */
-static int counting_schedule(void *st, const pol_view *v, pol_out *out)
-{
-    (void)st;
-    int32_t free_units = v->free_units;
-    for (size_t i = 0; i < v->n_queue; i++)
-        if (v->queue[i]->units <= free_units) {
-            pol_out_start(out, v->queue[i]);
-            free_units -= v->queue[i]->units;
-        }
-    return 0;
-}
-
 /* Capabilities the engine checks before init: a policy without
  * POL_FLAG_CORES is refused under core allocation; one with islands but
  * without POL_FLAG_ISLANDS_CORES is refused on islands under core
@@ -308,7 +294,7 @@ static void test_capabilities_refused(void)
 {
     static const bl_jobspec jobs[] = {{1, 0, 10, 10, 1, 0}, {2, 0, 10, 10, 2, 0}};
     const pol_type nodes = {
-        .name = "nodes", .flags = POL_FLAG_ISLANDS, .schedule = counting_schedule};
+        .name = "nodes", .flags = POL_FLAG_ISLANDS, .schedule = bl_counting_schedule};
     bl_sched s;
     bl_opts o = {.policy_type = &nodes, .alloc = POL_ALLOC_CORE, .ignore_islands = true};
     bl_core_run("nodes", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
@@ -317,8 +303,9 @@ static void test_capabilities_refused(void)
                                        "--alloc node (`batchlab policies` names the policies "
                                        "that allocate cores)");
     bl_sched_fini(&s);
-    const pol_type whole = {
-        .name = "whole", .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES, .schedule = counting_schedule};
+    const pol_type whole = {.name = "whole",
+                            .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES,
+                            .schedule = bl_counting_schedule};
     o = (bl_opts){.policy_type = &whole, .alloc = POL_ALLOC_CORE};
     bl_core_run("whole", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
     CU_ASSERT_EQUAL(s.rc, ENG_USAGE);
@@ -337,7 +324,7 @@ static void test_capabilities_refused(void)
     bl_sched_fini(&s);
     const pol_type both = {.name = "both",
                            .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
-                           .schedule = counting_schedule};
+                           .schedule = bl_counting_schedule};
     o = (bl_opts){.policy_type = &both, .alloc = POL_ALLOC_CORE};
     bl_core_run("both", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 2), &o, &s);
     CU_ASSERT_EQUAL(s.rc, 0);
@@ -349,7 +336,7 @@ static void test_capabilities_refused(void)
 static void test_island_refusal(void)
 {
     static const bl_jobspec jobs[] = {{1, 0, 10, 10, 3, 0}, {2, 0, 10, 10, 3, 0}};
-    const pol_type unaware = {.name = "unaware", .schedule = counting_schedule};
+    const pol_type unaware = {.name = "unaware", .schedule = bl_counting_schedule};
     bl_sched s;
     bl_opts o = {.policy_type = &unaware};
     bl_core_run("unaware", jobs, N_OF(jobs), bl_island_platform(ISL_A4_B2, 2, 1), &o, &s);
