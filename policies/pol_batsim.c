@@ -1001,8 +1001,10 @@ static int batsim_schedule(void *state, const pol_view *v, pol_out *out)
         eng_json_push(s->events, event(v->now_s, "REQUESTED_CALL", NULL, &ok), &ok);
         reached++;
     }
-    memmove(s->calls, s->calls + reached, (s->n_calls - reached) * sizeof *s->calls);
-    s->n_calls -= reached;
+    if (reached) { /* s->calls may still be NULL: none was ever asked for */
+        memmove(s->calls, s->calls + reached, (s->n_calls - reached) * sizeof *s->calls);
+        s->n_calls -= reached;
+    }
     if (!ok || !s->kills || !s->progress)
         return ENG_NOMEM;
     if (json_array_size(s->events) > 0) {

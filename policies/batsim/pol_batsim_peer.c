@@ -255,7 +255,8 @@ int pol_bs_peer_exchange(pol_bs_peer *p, const char *msg, size_t len, double tim
         zmq_msg_close(&m);
         return ENG_NOMEM;
     }
-    memcpy(text, zmq_msg_data(&m), n);
+    if (n) /* an empty message's data may be NULL */
+        memcpy(text, zmq_msg_data(&m), n);
     text[n] = '\0';
     zmq_msg_close(&m);
     *reply = text;
