@@ -327,8 +327,8 @@ static int write_file(const char *dir, const char *name, void (*fill)(FILE *, co
 static void fill_cdf(FILE *f, const cmp_fig *c, bool bsld)
 {
     for (size_t i = 0; i < c->in->n; i++) {
-        fprintf(f, "%s# policy %zu: value, share of its %zu jobs at or below it\n",
-                i ? "\n\n" : "", i, c->runs[i].n);
+        fprintf(f, "%s# policy %zu: value, share of its %zu jobs at or below it\n", i ? "\n\n" : "",
+                i, c->runs[i].n);
         bl_plot_cdf_write(f, bsld ? c->runs[i].bsld : c->runs[i].wait, c->runs[i].n);
     }
 }
@@ -450,7 +450,7 @@ static void script_xtics(FILE *f, const char *const *names, size_t n)
 
 /* A wait's log axis in units a reader counts in. */
 #define WAIT_TICS                                                                                  \
-    "set xtics (\"1 s\" 1, \"10 s\" 10, \"1 min\" 60, \"10 min\" 600, \"1 h\" 3600, "        \
+    "set xtics (\"1 s\" 1, \"10 s\" 10, \"1 min\" 60, \"10 min\" 600, \"1 h\" 3600, "              \
     "\"10 h\" 36000, \"1 d\" 86400, \"10 d\" 864000, \"100 d\" 8640000)\n"
 
 static void script_cdf(FILE *f, const cmp_fig *c, const char *dat, bool wait, const char *xlabel,
@@ -466,8 +466,9 @@ static void script_cdf(FILE *f, const cmp_fig *c, const char *dat, bool wait, co
             wait ? WAIT_TICS : "set format x \"%.10g\"\n", xlabel, title);
     static const int dash[] = {1, 2, 4, 5, 3};
     for (size_t i = 0; i < c->in->n; i++) {
-        fprintf(f, "%s\"%s/%s\" index %zu using ($1 < 1 ? 1 : $1):2 with steps lw 2 lc rgb \"%s\" "
-                   "dt %d title ",
+        fprintf(f,
+                "%s\"%s/%s\" index %zu using ($1 < 1 ? 1 : $1):2 with steps lw 2 lc rgb \"%s\" "
+                "dt %d title ",
                 i ? ", \\\n     " : "", c->out, dat, i, pol_color[i % N_COLOR], dash[i % 5]);
         bl_plot_gp_str(f, c->in->labels[i]);
     }
@@ -486,17 +487,25 @@ static void script_class(FILE *f, const cmp_fig *c, const char *kind, const char
             "set ylabel \"mean wait (s, log axis; below 1 s at 1 s)\"\nset title \"%s%s\"\n",
             xlabel, title, any ? "" : " (not recorded in summary.json)");
     if (nk == 0) {
-        fprintf(f, "set label 1 \"not recorded in summary.json\" at graph 0.5,0.5 center\n"
-                   "unset xtics\nset xrange [0:1]\nset yrange [0:1]\nunset key\nplot NaN notitle\n");
+        fprintf(f,
+                "set label 1 \"not recorded in summary.json\" at graph 0.5,0.5 center\n"
+                "unset xtics\nset xrange [0:1]\nset yrange [0:1]\nunset key\nplot NaN notitle\n");
         return;
     }
     script_xtics(f, keys, nk);
     log_ytics(f, max_class(c, kind, keys, nk));
     fprintf(f, "plot ");
+    bool first = true;
     for (size_t i = 0; i < c->in->n; i++) {
+        /* A run without this breakdown (an older summary) has no bars: a
+         * column of "?" only would make gnuplot warn. */
+        if (!json_is_array(
+                json_object_get(json_object_get(c->runs[i].summary, "breakdowns"), kind)))
+            continue;
         fprintf(f, "%s\"%s/%s\" using (column(%zu) < 1 ? 1 : column(%zu)) lc rgb \"%s\" title ",
-                i ? ", \\\n     " : "", c->out, dat, i + 2, i + 2, pol_color[i % N_COLOR]);
+                first ? "" : ", \\\n     ", c->out, dat, i + 2, i + 2, pol_color[i % N_COLOR]);
         bl_plot_gp_str(f, c->in->labels[i]);
+        first = false;
     }
     fputc('\n', f);
 }
@@ -524,17 +533,20 @@ static void script_compare(FILE *f, const cmp_fig *c)
             c->out);
     fprintf(f, "unset ytics\nset ytics\n"); /* drops the labels added */
     log_ytics(f, max_metric(c, "bounded_slowdown_mean"));
-    fprintf(f,
-            "set boxwidth 0.6\nunset key\nset title \"mean bounded slowdown (tau 10 s; log axis)\"\n"
-            "plot \"%s/means.dat\" using 1:4 with boxes lc rgb \"#009e73\" notitle\n",
-            c->out);
+    fprintf(
+        f,
+        "set boxwidth 0.6\nunset key\nset title \"mean bounded slowdown (tau 10 s; log axis)\"\n"
+        "plot \"%s/means.dat\" using 1:4 with boxes lc rgb \"#009e73\" notitle\n",
+        c->out);
     if (c->n_pairs) {
         json_t *pairs = json_object_get(c->paired, "pairs");
         double level = bl_json_real(c->paired, "level");
         char lv[32];
-        fprintf(f, "unset logscale y\nunset ytics\nset ytics\nset xrange [-0.6:%zu.6]\nset yrange [*:*]\n"
-                   "set xzeroaxis lt -1\n",
-                c->n_pairs - 1);
+        fprintf(
+            f,
+            "unset logscale y\nunset ytics\nset ytics\nset xrange [-0.6:%zu.6]\nset yrange [*:*]\n"
+            "set xzeroaxis lt -1\n",
+            c->n_pairs - 1);
         fprintf(f, "set xtics (");
         for (size_t i = 0; i < c->n_pairs; i++) {
             json_t *p = json_array_get(pairs, i);
@@ -546,11 +558,12 @@ static void script_compare(FILE *f, const cmp_fig *c)
             bl_plot_gp_str(f, a ? a : "?");
             fprintf(f, " %zu", i);
         }
-        fprintf(f,
-                ")\nset title \"paired mean wait difference (s), %s%% CI\"\n"
-                "plot \"%s/paired.dat\" using 1:2 with boxes lc rgb \"#cc79a7\" notitle, \\\n"
-                "     \"\" using 1:2:3:4 with yerrorbars lc rgb \"#000000\" lw 1.5 pt 7 ps 0.5 notitle\n",
-                isfinite(level) ? eng_fmt_double(lv, sizeof lv, level * 100) : "?", c->out);
+        fprintf(
+            f,
+            ")\nset title \"paired mean wait difference (s), %s%% CI\"\n"
+            "plot \"%s/paired.dat\" using 1:2 with boxes lc rgb \"#cc79a7\" notitle, \\\n"
+            "     \"\" using 1:2:3:4 with yerrorbars lc rgb \"#000000\" lw 1.5 pt 7 ps 0.5 notitle\n",
+            isfinite(level) ? eng_fmt_double(lv, sizeof lv, level * 100) : "?", c->out);
     }
     fprintf(f, "unset multiplot\n");
 }
@@ -582,8 +595,7 @@ static void fill_script(FILE *f, const cmp_fig *c)
                            "distribution of the bounded slowdown");
             else if (g == 2)
                 script_class(f, c, "size", "class-size.dat", c->size_keys, c->n_size, c->has_size,
-                             "job size (nodes or cores requested)",
-                             "mean wait by job size class");
+                             "job size (nodes or cores requested)", "mean wait by job size class");
             else if (g == 3)
                 script_class(f, c, "runtime", "class-runtime.dat", c->rt_keys, c->n_rt, c->has_rt,
                              "run time", "mean wait by run-time class");

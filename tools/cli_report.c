@@ -52,24 +52,51 @@ static void esc(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(*s, f);
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&#39;", f);
+            break;
+        default:
+            fputc(*s, f);
         }
     }
 }
 
+/* An integral value with its thousands grouped by a thin space. */
+static void put_grouped(FILE *f, double v)
+{
+    char b[40];
+    int n = snprintf(b, sizeof b, "%.0f", fabs(v));
+    if (v < 0)
+        fputc('-', f);
+    for (int i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0)
+            fputs("&#8201;", f);
+        fputc(b[i], f);
+    }
+}
+
 /* A number as a reader wants it: an integer in full, else 6 significant
- * digits. */
+ * digits (from 10 000 on, the integer part), thousands grouped. */
 static void put_num(FILE *f, double v)
 {
     if (!isfinite(v))
         fputs("n/a", f);
     else if (v == floor(v) && fabs(v) < 1e15)
-        fprintf(f, "%.0f", v);
+        put_grouped(f, v);
+    else if (fabs(v) >= 1e4 && fabs(v) < 1e15)
+        put_grouped(f, round(v)); /* 6 digits or more: the integer part */
     else
         fprintf(f, "%.6g", v);
 }
@@ -183,7 +210,7 @@ static int rep_dir_read(const char *dir, rep_dir *r)
         if (!r->runs.labels[i]) { /* a run folder alone: its policy's name */
             json_t *pol = json_object_get(json_object_get(r->sum[i], "manifest"), "policy");
             r->runs.labels[i] = eng_strdup(json_is_string(pol) ? json_string_value(pol)
-                                                                : base_name(dir));
+                                                               : base_name(dir));
         }
     }
     if (r->runs.paired && !(r->paired = bl_json_load(r->runs.paired)))
@@ -206,12 +233,47 @@ static void head_row(FILE *f, const rep_dir *r, const char *first)
     fprintf(f, "</tr></thead>\n");
 }
 
+/* The headline: a row per policy, the columns a paper's table has. */
+static void section_headline(FILE *f, const rep_dir *r)
+{
+    static const struct {
+        const char *obj, *key, *title;
+    } cols[] = {
+        {"jobs", "simulated", "jobs"},
+        {"metrics", "wait_mean_s", "mean wait (s)"},
+        {"metrics", "wait_median_s", "median wait (s)"},
+        {"metrics", "wait_p95_s", "p95 wait (s)"},
+        {"metrics", "bounded_slowdown_mean", "mean bounded slowdown"},
+        {"metrics", "utilization", "utilization"},
+        {"metrics", "makespan_s", "makespan (s)"},
+        {"metrics", "queue_length_mean", "mean queue length"},
+    };
+    fprintf(f, "<table class=\"t\" id=\"d%d-headline\"><thead><tr><th>policy</th>", r->id);
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+        fprintf(f, "<th>%s</th>", cols[c].title);
+    fprintf(f, "<th>killed at walltime</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < r->runs.n; i++) {
+        fprintf(f, "<tr><th>");
+        esc(f, r->runs.labels[i]);
+        fprintf(f, "</th>");
+        for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+            cell(f, json_object_get(json_object_get(r->sum[i], cols[c].obj), cols[c].key));
+        cell(f,
+             json_object_get(json_object_get(json_object_get(r->sum[i], "jobs"), "by_final_state"),
+                             "COMPLETED_WALLTIME_REACHED"));
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</tbody></table>\n");
+}
+
 /* The summary: every scalar of the given objects, a row each, a column per
  * run; keys in first-seen order. */
 static void section_summary(FILE *f, const rep_dir *r)
 {
     static const char *const objs[] = {"jobs", "metrics", "log_agreement", "energy"};
-    fprintf(f, "<h3 id=\"d%d-summary\">Summary</h3>\n<table class=\"t\" id=\"d%d-summary-table\">",
+    fprintf(f,
+            "<h3 id=\"d%d-summary\">Summary</h3>\n<p>Every value of summary.json's jobs, "
+            "metrics, log_agreement and energy.</p>\n<table class=\"t\" id=\"d%d-summary-table\">",
             r->id, r->id);
     head_row(f, r, "summary.json");
     fprintf(f, "<tbody>\n");
@@ -273,15 +335,16 @@ static void section_fairness(FILE *f, const rep_dir *r)
 static const struct {
     const char *key, *title;
 } bd_kinds[] = {
-    {"size", "job size class (units requested)"}, {"runtime", "run-time class"},
+    {"size", "job size class (units requested)"},
+    {"runtime", "run-time class"},
     {"user", "user"},
     {"queue", "queue"},
     {"partition", "partition"},
     {"pool", "pool"},
 };
 
-static const char *const bd_cols[] = {"jobs",     "wait_mean_s", "wait_median_s", "wait_p95_s",
-                                      "bsld_mean", "killed",     "utilization"};
+static const char *const bd_cols[] = {"jobs",      "wait_mean_s", "wait_median_s", "wait_p95_s",
+                                      "bsld_mean", "killed",      "utilization"};
 
 /* One breakdown: a row per key (first-seen order), per run its columns. */
 static void breakdown_table(FILE *f, const rep_dir *r, size_t kind)
@@ -323,7 +386,8 @@ static void breakdown_table(FILE *f, const rep_dir *r, size_t kind)
         esc(f, k);
         fprintf(f, "</th>");
         for (size_t i = 0; i < r->runs.n; i++) {
-            json_t *arr = json_object_get(json_object_get(r->sum[i], "breakdowns"), kk), *hit = NULL;
+            json_t *arr = json_object_get(json_object_get(r->sum[i], "breakdowns"), kk),
+                   *hit = NULL;
             size_t x;
             json_t *row;
             json_array_foreach(arr, x, row)
@@ -352,8 +416,9 @@ static void section_breakdowns(FILE *f, const rep_dir *r)
     for (size_t i = 0; i < r->runs.n; i++)
         any = any || json_is_object(json_object_get(r->sum[i], "breakdowns"));
     if (!any) {
-        fprintf(f, "<p class=\"na\" id=\"d%d-bd-none\">Breakdowns: not recorded (summary.json "
-                   "has no \"breakdowns\").</p>\n",
+        fprintf(f,
+                "<p class=\"na\" id=\"d%d-bd-none\">Breakdowns: not recorded (summary.json "
+                "has no \"breakdowns\").</p>\n",
                 r->id);
         return;
     }
@@ -374,9 +439,15 @@ static void section_breakdowns(FILE *f, const rep_dir *r)
 static void section_paired(FILE *f, const rep_dir *r)
 {
     static const char *const head[] = {"baseline", "tolerance_s", "level", "resamples", "seed"};
-    static const char *const cols[] = {"a",           "b",          "jobs",
-                                       "wait_diff_mean_s", "wait_diff_median_s", "better_share",
-                                       "worse_share", "ci_lo_s",    "ci_hi_s"};
+    static const char *const cols[] = {"a",
+                                       "b",
+                                       "jobs",
+                                       "wait_diff_mean_s",
+                                       "wait_diff_median_s",
+                                       "better_share",
+                                       "worse_share",
+                                       "ci_lo_s",
+                                       "ci_hi_s"};
     fprintf(f, "<h3 id=\"d%d-paired\">Paired comparisons</h3>\n", r->id);
     if (!r->paired) {
         fprintf(f, "<p class=\"na\">Paired comparisons: not recorded (no paired.json).</p>\n");
@@ -513,8 +584,8 @@ static const struct {
 /* Removes what bl_plot_compare_figs wrote into tmp, and tmp. */
 static void remove_tmp(const char *tmp)
 {
-    static const char *const data[] = {"cdf-wait.dat",  "cdf-bsld.dat", "class-size.dat",
-                                       "class-runtime.dat", "means.dat", "paired.dat",
+    static const char *const data[] = {"cdf-wait.dat",      "cdf-bsld.dat", "class-size.dat",
+                                       "class-runtime.dat", "means.dat",    "paired.dat",
                                        "compare.gp"};
     for (size_t i = 0; i < sizeof data / sizeof data[0] + N_FIGS; i++) {
         char *p = i < sizeof data / sizeof data[0]
@@ -620,7 +691,7 @@ static int write_dir(FILE *f, rep_dir *r, int *fig_no)
     fprintf(f, "<h2 id=\"d%d\">", r->id);
     esc(f, base_name(r->dir));
     fprintf(f, " — %s</h2>\n",
-            r->sweep           ? "a sweep"
+            r->sweep                                                                ? "a sweep"
             : r->runs.n == 1 && !r->runs.paired && has_file(r->dir, "summary.json") ? "a run"
                                                                                     : "compare");
     if (r->sweep)
@@ -631,9 +702,10 @@ static int write_dir(FILE *f, rep_dir *r, int *fig_no)
         esc(f, r->runs.labels[i]);
     }
     fprintf(f, ".</p>\n");
-    section_summary(f, r);
-    section_paired(f, r);
+    section_headline(f, r);
     int rc = section_figures(f, r, fig_no);
+    section_paired(f, r);
+    section_summary(f, r);
     section_fairness(f, r);
     section_breakdowns(f, r);
     section_manifest(f, r);
@@ -643,8 +715,8 @@ static int write_dir(FILE *f, rep_dir *r, int *fig_no)
 static void write_nav(FILE *f, rep_dir *dirs, size_t n)
 {
     static const char *const parts[][2] = {
-        {"summary", "Summary"},        {"paired", "Paired comparisons"}, {"figures", "Figures"},
-        {"fairness", "Fairness"},      {"breakdowns", "Breakdowns"},     {"manifest", "Manifest"},
+        {"figures", "Figures"},   {"paired", "Paired comparisons"}, {"summary", "Summary"},
+        {"fairness", "Fairness"}, {"breakdowns", "Breakdowns"},     {"manifest", "Manifest"},
     };
     fprintf(f, "<nav><ul>\n");
     for (size_t i = 0; i < n; i++) {
