@@ -80,11 +80,11 @@ static void test_compare_page(void)
     CU_ASSERT_TRUE(bl_contains(h, "not recorded"));
     CU_ASSERT_TRUE(bl_contains(h, "<td>n/a</td>")); /* queue_length_mean null */
     /* Every table and figure. */
-    static const char *const ids[] = {
-        "id=\"d1-headline\"",     "id=\"d1-summary-table\"", "id=\"d1-paired-table\"",
-        "id=\"d1-fairness-table\"", "id=\"d1-bd-size\"",     "id=\"d1-bd-runtime\"",
-        "id=\"d1-manifest-0\"",   "id=\"d1-manifest-1\"",    "id=\"d1-fig-cdf-wait\"",
-        "id=\"d1-fig-compare\""};
+    static const char *const ids[] = {"id=\"d1-headline\"",     "id=\"d1-summary-table\"",
+                                      "id=\"d1-paired-table\"", "id=\"d1-fairness-table\"",
+                                      "id=\"d1-bd-size\"",      "id=\"d1-bd-runtime\"",
+                                      "id=\"d1-manifest-0\"",   "id=\"d1-manifest-1\"",
+                                      "id=\"d1-fig-cdf-wait\"", "id=\"d1-fig-compare\""};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         CU_ASSERT_TRUE(bl_contains(h, ids[i]));
     CU_ASSERT_EQUAL(count(h, "<svg"), 5);
@@ -173,8 +173,9 @@ static void test_end_to_end(void)
     char *h = bl_slurp(page, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(h);
     CU_ASSERT_EQUAL(count(h, "<svg"), 5);
-    CU_ASSERT_TRUE(bl_contains(h, "<tr><th>inputs.workload.sha256</th><td class=\"h\">"
-                                  "bdf7a0af6d409f791789f03dbe1ce2e753b1732cfccfba54a1513f3ea620cd90"));
+    CU_ASSERT_TRUE(bl_contains(h,
+                               "<tr><th>inputs.workload.sha256</th><td class=\"h\">"
+                               "bdf7a0af6d409f791789f03dbe1ce2e753b1732cfccfba54a1513f3ea620cd90"));
     /* fcfs's mean wait on this log: 2423.85 s (test_cli_main.c's compare). */
     CU_ASSERT_TRUE(bl_contains(h, "<tr><th>fcfs</th><td class=\"n\">13</td><td class=\"n\">"
                                   "2423.85</td>"));

@@ -92,9 +92,9 @@ static void test_page(void)
     if (console && console[0])
         printf("\nconsole:\n%s\n", console);
     static const char *const ids[] = {
-        "d1-headline",   "d1-summary-table", "d1-paired-table", "d1-fairness-table",
-        "d1-bd-size",    "d1-bd-runtime",    "d1-bd-user",      "d1-manifest-0",
-        "d1-manifest-1", "d1-fig-cdf-wait",  "d1-fig-cdf-bsld", "d1-fig-class-size",
+        "d1-headline",          "d1-summary-table", "d1-paired-table", "d1-fairness-table",
+        "d1-bd-size",           "d1-bd-runtime",    "d1-bd-user",      "d1-manifest-0",
+        "d1-manifest-1",        "d1-fig-cdf-wait",  "d1-fig-cdf-bsld", "d1-fig-class-size",
         "d1-fig-class-runtime", "d1-fig-compare"};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
         char id[80];

@@ -1,6 +1,7 @@
 /* cli_plot_impl.h — what the files of `batchlab plot` share behind
- * cli_plot.h: the two figures the command draws (cli_plot_run.c,
- * cli_plot_loads.c) and the gnuplot helpers both use (cli_plot_gp.c).
+ * cli_plot.h: the figures the command draws (cli_plot_run.c,
+ * cli_plot_loads.c, cli_plot_compare.c, whose figures `batchlab report`
+ * draws too) and the gnuplot helpers they use (cli_plot_gp.c).
  */
 #ifndef BL_CLI_PLOT_IMPL_H
 #define BL_CLI_PLOT_IMPL_H

@@ -570,14 +570,14 @@ static int inline_svg(FILE *f, const char *path, int n)
 static const struct {
     const char *name, *caption;
 } figs[] = {
+    {"compare", "Mean and median wait and mean bounded slowdown per policy (summary.json); "
+                "with paired.json, each pair's mean wait difference and its confidence "
+                "interval."},
     {"cdf-wait", "Distribution of the wait, per policy (jobs.csv; log axis, waits below 1 s at "
                  "1 s)."},
     {"cdf-bsld", "Distribution of the bounded slowdown (tau 10 s), per policy (jobs.csv)."},
     {"class-size", "Mean wait by job size class (summary.json's breakdowns)."},
     {"class-runtime", "Mean wait by run-time class (summary.json's breakdowns)."},
-    {"compare", "Mean and median wait and mean bounded slowdown per policy (summary.json); "
-                "with paired.json, each pair's mean wait difference and its confidence "
-                "interval."},
 };
 #define N_FIGS (sizeof figs / sizeof figs[0])
 
@@ -609,16 +609,18 @@ static int section_figures(FILE *f, rep_dir *r, int *fig_no)
     }
     r->runs.formats = 2; /* SVG only */
     int rc = bl_plot_compare_figs(&r->runs, tmp, true);
-    fprintf(f, "<h3 id=\"d%d-figures\">Figures</h3>\n", r->id);
+    fprintf(f, "<h3 id=\"d%d-figures\">Figures</h3>\n<div class=\"figs\">\n", r->id);
     for (size_t g = 0; g < N_FIGS && rc == 0; g++) {
         char *p = eng_asprintf("%s/%s.svg", tmp, figs[g].name);
-        fprintf(f, "<figure id=\"d%d-fig-%s\">\n", r->id, figs[g].name);
+        fprintf(f, "<figure id=\"d%d-fig-%s\"%s>\n", r->id, figs[g].name,
+                strcmp(figs[g].name, "compare") == 0 ? " class=\"wide\"" : "");
         rc = p ? inline_svg(f, p, (*fig_no)++) : 1;
         fprintf(f, "<figcaption>Figure %d. ", *fig_no);
         esc(f, figs[g].caption);
         fprintf(f, "</figcaption></figure>\n");
         free(p);
     }
+    fprintf(f, "</div>\n");
     remove_tmp(tmp);
     free(tmp);
     return rc;
@@ -683,7 +685,9 @@ static const char page_style[] =
     "td.n{text-align:right;font-variant-numeric:tabular-nums}td.h{font-family:monospace;"
     "font-size:0.85em;word-break:break-all}\n"
     ".na{color:#888;font-style:italic}.wide{overflow-x:auto}\n"
-    "figure{margin:1em 0 2em}figure svg{max-width:100%;height:auto;border:1px solid #ddd}\n"
+    "div.figs{display:grid;grid-template-columns:repeat(auto-fit,minmax(34em,1fr));gap:1em}\n"
+    "figure{margin:0 0 1em}figure svg{width:100%;height:auto;border:1px solid #ddd}\n"
+    "figure.wide{grid-column:1/-1}figure.wide svg{max-width:56em}\n"
     "figcaption{font-size:0.9em;color:#444}nav ul{columns:2}\n";
 
 static int write_dir(FILE *f, rep_dir *r, int *fig_no)
