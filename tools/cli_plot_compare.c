@@ -22,8 +22,8 @@
  * metric and is read from what the recorder wrote (summary.json's
  * "metrics" and "breakdowns", paired.json), never recomputed here
  * (DESIGN.md: "Breakdowns come from the recorder"). A run whose summary
- * has no "breakdowns" (older runs) has no bars in the class figures, and
- * their titles say so.
+ * has no "breakdowns" (older runs) has no bars in the class figures;
+ * where no run has them, the figure's frame says "not recorded".
  *
  * Output (DIR/plot, or -o): cdf-wait.dat and cdf-bsld.dat (per policy a
  * block "value fraction", the fraction of the jobs with at most that
@@ -484,12 +484,14 @@ static void script_class(FILE *f, const cmp_fig *c, const char *kind, const char
             "set style histogram clustered gap 1\nset style fill solid 0.85 border -1\n"
             "set datafile missing \"?\"\nset logscale y\nset yrange [1:*]\n"
             "set format y \"%%.10g\"\nset xlabel \"%s\"\n"
-            "set ylabel \"mean wait (s, log axis; below 1 s at 1 s)\"\nset title \"%s%s\"\n",
-            xlabel, title, any ? "" : " (not recorded in summary.json)");
-    if (nk == 0) {
+            "set ylabel \"mean wait (s, log axis; below 1 s at 1 s)\"\nset title \"%s\"\n",
+            xlabel, title);
+    if (nk == 0) { /* an empty frame that says why */
         fprintf(f,
-                "set label 1 \"not recorded in summary.json\" at graph 0.5,0.5 center\n"
-                "unset xtics\nset xrange [0:1]\nset yrange [0:1]\nunset key\nplot NaN notitle\n");
+                "set label 1 \"%s\" at graph 0.5,0.5 center\n"
+                "unset xtics\nunset ytics\nunset logscale y\nunset ylabel\n"
+                "set xrange [0:1]\nset yrange [0:1]\nunset key\nplot NaN notitle\n",
+                any ? "no job in any class" : "not recorded in summary.json");
         return;
     }
     script_xtics(f, keys, nk);
