@@ -72,13 +72,16 @@ static void test_compare_page(void)
     /* The paired table, the breakdown's cell, the manifest's hash. */
     CU_ASSERT_TRUE(bl_contains(h, "<td>easy</td><td>fcfs&amp;&lt;x&gt;</td><td class=\"n\">4"
                                   "</td><td class=\"n\">27.5</td>"));
-    CU_ASSERT_TRUE(bl_contains(h, "<tr><th>2-3</th><td class=\"n\">2</td><td class=\"n\">52.5"));
-    CU_ASSERT_TRUE(bl_contains(h, "<tr><th>&lt;10min</th>"));
+    CU_ASSERT_TRUE(bl_contains(h, "<tr class=\"k\"><th rowspan=\"2\">2-3</th><td>easy</td>"
+                                  "<td class=\"n\">2</td><td class=\"n\">52.5</td>"));
+    CU_ASSERT_TRUE(bl_contains(h, "<th rowspan=\"2\">&lt;10min</th>"));
+    CU_ASSERT_TRUE(bl_contains(h, "<td>fcfs&amp;&lt;x&gt;</td><td colspan=\"6\" class=\"na\">"
+                                  "not recorded</td>"));
     CU_ASSERT_TRUE(bl_contains(h, "<tr><th>inputs.workload.sha256</th><td class=\"h\">00ff"));
     CU_ASSERT_FALSE(strstr(h, "wall_time_s") != NULL);
     /* What fcfs's summary lacks. */
     CU_ASSERT_TRUE(bl_contains(h, "not recorded"));
-    CU_ASSERT_TRUE(bl_contains(h, "<td>n/a</td>")); /* queue_length_mean null */
+    CU_ASSERT_TRUE(bl_contains(h, "<td class=\"n\">n/a</td>")); /* queue_length_mean null */
     /* Every table and figure. */
     static const char *const ids[] = {"id=\"d1-headline\"",     "id=\"d1-summary-table\"",
                                       "id=\"d1-paired-table\"", "id=\"d1-fairness-table\"",

@@ -125,7 +125,7 @@ static void put_value(FILE *f, const json_t *v)
 
 static void cell(FILE *f, const json_t *v)
 {
-    fprintf(f, "<td%s>", json_is_number(v) ? " class=\"n\"" : "");
+    fprintf(f, "<td%s>", json_is_number(v) || json_is_null(v) ? " class=\"n\"" : "");
     put_value(f, v);
     fputs("</td>", f);
 }
@@ -366,26 +366,27 @@ static void breakdown_table(FILE *f, const rep_dir *r, size_t kind)
                 json_array_append_new(keys, json_string(k));
         }
     }
-    fprintf(f, "<h4>By ");
+    fprintf(f, "<div><h4>By ");
     esc(f, bd_kinds[kind].title);
-    fprintf(f, "</h4>\n<table class=\"t\" id=\"d%d-bd-%s\"><thead><tr><th rowspan=\"2\">%s</th>",
+    fprintf(f, "</h4>\n<table class=\"t\" id=\"d%d-bd-%s\"><thead><tr><th>%s</th><th>policy</th>",
             r->id, kk, kk);
-    for (size_t i = 0; i < r->runs.n; i++) {
-        fprintf(f, "<th colspan=\"%zu\">", ncol);
-        esc(f, r->runs.labels[i]);
-        fprintf(f, "</th>");
-    }
-    fprintf(f, "</tr><tr>");
-    for (size_t i = 0; i < r->runs.n; i++)
-        for (size_t c = 0; c < ncol; c++)
-            fprintf(f, "<th>%s</th>", bd_cols[c]);
+    for (size_t c = 0; c < ncol; c++)
+        fprintf(f, "<th>%s</th>", bd_cols[c]);
     fprintf(f, "</tr></thead><tbody>\n");
+    /* A row per key and policy: the key's rows together, a rule between
+     * keys. */
     for (size_t j = 0; j < json_array_size(keys); j++) {
         const char *k = json_string_value(json_array_get(keys, j));
-        fprintf(f, "<tr><th>");
-        esc(f, k);
-        fprintf(f, "</th>");
         for (size_t i = 0; i < r->runs.n; i++) {
+            fprintf(f, "<tr%s>", i == 0 ? " class=\"k\"" : "");
+            if (i == 0) {
+                fprintf(f, "<th rowspan=\"%zu\">", r->runs.n);
+                esc(f, k);
+                fprintf(f, "</th>");
+            }
+            fprintf(f, "<td>");
+            esc(f, r->runs.labels[i]);
+            fprintf(f, "</td>");
             json_t *arr = json_object_get(json_object_get(r->sum[i], "breakdowns"), kk),
                    *hit = NULL;
             size_t x;
@@ -396,16 +397,15 @@ static void breakdown_table(FILE *f, const rep_dir *r, size_t kind)
                 if (!hit && rk && strcmp(rk, k) == 0)
                     hit = row;
             }
-            for (size_t c = 0; c < ncol; c++) {
-                if (!hit)
-                    fprintf(f, "<td></td>");
-                else
-                    cell(f, json_object_get(hit, bd_cols[c]));
-            }
+            if (!hit)
+                fprintf(f, "<td colspan=\"%zu\" class=\"na\">%s</td>", ncol,
+                        arr ? "no row" : "not recorded");
+            for (size_t c = 0; hit && c < ncol; c++)
+                cell(f, json_object_get(hit, bd_cols[c]));
+            fprintf(f, "</tr>\n");
         }
-        fprintf(f, "</tr>\n");
     }
-    fprintf(f, "</tbody></table>\n");
+    fprintf(f, "</tbody></table></div>\n");
     json_decref(keys);
 }
 
@@ -432,8 +432,10 @@ static void section_breakdowns(FILE *f, const rep_dir *r)
         put_value(f, json_object_get(b, "bsld_tau_s"));
         fprintf(f, " s.</p>\n");
     }
+    fprintf(f, "<div class=\"bds\">\n");
     for (size_t k = 0; k < sizeof bd_kinds / sizeof bd_kinds[0]; k++)
         breakdown_table(f, r, k);
+    fprintf(f, "</div>\n");
 }
 
 static void section_paired(FILE *f, const rep_dir *r)
@@ -492,7 +494,12 @@ static void manifest_rows(FILE *f, const json_t *v, const char *prefix)
             fprintf(f, "<tr><th>");
             esc(f, name);
             fprintf(f, "</th><td class=\"%s\">", strstr(k, "sha256") ? "h" : "v");
-            put_value(f, x);
+            if (json_is_number(x)) { /* as recorded: a seed or a Unix time is no quantity */
+                char b[32];
+                fputs(eng_fmt_double(b, sizeof b, json_number_value(x)), f);
+            } else {
+                put_value(f, x);
+            }
             fprintf(f, "</td></tr>\n");
         }
         free(name);
@@ -685,6 +692,7 @@ static const char page_style[] =
     "td.n{text-align:right;font-variant-numeric:tabular-nums}td.h{font-family:monospace;"
     "font-size:0.85em;word-break:break-all}\n"
     ".na{color:#888;font-style:italic}.wide{overflow-x:auto}\n"
+    "div.bds{display:flex;flex-wrap:wrap;gap:0 2.5em}tr.k>*{border-top:2px solid #999}\n"
     "div.figs{display:grid;grid-template-columns:repeat(auto-fit,minmax(34em,1fr));gap:1em}\n"
     "figure{margin:0 0 1em}figure svg{width:100%;height:auto;border:1px solid #ddd}\n"
     "figure.wide{grid-column:1/-1}figure.wide svg{max-width:56em}\n"
