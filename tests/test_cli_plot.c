@@ -15,7 +15,7 @@ static void test_usage(void)
     const char *empty = bl_tmpdir();
     char *out = NULL;
     CU_ASSERT_EQUAL(bl_run(&out, "plot"), 2);
-    CU_ASSERT_TRUE(bl_contains(out, "expected RUN_DIR or --loads RESULTS.csv"));
+    CU_ASSERT_TRUE(bl_contains(out, "expected RUN_DIR, --loads RESULTS.csv or --compare DIR"));
     free(out);
     CU_ASSERT_EQUAL(bl_run(NULL, "plot %s --loads x.csv", empty), 2);
     out = NULL;

@@ -37,6 +37,7 @@ static const struct {
     {"standin", bl_cmd_standin, "write a synthetic stand-in for a machine's log (forhlr2)"},
     {"sweep", bl_cmd_sweep, "expand a grid of runs into tasks, run one, script Slurm, merge"},
     {"plot", bl_cmd_plot, "figures of a run (Gantt chart, queue, utilization) or of a sweep"},
+    {"report", bl_cmd_report, "one self-contained HTML page of a run, a compare or a sweep"},
     {"fit", bl_cmd_fit, "fit run times and sizes of a log (lognormal, gamma, hyper-gamma, KS)"},
 };
 

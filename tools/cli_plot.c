@@ -3,6 +3,7 @@
  *   batchlab plot RUN_DIR [-o DIR] [--color job|packet] [--from T] [--to T] [--all]
  *                 [--time-axis auto|seconds|hours|days|dates] [--no-render]
  *   batchlab plot --loads RESULTS.csv [-o DIR] [--level L] [--no-render]
+ *   batchlab plot --compare DIR [-o DIR] [--no-render]
  *
  * The command: its options, and the choice between a run's figures
  * (cli_plot_run.c) and a sweep's (cli_plot_loads.c). What both share,
@@ -35,6 +36,9 @@ static const bl_opt plot_opts[] = {
      "the time axis' unit (default auto: by the span drawn), or dates in the log's time zone"},
     {"all", 0, BL_FLAG, NULL, "draw the whole run even when it is long (see below)"},
     {"loads", 0, BL_VALUE, "CSV", "draw a sweep's metrics against load (batchlab sweep merge)"},
+    {"compare", 0, BL_VALUE, "DIR",
+     "draw a compare folder's policies side by side: CDFs of wait and bounded slowdown, mean "
+     "wait by size and run-time class, the means and paired.json's intervals"},
     {"level", 0, BL_VALUE, "L",
      "share of the seeds' values within the bars (default 0.9; below 5 seeds: min to max)"},
     {"no-render", 0, BL_FLAG, NULL, "write data and gnuplot script only"},
@@ -48,7 +52,8 @@ int bl_cmd_plot(int argc, char **argv)
     if (rc)
         return rc;
     if (a.help) {
-        bl_args_usage("plot", "RUN_DIR [options]  |  --loads RESULTS.csv [options]",
+        bl_args_usage("plot",
+                      "RUN_DIR [options]  |  --loads RESULTS.csv [options]  |  --compare DIR",
                       "Draws figures with gnuplot (PNG, and PDF where pdfcairo exists).\n"
                       "RUN_DIR: a Gantt chart of the run (hosts x time, or cores x time with\n"
                       "the hosts marked under --alloc core; a colour per job or packet) from\n"
@@ -57,19 +62,23 @@ int bl_cmd_plot(int argc, char **argv)
                       "wait, bounded slowdown, utilization and queue length against load for\n"
                       "every policy: each seed as a point, the median over seeds with the\n"
                       "central share of the seeds' values (--level) as its bar, or their min\n"
-                      "to max where a point has fewer than 5 seeds.",
+                      "to max where a point has fewer than 5 seeds. --compare: a compare\n"
+                      "folder's CDFs of wait and bounded slowdown (from jobs.csv), mean wait\n"
+                      "by size and run-time class (summary.json's breakdowns) and the means\n"
+                      "with paired.json's intervals, into DIR/plot (PNG, SVG, PDF).",
                       plot_opts, BL_N_OPTS(plot_opts));
         bl_args_fini(&a);
         return 0;
     }
     const char *loads = bl_args_value(&a, "loads", NULL);
-    if (!run == !loads) {
-        fprintf(stderr, "batchlab plot: expected RUN_DIR or --loads RESULTS.csv (see batchlab "
-                        "plot --help)\n");
+    const char *cmp = bl_args_value(&a, "compare", NULL);
+    if ((run != NULL) + (loads != NULL) + (cmp != NULL) != 1) {
+        fprintf(stderr, "batchlab plot: expected RUN_DIR, --loads RESULTS.csv or --compare DIR "
+                        "(see batchlab plot --help)\n");
         bl_args_fini(&a);
         return 2;
     }
-    rc = run ? bl_plot_run(run, &a) : bl_plot_loads(loads, &a);
+    rc = run ? bl_plot_run(run, &a) : loads ? bl_plot_loads(loads, &a) : bl_plot_compare(cmp, &a);
     bl_args_fini(&a);
     return rc;
 }

@@ -1,7 +1,9 @@
 /* cli_plot.h — figures drawn by gnuplot from batchlab's output files:
  * `batchlab plot RUN_DIR` (a Gantt chart of the run, queue length and
- * utilization over time) and `batchlab plot --loads RESULTS.csv` (metrics
- * against load for every policy, with confidence intervals over seeds). The
+ * utilization over time), `batchlab plot --loads RESULTS.csv` (metrics
+ * against load for every policy, with confidence intervals over seeds) and
+ * `batchlab plot --compare DIR` (a compare folder's policies side by side:
+ * distributions, per-class bars, paired differences). The
  * command writes the data and a gnuplot script, then runs gnuplot; the
  * figures are never drawn by hand.
  */

@@ -47,6 +47,12 @@ void bl_plot_terminal(FILE *f, const char *fmt, int w_px, int h_px, const char *
                 "}\n"
                 "set output \"%s\"\n",
                 w_px, h_px, w_px, h_px, out);
+    } else if (strcmp(fmt, "svg") == 0) {
+        fprintf(f,
+                "set terminal svg size %d,%d noenhanced font \"sans,11\" background "
+                "\"white\"\n"
+                "set output \"%s\"\n",
+                w_px, h_px, out);
     } else {
         fprintf(f,
                 "set terminal pdfcairo size %.1fin,%.1fin noenhanced font \",9\"\n"

@@ -1,12 +1,16 @@
 /* cli_plot_impl.h — what the files of `batchlab plot` share behind
- * cli_plot.h: the two figures the command draws (cli_plot_run.c,
- * cli_plot_loads.c) and the gnuplot helpers both use (cli_plot_gp.c).
+ * cli_plot.h: the figures the command draws (cli_plot_run.c,
+ * cli_plot_loads.c, cli_plot_compare.c, whose figures `batchlab report`
+ * draws too) and the gnuplot helpers they use (cli_plot_gp.c).
  */
 #ifndef BL_CLI_PLOT_IMPL_H
 #define BL_CLI_PLOT_IMPL_H
 
 #include "cli_args.h"
 
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* `batchlab plot RUN_DIR` with the parsed options (cli_plot_run.c). */
@@ -16,13 +20,54 @@ int bl_plot_run(const char *run, const bl_args *a);
  * (cli_plot_loads.c). */
 int bl_plot_loads(const char *csv, const bl_args *a);
 
+/* ---- cli_plot_compare.c ---- */
+
+/* The run folders of a `compare` folder (or one run folder alone): labels
+ * (the subfolders' names, sorted) and their paths; paired is DIR/paired.json
+ * when it exists, else NULL. formats: which figures bl_plot_compare_figs
+ * draws, a mask of 1 PNG, 2 SVG, 4 PDF (where pdfcairo exists). Owns its
+ * strings; free with bl_compare_runs_fini. */
+typedef struct bl_compare_runs {
+    char **labels, **dirs;
+    size_t n;
+    char *paired;
+    unsigned formats;
+} bl_compare_runs;
+
+/* The subfolders of dir that hold a summary.json, sorted by name. 0, or 1
+ * after a message (dir unreadable, no run folder in it). */
+int bl_compare_runs_read(const char *dir, bl_compare_runs *r);
+void bl_compare_runs_fini(bl_compare_runs *r);
+
+/* The figures of the runs in (cli_plot_compare.c's opening comment) and
+ * their data and script, into the folder out (created); gnuplot run when
+ * render. 0, or 1 after a message naming the file. */
+int bl_plot_compare_figs(const bl_compare_runs *in, const char *out, bool render);
+
+/* `batchlab plot --compare DIR` with the parsed options. */
+int bl_plot_compare(const char *dir, const bl_args *a);
+
+/* The empirical CDF of the n sorted values v as "value fraction" lines:
+ * "v[0] 0", then each distinct value with the share of values at or
+ * below it. */
+void bl_plot_cdf_write(FILE *f, const double *v, size_t n);
+
+/* A JSON object read by Jansson (duplicate keys refused); NULL after a
+ * message "PATH:LINE:COLUMN: ..." or "PATH: expected a JSON object". */
+json_t *bl_json_load(const char *path);
+
+/* obj[key] as a double; NAN when obj is not an object or the value is not
+ * a number (null: not measured). */
+double bl_json_real(const json_t *obj, const char *key);
+
 /* ---- cli_plot_gp.c ---- */
 
 /* Runs gnuplot on script; 0, or 1 after a message ("gnuplot not found",
  * or its exit status). */
 int bl_plot_render(const char *script);
 
-/* Writes the terminal lines of one format: png (pngcairo, else png) or pdf
+/* Writes the terminal lines of one format: png (pngcairo, else png), svg
+ * (gnuplot's svg terminal, white background, no mouse script) or pdf
  * (pdfcairo), w_px x h_px (a PDF at 100 pixels an inch), into out. The
  * caller closes the pdf block with "}". */
 void bl_plot_terminal(FILE *f, const char *fmt, int w_px, int h_px, const char *out);
