@@ -48,7 +48,8 @@ static bool is_measured(const eng_job_result *r)
 static int64_t size_class(int32_t units)
 {
     int64_t k = 0;
-    for (uint32_t u = units > 1 ? (uint32_t)units : 1; u > 1 && k < ENG_BD_SIZE_CLASSES - 1; u >>= 1)
+    for (uint32_t u = units > 1 ? (uint32_t)units : 1; u > 1 && k < ENG_BD_SIZE_CLASSES - 1;
+         u >>= 1)
         k++;
     return k;
 }
@@ -131,9 +132,9 @@ static void name_row(eng_bd_row *row, eng_bd_kind kind, int64_t k, const eng_pla
 
 /* One breakdown: its rows into b. Pools and run-time classes list every
  * key (0..n_fixed), the others the keys that occur. items, w, x scratch. */
-static int breakdown_one(eng_bd_kind kind, const eng_prepared *prep,
-                         const eng_job_result *results, const eng_platform *p, const measured *ms,
-                         keyed *items, double *w, double *x, eng_breakdowns *b)
+static int breakdown_one(eng_bd_kind kind, const eng_prepared *prep, const eng_job_result *results,
+                         const eng_platform *p, const measured *ms, keyed *items, double *w,
+                         double *x, eng_breakdowns *b)
 {
     size_t n = ms->n;
     for (size_t j = 0; j < n; j++)
@@ -180,8 +181,8 @@ static int pool_utilization(const eng_prepared *prep, const eng_job_result *resu
         return ENG_NOMEM;
     for (size_t j = 0; j < ms->n; j++) {
         size_t i = ms->job[j];
-        busy[prep->jobs[i].pool] +=
-            (long double)results[i].units * (results[i].end_s - results[i].start_s);
+        busy[prep->jobs[i].pool] += (long double)results[i].units *
+                                    (results[i].end_s - results[i].start_s);
     }
     for (size_t k = 0; k < p->n_pools; k++) {
         double units = prep->alloc == POL_ALLOC_CORE ? (double)p->pools[k].total_cores

@@ -71,9 +71,9 @@ extern const double eng_bd_runtime_bounds_s[ENG_BD_RUNTIME_CLASSES - 1];
 
 typedef struct eng_bd_row {
     char key[48];
-    int64_t num;    /* the key's number (user, queue, partition, class) */
-    size_t jobs;    /* measured jobs */
-    size_t killed;  /* of which killed at their requested time or by their policy */
+    int64_t num;   /* the key's number (user, queue, partition, class) */
+    size_t jobs;   /* measured jobs */
+    size_t killed; /* of which killed at their requested time or by their policy */
     double wait_mean_s, wait_median_s, wait_p95_s; /* NAN for no job */
     double bsld_mean;
     double lo, hi;      /* size: units; runtime: seconds (hi INFINITY for the last) */

@@ -45,8 +45,8 @@ static void run(bl_sched *s, eng_summary *m, eng_breakdowns *b)
                           0);
 }
 
-static void check_row(const eng_bd_row *r, const char *key, size_t jobs, double mean,
-                      double median, double p95, double bsld, size_t killed)
+static void check_row(const eng_bd_row *r, const char *key, size_t jobs, double mean, double median,
+                      double p95, double bsld, size_t killed)
 {
     CU_ASSERT_STRING_EQUAL(r->key, key);
     CU_ASSERT_EQUAL(r->jobs, jobs);
@@ -173,17 +173,16 @@ static void test_json(void)
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(last, "jobs")), 0);
     json_t *u = json_array_get(json_object_get(o, "user"), 0);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(u, "key")), "-1");
-    static const char *const keys[] = {"key",           "jobs",          "wait_mean_s",
-                                       "wait_median_s", "wait_p95_s",    "bsld_mean",
-                                       "killed"};
+    static const char *const keys[] = {"key",        "jobs",      "wait_mean_s", "wait_median_s",
+                                       "wait_p95_s", "bsld_mean", "killed"};
     CU_ASSERT_EQUAL(json_object_size(u), N_OF(keys));
     for (size_t k = 0; k < N_OF(keys); k++)
         CU_ASSERT_PTR_NOT_NULL(json_object_get(u, keys[k]));
     json_t *size = json_array_get(json_object_get(o, "size"), 2);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(size, "lo")), 4);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(size, "hi")), 7);
-    CU_ASSERT_PTR_NOT_NULL(json_object_get(json_array_get(json_object_get(o, "pool"), 0),
-                                           "utilization"));
+    CU_ASSERT_PTR_NOT_NULL(
+        json_object_get(json_array_get(json_object_get(o, "pool"), 0), "utilization"));
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(f, "users")), 2);
     CU_ASSERT_PTR_NOT_NULL(json_object_get(f, "jain_index"));
     json_decref(o);
@@ -203,8 +202,7 @@ static void test_nothing_measured(void)
     eng_summary m;
     CU_ASSERT_EQUAL(eng_metrics_compute(&s.prep, eng_core_results(s.core), NULL, 0, 4, &m), 0);
     eng_breakdowns b;
-    CU_ASSERT_EQUAL_FATAL(eng_breakdown_compute(&s.prep, eng_core_results(s.core), s.p, &m, &b),
-                          0);
+    CU_ASSERT_EQUAL_FATAL(eng_breakdown_compute(&s.prep, eng_core_results(s.core), s.p, &m, &b), 0);
     CU_ASSERT_EQUAL(b.n_rows[ENG_BD_USER], 0);
     CU_ASSERT_EQUAL(b.n_rows[ENG_BD_SIZE], 0);
     CU_ASSERT_EQUAL(b.n_rows[ENG_BD_RUNTIME], 4);

@@ -364,7 +364,7 @@ static int external_options(const bl_run_config *c, const bl_policy_spec *ps, po
 }
 
 int bl_run_one(const bl_run_config *cfg, const bl_run_inputs *in, const bl_policy_spec *policy,
-               const char *out_dir, bool name_policy, eng_run_report *rep)
+               const char *out_dir, bool name_policy, bool with_jobs, eng_run_report *rep)
 {
     bl_policy_spec ext = *policy;
     pol_kv *kv;
@@ -378,7 +378,7 @@ int bl_run_one(const bl_run_config *cfg, const bl_run_inputs *in, const bl_polic
         ext.kv = kv;
     eng_run_spec spec;
     fill_spec(&spec, cfg, in, &ext, out_dir);
-    spec.summary_only = true;
+    spec.summary_only = !with_jobs;
     const char *label = name_policy ? policy->label : NULL;
     eng_diag d;
     eng_diag_clear(&d);
@@ -636,7 +636,7 @@ int bl_cmd_run(int argc, char **argv)
     }
     eng_run_report rep;
     if (rc == 0)
-        rc = bl_run_one(&cfg, &in, &ps, cfg.out, false, &rep);
+        rc = bl_run_one(&cfg, &in, &ps, cfg.out, false, false, &rep);
     if (rc == 0) {
         bl_run_print(&cfg, &in, &ps, cfg.out, &rep);
         eng_run_report_fini(&rep);
