@@ -52,13 +52,10 @@ int eng_paired_bootstrap(const double *d, size_t n, const eng_paired_opts *o, do
     return ENG_OK;
 }
 
-int eng_paired_compare(const eng_paired_run *a, const eng_paired_run *b,
-                       const eng_paired_opts *o, eng_paired *out)
+int eng_paired_compare(const eng_paired_run *a, const eng_paired_run *b, const eng_paired_opts *o,
+                       eng_paired *out)
 {
-    *out = (eng_paired){.diff_mean_s = NAN,
-                        .diff_median_s = NAN,
-                        .ci_lo_s = NAN,
-                        .ci_hi_s = NAN};
+    *out = (eng_paired){.diff_mean_s = NAN, .diff_median_s = NAN, .ci_lo_s = NAN, .ci_hi_s = NAN};
     size_t na = a->n, nb = b->n;
     numbered *byid = malloc((nb ? nb : 1) * sizeof *byid);
     double *d = malloc((na ? na : 1) * sizeof *d);
@@ -99,7 +96,8 @@ int eng_paired_compare(const eng_paired_run *a, const eng_paired_run *b,
         out->better_share = (double)better / (double)m;
         out->worse_share = (double)worse / (double)m;
         out->diff_mean_s = gsl_stats_mean(d, 1, m);
-        rc = eng_paired_bootstrap(d, m, o, &out->ci_lo_s, &out->ci_hi_s);
+        if (o->resamples > 0)
+            rc = eng_paired_bootstrap(d, m, o, &out->ci_lo_s, &out->ci_hi_s);
         gsl_sort(d, 1, m);
         out->diff_median_s = gsl_stats_median_from_sorted_data(d, 1, m);
     }
@@ -140,16 +138,16 @@ int eng_paired_reports(const eng_run_report *a, const eng_run_report *b, const e
 
 void eng_paired_across(const double *x, size_t k, double level, eng_paired_seeds *out)
 {
-    *out = (eng_paired_seeds){.seeds = k, .mean_s = NAN, .sd_s = NAN, .ci_lo_s = NAN,
-                              .ci_hi_s = NAN};
+    *out = (eng_paired_seeds){
+        .seeds = k, .mean_s = NAN, .sd_s = NAN, .ci_lo_s = NAN, .ci_hi_s = NAN};
     if (k == 0)
         return;
     out->mean_s = gsl_stats_mean(x, 1, k);
     if (k < 2)
         return;
     out->sd_s = gsl_stats_sd_m(x, 1, k, out->mean_s);
-    double half =
-        gsl_cdf_tdist_Pinv((1 + level) / 2, (double)(k - 1)) * out->sd_s / sqrt((double)k);
+    double half = gsl_cdf_tdist_Pinv((1 + level) / 2, (double)(k - 1)) * out->sd_s /
+                  sqrt((double)k);
     out->ci_lo_s = out->mean_s - half;
     out->ci_hi_s = out->mean_s + half;
 }

@@ -43,7 +43,7 @@
 typedef struct eng_paired_opts {
     double tolerance_s; /* >= 0 */
     double level;       /* in (0, 1) */
-    size_t resamples;   /* >= 1 */
+    size_t resamples;   /* 0: no bootstrap (NAN bounds) */
     uint64_t seed;
 } eng_paired_opts;
 
@@ -55,8 +55,8 @@ typedef struct eng_paired_run {
 } eng_paired_run;
 
 typedef struct eng_paired {
-    size_t jobs;                    /* paired */
-    size_t left_out_a, left_out_b;  /* jobs of each run not paired */
+    size_t jobs;                   /* paired */
+    size_t left_out_a, left_out_b; /* jobs of each run not paired */
     double diff_mean_s, diff_median_s;
     double better_share, worse_share; /* of the paired jobs */
     double ci_lo_s, ci_hi_s;          /* the bootstrap interval of diff_mean_s */
@@ -64,8 +64,8 @@ typedef struct eng_paired {
 
 /* Pairs a's and b's jobs and fills *out (NAN statistics and zero shares
  * when no job pairs). Returns 0, or ENG_NOMEM. O(n log n + resamples x n). */
-int eng_paired_compare(const eng_paired_run *a, const eng_paired_run *b,
-                       const eng_paired_opts *o, eng_paired *out);
+int eng_paired_compare(const eng_paired_run *a, const eng_paired_run *b, const eng_paired_opts *o,
+                       eng_paired *out);
 
 /* The same from two runs' reports (with their per-job arrays: a report
  * made with summary_only off). */

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const eng_paired_opts opts = {.tolerance_s = 60, .level = 0.95, .resamples = 10000,
-                                     .seed = 1};
+static const eng_paired_opts opts = {
+    .tolerance_s = 60, .level = 0.95, .resamples = 10000, .seed = 1};
 
 /* A: jobs 1..5, job 4 not measured. B: 5, 3, 2, 1 and 6 (absent from A).
  * Paired in A's order: 1: 200 - 0, 2: 0 - 100, 3: 50 - 50, 5: 100 - 10,
@@ -121,8 +121,8 @@ static void test_compare_json(void)
         CU_ASSERT_EQUAL(bl_run(&out,
                                "compare --platform %s --workload %s -q --policies easy,fcfs "
                                "--tolerance 30 --seed 7 --out %s",
-                               bl_src("platforms/kth-sp2.xml"),
-                               bl_src("traces/fixtures/small.swf"), dirs[k]),
+                               bl_src("platforms/kth-sp2.xml"), bl_src("traces/fixtures/small.swf"),
+                               dirs[k]),
                         0);
         CU_ASSERT(bl_contains(out, "paired waits against easy"));
         CU_ASSERT(bl_contains(out, "more than 30 s"));
@@ -145,9 +145,14 @@ static void test_compare_json(void)
     json_t *pairs = json_object_get(root, "pairs");
     CU_ASSERT_EQUAL_FATAL(json_array_size(pairs), 1);
     json_t *p = json_array_get(pairs, 0);
-    static const char *const keys[] = {"a",           "b",           "jobs",
-                                       "wait_diff_mean_s", "wait_diff_median_s",
-                                       "better_share", "worse_share", "ci_lo_s",
+    static const char *const keys[] = {"a",
+                                       "b",
+                                       "jobs",
+                                       "wait_diff_mean_s",
+                                       "wait_diff_median_s",
+                                       "better_share",
+                                       "worse_share",
+                                       "ci_lo_s",
                                        "ci_hi_s"};
     CU_ASSERT_EQUAL(json_object_size(p), N_OF(keys));
     for (size_t k = 0; k < N_OF(keys); k++)
@@ -162,8 +167,7 @@ static void test_compare_json(void)
         snprintf(sp, sizeof sp, "%s/%s/summary.json", d1, pol[k]);
         json_t *s = json_load_file(sp, 0, NULL);
         CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-        means[k] =
-            json_number_value(json_object_get(json_object_get(s, "metrics"), "wait_mean_s"));
+        means[k] = json_number_value(json_object_get(json_object_get(s, "metrics"), "wait_mean_s"));
         json_decref(s);
     }
     CU_ASSERT_DOUBLE_EQUAL(diff, means[1] - means[0], 1e-9);
