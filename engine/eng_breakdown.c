@@ -1,5 +1,8 @@
-/* eng_breakdown.c — see eng_breakdown.h. Each breakdown sorts the measured
- * jobs by (key, job order) and walks the runs of equal keys: O(n log n). */
+/* eng_breakdown.c — see eng_breakdown.h. The measured jobs are sorted by
+ * wait once (gsl_sort_index); each breakdown then ranks its keys and
+ * distributes the jobs by rank in that order (a counting sort), so that
+ * each row's waits come out sorted: O(n log n) in all, O(n) per breakdown
+ * but for the sort of its distinct keys. */
 #include "eng_breakdown.h"
 #include "eng_json.h"
 
@@ -31,12 +34,10 @@ typedef struct keyed {
     size_t j; /* index among the measured */
 } keyed;
 
-static int cmp_keyed(const void *a, const void *b)
+static int cmp_i64(const void *a, const void *b)
 {
-    const keyed *x = a, *y = b;
-    if (x->key != y->key)
-        return (x->key > y->key) - (x->key < y->key);
-    return (x->j > y->j) - (x->j < y->j);
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
 }
 
 static bool is_measured(const eng_job_result *r)
@@ -63,7 +64,8 @@ static int64_t runtime_class(double run_s)
 }
 
 /* The statistics of one row from its n jobs at idx[0..n) (indices among
- * the measured); w and x are scratch for n values. */
+ * the measured, in ascending order of their waits); w and x are scratch
+ * for n values. */
 static void fill_row(eng_bd_row *row, const measured *ms, const keyed *idx, size_t n, double *w,
                      double *x)
 {
@@ -79,7 +81,6 @@ static void fill_row(eng_bd_row *row, const measured *ms, const keyed *idx, size
     }
     row->wait_mean_s = gsl_stats_mean(w, 1, n);
     row->bsld_mean = gsl_stats_mean(x, 1, n);
-    gsl_sort(w, 1, n);
     row->wait_median_s = gsl_stats_median_from_sorted_data(w, 1, n);
     size_t rank = (size_t)ceil(0.95 * (double)n); /* nearest rank, as the global p95 */
     row->wait_p95_s = w[(rank < 1 ? 1 : rank) - 1];
@@ -130,44 +131,134 @@ static void name_row(eng_bd_row *row, eng_bd_kind kind, int64_t k, const eng_pla
     }
 }
 
+/* Scratch shared by the breakdowns, n entries each: the measured jobs in
+ * ascending order of their waits, then per job its key and its key's
+ * rank. */
+typedef struct scratch {
+    size_t *by_wait;
+    keyed *items;
+    int64_t *key;
+    size_t *rank;
+    double *w, *x;
+} scratch;
+
+/* The distinct keys of key[0..n) in ascending order into *out (u of
+ * them) and each job's rank among them, through a hash table of the keys
+ * (open addressing, linear probing): O(n + u log u). */
+static int rank_keys(const int64_t *key, size_t n, size_t *rank, int64_t **out, size_t *u)
+{
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    int64_t *slot_key = malloc(cap * sizeof *slot_key);
+    size_t *slot_id = malloc(cap * sizeof *slot_id); /* first-seen id + 1, 0 empty */
+    int64_t *seen = malloc((n ? n : 1) * sizeof *seen);
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (!slot_key || !slot_id || !seen || !order) {
+        free(slot_key);
+        free(slot_id);
+        free(seen);
+        free(order);
+        return ENG_NOMEM;
+    }
+    memset(slot_id, 0, cap * sizeof *slot_id);
+    size_t m = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t h = (uint64_t)key[j] * 0x9E3779B97F4A7C15ull;
+        size_t at = (size_t)(h >> 20) & (cap - 1);
+        while (slot_id[at] && slot_key[at] != key[j])
+            at = (at + 1) & (cap - 1);
+        if (!slot_id[at]) {
+            slot_key[at] = key[j];
+            slot_id[at] = ++m;
+            seen[m - 1] = key[j];
+        }
+        rank[j] = slot_id[at] - 1; /* first-seen id for now */
+    }
+    /* first-seen ids to ranks: sort the distinct keys, then look each up */
+    int64_t *sorted = malloc((m ? m : 1) * sizeof *sorted);
+    if (!sorted) {
+        free(slot_key);
+        free(slot_id);
+        free(seen);
+        free(order);
+        return ENG_NOMEM;
+    }
+    memcpy(sorted, seen, m * sizeof *sorted);
+    qsort(sorted, m, sizeof *sorted, cmp_i64);
+    for (size_t r = 0; r < m; r++) {
+        uint64_t h = (uint64_t)sorted[r] * 0x9E3779B97F4A7C15ull;
+        size_t at = (size_t)(h >> 20) & (cap - 1);
+        while (slot_key[at] != sorted[r])
+            at = (at + 1) & (cap - 1);
+        order[slot_id[at] - 1] = r;
+    }
+    for (size_t j = 0; j < n; j++)
+        rank[j] = order[rank[j]];
+    free(slot_key);
+    free(slot_id);
+    free(seen);
+    free(order);
+    *out = sorted;
+    *u = m;
+    return ENG_OK;
+}
+
 /* One breakdown: its rows into b. Pools and run-time classes list every
- * key (0..n_fixed), the others the keys that occur. items, w, x scratch. */
+ * key (0..n_fixed), sizes the classes that hold a job, the others the keys
+ * that occur. Each job's key gets a rank (a class is its own rank; other
+ * keys through rank_keys); a counting sort by rank of the jobs taken in
+ * order of their waits leaves each row's jobs together with their waits
+ * sorted. O(n) but for rank_keys. */
 static int breakdown_one(eng_bd_kind kind, const eng_prepared *prep, const eng_job_result *results,
-                         const eng_platform *p, const measured *ms, keyed *items, double *w,
-                         double *x, eng_breakdowns *b)
+                         const eng_platform *p, const measured *ms, scratch *sc, eng_breakdowns *b)
 {
     size_t n = ms->n;
+    bool classes = kind == ENG_BD_POOL || kind == ENG_BD_SIZE || kind == ENG_BD_RUNTIME;
+    size_t n_classes = kind == ENG_BD_POOL   ? p->n_pools
+                       : kind == ENG_BD_SIZE ? ENG_BD_SIZE_CLASSES
+                                             : ENG_BD_RUNTIME_CLASSES;
     for (size_t j = 0; j < n; j++)
-        items[j] = (keyed){key_of(kind, prep, results, ms->job[j]), j};
-    qsort(items, n, sizeof *items, cmp_keyed);
-    size_t n_fixed = kind == ENG_BD_POOL      ? p->n_pools
-                     : kind == ENG_BD_RUNTIME ? ENG_BD_RUNTIME_CLASSES
-                                              : 0;
-    size_t n_keys = 0;
-    for (size_t j = 0; j < n; j++)
-        n_keys += j == 0 || items[j].key != items[j - 1].key;
-    size_t cap = n_fixed ? n_fixed : n_keys;
-    eng_bd_row *rows = calloc(cap ? cap : 1, sizeof *rows);
-    if (!rows)
+        sc->key[j] = key_of(kind, prep, results, ms->job[j]);
+    int64_t *distinct = NULL;
+    size_t u = 0;
+    if (classes) {
+        u = n_classes;
+        for (size_t j = 0; j < n; j++)
+            sc->rank[j] = (size_t)sc->key[j];
+    } else if (rank_keys(sc->key, n, sc->rank, &distinct, &u) != ENG_OK) {
         return ENG_NOMEM;
-    if (n_fixed)
-        for (size_t k = 0; k < n_fixed; k++) {
-            name_row(&rows[k], kind, (int64_t)k, p);
-            fill_row(&rows[k], ms, items, 0, w, x);
-        }
-    size_t r = 0;
-    for (size_t j = 0; j < n;) {
-        size_t e = j;
-        while (e < n && items[e].key == items[j].key)
-            e++;
-        eng_bd_row *row = n_fixed ? &rows[items[j].key] : &rows[r++];
-        if (!n_fixed)
-            name_row(row, kind, items[j].key, p);
-        fill_row(row, ms, items + j, e - j, w, x);
-        j = e;
     }
+    size_t *start = calloc(u + 1, sizeof *start);
+    eng_bd_row *rows = calloc(u ? u : 1, sizeof *rows);
+    if (!start || !rows) {
+        free(start);
+        free(rows);
+        free(distinct);
+        return ENG_NOMEM;
+    }
+    for (size_t j = 0; j < n; j++)
+        start[sc->rank[j] + 1]++;
+    for (size_t r = 0; r < u; r++)
+        start[r + 1] += start[r];
+    for (size_t t = 0; t < n; t++) {
+        size_t j = sc->by_wait[t];
+        sc->items[start[sc->rank[j]]++] = (keyed){sc->key[j], j};
+    }
+    /* start[r] is now the end of rank r's jobs */
+    size_t n_rows = 0;
+    for (size_t r = 0; r < u; r++) {
+        size_t lo = r ? start[r - 1] : 0, cnt = start[r] - lo;
+        if (kind == ENG_BD_SIZE && cnt == 0)
+            continue;
+        eng_bd_row *row = &rows[n_rows++];
+        name_row(row, kind, classes ? (int64_t)r : distinct[r], p);
+        fill_row(row, ms, sc->items + lo, cnt, sc->w, sc->x);
+    }
+    free(start);
+    free(distinct);
     b->rows[kind] = rows;
-    b->n_rows[kind] = cap;
+    b->n_rows[kind] = n_rows;
     return ENG_OK;
 }
 
@@ -242,9 +333,13 @@ int eng_breakdown_compute(const eng_prepared *prep, const eng_job_result *result
     size_t n = prep->n_jobs, m1 = n ? n : 1;
     measured ms = {malloc(m1 * sizeof *ms.wait), malloc(m1 * sizeof *ms.bsld),
                    malloc(m1 * sizeof *ms.killed), malloc(m1 * sizeof *ms.job), 0};
-    keyed *items = malloc(m1 * sizeof *items);
-    double *w = malloc(m1 * sizeof *w), *x = malloc(m1 * sizeof *x);
-    int rc = ms.wait && ms.bsld && ms.killed && ms.job && items && w && x ? ENG_OK : ENG_NOMEM;
+    scratch sc = {malloc(m1 * sizeof *sc.by_wait), malloc(m1 * sizeof *sc.items),
+                  malloc(m1 * sizeof *sc.key),     malloc(m1 * sizeof *sc.rank),
+                  malloc(m1 * sizeof *sc.w),       malloc(m1 * sizeof *sc.x)};
+    int rc = ms.wait && ms.bsld && ms.killed && ms.job && sc.by_wait && sc.items && sc.key &&
+                     sc.rank && sc.w && sc.x
+                 ? ENG_OK
+                 : ENG_NOMEM;
     for (size_t i = 0; i < n && rc == ENG_OK; i++) {
         const eng_job_result *r = &results[i];
         if (!is_measured(r))
@@ -256,8 +351,11 @@ int eng_breakdown_compute(const eng_prepared *prep, const eng_job_result *result
         ms.killed[ms.n] = r->state != ENG_JOB_DONE;
         ms.job[ms.n++] = i;
     }
+    /* the measured jobs by wait, once for all breakdowns */
+    if (rc == ENG_OK)
+        gsl_sort_index(sc.by_wait, ms.wait, 1, ms.n);
     for (int k = 0; k < ENG_BD_COUNT && rc == ENG_OK; k++)
-        rc = breakdown_one((eng_bd_kind)k, prep, results, p, &ms, items, w, x, b);
+        rc = breakdown_one((eng_bd_kind)k, prep, results, p, &ms, &sc, b);
     if (rc == ENG_OK)
         rc = pool_utilization(prep, results, p, s, &ms, b->rows[ENG_BD_POOL]);
     if (rc == ENG_OK)
@@ -266,9 +364,12 @@ int eng_breakdown_compute(const eng_prepared *prep, const eng_job_result *result
     free(ms.bsld);
     free(ms.killed);
     free(ms.job);
-    free(items);
-    free(w);
-    free(x);
+    free(sc.by_wait);
+    free(sc.items);
+    free(sc.key);
+    free(sc.rank);
+    free(sc.w);
+    free(sc.x);
     if (rc != ENG_OK)
         eng_breakdown_fini(b);
     return rc;
