@@ -38,10 +38,10 @@ cpu() {
 instructions() {
     rm -f "$tmp"/cg.*
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.%p" "$@" > /dev/null 2>&1
-    cat "$tmp"/cg.* | awk '/^summary:/ {s += $2} END {print s}'
+    cat "$tmp"/cg.* | awk '/^summary:/ {s += $2} END {printf "%.0f\n", s}'
 }
 
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+median() { sort -g | awk '{v[NR] = $1} END {printf "%.15g\n", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 printf "%-10s %8s %14s %14s %7s\n" log jobs base new ratio
 for spec in "KTH-SP2-1996-2.1-cln.swf:platforms/kth-sp2.xml" \
