@@ -7,7 +7,8 @@
  * is paired when both runs measured it (completed, killed at its
  * requested time or by its policy: the jobs of the wait metrics,
  * eng_metrics.h). Jobs dropped or absent in either run, rejected, or cut
- * by a host failure are left out and counted per run.
+ * by a host failure are left out and counted per run (a number that
+ * occurs twice in b pairs with the first of its jobs).
  *
  * Of the n paired differences: their mean and median; the share of jobs
  * B serves better (d < -tolerance) and worse (d > tolerance) by more than
