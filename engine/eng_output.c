@@ -441,7 +441,7 @@ static json_t *summary_manifest(const eng_workload *w, const eng_sim_result *r,
 
 /* summary.json's content to a stream (eng_output_write's summary file). */
 static int summary_json(FILE *f, const eng_workload *w, const eng_sim_result *r,
-                        const eng_summary *s, const eng_manifest *m)
+                        const eng_summary *s, const eng_breakdowns *bd, const eng_manifest *m)
 {
     bool ok = true;
     json_t *root = json_object();
@@ -451,6 +451,10 @@ static int summary_json(FILE *f, const eng_workload *w, const eng_sim_result *r,
         eng_json_set(root, "energy", summary_energy(&s->energy, &ok), &ok);
     if (s->log.jobs > 0 || s->log.cancelled_excluded > 0)
         eng_json_set(root, "log_agreement", summary_log_agreement(s, &ok), &ok);
+    if (bd) {
+        eng_json_set(root, "breakdowns", eng_breakdown_json(bd, &ok), &ok);
+        eng_json_set(root, "fairness", eng_fairness_json(&bd->fairness, &ok), &ok);
+    }
     eng_json_set(
         root, "platform",
         summary_platform(r->platform, s, m, eng_core_alloc_mode(r->core) == POL_ALLOC_CORE, &ok),
@@ -578,7 +582,8 @@ static void block_stops(bool block, sigset_t *saved)
 }
 
 int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_result *r,
-                     const eng_summary *s, const eng_manifest *m, eng_diag *d)
+                     const eng_summary *s, const eng_breakdowns *bd, const eng_manifest *m,
+                     eng_diag *d)
 {
     struct stat st;
     bool existed = stat(dir, &st) == 0; /* a folder made here goes again on failure */
@@ -617,7 +622,7 @@ int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_resul
         (rc = write_timeseries_csv(files[TIMESERIES].f, r, s->total_units)) == ENG_IO)
         eng_afile_fail(&files[TIMESERIES], 0, d);
     if (rc == ENG_OK && files[SUMMARY].f &&
-        (rc = summary_json(files[SUMMARY].f, w, r, s, m)) == ENG_IO)
+        (rc = summary_json(files[SUMMARY].f, w, r, s, bd, m)) == ENG_IO)
         eng_afile_fail(&files[SUMMARY], 0, d);
     if (rc != ENG_OK && rc != ENG_IO)
         eng_diag_set(d, rc, "%s: cannot write the outputs: %s", dir, eng_strerror(rc));

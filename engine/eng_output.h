@@ -39,6 +39,7 @@
 #ifndef ENG_OUTPUT_H
 #define ENG_OUTPUT_H
 
+#include "eng_breakdown.h"
 #include "eng_metrics.h"
 #include "eng_sim.h"
 
@@ -97,9 +98,11 @@ typedef struct eng_manifest {
 } eng_manifest;
 
 /* Writes the files m->outputs selects (all five by default) into dir
- * (created if missing). */
+ * (created if missing); summary.json holds bd's "breakdowns" and
+ * "fairness" (bd NULL: neither). */
 int eng_output_write(const char *dir, const eng_workload *w, const eng_sim_result *r,
-                     const eng_summary *s, const eng_manifest *m, eng_diag *d);
+                     const eng_summary *s, const eng_breakdowns *bd, const eng_manifest *m,
+                     eng_diag *d);
 
 /* Final state names as Batsim spells them. */
 const char *eng_final_state_name(int state);

@@ -67,8 +67,8 @@ static int alloc_report(eng_run_report *rep, size_t n, size_t n_runs)
     return ENG_OK;
 }
 
-static int fill_report(const eng_sim_result *r, const eng_summary *s, bool summary_only,
-                       eng_run_report *rep)
+static int fill_report(const eng_sim_result *r, const eng_summary *s, const eng_breakdowns *bd,
+                       bool summary_only, eng_run_report *rep)
 {
     const eng_job_result *res = eng_core_results(r->core);
     const eng_host_run *runs = eng_core_alloc_runs(r->core);
@@ -78,6 +78,7 @@ static int fill_report(const eng_sim_result *r, const eng_summary *s, bool summa
     if (!summary_only && alloc_report(rep, n, total))
         return ENG_NOMEM;
     memcpy(&rep->summary, s, sizeof rep->summary);
+    eng_breakdown_brief(bd, &rep->breakdown);
     rep->wall_s = r->wall_s;
     rep->policy_wall_s = eng_core_policy_wall_s(r->core);
     eng_core_policy_report(r->core, rep->policy_report, sizeof rep->policy_report);
@@ -202,16 +203,22 @@ static int run_here(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
         eng_metrics_failures(&r.prep, eng_core_results(r.core), eng_core_wasted_node_s(r.core),
                              eng_core_wasted_unit_s(r.core), &s);
     m.wall_time_s = r.wall_s;
+    eng_breakdowns bd;
+    if (eng_breakdown_compute(&r.prep, eng_core_results(r.core), r.platform, &s, &bd)) {
+        eng_sim_result_fini(&r);
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
     /* The report first: once the outputs are in place nothing may fail. */
-    if (fill_report(&r, &s, spec->summary_only, rep))
+    if (fill_report(&r, &s, &bd, spec->summary_only, rep))
         rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
     if (rc == ENG_OK && spec->out_dir) {
         if (in_child)
             child_signals(); /* SimGrid installs its own SIGINT handler */
-        rc = eng_output_write(spec->out_dir, spec->workload, &r, &s, &m, d);
+        rc = eng_output_write(spec->out_dir, spec->workload, &r, &s, &bd, &m, d);
         if (rc != ENG_OK)
             eng_run_report_fini(rep);
     }
+    eng_breakdown_fini(&bd);
     eng_sim_result_fini(&r);
     return rc;
 }
@@ -223,6 +230,7 @@ typedef struct wire_head {
     int32_t rc;
     char msg[sizeof(((eng_diag *)0)->msg)];
     eng_summary summary;
+    eng_bd_brief breakdown;
     double wall_s, policy_wall_s;
     char policy_report[sizeof(((eng_run_report *)0)->policy_report)];
     size_t n_jobs, n_runs_total, n_platform_hosts;
@@ -265,6 +273,7 @@ static void child_main(const eng_run_spec *spec, FILE *report)
     snprintf(h.msg, sizeof h.msg, "%s", d.msg);
     if (rc == ENG_OK) {
         memcpy(&h.summary, &rep.summary, sizeof h.summary);
+        h.breakdown = rep.breakdown;
         h.wall_s = rep.wall_s;
         h.policy_wall_s = rep.policy_wall_s;
         memcpy(h.policy_report, rep.policy_report, sizeof h.policy_report);
@@ -590,6 +599,7 @@ int eng_run_isolated(const eng_run_spec *spec, eng_run_report *rep, eng_diag *d)
                           eng_run_memory_limits(limits, sizeof limits));
     } else {
         rep->summary = h.summary;
+        rep->breakdown = h.breakdown;
         rep->wall_s = h.wall_s;
         rep->policy_wall_s = h.policy_wall_s;
         memcpy(rep->policy_report, h.policy_report, sizeof rep->policy_report);

@@ -13,6 +13,7 @@
 #ifndef ENG_RUN_H
 #define ENG_RUN_H
 
+#include "eng_breakdown.h"
 #include "eng_metrics.h"
 #include "eng_output.h"
 #include "eng_sim.h"
@@ -33,6 +34,7 @@ typedef struct eng_run_spec {
 
 typedef struct eng_run_report {
     eng_summary summary;
+    eng_bd_brief breakdown;   /* the breakdowns' digest (eng_breakdown.h) */
     double wall_s;            /* simulation wall time in the child */
     double policy_wall_s;     /* of which in the policy's calls */
     char policy_report[1024]; /* pol_type.report's text, or "" */

@@ -17,6 +17,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <jansson.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -885,6 +887,96 @@ static void test_slurm_script(void)
     CU_ASSERT_FALSE(file_exists(args));
 }
 
+/* The paired comparison of a merge, from hand-written jobs.csv: fcfs
+ * first in tasks.txt (the baseline), easy against it.
+ *   seed 1: waits fcfs 0, 100, 50; easy 0, 40, 50: d = 0, -60, 0, mean -20
+ *           (-60 is not better by more than 60 s)
+ *   seed 2: fcfs 10, 200, job 3 rejected; easy 10, 20, 30: d = 0, -180,
+ *           mean -90, one job left out in each run; better 1 of 2
+ * Across seeds: mean -55, s = 35 sqrt(2), t(0.975, 1) = 12.706204736174707,
+ * half width 12.706204736174707 x 35. */
+static void test_merge_paired(void)
+{
+    const char *dir = bl_tmpdir();
+    char sw[700], args[2048], tasks[4096];
+    snprintf(sw, sizeof sw, "%s/sw", dir);
+    static const struct {
+        const char *variant, *seed, *jobs;
+    } runs[] = {
+        {"easy", "1",
+         "0,COMPLETED_SUCCESSFULLY\n2,40,COMPLETED_SUCCESSFULLY\n"
+         "3,50,COMPLETED_WALLTIME_REACHED\n"},
+        {"easy", "2",
+         "10,COMPLETED_SUCCESSFULLY\n2,20,COMPLETED_SUCCESSFULLY\n"
+         "3,30,COMPLETED_SUCCESSFULLY\n"},
+        {"fcfs", "1",
+         "0,COMPLETED_SUCCESSFULLY\n2,100,COMPLETED_SUCCESSFULLY\n"
+         "3,50,COMPLETED_SUCCESSFULLY\n"},
+        {"fcfs", "2",
+         "10,COMPLETED_SUCCESSFULLY\n2,200,COMPLETED_SUCCESSFULLY\n"
+         "3,0,REJECTED\n"},
+    };
+    tasks[0] = '\0';
+    for (size_t i = 0; i < 4; i++) {
+        size_t k = (i + 2) % 4; /* fcfs first */
+        char rel[256], text[1024];
+        snprintf(rel, sizeof rel, "runs/w/load-0.5/%s/seed-%s", runs[k].variant, runs[k].seed);
+        snprintf(text, sizeof text,
+                 "{\"run\": \"%s\", \"workload\": \"w\", \"load\": \"0.5\", \"policy\": "
+                 "\"%s\", \"variant\": \"%s\", \"seed\": \"%s\"}\n",
+                 rel, runs[k].variant, runs[k].variant, runs[k].seed);
+        put(sw, rel, "task.json", text);
+        put(sw, rel, "summary.json", "{\"metrics\": {}}\n");
+        snprintf(text, sizeof text, "job_id,waiting_time,final_state\n1,%s", runs[k].jobs);
+        put(sw, rel, "jobs.csv", text);
+        size_t used = strlen(tasks);
+        snprintf(tasks + used, sizeof tasks - used,
+                 "batchlab sweep task --out %s/%s --policy %s --seed %s\n", sw, rel,
+                 runs[k].variant, runs[k].seed);
+    }
+    put(sw, ".", "tasks.txt", tasks);
+    snprintf(args, sizeof args, "sweep merge %s -o %s/r.csv", sw, dir);
+    CU_ASSERT_EQUAL_FATAL(bl_run(NULL, "%s", args), 0);
+    char path[900];
+    snprintf(path, sizeof path, "%s/r.json", dir);
+    json_t *root = json_load_file(path, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *paired = json_object_get(root, "paired");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(paired), 1);
+    json_t *p = json_array_get(paired, 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "a")), "fcfs");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "b")), "easy");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "load")), "0.5");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(p, "seeds")), 2);
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(p, "wait_diff_mean_s")), -55, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(p, "wait_diff_sd_s")), 35 * sqrt(2),
+                           1e-9);
+    double half = 12.706204736174707 * 35;
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(p, "ci_lo_s")), -55 - half, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(p, "ci_hi_s")), -55 + half, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(p, "better_share_mean")), 0.25, 0);
+    json_t *s2 = json_array_get(json_object_get(p, "per_seed"), 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(s2, "seed")), "2");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(s2, "jobs")), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(s2, "left_out")), 2);
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(s2, "wait_diff_mean_s")), -90, 0);
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(s2, "better_share")), 0.5, 0);
+    json_decref(root);
+    /* --baseline easy turns it round; --tolerance 30 makes -60 better */
+    snprintf(args, sizeof args, "sweep merge %s -o %s/r2.csv --baseline easy --tolerance 30", sw,
+             dir);
+    CU_ASSERT_EQUAL_FATAL(bl_run(NULL, "%s", args), 0);
+    snprintf(path, sizeof path, "%s/r2.json", dir);
+    root = json_load_file(path, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    p = json_array_get(json_object_get(root, "paired"), 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "a")), "easy");
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(p, "wait_diff_mean_s")), 55, 1e-12);
+    json_t *s1 = json_array_get(json_object_get(p, "per_seed"), 0);
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(s1, "worse_share")), 1.0 / 3, 1e-15);
+    json_decref(root);
+}
+
 int bl_suite_cli_sweep(void)
 {
     CU_pSuite s = CU_add_suite("cli_sweep", NULL, NULL);
@@ -900,6 +992,7 @@ int bl_suite_cli_sweep(void)
     CU_add_test(s, "shell quote: round trips", test_shell_quote_round_trip);
     CU_add_test(s, "resumption: finished skipped, half-written rerun", test_resume);
     CU_add_test(s, "merge: known CSV from hand-written summaries", test_merge);
+    CU_add_test(s, "merge: paired comparison across seeds", test_merge_paired);
     CU_add_test(s, "Slurm script: array size and task lookup", test_slurm_script);
     return 0;
 }

@@ -437,7 +437,7 @@ static void test_random_differential(void)
                 eng_manifest m = {.outputs = ENG_OUT_JOBS};
                 eng_diag d;
                 eng_diag_clear(&d);
-                rc = eng_output_write(dir, s.w, &res, &sum, &m, &d);
+                rc = eng_output_write(dir, s.w, &res, &sum, NULL, &m, &d);
                 if (rc)
                     printf("\n  round %d %s%s: %s\n", round, name, var ? " (variant)" : "", d.msg);
                 CU_ASSERT_EQUAL(rc, 0);

@@ -4,11 +4,15 @@
  * with its own output folder under --out (bl_policy_folder). A spec given
  * twice, or two whose folders would share a name, is a usage error before
  * anything runs; a stop signal ends the command after the policies that
- * finished, whose folders are complete.
+ * finished, whose folders are complete. With two policies or more, each
+ * after the first is compared with the first job by job (eng_paired.h):
+ * a table, and DIR/paired.json with --out DIR.
  */
 #include "cli.h"
 #include "cli_run.h"
 
+#include "eng_json.h"
+#include "eng_paired.h"
 #include "eng_util.h"
 
 #include <math.h>
@@ -22,6 +26,8 @@ static const bl_opt compare_opts[] = {
     BL_RUN_OPTS{"policies", 'P', BL_VALUE, "LIST",
                 "comma-separated policies, each NAME or NAME:key=value:..., NAME a registered "
                 "policy or a policy library's PATH.so (default fcfs,easy,conservative)"},
+    {"tolerance", 0, BL_VALUE, "S",
+     "paired comparison: a job's wait differs when by more than S seconds (default 60)"},
 };
 
 /* One output folder per policy: OUT/ and the spec's folder name. */
@@ -185,6 +191,59 @@ static void print_compare(const char *const *labels, const eng_run_report *r, si
     printf("\n");
 }
 
+/* The paired comparison of every policy after the first with the first:
+ * its table on stdout, and paired.json under out. 0, or 1 after the
+ * message. */
+static int paired(const char *const *labels, const eng_run_report *r, size_t n,
+                  const bl_run_config *c, double tolerance_s)
+{
+    eng_paired_opts o = {.tolerance_s = tolerance_s,
+                         .level = ENG_PAIRED_LEVEL,
+                         .resamples = ENG_PAIRED_RESAMPLES,
+                         .seed = c->seed};
+    eng_paired *p = calloc(n, sizeof *p);
+    int rc = p ? ENG_OK : ENG_NOMEM;
+    for (size_t i = 1; i < n && rc == ENG_OK; i++)
+        rc = eng_paired_reports(&r[0], &r[i], &o, &p[i]);
+    if (rc != ENG_OK) {
+        free(p);
+        fprintf(stderr, "batchlab compare: out of memory\n");
+        return 1;
+    }
+    char tol[64], res[64];
+    printf("\npaired waits against %s (B - A per job, matched by job number; better or worse: by "
+           "more than %s s;\n%g %% bootstrap interval of the mean, %s resamples, seed %llu)\n",
+           labels[0], bl_fmt_grouped(tol, sizeof tol, tolerance_s, 0), 100 * o.level,
+           bl_fmt_grouped(res, sizeof res, (double)o.resamples, 0), (unsigned long long)c->seed);
+    printf("%-14s%8s%10s%14s%14s%8s%8s   %s\n", "B", "jobs", "left out", "mean (s)", "median (s)",
+           "better", "worse", "interval of the mean (s)");
+    for (size_t i = 1; i < n; i++) {
+        char a[64], b[64], lo[64], hi[64];
+        printf("%-14s%8zu%10zu%14s%14s%7.1f%%%7.1f%%   [%s, %s]\n", labels[i], p[i].jobs,
+               p[i].left_out_a + p[i].left_out_b, bl_fmt_grouped(a, sizeof a, p[i].diff_mean_s, 1),
+               bl_fmt_grouped(b, sizeof b, p[i].diff_median_s, 1), 100 * p[i].better_share,
+               100 * p[i].worse_share, bl_fmt_grouped(lo, sizeof lo, p[i].ci_lo_s, 1),
+               bl_fmt_grouped(hi, sizeof hi, p[i].ci_hi_s, 1));
+    }
+    if (c->out) {
+        bool ok = true;
+        json_t *root = eng_paired_json(labels[0], labels + 1, p + 1, n - 1, &o, &ok);
+        char *path = eng_asprintf("%s/paired.json", c->out);
+        eng_diag d;
+        eng_diag_clear(&d);
+        if (!ok || !path)
+            rc = eng_diag_set(&d, ENG_NOMEM, "out of memory");
+        else
+            rc = eng_json_write(path, root, &d);
+        if (rc != ENG_OK)
+            fprintf(stderr, "batchlab compare: %s\n", d.msg);
+        json_decref(root);
+        free(path);
+    }
+    free(p);
+    return rc == ENG_OK ? 0 : 1;
+}
+
 int bl_cmd_compare(int argc, char **argv)
 {
     bl_args a;
@@ -195,8 +254,10 @@ int bl_cmd_compare(int argc, char **argv)
     if (a.help) {
         bl_args_usage("compare", "--platform FILE --workload FILE [--policies a,b,c] [options]",
                       "Replays the same workload on the same platform under several policies "
-                      "and prints\nthe results side by side. With --out DIR each policy writes "
-                      "its files into DIR/POLICY.",
+                      "and prints\nthe results side by side, then each policy after the first "
+                      "against the first, job by\njob (paired waits, a bootstrap interval). "
+                      "With --out DIR each policy writes its\nfiles into DIR/POLICY, and the "
+                      "paired comparison goes to DIR/paired.json.",
                       compare_opts, sizeof compare_opts / sizeof compare_opts[0]);
         bl_args_fini(&a);
         return 0;
@@ -204,6 +265,15 @@ int bl_cmd_compare(int argc, char **argv)
     bl_run_config cfg;
     bl_run_inputs in;
     rc = bl_run_parse("compare", &a, &cfg, &in);
+    double tolerance_s = ENG_PAIRED_TOLERANCE_S;
+    const char *tol = bl_args_value(&a, "tolerance", NULL);
+    if (rc == 0 && tol &&
+        (bl_args_double("compare", "tolerance", tol, &tolerance_s) || tolerance_s < 0)) {
+        if (tolerance_s < 0)
+            fprintf(stderr, "batchlab compare: --tolerance: expected seconds >= 0, got '%s'\n",
+                    tol);
+        rc = 2;
+    }
     char *list = eng_strdup(bl_args_value(&a, "policies", "fcfs,easy,conservative"));
     size_t n = 0;
     char **labels = NULL;
@@ -258,7 +328,7 @@ int bl_cmd_compare(int argc, char **argv)
         }
         if (!cfg.quiet && isatty(STDERR_FILENO))
             fprintf(stderr, "batchlab compare: running %s (%zu of %zu)...\n", labels[i], i + 1, n);
-        rc = bl_run_one(&cfg, &in, &specs[i], dir, true, &reps[i]);
+        rc = bl_run_one(&cfg, &in, &specs[i], dir, true, n > 1, &reps[i]);
         if (rc > 128) {
             if (i > 0 && cfg.out)
                 fprintf(stderr,
@@ -271,6 +341,8 @@ int bl_cmd_compare(int argc, char **argv)
     }
     if (rc == 0)
         print_compare((const char *const *)labels, reps, n, &cfg);
+    if (rc == 0 && n > 1)
+        rc = paired((const char *const *)labels, reps, n, &cfg, tolerance_s);
     for (size_t i = 0; i < n; i++) {
         eng_run_report_fini(&reps[i]);
         bl_policy_spec_fini(&specs[i]);

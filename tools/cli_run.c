@@ -364,7 +364,7 @@ static int external_options(const bl_run_config *c, const bl_policy_spec *ps, po
 }
 
 int bl_run_one(const bl_run_config *cfg, const bl_run_inputs *in, const bl_policy_spec *policy,
-               const char *out_dir, bool name_policy, eng_run_report *rep)
+               const char *out_dir, bool name_policy, bool with_jobs, eng_run_report *rep)
 {
     bl_policy_spec ext = *policy;
     pol_kv *kv;
@@ -378,7 +378,7 @@ int bl_run_one(const bl_run_config *cfg, const bl_run_inputs *in, const bl_polic
         ext.kv = kv;
     eng_run_spec spec;
     fill_spec(&spec, cfg, in, &ext, out_dir);
-    spec.summary_only = true;
+    spec.summary_only = !with_jobs;
     const char *label = name_policy ? policy->label : NULL;
     eng_diag d;
     eng_diag_clear(&d);
@@ -439,6 +439,38 @@ void bl_print_drops(FILE *f, const eng_summary *s, const char *head)
     fputs(")\n", f);
 }
 
+/* The breakdowns' digest (eng_breakdown.h): jobs and mean wait per size
+ * and run-time class, the fairness across users, the users of the largest
+ * mean wait; summary.json holds every row. */
+static void print_breakdowns(const eng_bd_brief *bd)
+{
+    char a[64];
+    printf("  by size (units)    jobs/mean wait (s):");
+    for (size_t k = 0; k < bd->n_size; k++)
+        printf("%s %s %zu/%s", k ? "," : "", bd->size[k].key, bd->size[k].jobs,
+               bl_fmt_grouped(a, sizeof a, bd->size[k].wait_mean_s, 1));
+    printf("\n  by run time        jobs/mean wait (s):");
+    for (size_t k = 0; k < ENG_BD_RUNTIME_CLASSES; k++) {
+        const eng_bd_row *row = &bd->runtime[k];
+        printf("%s %s %zu/%s", k ? "," : "", row->key, row->jobs,
+               row->jobs ? bl_fmt_grouped(a, sizeof a, row->wait_mean_s, 1) : "-");
+    }
+    printf("\n");
+    const eng_fairness *f = &bd->fairness;
+    if (f->users > 0)
+        printf("  fairness           %zu user%s: mean bounded slowdown per user %.3f to %.3f, "
+               "cv %.3f, Jain's index %.3f\n",
+               f->users, bl_s(f->users), f->bsld_user_mean_min, f->bsld_user_mean_max,
+               f->bsld_user_mean_cv, f->jain_index);
+    for (size_t k = 0; k < bd->n_top_users && bd->n_users > 1; k++)
+        if (bd->top_users[k].wait_mean_s > 0)
+            printf("  %-19suser %s: %zu job%s, mean wait %s s, bounded slowdown %.3f\n",
+                   k ? "" : "longest waits", bd->top_users[k].key, bd->top_users[k].jobs,
+                   bl_s(bd->top_users[k].jobs),
+                   bl_fmt_grouped(a, sizeof a, bd->top_users[k].wait_mean_s, 1),
+                   bd->top_users[k].bsld_mean);
+}
+
 void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_policy_spec *ps,
                   const char *out_dir, const eng_run_report *r)
 {
@@ -485,6 +517,7 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
         printf("  utilization        %.4f over %s s\n", s->utilization,
                bl_fmt_grouped(a, sizeof a, s->makespan_s, 0));
         printf("  queue length       mean %.2f, max %.0f\n", s->queue_mean, s->queue_max);
+        print_breakdowns(&r->breakdown);
     }
     if (s->log.jobs > 0) {
         char rho[32] = "n/a";
@@ -603,7 +636,7 @@ int bl_cmd_run(int argc, char **argv)
     }
     eng_run_report rep;
     if (rc == 0)
-        rc = bl_run_one(&cfg, &in, &ps, cfg.out, false, &rep);
+        rc = bl_run_one(&cfg, &in, &ps, cfg.out, false, false, &rep);
     if (rc == 0) {
         bl_run_print(&cfg, &in, &ps, cfg.out, &rep);
         eng_run_report_fini(&rep);

@@ -74,12 +74,14 @@ void bl_run_inputs_fini(bl_run_inputs *in);
  * out_dir (NULL: none; `compare` gives each policy its own folder), the
  * report into *rep (caller's storage; eng_run_report_fini it after a 0).
  * Progress on stderr unless cfg->quiet or stderr is not a terminal.
- * With name_policy the messages name the policy (`compare`). Returns 0,
+ * With name_policy the messages name the policy (`compare`); with_jobs
+ * keeps the report's per-job arrays (a paired comparison reads them).
+ * Returns 0,
  * or, after the message, 1 (failed run), 2 (options that do not go
  * together on this input), 3 (a violated invariant) or 128 + N (stopped
  * by signal N; *rep is then empty). */
 int bl_run_one(const bl_run_config *cfg, const bl_run_inputs *in, const bl_policy_spec *policy,
-               const char *out_dir, bool name_policy, eng_run_report *rep);
+               const char *out_dir, bool name_policy, bool with_jobs, eng_run_report *rep);
 
 /* The options of `run`: the run options' table (cli_runopts.h), then
  * --policy SPEC and --policy-opt KEY=VALUE (repeatable). */

@@ -16,6 +16,7 @@
 
 #include "eng_error.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -115,6 +116,13 @@ void bl_sweep_load_text(char *buf, size_t len, double load);
 /* Reads the lines of a task list (without their newlines); heap array of
  * heap strings. ENG_IO naming the file, or ENG_NOMEM. */
 int bl_sweep_read_lines(const char *path, char ***lines, size_t *n, eng_diag *d);
+
+/* The paired comparison of the runs rels[0..n) under dir
+ * (cli_sweep_paired.c): a new JSON array for results.json's "paired",
+ * empty when no two variants share a configuration and a seed. baseline
+ * NULL: each configuration's first variant. */
+int bl_sweep_paired(const char *dir, char *const *rels, size_t n, const char *baseline,
+                    double tolerance_s, json_t **out, eng_diag *d);
 
 /* The subcommands, each given the whole `sweep` argument vector (argv[0]
  * "sweep", argv[1] the subcommand); they return the exit status. */

@@ -1,6 +1,7 @@
 /* cli_sweep_merge.c — `batchlab sweep merge DIR -o CSV`: every
  * summary.json under DIR, one CSV row each, and the same rows as JSON
- * beside the CSV (see cli_sweep.c).
+ * beside the CSV (see cli_sweep.c), with the paired comparison of the
+ * variants that share a configuration and a seed (cli_sweep_paired.c).
  */
 #include "cli_sweep.h"
 
@@ -9,6 +10,7 @@
 #include "cli_json.h"
 
 #include "eng_json.h"
+#include "eng_paired.h"
 #include "eng_util.h"
 
 #include <dirent.h>
@@ -261,7 +263,7 @@ static char *json_path(const char *csv)
  * atomically and together: both are complete and closed before either is
  * renamed into place; on failure neither is touched. */
 static int merge_write(const char *dir, char **runs, size_t n, const char *csv, const char *json,
-                       eng_diag *d)
+                       const char *baseline, double tolerance_s, eng_diag *d)
 {
     eng_afile f = {0}, g = {0};
     bool ok = true;
@@ -278,6 +280,13 @@ static int merge_write(const char *dir, char **runs, size_t n, const char *csv, 
             rc = merge_one(f.f, arr, dir, runs[i], d);
     }
     eng_json_set(root, "runs", arr, &ok);
+    json_t *paired = NULL;
+    if (rc == ENG_OK)
+        rc = bl_sweep_paired(dir, runs, n, baseline, tolerance_s, &paired, d);
+    if (paired && json_array_size(paired) > 0)
+        eng_json_set(root, "paired", paired, &ok);
+    else
+        json_decref(paired);
     if (rc == ENG_OK && !ok)
         rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
     if (rc == ENG_OK) {
@@ -305,6 +314,11 @@ int bl_sweep_merge(int argc, char **argv)
 {
     static const bl_opt merge_opts[] = {
         {"output", 'o', BL_VALUE, "CSV", "CSV file to write (required)"},
+        {"baseline", 0, BL_VALUE, "VARIANT",
+         "paired comparison: the variant the others are compared with (default: each "
+         "configuration's first)"},
+        {"tolerance", 0, BL_VALUE, "S",
+         "paired comparison: a job's wait differs when by more than S seconds (default 60)"},
     };
     const char *dir = argc > 2 && argv[2][0] != '-' ? argv[2] : NULL;
     bl_args a;
@@ -322,11 +336,25 @@ int bl_sweep_merge(int argc, char **argv)
         printf("\n(empty where a summary lacks the value; log_* from its log_agreement,\n"
                "git_commit the batchlab commit that ran it). The same rows go to a JSON file\n"
                "beside the CSV (CSV's name with .json for .csv): {\"runs\": [{column: value}]},\n"
-               "numbers as numbers, null where the CSV cell is empty. Both written atomically.\n");
+               "numbers as numbers, null where the CSV cell is empty. Both written atomically.\n"
+               "Where two variants ran the same workload, load and seed (task.json, jobs.csv),\n"
+               "the JSON also holds \"paired\": each variant against the baseline, per seed\n"
+               "on the same jobs and across seeds (mean of the per-seed mean wait\n"
+               "differences, 95 %% t interval).\n");
         bl_args_fini(&a);
         return 0;
     }
     const char *csv = bl_args_value(&a, "output", NULL);
+    const char *baseline = bl_args_value(&a, "baseline", NULL);
+    const char *tol = bl_args_value(&a, "tolerance", NULL);
+    double tolerance_s = ENG_PAIRED_TOLERANCE_S;
+    if (tol && (bl_args_double("sweep merge", "tolerance", tol, &tolerance_s) || tolerance_s < 0)) {
+        if (tolerance_s < 0)
+            fprintf(stderr, "batchlab sweep merge: --tolerance: expected seconds >= 0, got '%s'\n",
+                    tol);
+        bl_args_fini(&a);
+        return 2;
+    }
     if (!dir || !csv) {
         fprintf(stderr, "batchlab sweep merge: expected DIR -o CSV (see batchlab sweep merge "
                         "--help)\n");
@@ -345,7 +373,7 @@ int bl_sweep_merge(int argc, char **argv)
         rc = eng_diag_set(&d, ENG_NOMEM, "out of memory");
     if (rc == ENG_OK) {
         qsort(runs, n, sizeof *runs, cmp_str);
-        rc = merge_write(dir, runs, n, csv, json, &d);
+        rc = merge_write(dir, runs, n, csv, json, baseline, tolerance_s, &d);
     }
     if (rc == ENG_OK)
         printf("%s: %zu run%s (and %s)\n", csv, n, bl_s(n), json);

@@ -257,7 +257,7 @@ static int task_run(const task_req *t, const char *input, bool verbose)
         rc = bl_run_inputs_workload(&cfg, &in);
     eng_run_report rep;
     if (rc == 0)
-        rc = bl_run_one(&cfg, &in, &ps, cfg.out, false, &rep);
+        rc = bl_run_one(&cfg, &in, &ps, cfg.out, false, false, &rep);
     if (rc == 0) {
         if (verbose)
             bl_run_print(&cfg, &in, &ps, cfg.out, &rep);
