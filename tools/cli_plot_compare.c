@@ -479,13 +479,14 @@ static void script_class(FILE *f, const cmp_fig *c, const char *kind, const char
                          const char *const *keys, size_t nk, bool any, const char *xlabel,
                          const char *title)
 {
-    fprintf(f,
-            "reset\nset grid ytics\nset key top left box opaque\nset style data histogram\n"
-            "set style histogram clustered gap 1\nset style fill solid 0.85 border -1\n"
-            "set datafile missing \"?\"\nset logscale y\nset yrange [1:*]\n"
-            "set format y \"%%.10g\"\nset xlabel \"%s\"\n"
-            "set ylabel \"mean wait (s, log axis; below 1 s at 1 s)\"\nset title \"%s\"\n",
-            xlabel, title);
+    fprintf(
+        f,
+        "reset\nset grid ytics\nset key outside top center horizontal box\nset style data histogram\n"
+        "set style histogram clustered gap 1\nset style fill solid 0.85 border -1\n"
+        "set datafile missing \"?\"\nset logscale y\nset yrange [1:*]\n"
+        "set format y \"%%.10g\"\nset xlabel \"%s\"\n"
+        "set ylabel \"mean wait (s, log axis; below 1 s at 1 s)\"\nset title \"%s\"\n",
+        xlabel, title);
     if (nk == 0) { /* an empty frame that says why */
         fprintf(f,
                 "set label 1 \"%s\" at graph 0.5,0.5 center\n"
