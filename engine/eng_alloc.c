@@ -111,7 +111,8 @@ static int take_host(eng_core *c, pool_state *ps, int32_t pos, int32_t cores)
     if (h->free_cores == h->cores)
         c->busy_nodes++;
     int32_t busy = h->cores - h->free_cores;
-    eng_host_cores(c, h->index, busy, busy + cores);
+    if (!c->psave) /* idle shutdown: eng_psave_claim turns it busy at the start */
+        eng_host_cores(c, h->index, busy, busy + cores);
     h->free_cores -= cores;
     c->busy_cores += cores;
     island_add(c, ps, pos, cores, -1);

@@ -57,9 +57,11 @@ static void show_overdue(eng_core *c, const pool_state *ps)
 }
 
 /* The view of pool ps now, for a hook or a schedule() call. */
-static pol_view make_view(eng_core *c, const pool_state *ps)
+static pol_view make_view(eng_core *c, pool_state *ps)
 {
     show_overdue(c, ps);
+    if (c->psave)
+        eng_psave_view(c, ps);
     return (pol_view){
         .now_s = c->now,
         .alloc = c->prep->alloc,
@@ -77,6 +79,7 @@ static pol_view make_view(eng_core *c, const pool_state *ps)
         .n_islands = ps->n_islands,
         .island_units = ps->isl_units,
         .island_free = ps->isl_free,
+        .boot_delay_max_s = eng_psave_delay_max(c),
     };
 }
 
@@ -151,6 +154,7 @@ void eng_core_destroy(eng_core *c)
     free(c->ts);
     free(c->packets);
     eng_fail_destroy(c);
+    eng_psave_destroy(c);
     eng_energy_destroy(c);
     free(c);
 }
@@ -180,6 +184,7 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
             .price_per_s = h->price_per_s,
             .occupation_prob = h->occupation_prob,
             .up = true,
+            .usable_at_s = -INFINITY,
             .island = -1,
         };
         c->pool_pos[pool->hosts[k]] = (int32_t)k;
@@ -352,6 +357,10 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
             return rc;
         }
     }
+    if (opts->power_save.enabled && (rc = eng_psave_init(c, d))) {
+        eng_core_destroy(c);
+        return rc;
+    }
     *out = c;
     return ENG_OK;
 }
@@ -440,21 +449,33 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
             longest = fail_t - c->now;
         }
     }
-    j->start_s = c->now;
-    j->expected_end_s = c->now + estimate;
+    /* Idle shutdown: it starts when the last of its hosts is up. */
+    double begin = c->now, rate_wait = 0;
+    if (c->psave) {
+        if (eng_psave_claim(c, idx, &begin, &rate_wait))
+            return eng_diag_set(d, ENG_NOMEM, "out of memory");
+        if (c->opts.check && (rc = eng_check_boot_start(c, j, begin, rate_wait, d)))
+            return rc;
+    }
+    j->start_s = begin;
+    /* under idle shutdown the plan's end whatever the boots take: a start
+     * given hosts now begins by now + boot_delay_max_s (eng_policy.h) */
+    j->expected_end_s = c->psave ? c->now + (eng_psave_delay_max(c) + estimate) : begin + estimate;
     if (c->plan_end_s)
         c->plan_end_s[idx] = j->expected_end_s;
     j->n_alloc = r->n_hosts;
     c->live_used += (size_t)r->n_hosts;
-    r->start_s = c->now;
+    r->start_s = begin;
     r->start_step = (int64_t)c->n_steps;
-    r->end_s = c->now + longest;
+    r->end_s = begin + longest;
     r->state = ENG_JOB_RUNNING;
     r->killed = killed;
     if (killed)
-        r->end_s = c->now + kill;
+        r->end_s = begin + kill;
     if (r->failed)
-        r->end_s = c->now + longest;
+        r->end_s = begin + longest;
+    /* the SimGrid driver runs it from now: its executions last the wait */
+    longest = r->end_s - c->now;
 
     size_t at = running_lower_bound(c, ps, j);
     if (eng_grow(&ps->running, &ps->cap_running, ps->n_running + 1, sizeof *ps->running) ||
@@ -597,6 +618,8 @@ bool eng_core_begin(eng_core *c, double *t, const int32_t **ending, size_t *n_en
             next = c->pools[i].wakeup_s;
     if (c->changes.n && c->n_left > 0 && c->changes.v[0].t < next)
         next = c->changes.v[0].t;
+    if (c->psave && c->n_left > 0 && eng_psave_next(c) < next)
+        next = eng_psave_next(c);
     c->n_ending = 0;
     if (next == INFINITY) {
         *ending = NULL;
@@ -651,6 +674,13 @@ int eng_core_step(eng_core *c, eng_diag *d)
     eng_energy_advance(c); /* the power of the last instant, up to now */
     int rc;
 
+    /* 0. Idle shutdown: switches, boots and the starts after them, before
+     * the ends (a job may end at its start). */
+    if (c->psave && (rc = eng_psave_apply(c)))
+        return eng_diag_set(d, rc, "t=%.17g: %s", c->now,
+                            rc == ENG_INVARIANT ? "a job would start on a host not up"
+                                                : "out of memory");
+
     /* 1. Ends. */
     for (size_t e = 0; e < c->n_ending; e++) {
         int32_t idx = c->ending[e];
@@ -658,6 +688,8 @@ int eng_core_step(eng_core *c, eng_diag *d)
         pol_job *j = &c->pj[idx];
         eng_job_result *r = &c->res[idx];
         eng_alloc_release(c, ps, idx);
+        if (c->psave && eng_psave_released(c, idx))
+            return eng_diag_set(d, ENG_NOMEM, "out of memory");
         r->end_step = (int64_t)c->n_steps;
         c->live_used -= (size_t)r->n_hosts;
         size_t at = running_lower_bound(c, ps, j);
@@ -747,6 +779,8 @@ int eng_core_step(eng_core *c, eng_diag *d)
         if (rc)
             return rc;
     }
+    if (c->psave && c->opts.check && (rc = eng_check_power(c, d)))
+        return rc;
     if (record_sample(c))
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     return ENG_OK;

@@ -151,6 +151,7 @@ void eng_host_cores(eng_core *c, int32_t h, int32_t busy_before, int32_t busy_af
     c->hstate[h] = busy_after > 0 ? ENG_HOST_BUSY : ENG_HOST_IDLE;
     if (!c->energy)
         return;
+    c->energy->n_busy += (busy_after > 0) - (busy_before > 0);
     power_class *k = &c->energy->cls[c->energy->host_cls[h]];
     if (busy_before > 0) {
         k->busy_cores -= busy_before;
@@ -249,8 +250,11 @@ int eng_energy_sample(eng_core *c)
     double w = power_now(e);
     if (w > e->peak_w)
         e->peak_w = w;
-    c->ets[at] = (eng_energy_row){
-        .power_w = w, .off = e->n_off, .booting = e->n_booting, .shutting_down = e->n_shutting};
+    c->ets[at] = (eng_energy_row){.power_w = w,
+                                  .off = e->n_off,
+                                  .booting = e->n_booting,
+                                  .shutting_down = e->n_shutting,
+                                  .busy = e->n_busy};
     return ENG_OK;
 }
 
