@@ -237,7 +237,7 @@ int eng_check_power(eng_core *c, eng_diag *d)
                                     "t=%.17g: host %s switched off, but it is in "
                                     "--suspend-exc-nodes",
                                     w->t_s, name);
-            if (w->t_s - w->idle_since_s < o->suspend_time_s)
+            if (w->t_s < w->idle_since_s + o->suspend_time_s) /* the engine's sum */
                 return eng_diag_set(d, ENG_INVARIANT,
                                     "t=%.17g: host %s switched off after %.17g s idle, less than "
                                     "--suspend-time %.17g",

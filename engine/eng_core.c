@@ -457,10 +457,11 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
         if (c->opts.check && (rc = eng_check_boot_start(c, j, begin, rate_wait, d)))
             return rc;
     }
-    j->start_s = begin;
-    /* under idle shutdown the plan's end whatever the boots take: a start
-     * given hosts now begins by now + boot_delay_max_s (eng_policy.h) */
-    j->expected_end_s = c->psave ? c->now + (eng_psave_delay_max(c) + estimate) : begin + estimate;
+    /* the view's start is when it is given hosts; under idle shutdown its
+     * planned end holds whatever the boots take: it begins by now +
+     * boot_delay_max_s (eng_policy.h) */
+    j->start_s = c->now;
+    j->expected_end_s = c->psave ? c->now + (eng_psave_delay_max(c) + estimate) : c->now + estimate;
     if (c->plan_end_s)
         c->plan_end_s[idx] = j->expected_end_s;
     j->n_alloc = r->n_hosts;

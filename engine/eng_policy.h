@@ -94,7 +94,9 @@ typedef struct pol_job {
     int64_t app;
     int64_t type;          /* job type (see --type-field) */
     double init_s;         /* its type's initialization time (0: none, or not planned) */
-    double start_s;        /* while running: start time; else -1 */
+    double start_s;        /* while running: start time (under idle shutdown,
+                            * when it was given its hosts: it runs once they
+                            * are up, by start_s + boot_delay_max_s); else -1 */
     double expected_end_s; /* while running: start_s + estimate_s (under idle
                             * shutdown: see pol_view.boot_delay_max_s; never before
                             * now_s); else -1 */
@@ -152,15 +154,15 @@ typedef struct pol_view {
      * its start, over the platform's hosts (shutdown plus boot time, and
      * the resume rate's longest wait), 0 without
      * idle shutdown. Hosts that are off count as free: a job given them
-     * starts when they have booted (pol_job.start_s, expected_end_s then
-     * lie ahead of now_s). A host free at t may be switched off by then, so
+     * starts when they have booted (its pol_job.start_s is when it was
+     * given them, the outputs' start when they are up). A host free at t may be switched off by then, so
      * a plan that gives a job hosts at t sees it start by t + this and end
      * by t + this + estimate_s; with POL_FLAG_BOOT_PLANS its promises say
      * so (the boot included) and the checker holds the job's start after
      * the boot to them. It includes the longest wait --resume-rate can
-     * impose (eng_power_save.c). A running job's expected_end_s is the
-     * time it was given hosts + this + its estimate, whatever its boots
-     * took, so that plans made before its start still hold. */
+     * impose (eng_power_save.c). A running job's expected_end_s is
+     * start_s + (this + its estimate), whatever its boots took, so that
+     * plans made before its start still hold. */
     double boot_delay_max_s;
 } pol_view;
 

@@ -58,9 +58,9 @@ typedef struct rate_book {
 struct psave_state {
     psave_host *h;
     rate_book offs, ons;
-    double delay_max_s;    /* the longest switch-off + boot + rate wait */
+    double delay_max_s;     /* the longest switch-off + boot + rate wait */
     double rate_wait_max_s; /* the resume rate's part of it */
-    int32_t *starts; /* jobs whose start is due, applied after the instant's boots */
+    int32_t *starts;        /* jobs whose start is due, applied after the instant's boots */
     size_t n_starts, cap_starts;
 };
 
@@ -99,9 +99,11 @@ static int log_switch(eng_core *c, int32_t h, int kind)
         return ENG_OK;
     if (eng_grow(&c->pslog, &c->cap_pslog, c->n_pslog + 1, sizeof *c->pslog))
         return ENG_NOMEM;
-    c->pslog[c->n_pslog++] = (eng_psave_switch){
-        .t_s = c->now, .host = h, .on = kind != EV_SUSPEND, .idle_since_s = c->psave->h[h].idle_since_s,
-        .excluded = c->psave->h[h].excluded};
+    c->pslog[c->n_pslog++] = (eng_psave_switch){.t_s = c->now,
+                                                .host = h,
+                                                .on = kind != EV_SUSPEND,
+                                                .idle_since_s = c->psave->h[h].idle_since_s,
+                                                .excluded = c->psave->h[h].excluded};
     return ENG_OK;
 }
 
@@ -137,8 +139,8 @@ static int exclude_item(eng_core *c, const char *it, const char *end, eng_diag *
         int32_t h = host_named(c->plat, it, (size_t)(end - it));
         if (h < 0)
             return eng_diag_set(d, ENG_USAGE,
-                                "--suspend-exc-nodes '%s': host '%.*s' is not in platform %s",
-                                text, (int)(end - it), it, c->plat->path);
+                                "--suspend-exc-nodes '%s': host '%.*s' is not in platform %s", text,
+                                (int)(end - it), it, c->plat->path);
         c->psave->h[h].excluded = true;
         return ENG_OK;
     }
@@ -171,7 +173,8 @@ static int exclude_item(eng_core *c, const char *it, const char *end, eng_diag *
             char name[256];
             int n = snprintf(name, sizeof name, "%.*s%0*ld%.*s", (int)(lb - it), it, width, k,
                              (int)(end - rb - 1), rb + 1);
-            int32_t h = n > 0 && (size_t)n < sizeof name ? host_named(c->plat, name, (size_t)n) : -1;
+            int32_t h = n > 0 && (size_t)n < sizeof name ? host_named(c->plat, name, (size_t)n)
+                                                         : -1;
             if (h < 0)
                 return eng_diag_set(d, ENG_USAGE,
                                     "--suspend-exc-nodes '%s': host '%s' is not in platform %s",
@@ -214,8 +217,8 @@ static int exclude_hosts(eng_core *c, eng_diag *d)
 int eng_psave_init(eng_core *c, eng_diag *d)
 {
     const eng_power_save *o = &c->opts.power_save;
-    if (!(o->suspend_time_s >= 0) || !(o->suspend_timeout_s >= 0) ||
-        !(o->resume_timeout_s >= 0) || o->suspend_rate < 0 || o->resume_rate < 0)
+    if (!(o->suspend_time_s >= 0) || !(o->suspend_timeout_s >= 0) || !(o->resume_timeout_s >= 0) ||
+        o->suspend_rate < 0 || o->resume_rate < 0)
         return eng_diag_set(d, ENG_USAGE,
                             "idle shutdown: times must be >= 0 s and rates >= 0 per minute");
     if (c->prep->alloc != POL_ALLOC_NODE)
@@ -282,7 +285,7 @@ static pol_host *view_host(eng_core *c, int32_t h)
  * starts and how long it waited for the resume rate. */
 /* Calls f(c, host, arg) for each platform host of job idx, in order. */
 #define FOR_JOB_HOSTS(c, idx, h)                                                                   \
-    for (int32_t u_ = 0; u_ < (c)->res[idx].n_runs; u_++)                                         \
+    for (int32_t u_ = 0; u_ < (c)->res[idx].n_runs; u_++)                                          \
         for (int32_t h = (c)->runs[(c)->res[idx].runs_off + (size_t)u_].host,                      \
                      e_ = h + (c)->runs[(c)->res[idx].runs_off + (size_t)u_].n;                    \
              h < e_; h++)
@@ -316,8 +319,7 @@ int eng_psave_claim(eng_core *c, int32_t idx, double *start_s, double *rate_wait
                     if (push(c, begin, h, EV_OFF))
                         return ENG_NOMEM;
                 }
-            }
-            else if (begin > from)
+            } else if (begin > from)
                 ph->sw_end_s = begin; /* off at its shutdown's end, boots at begin */
             view_host(c, h)->usable_at_s = ready;
         }

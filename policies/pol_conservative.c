@@ -66,7 +66,8 @@
  * and promised t + D; a running job gives back what it holds from its
  * expected end, which the engine counts from its start after the boots, so
  * the profile never holds less than the jobs use. With D = 0 (no idle
- * shutdown) the plan is unchanged to the bit.
+ * shutdown) the plan is unchanged to the bit. predictor=user2 refuses a
+ * D > 0 (its corrected ends would not match the profile's).
  *
  * Islands (eng_policy.h; whole-node allocation): one profile per island.
  * A job that fits in an island is reserved in the island where its slot
@@ -822,7 +823,7 @@ static void rewind_fits(cons_state *s, double now, double old, double dur, int32
 static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
 {
     cons_state *s = state;
-    double planned_end = job->start_s + pol_predict_of(&s->pred, job);
+    double planned_end = job->start_s + (s->boot_s + pol_predict_of(&s->pred, job));
     if (!pol_predict_active(&s->pred))
         planned_end = job->expected_end_s;
     if (pol_predict_finish(&s->pred, job, v->now_s))
@@ -1293,6 +1294,9 @@ static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
 {
     cons_state *s = state;
     s->boot_s = engine_view->boot_delay_max_s;
+    if (s->boot_s > 0 && pol_predict_active(&s->pred))
+        return pol_out_error(out, ENG_USAGE,
+                             "predictor=user2 does not plan with boot delays (--suspend-time) yet");
     int rc;
     pol_view pv;
     const pol_view *v = &pv;
