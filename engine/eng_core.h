@@ -213,10 +213,8 @@ static inline int64_t eng_ts_busy_units(const eng_ts_row *row, pol_alloc alloc)
 }
 
 /* What a host is doing, recorded over time by one mechanism (eng_energy.c)
- * that allocations and failures both go through. Busy, idle and down
- * occur today; off, booting and shutting down are kept for idle shutdown
- * (a host switched off is, like a failed one, not usable until it is on
- * again). */
+ * that allocations, failures and idle shutdown all go through (a host
+ * switched off is, like a failed one, not usable until it is on again). */
 typedef enum eng_host_state {
     ENG_HOST_IDLE = 0,
     ENG_HOST_BUSY,          /* at least one core taken */

@@ -1,6 +1,7 @@
 /* eng_core_impl.h — internal to the engine: the scheduling core's state,
- * shared by the four files that implement eng_core.h. Nothing outside
- * eng_core.c, eng_alloc.c, eng_fail.c and eng_check.c includes it; the
+ * shared by the files that implement eng_core.h. Nothing outside
+ * eng_core.c, eng_alloc.c, eng_fail.c, eng_power_save.c, eng_check.c and
+ * eng_energy.c includes it; the
  * public contract stays in eng_core.h.
  *
  * The files, in layers (each calls only the files below it; the layers
@@ -16,17 +17,23 @@
  *        +--> eng_fail.c   host failures: drawn or traced outages, hosts
  *        |                 going down and up, the run a failure cuts, the
  *        |                 waste counted, a failed job requeued
+ *        +--> eng_power_save.c  idle shutdown: hosts switched off after
+ *        |                 SuspendTime, booted for the jobs given them, the
+ *        |                 starts after the boots, the rates
  *        +--> eng_check.c  the checks decisions are held to: always (a
  *                          start's job, units, islands, packet) and with
  *                          --check (flags, promises, the pool's audit)
  *
- *     eng_energy.c  below them all: each host's state (busy, idle, down;
- *                   later off, booting, shutting down) changed through
- *                   one function that eng_alloc.c (cores taken and freed)
- *                   and eng_fail.c (down, up) call, the power it draws and
+ *     eng_energy.c  below them all: each host's state (busy, idle, down,
+ *                   off, booting, shutting down) changed through the
+ *                   functions that eng_alloc.c (cores taken and freed),
+ *                   eng_fail.c (down, up) and eng_power_save.c (switches,
+ *                   starts after boots) call, the power it draws and
  *                   the energy integrated at each step of eng_core.c
  *
- * eng_alloc.c, eng_fail.c and eng_check.c call none of each other: what
+ * eng_alloc.c, eng_fail.c, eng_power_save.c and eng_check.c call none of
+ * each other (under idle shutdown eng_alloc.c leaves the busy state to
+ * eng_power_save.c, which knows when the job starts): what
  * two of them need is a static inline function below or eng_energy.c,
  * which calls no file of the core.
  *

@@ -37,12 +37,12 @@
  * 0 (or the first event if earlier) to the last event, as SimGrid's energy
  * plugin integrates from 0 to the end of the simulation.
  *
- * Idle shutdown will plug in here and in eng_fail.c's timeline: switching
- * a host off is "not usable from t1 to t2" as a failure is, the same
- * change heap (c->changes) carrying its shutting-down -> off -> booting ->
- * idle changes and the same view (pol_host.up) telling policies; each
- * change calls eng_host_set(), which bills the switching and off watts and
- * counts the switch-ons and offs. A power cap changing pstates will bill a
+ * Idle shutdown (eng_power_save.c) changes states through eng_host_set()
+ * as failures do (shutting down -> off -> booting -> idle), which bills the
+ * switching and off watts and counts the switch-ons and offs, and turns a
+ * job's hosts busy at its start after the boots through eng_host_cores();
+ * the view tells policies when each host is next usable in one field
+ * (pol_host.usable_at_s) whatever the reason. A power cap changing pstates will bill a
  * busy host's jobs up to the change before switching its watts (a job's
  * rate is constant between its hosts' pstate changes).
  *

@@ -114,8 +114,8 @@ static void test_boot_moves_reservation(void)
                                 .suspend_timeout_s = 10,
                                 .resume_timeout_s = 30}};
     bl_sched s;
-    CU_ASSERT_EQUAL_FATAL(
-        bl_core_run("conservative", jobs, 2, bl_uniform_platform(2, 1), &o, &s), 0);
+    CU_ASSERT_EQUAL_FATAL(bl_core_run("conservative", jobs, 2, bl_uniform_platform(2, 1), &o, &s),
+                          0);
     NEAR(bl_start(&s, 1), 0);
     NEAR(bl_start(&s, 2), 130);
     NEAR(bl_end(&s, 2), 150);
@@ -123,8 +123,8 @@ static void test_boot_moves_reservation(void)
     CU_ASSERT_FALSE(eng_core_energy(s.core, &t));
     bl_sched_fini(&s);
     bl_opts off = {0};
-    CU_ASSERT_EQUAL_FATAL(
-        bl_core_run("conservative", jobs, 2, bl_uniform_platform(2, 1), &off, &s), 0);
+    CU_ASSERT_EQUAL_FATAL(bl_core_run("conservative", jobs, 2, bl_uniform_platform(2, 1), &off, &s),
+                          0);
     NEAR(bl_start(&s, 2), 100);
     bl_sched_fini(&s);
 }
