@@ -393,6 +393,8 @@ static int off_or_boot(eng_core *c, int32_t h)
 /* Job idx's hosts, all up now, turn busy. */
 static int start_now(eng_core *c, int32_t idx)
 {
+    if (c->res[idx].state != ENG_JOB_RUNNING || c->res[idx].start_s != c->now)
+        return ENG_OK; /* stopped by its policy while its hosts booted */
     FOR_JOB_HOSTS(c, idx, h)
     {
         if (c->hstate[h] != ENG_HOST_IDLE)
@@ -416,11 +418,18 @@ int eng_psave_apply(eng_core *c)
         case EV_OFF:
             rc = off_or_boot(c, id);
             break;
-        case EV_UP:
-            c->psave->h[id].claimed = false;
+        case EV_UP: {
+            psave_host *ph = &s->h[id];
+            pol_host *vh = view_host(c, id);
+            ph->claimed = false;
             eng_host_set(c, id, ENG_HOST_IDLE);
-            view_host(c, id)->usable_at_s = -INFINITY;
+            vh->usable_at_s = -INFINITY;
+            if (vh->free_cores == vh->cores) { /* its job was stopped meanwhile */
+                ph->idle_since_s = c->now;
+                rc = push(c, c->now + c->opts.power_save.suspend_time_s, id, EV_SUSPEND);
+            }
             break;
+        }
         default: /* EV_START, after the boots of this instant */
             if (eng_grow(&s->starts, &s->cap_starts, s->n_starts + 1, sizeof *s->starts))
                 return ENG_NOMEM;
