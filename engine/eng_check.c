@@ -281,6 +281,16 @@ int eng_check_power(eng_core *c, eng_diag *d)
     return ENG_OK;
 }
 
+int eng_check_cap(eng_core *c, eng_diag *d)
+{
+    double w = eng_energy_power_now(c);
+    if (w > c->opts.power_cap_w * (1 + 1e-12))
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: the modelled power %.17g W exceeds --power-cap %g W", c->now,
+                            w, c->opts.power_cap_w);
+    return ENG_OK;
+}
+
 /* ---- with --check: promises, flags and the audit ---------------------- */
 
 void eng_check_promises(eng_core *c, pool_state *ps)
@@ -325,6 +335,7 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
                                 c->now, ps->pool->label, ps->isl_free[i], ps->pool->island_names[i],
                                 (long long)f);
     }
+    free_units -= ps->capped_units;
     if (free_units != ps->free_units)
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: pool %s counts %d free units, its hosts have %lld", c->now,
@@ -335,7 +346,7 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
         if (r > 0 && run_less(c, ps->running[r], ps->running[r - 1]))
             return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: running set out of order", c->now);
     }
-    if (used + ps->free_units + ps->down_units != ps->total_units)
+    if (used + ps->free_units + ps->down_units + ps->capped_units != ps->total_units)
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: pool %s: %lld units used + %d free + %d down != %d total",
                             c->now, ps->pool->label, (long long)used, ps->free_units,

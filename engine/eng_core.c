@@ -65,7 +65,7 @@ static pol_view make_view(eng_core *c, pool_state *ps)
     return (pol_view){
         .now_s = c->now,
         .alloc = c->prep->alloc,
-        .total_units = ps->total_units,
+        .total_units = ps->total_units - ps->capped_units,
         .free_units = ps->free_units,
         .queue = ps->queue,
         .n_queue = ps->n_queue,
@@ -195,6 +195,17 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
         return eng_diag_set(d, ENG_PLATFORM, "%s: pool %s has more than 2^31 units", p->path,
                             pool->label);
     ps->total_units = ps->free_units = (int32_t)units;
+    if (c->opts.power_cap_w > 0) {
+        int64_t n = eng_energy_cap_units(c, ps, c->opts.power_cap_w);
+        if (n < 0)
+            return eng_diag_set(d, ENG_USAGE,
+                                "--power-cap %g W: below the platform's power with every host "
+                                "idle",
+                                c->opts.power_cap_w);
+        if (n < units)
+            ps->capped_units = (int32_t)(units - n);
+        ps->free_units -= ps->capped_units;
+    }
     if (c->prep->init_unplanned && !(c->policy->flags & POL_FLAG_REPLANS))
         return eng_diag_set(d, ENG_USAGE,
                             "policy %s keeps plans across scheduling calls that a job outliving "
@@ -239,7 +250,7 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     pol_setup setup = {
         .alloc = c->prep->alloc,
-        .total_units = ps->total_units,
+        .total_units = ps->total_units - ps->capped_units,
         .hosts = ps->hosts,
         .n_hosts = (size_t)ps->n_hosts,
         .ref_speed_flops = p->ref_speed_flops,
@@ -340,6 +351,22 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
         eng_core_destroy(c);
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     }
+    if (opts->power_cap_w > 0) {
+        const char *why = !platform->has_power       ? "power values in the platform"
+                          : platform->n_pools != 1   ? "a platform of one pool"
+                          : opts->failures.enabled   ? "no host failures"
+                          : opts->power_save.enabled ? "no idle shutdown (--suspend-time)"
+                          : !(opts->policy->flags & POL_FLAG_POWER_CAP)
+                              ? "a policy that plans within it (POL_FLAG_POWER_CAP: fcfs, easy, "
+                                "conservative, slurm, knapsack, sa)"
+                          : platform->pools[0].n_islands > 1 && !opts->ignore_islands
+                              ? "--islands ignore"
+                              : NULL;
+        if (why) {
+            eng_core_destroy(c);
+            return eng_diag_set(d, ENG_USAGE, "--power-cap needs %s", why);
+        }
+    }
     c->n_pools = platform->n_pools;
     for (size_t pi = 0; pi < c->n_pools; pi++) {
         rc = init_pool(c, pi, d);
@@ -353,6 +380,18 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
         rc = eng_fail_init(c, d);
         c->now = -INFINITY;
         if (rc) {
+            eng_core_destroy(c);
+            return rc;
+        }
+    }
+    for (size_t i = 0; opts->power_cap_w > 0 && i < c->n; i++) {
+        const pool_state *ps = &c->pools[c->prep->jobs[i].pool];
+        if (c->pj[i].units > ps->total_units - ps->capped_units) {
+            rc = eng_diag_set(d, ENG_USAGE,
+                              "--power-cap %g W: job %lld needs %d units, at most %d run within "
+                              "the cap",
+                              opts->power_cap_w, (long long)c->pj[i].id, c->pj[i].units,
+                              ps->total_units - ps->capped_units);
             eng_core_destroy(c);
             return rc;
         }
@@ -781,6 +820,8 @@ int eng_core_step(eng_core *c, eng_diag *d)
             return rc;
     }
     if (c->psave && c->opts.check && (rc = eng_check_power(c, d)))
+        return rc;
+    if (c->opts.power_cap_w > 0 && c->opts.check && (rc = eng_check_cap(c, d)))
         return rc;
     if (record_sample(c))
         return eng_diag_set(d, ENG_NOMEM, "out of memory");

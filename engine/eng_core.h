@@ -148,6 +148,17 @@ typedef struct eng_core_opts {
      * policy must carry POL_FLAG_ISLANDS (else ENG_USAGE at create). */
     bool ignore_islands;
     eng_power_save power_save;
+    /* --power-cap: the platform's modelled power never exceeds this many
+     * watts (0: no cap). Needs power values, one pool, no islands, no
+     * failures and no idle shutdown (ENG_USAGE otherwise). The engine turns
+     * it into units: with P0 the power of every host idle and u the most
+     * one unit (a host, or a core) can add when it is taken, at most
+     * floor((cap - P0) / u) units run at once; the pool shows policies that
+     * many units in all (pol_view.total_units, free_units), so that every
+     * policy plans within the cap, and a start beyond them is refused as
+     * any start beyond the free units is. A job wider than that is
+     * ENG_USAGE. The checker verifies the power at every step. */
+    double power_cap_w;
 } eng_core_opts;
 
 /* The fate of one simulated job (indexed like eng_prepared.jobs). */

@@ -119,6 +119,7 @@ typedef struct pool_state {
     double wakeup_s;
     bool capacity_changed; /* a host went down or came up at this instant */
     int32_t down_units;    /* units of its hosts that are down */
+    int32_t capped_units;  /* units --power-cap withholds (never free) */
     int32_t n_islands;     /* 0: no island constraint */
     int32_t *isl_units;    /* per island: capacity and free units */
     int32_t *isl_free;
@@ -394,6 +395,14 @@ static inline double eng_energy_job_w(const eng_core *c, int32_t h, int32_t core
     return (double)cores * e->cls[e->host_cls[h]].all_per_core_w;
 }
 
+/* The platform's modelled power now (with power values only). */
+double eng_energy_power_now(const eng_core *c);
+
+/* --power-cap cap_w on pool ps: how many of its units may be taken at
+ * once (eng_core.h, power_cap_w); -1 when the cap is below the power of
+ * every host idle. */
+int64_t eng_energy_cap_units(const eng_core *c, const pool_state *ps, double cap_w);
+
 /* Integrates the power from the last step to now (start of a step). */
 void eng_energy_advance(eng_core *c);
 
@@ -423,6 +432,10 @@ int eng_check_boot_start(eng_core *c, const pol_job *j, double start_s, double r
  * that is not busy. Clears the log. ENG_INVARIANT with the time, host and
  * rule. */
 int eng_check_power(eng_core *c, eng_diag *d);
+
+/* With --check and --power-cap, after each step: the modelled power (which
+ * changes only at steps) is within the cap. ENG_INVARIANT. */
+int eng_check_cap(eng_core *c, eng_diag *d);
 
 /* With opts.check: keeps the first promise the last call made for each job. */
 void eng_check_promises(eng_core *c, pool_state *ps);

@@ -109,6 +109,34 @@ static int class_of(energy_acc *e, const eng_host *h, int32_t *cap)
     return e->n_cls++;
 }
 
+double eng_energy_power_now(const eng_core *c)
+{
+    return power_now(c->energy);
+}
+
+int64_t eng_energy_cap_units(const eng_core *c, const pool_state *ps, double cap_w)
+{
+    double p0 = 0, per_unit = 0;
+    bool node = c->prep->alloc == POL_ALLOC_NODE;
+    for (size_t h = 0; h < c->plat->n_hosts; h++)
+        p0 += c->plat->hosts[h].power.idle_w;
+    for (int32_t k = 0; k < ps->n_hosts; k++) {
+        const eng_host *h = &c->plat->hosts[ps->hosts[k].index];
+        const eng_power *p = &h->power;
+        /* node: idle -> all cores; core: the first core, or any later one */
+        double core = (p->all_cores_w - p->epsilon_w) / h->cores;
+        double u = node ? p->all_cores_w - p->idle_w : fmax(p->epsilon_w - p->idle_w + core, core);
+        if (u > per_unit)
+            per_unit = u;
+    }
+    if (cap_w < p0)
+        return -1;
+    if (!(per_unit > 0))
+        return INT64_MAX;
+    double n = floor((cap_w - p0) / per_unit);
+    return n > (double)INT32_MAX ? INT64_MAX : (int64_t)n;
+}
+
 int eng_energy_init(eng_core *c)
 {
     size_t n = c->plat->n_hosts;

@@ -328,6 +328,12 @@ enum {
      * shutdown, but the checker holds it to none of its promises (as under
      * failures): a boot may delay any of them. */
     POL_FLAG_BOOT_PLANS = 1u << 7,
+    /* Starts jobs within the view's total_units and free_units, which
+     * --power-cap lowers to the units that may run within the cap
+     * (eng_core.h, power_cap_w): it plans with them and names no more
+     * hosts than they allow. The engine refuses a policy without it under
+     * a cap (ENG_USAGE). */
+    POL_FLAG_POWER_CAP = 1u << 8,
 };
 
 /* Island placement, shared by the engine and the policies. */
@@ -536,7 +542,8 @@ bool pol_parse_int(const char *text, int64_t *out);
  * pol_setup.run_s, pol_out.err and pol_out_error, POL_FLAG_EXTERNAL,
  * pol_out_reject and pol_out_kill (their arrays in pol_out); 4: idle
  * shutdown: pol_host.usable_at_s, pol_view.boot_delay_max_s,
- * POL_FLAG_BOOT_PLANS. */
+ * POL_FLAG_BOOT_PLANS; the power cap: POL_FLAG_POWER_CAP, total_units and
+ * free_units lowered to the units that run within it. */
 #ifndef POL_INTERFACE_VERSION
 #define POL_INTERFACE_VERSION 4u
 #endif

@@ -312,6 +312,7 @@ static void fill_spec(eng_run_spec *spec, const bl_run_config *c, const bl_run_i
                        .suspend_rate = (int32_t)c->suspend_rate,
                        .resume_rate = (int32_t)c->resume_rate,
                        .exc_nodes = c->suspend_exc_nodes},
+        .power_cap_w = c->power_cap_set ? c->power_cap : 0,
     };
     spec->sim.progress = !c->quiet && isatty(STDERR_FILENO);
     spec->manifest = (eng_manifest){

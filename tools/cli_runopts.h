@@ -126,6 +126,9 @@
       BL_GRID_FREE, "with --suspend-time: boots begun per minute (0: no limit)")                    \
     X(suspend_exc_nodes, "suspend-exc-nodes", 0, PATH, NULL, NULL, 1, "", "HOSTLIST", M_NONE,       \
       BL_GRID_FREE, "with --suspend-time: hosts never switched off, as n[1-4,7],login")             \
+    X(power_cap, "power-cap", 0, DOUBLE, NULL, NULL, v > 0 && v <= 1e15, "watts in (0, 1e15]",      \
+      "WATTS", M_NONE, BL_GRID_FREE,                                                                \
+      "start a job only if the modelled power stays within WATTS (needs power values)")             \
     X(scheduler_socket, "scheduler-socket", 0, PATH, NULL, NULL, 1, "", "ENDPOINT", M_NONE,         \
       BL_GRID_FREE,                                                                                 \
       "with --policy batsim: where the scheduler listens (default tcp://localhost:28000)")          \
