@@ -129,7 +129,8 @@ typedef enum pol_alloc { POL_ALLOC_NODE = 0, POL_ALLOC_CORE = 1 } pol_alloc;
 typedef struct pol_view {
     double now_s;
     pol_alloc alloc;
-    int32_t total_units;         /* capacity of the pool */
+    int32_t total_units;         /* capacity of the pool (less the units a power cap
+                                  * withholds: POL_FLAG_POWER_CAP) */
     int32_t free_units;          /* free now */
     const pol_job *const *queue; /* waiting jobs in idx (= submit) order */
     size_t n_queue;
