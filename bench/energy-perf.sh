@@ -22,7 +22,11 @@
 # the same every time, once with --outputs summary (the simulation and its
 # accounting) and once with every output (the added columns formatted
 # too). Target (bench/README.md "Energy accounting"): a ratio of at most
-# 1.10.
+# 1.10. A third run per log adds idle shutdown on the powered copy
+# (--suspend-time 600, the default 30 s and 60 s switch times, a resume
+# rate of 20 a minute: SuspendTime 600 and ResumeRate 20 as a site might
+# set them) and prints its wall times against the plain EASY replay.
+# Target (bench/README.md "Idle shutdown"): at most 2x.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -44,11 +48,13 @@ power_copy() {
     grep -q wattage_per_state "$2" || { echo "energy-perf: cannot add power values to $1" >&2; exit 1; }
 }
 
-# One run: prints "simulation_wall_s command_wall_s".
+# One run: prints "simulation_wall_s command_wall_s" (further arguments go
+# to batchlab run).
 one() {
     local platform=$1 log=$2 out=$3 t0 t1
+    shift 3
     t0=$(now)
-    "$exe" run --platform "$platform" --workload "$log" --policy easy -q --out "$out" > /dev/null
+    "$exe" run --platform "$platform" --workload "$log" --policy easy -q --out "$out" "$@" > /dev/null
     t1=$(now)
     local sim
     sim=$(sed -n 's/^    "wall_time_s": \(.*\)$/\1/p' "$out/summary.json")
@@ -84,7 +90,9 @@ if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ]; then
     exit 0
 fi
 
-printf '%-30s %12s %12s %7s %12s %12s %7s\n' log "sim s" "sim s (W)" ratio "run s" "run s (W)" ratio
+printf '%-30s %12s %12s %7s %12s %12s %7s %12s %7s\n' log "sim s" "sim s (W)" ratio "run s" \
+    "run s (W)" ratio "sim s (off)" ratio
+idle=(--suspend-time 600 --resume-rate 20)
 for spec in "KTH-SP2-1996-2.1-cln.swf:platforms/kth-sp2.xml" \
             "SDSC-SP2-1998-4.2-cln.swf.gz:platforms/sdsc-sp2.xml"; do
     log=${spec%%:*}
@@ -96,9 +104,11 @@ for spec in "KTH-SP2-1996-2.1-cln.swf:platforms/kth-sp2.xml" \
     power_copy "$plat" "$tmp/power.xml"
     : > "$tmp/plain.t"
     : > "$tmp/power.t"
+    : > "$tmp/idle.t"
     for _ in $(seq "$reps"); do
         one "$plat" "$traces/$log" "$tmp/plain" >> "$tmp/plain.t"
         one "$tmp/power.xml" "$traces/$log" "$tmp/power" >> "$tmp/power.t"
+        one "$tmp/power.xml" "$traces/$log" "$tmp/idle" "${idle[@]}" >> "$tmp/idle.t"
     done
     # the same schedule: jobs.csv equal once consumed_energy is blanked
     cut -d, -f1-15,17- "$tmp/plain/jobs.csv" > "$tmp/a.csv"
@@ -108,6 +118,8 @@ for spec in "KTH-SP2-1996-2.1-cln.swf:platforms/kth-sp2.xml" \
     s1=$(cut -d' ' -f1 "$tmp/power.t" | median)
     r0=$(cut -d' ' -f2 "$tmp/plain.t" | median)
     r1=$(cut -d' ' -f2 "$tmp/power.t" | median)
-    printf '%-30s %12.3f %12.3f %7.3f %12.3f %12.3f %7.3f\n' "$log" "$s0" "$s1" \
-        "$(echo "$s1 / $s0" | bc -l)" "$r0" "$r1" "$(echo "$r1 / $r0" | bc -l)"
+    s2=$(cut -d' ' -f1 "$tmp/idle.t" | median)
+    printf '%-30s %12.3f %12.3f %7.3f %12.3f %12.3f %7.3f %12.3f %7.3f\n' "$log" "$s0" "$s1" \
+        "$(echo "$s1 / $s0" | bc -l)" "$r0" "$r1" "$(echo "$r1 / $r0" | bc -l)" "$s2" \
+        "$(echo "$s2 / $s0" | bc -l)"
 done

@@ -111,7 +111,8 @@ static int take_host(eng_core *c, pool_state *ps, int32_t pos, int32_t cores)
     if (h->free_cores == h->cores)
         c->busy_nodes++;
     int32_t busy = h->cores - h->free_cores;
-    eng_host_cores(c, h->index, busy, busy + cores);
+    if (!c->psave) /* idle shutdown: eng_psave_claim turns it busy at the start */
+        eng_host_cores(c, h->index, busy, busy + cores);
     h->free_cores -= cores;
     c->busy_cores += cores;
     island_add(c, ps, pos, cores, -1);
@@ -243,6 +244,9 @@ void eng_alloc_release(eng_core *c, pool_state *ps, int32_t job)
 {
     eng_job_result *r = &c->res[job];
     double held_s = c->now - r->start_s;
+    /* idle shutdown: a job stopped before its boots ended never turned its
+     * hosts busy (eng_power_save.c) */
+    bool began = !c->psave || r->start_s <= c->now;
     for (int32_t u = 0; u < r->n_runs; u++) {
         const eng_host_run *run = &c->runs[r->runs_off + (size_t)u];
         for (int32_t k = 0; k < run->n; k++) {
@@ -250,9 +254,10 @@ void eng_alloc_release(eng_core *c, pool_state *ps, int32_t job)
             int32_t pos = c->pool_pos[run->host + k];
             pol_host *h = &ps->hosts[pos];
             int32_t busy = h->cores - h->free_cores;
-            if (c->energy)
+            if (c->energy && began)
                 r->energy_j += eng_energy_job_w(c, h->index, cores) * held_s;
-            eng_host_cores(c, h->index, busy, busy - cores);
+            if (began)
+                eng_host_cores(c, h->index, busy, busy - cores);
             h->free_cores += cores;
             c->busy_cores -= cores;
             island_add(c, ps, pos, cores, +1);

@@ -192,8 +192,9 @@ int eng_check_start(eng_core *c, pool_state *ps, const pol_start *st, eng_diag *
         if (rc)
             return rc;
     }
-    if (c->promise_s && !c->fail && c->now > c->promise_s[idx] &&
-        c->now - c->promise_s[idx] > 1e-9 * fmax(1.0, fabs(c->now)) && !overrun_excuses(c, ps, idx))
+    if (c->promise_s && !c->fail && (!c->psave || (c->policy->flags & POL_FLAG_BOOT_PLANS)) &&
+        c->now > c->promise_s[idx] && c->now - c->promise_s[idx] > 1e-9 * fmax(1.0, fabs(c->now)) &&
+        !overrun_excuses(c, ps, idx))
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: policy %s started job %lld later than it promised (%.17g)",
                             c->now, policy_name(c), (long long)j->id, c->promise_s[idx]);
@@ -202,6 +203,91 @@ int eng_check_start(eng_core *c, pool_state *ps, const pol_start *st, eng_diag *
         if (rc)
             return rc;
     }
+    return ENG_OK;
+}
+
+/* ---- with --check under idle shutdown ---------------------------------- */
+
+int eng_check_boot_start(eng_core *c, const pol_job *j, double start_s, double rate_wait_s,
+                         eng_diag *d)
+{
+    if (!c->promise_s || !(c->policy->flags & POL_FLAG_BOOT_PLANS))
+        return ENG_OK;
+    double by = c->promise_s[j->idx];
+    if (start_s > by && start_s - by > 1e-9 * fmax(1.0, fabs(start_s)))
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: policy %s gave job %lld hosts that boot until %.17g, later "
+                            "than it promised (%.17g; %.17g s of the wait for the resume rate)",
+                            c->now, policy_name(c), (long long)j->id, start_s, by, rate_wait_s);
+    return ENG_OK;
+}
+
+/* The switches begun in minute m, counted from the log (kept sorted by
+ * time); the log holds only the switches since the last check, so the
+ * counts carry the minute over. */
+int eng_check_power(eng_core *c, eng_diag *d)
+{
+    const eng_power_save *o = &c->opts.power_save;
+    for (size_t i = 0; i < c->n_pslog; i++) {
+        const eng_psave_switch *w = &c->pslog[i];
+        const char *name = c->plat->hosts[w->host].name;
+        if (!w->on) {
+            if (w->excluded)
+                return eng_diag_set(d, ENG_INVARIANT,
+                                    "t=%.17g: host %s switched off, but it is in "
+                                    "--suspend-exc-nodes",
+                                    w->t_s, name);
+            if (w->t_s < w->idle_since_s + o->suspend_time_s) /* the engine's sum */
+                return eng_diag_set(d, ENG_INVARIANT,
+                                    "t=%.17g: host %s switched off after %.17g s idle, less than "
+                                    "--suspend-time %.17g",
+                                    w->t_s, name, w->t_s - w->idle_since_s, o->suspend_time_s);
+        }
+        int32_t rate = w->on ? o->resume_rate : o->suspend_rate;
+        double m = floor(w->t_s / 60.0);
+        int32_t *used = w->on ? &c->chk_ons : &c->chk_offs;
+        double *minute = w->on ? &c->chk_on_minute : &c->chk_off_minute;
+        if (m != *minute) {
+            *minute = m;
+            *used = 0;
+        }
+        if (rate > 0 && ++*used > rate)
+            return eng_diag_set(d, ENG_INVARIANT,
+                                "t=%.17g: host %s: %s number %d of the minute, over --%s-rate %d",
+                                w->t_s, name, w->on ? "boot" : "switch-off", *used,
+                                w->on ? "resume" : "suspend", rate);
+    }
+    c->n_pslog = 0;
+    for (size_t p = 0; p < c->n_pools; p++) {
+        const pool_state *ps = &c->pools[p];
+        for (size_t r = 0; r < ps->n_running; r++) {
+            const pol_job *j = ps->running[r];
+            const eng_job_result *res = &c->res[j->idx];
+            if (res->start_s > c->now)
+                continue;
+            for (int32_t u = 0; u < res->n_runs; u++) {
+                const eng_host_run *run = &c->runs[res->runs_off + (size_t)u];
+                for (int32_t k = 0; k < run->n; k++)
+                    if (c->hstate[run->host + k] != ENG_HOST_BUSY)
+                        return eng_diag_set(d, ENG_INVARIANT,
+                                            "t=%.17g: job %lld runs on host %s, which is not up "
+                                            "and busy (state %d)",
+                                            c->now, (long long)j->id,
+                                            c->plat->hosts[run->host + k].name,
+                                            c->hstate[run->host + k]);
+            }
+        }
+    }
+    return ENG_OK;
+}
+
+int eng_check_cap(eng_core *c, eng_diag *d)
+{
+    double w = eng_energy_power_now(c);
+    if (w > c->opts.power_cap_w * (1 + 1e-12))
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: the modelled power %.17g W exceeds --power-cap %g W", c->now,
+                            w, c->opts.power_cap_w);
     return ENG_OK;
 }
 
@@ -249,6 +335,7 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
                                 c->now, ps->pool->label, ps->isl_free[i], ps->pool->island_names[i],
                                 (long long)f);
     }
+    free_units -= ps->capped_units;
     if (free_units != ps->free_units)
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: pool %s counts %d free units, its hosts have %lld", c->now,
@@ -259,7 +346,7 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
         if (r > 0 && run_less(c, ps->running[r], ps->running[r - 1]))
             return eng_diag_set(d, ENG_INVARIANT, "t=%.17g: running set out of order", c->now);
     }
-    if (used + ps->free_units + ps->down_units != ps->total_units)
+    if (used + ps->free_units + ps->down_units + ps->capped_units != ps->total_units)
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: pool %s: %lld units used + %d free + %d down != %d total",
                             c->now, ps->pool->label, (long long)used, ps->free_units,

@@ -57,13 +57,15 @@ static void show_overdue(eng_core *c, const pool_state *ps)
 }
 
 /* The view of pool ps now, for a hook or a schedule() call. */
-static pol_view make_view(eng_core *c, const pool_state *ps)
+static pol_view make_view(eng_core *c, pool_state *ps)
 {
     show_overdue(c, ps);
+    if (c->psave)
+        eng_psave_view(c, ps);
     return (pol_view){
         .now_s = c->now,
         .alloc = c->prep->alloc,
-        .total_units = ps->total_units,
+        .total_units = ps->total_units - ps->capped_units,
         .free_units = ps->free_units,
         .queue = ps->queue,
         .n_queue = ps->n_queue,
@@ -77,6 +79,7 @@ static pol_view make_view(eng_core *c, const pool_state *ps)
         .n_islands = ps->n_islands,
         .island_units = ps->isl_units,
         .island_free = ps->isl_free,
+        .boot_delay_max_s = eng_psave_delay_max(c),
     };
 }
 
@@ -151,6 +154,7 @@ void eng_core_destroy(eng_core *c)
     free(c->ts);
     free(c->packets);
     eng_fail_destroy(c);
+    eng_psave_destroy(c);
     eng_energy_destroy(c);
     free(c);
 }
@@ -180,6 +184,7 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
             .price_per_s = h->price_per_s,
             .occupation_prob = h->occupation_prob,
             .up = true,
+            .usable_at_s = -INFINITY,
             .island = -1,
         };
         c->pool_pos[pool->hosts[k]] = (int32_t)k;
@@ -190,6 +195,17 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
         return eng_diag_set(d, ENG_PLATFORM, "%s: pool %s has more than 2^31 units", p->path,
                             pool->label);
     ps->total_units = ps->free_units = (int32_t)units;
+    if (c->opts.power_cap_w > 0) {
+        int64_t n = eng_energy_cap_units(c, ps, c->opts.power_cap_w);
+        if (n < 0)
+            return eng_diag_set(d, ENG_USAGE,
+                                "--power-cap %g W: below the platform's power with every host "
+                                "idle",
+                                c->opts.power_cap_w);
+        if (n < units)
+            ps->capped_units = (int32_t)(units - n);
+        ps->free_units -= ps->capped_units;
+    }
     if (c->prep->init_unplanned && !(c->policy->flags & POL_FLAG_REPLANS))
         return eng_diag_set(d, ENG_USAGE,
                             "policy %s keeps plans across scheduling calls that a job outliving "
@@ -234,7 +250,7 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     pol_setup setup = {
         .alloc = c->prep->alloc,
-        .total_units = ps->total_units,
+        .total_units = ps->total_units - ps->capped_units,
         .hosts = ps->hosts,
         .n_hosts = (size_t)ps->n_hosts,
         .ref_speed_flops = p->ref_speed_flops,
@@ -335,6 +351,22 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
         eng_core_destroy(c);
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     }
+    if (opts->power_cap_w > 0) {
+        const char *why = !platform->has_power       ? "power values in the platform"
+                          : platform->n_pools != 1   ? "a platform of one pool"
+                          : opts->failures.enabled   ? "no host failures"
+                          : opts->power_save.enabled ? "no idle shutdown (--suspend-time)"
+                          : !(opts->policy->flags & POL_FLAG_POWER_CAP)
+                              ? "a policy that plans within it (POL_FLAG_POWER_CAP: fcfs, easy, "
+                                "conservative, slurm, knapsack, sa)"
+                          : platform->pools[0].n_islands > 1 && !opts->ignore_islands
+                              ? "--islands ignore"
+                              : NULL;
+        if (why) {
+            eng_core_destroy(c);
+            return eng_diag_set(d, ENG_USAGE, "--power-cap needs %s", why);
+        }
+    }
     c->n_pools = platform->n_pools;
     for (size_t pi = 0; pi < c->n_pools; pi++) {
         rc = init_pool(c, pi, d);
@@ -351,6 +383,22 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
             eng_core_destroy(c);
             return rc;
         }
+    }
+    for (size_t i = 0; opts->power_cap_w > 0 && i < c->n; i++) {
+        const pool_state *ps = &c->pools[c->prep->jobs[i].pool];
+        if (c->pj[i].units > ps->total_units - ps->capped_units) {
+            rc = eng_diag_set(d, ENG_USAGE,
+                              "--power-cap %g W: job %lld needs %d units, at most %d run within "
+                              "the cap",
+                              opts->power_cap_w, (long long)c->pj[i].id, c->pj[i].units,
+                              ps->total_units - ps->capped_units);
+            eng_core_destroy(c);
+            return rc;
+        }
+    }
+    if (opts->power_save.enabled && (rc = eng_psave_init(c, d))) {
+        eng_core_destroy(c);
+        return rc;
     }
     *out = c;
     return ENG_OK;
@@ -440,21 +488,34 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
             longest = fail_t - c->now;
         }
     }
+    /* Idle shutdown: it starts when the last of its hosts is up. */
+    double begin = c->now, rate_wait = 0;
+    if (c->psave) {
+        if (eng_psave_claim(c, idx, &begin, &rate_wait))
+            return eng_diag_set(d, ENG_NOMEM, "out of memory");
+        if (c->opts.check && (rc = eng_check_boot_start(c, j, begin, rate_wait, d)))
+            return rc;
+    }
+    /* the view's start is when it is given hosts; under idle shutdown its
+     * planned end holds whatever the boots take: it begins by now +
+     * boot_delay_max_s (eng_policy.h) */
     j->start_s = c->now;
-    j->expected_end_s = c->now + estimate;
+    j->expected_end_s = c->psave ? c->now + (eng_psave_delay_max(c) + estimate) : c->now + estimate;
     if (c->plan_end_s)
         c->plan_end_s[idx] = j->expected_end_s;
     j->n_alloc = r->n_hosts;
     c->live_used += (size_t)r->n_hosts;
-    r->start_s = c->now;
+    r->start_s = begin;
     r->start_step = (int64_t)c->n_steps;
-    r->end_s = c->now + longest;
+    r->end_s = begin + longest;
     r->state = ENG_JOB_RUNNING;
     r->killed = killed;
     if (killed)
-        r->end_s = c->now + kill;
+        r->end_s = begin + kill;
     if (r->failed)
-        r->end_s = c->now + longest;
+        r->end_s = begin + longest;
+    /* the SimGrid driver runs it from now: its executions last the wait */
+    longest = r->end_s - c->now;
 
     size_t at = running_lower_bound(c, ps, j);
     if (eng_grow(&ps->running, &ps->cap_running, ps->n_running + 1, sizeof *ps->running) ||
@@ -597,6 +658,8 @@ bool eng_core_begin(eng_core *c, double *t, const int32_t **ending, size_t *n_en
             next = c->pools[i].wakeup_s;
     if (c->changes.n && c->n_left > 0 && c->changes.v[0].t < next)
         next = c->changes.v[0].t;
+    if (c->psave && c->n_left > 0 && eng_psave_next(c) < next)
+        next = eng_psave_next(c);
     c->n_ending = 0;
     if (next == INFINITY) {
         *ending = NULL;
@@ -651,6 +714,13 @@ int eng_core_step(eng_core *c, eng_diag *d)
     eng_energy_advance(c); /* the power of the last instant, up to now */
     int rc;
 
+    /* 0. Idle shutdown: switches, boots and the starts after them, before
+     * the ends (a job may end at its start). */
+    if (c->psave && (rc = eng_psave_apply(c)))
+        return eng_diag_set(d, rc, "t=%.17g: %s", c->now,
+                            rc == ENG_INVARIANT ? "a job would start on a host not up"
+                                                : "out of memory");
+
     /* 1. Ends. */
     for (size_t e = 0; e < c->n_ending; e++) {
         int32_t idx = c->ending[e];
@@ -658,6 +728,8 @@ int eng_core_step(eng_core *c, eng_diag *d)
         pol_job *j = &c->pj[idx];
         eng_job_result *r = &c->res[idx];
         eng_alloc_release(c, ps, idx);
+        if (c->psave && eng_psave_released(c, idx))
+            return eng_diag_set(d, ENG_NOMEM, "out of memory");
         r->end_step = (int64_t)c->n_steps;
         c->live_used -= (size_t)r->n_hosts;
         size_t at = running_lower_bound(c, ps, j);
@@ -747,6 +819,10 @@ int eng_core_step(eng_core *c, eng_diag *d)
         if (rc)
             return rc;
     }
+    if (c->psave && c->opts.check && (rc = eng_check_power(c, d)))
+        return rc;
+    if (c->opts.power_cap_w > 0 && c->opts.check && (rc = eng_check_cap(c, d)))
+        return rc;
     if (record_sample(c))
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     return ENG_OK;

@@ -110,6 +110,28 @@ typedef struct eng_failures {
     const char *trace_path;
 } eng_failures;
 
+/* Idle shutdown (eng_power_save.c), Slurm's power saving in its terms
+ * (slurm.conf: SuspendTime, SuspendTimeout, ResumeTimeout, SuspendRate,
+ * ResumeRate, SuspendExcNodes). A host idle for suspend_time_s is switched
+ * off: it shuts down for its platform's switch_off_s (suspend_timeout_s
+ * when the platform gives none or 0), then is off; a job given it boots
+ * it, for the platform's switch_on_s (else resume_timeout_s), and starts
+ * when the last of its hosts is up. Rates are switch-offs and boots begun
+ * per minute of simulated time (minutes [60k, 60k + 60) from time 0);
+ * 0 is no limit. exc_nodes names the hosts never switched off, in
+ * Slurm's hostlist form: names separated by commas, each maybe with one
+ * bracketed list of numbers and ranges, zero-padded as written
+ * ("n[01-04,7],login"); an unknown name is ENG_INVAL. Node allocation
+ * only, and not with failures yet (ENG_USAGE otherwise). */
+typedef struct eng_power_save {
+    bool enabled;
+    double suspend_time_s;             /* >= 0 */
+    double suspend_timeout_s;          /* >= 0 */
+    double resume_timeout_s;           /* >= 0 */
+    int32_t suspend_rate, resume_rate; /* per minute, 0: no limit */
+    const char *exc_nodes;             /* NULL: none; borrowed for create() */
+} eng_power_save;
+
 /* The allocation (node or core) is the prepared workload's
  * (eng_prepared.alloc), whose units count in it: it is not an option of
  * its own. */
@@ -125,6 +147,18 @@ typedef struct eng_core_opts {
      * job that fits in one island within one (pol_island_pick), and the
      * policy must carry POL_FLAG_ISLANDS (else ENG_USAGE at create). */
     bool ignore_islands;
+    eng_power_save power_save;
+    /* --power-cap: the platform's modelled power never exceeds this many
+     * watts (0: no cap). Needs power values, one pool, no islands, no
+     * failures and no idle shutdown (ENG_USAGE otherwise). The engine turns
+     * it into units: with P0 the power of every host idle and u the most
+     * one unit (a host, or a core) can add when it is taken, at most
+     * floor((cap - P0) / u) units run at once; the pool shows policies that
+     * many units in all (pol_view.total_units, free_units), so that every
+     * policy plans within the cap, and a start beyond them is refused as
+     * any start beyond the free units is. A job wider than that is
+     * ENG_USAGE. The checker verifies the power at every step. */
+    double power_cap_w;
 } eng_core_opts;
 
 /* The fate of one simulated job (indexed like eng_prepared.jobs). */
@@ -190,10 +224,8 @@ static inline int64_t eng_ts_busy_units(const eng_ts_row *row, pol_alloc alloc)
 }
 
 /* What a host is doing, recorded over time by one mechanism (eng_energy.c)
- * that allocations and failures both go through. Busy, idle and down
- * occur today; off, booting and shutting down are kept for idle shutdown
- * (a host switched off is, like a failed one, not usable until it is on
- * again). */
+ * that allocations, failures and idle shutdown all go through (a host
+ * switched off is, like a failed one, not usable until it is on again). */
 typedef enum eng_host_state {
     ENG_HOST_IDLE = 0,
     ENG_HOST_BUSY,          /* at least one core taken */
@@ -209,7 +241,8 @@ typedef enum eng_host_state {
 typedef struct eng_energy_row {
     double power_w;
     int32_t off, booting, shutting_down; /* hosts in those states */
-    int32_t pad_;
+    int32_t busy;                        /* hosts running a job (busy_nodes less the hosts held
+                   * for a job that waits for its boots) */
 } eng_energy_row;
 
 /* Energy over the window [start_s, end_s]: from time 0 (or the first

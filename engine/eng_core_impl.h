@@ -1,6 +1,7 @@
 /* eng_core_impl.h — internal to the engine: the scheduling core's state,
- * shared by the four files that implement eng_core.h. Nothing outside
- * eng_core.c, eng_alloc.c, eng_fail.c and eng_check.c includes it; the
+ * shared by the files that implement eng_core.h. Nothing outside
+ * eng_core.c, eng_alloc.c, eng_fail.c, eng_power_save.c, eng_check.c and
+ * eng_energy.c includes it; the
  * public contract stays in eng_core.h.
  *
  * The files, in layers (each calls only the files below it; the layers
@@ -16,17 +17,23 @@
  *        +--> eng_fail.c   host failures: drawn or traced outages, hosts
  *        |                 going down and up, the run a failure cuts, the
  *        |                 waste counted, a failed job requeued
+ *        +--> eng_power_save.c  idle shutdown: hosts switched off after
+ *        |                 SuspendTime, booted for the jobs given them, the
+ *        |                 starts after the boots, the rates
  *        +--> eng_check.c  the checks decisions are held to: always (a
  *                          start's job, units, islands, packet) and with
  *                          --check (flags, promises, the pool's audit)
  *
- *     eng_energy.c  below them all: each host's state (busy, idle, down;
- *                   later off, booting, shutting down) changed through
- *                   one function that eng_alloc.c (cores taken and freed)
- *                   and eng_fail.c (down, up) call, the power it draws and
+ *     eng_energy.c  below them all: each host's state (busy, idle, down,
+ *                   off, booting, shutting down) changed through the
+ *                   functions that eng_alloc.c (cores taken and freed),
+ *                   eng_fail.c (down, up) and eng_power_save.c (switches,
+ *                   starts after boots) call, the power it draws and
  *                   the energy integrated at each step of eng_core.c
  *
- * eng_alloc.c, eng_fail.c and eng_check.c call none of each other: what
+ * eng_alloc.c, eng_fail.c, eng_power_save.c and eng_check.c call none of
+ * each other (under idle shutdown eng_alloc.c leaves the busy state to
+ * eng_power_save.c, which knows when the job starts): what
  * two of them need is a static inline function below or eng_energy.c,
  * which calls no file of the core.
  *
@@ -54,6 +61,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Idle shutdown's state (eng_power_save.c). */
+typedef struct psave_state psave_state;
+
+/* A switch begun under idle shutdown, kept with --check for eng_check.c. */
+typedef struct eng_psave_switch {
+    double t_s;
+    int32_t host;
+    bool on;             /* a boot; else a switch-off */
+    double idle_since_s; /* a switch-off: since when the host was idle */
+    bool excluded;       /* the host is in --suspend-exc-nodes */
+} eng_psave_switch;
+
 /* A host's failures (eng_fail.c). */
 typedef struct host_fail host_fail;
 
@@ -77,7 +96,7 @@ typedef struct energy_acc {
     double start_s, t_s; /* integrated from start_s up to t_s */
     bool started;
     double peak_w;
-    int32_t n_off, n_booting, n_shutting;
+    int32_t n_off, n_booting, n_shutting, n_busy;
     int64_t switch_ons, switch_offs;
 } energy_acc;
 
@@ -100,6 +119,7 @@ typedef struct pool_state {
     double wakeup_s;
     bool capacity_changed; /* a host went down or came up at this instant */
     int32_t down_units;    /* units of its hosts that are down */
+    int32_t capped_units;  /* units --power-cap withholds (never free) */
     int32_t n_islands;     /* 0: no island constraint */
     int32_t *isl_units;    /* per island: capacity and free units */
     int32_t *isl_free;
@@ -178,6 +198,15 @@ struct eng_core {
      * down change of every failing host as (time, host). */
     host_fail *fail;
     eng_heap changes;
+    /* Idle shutdown (opts.power_save): its state, its changes as (time,
+     * 4 x host or job + kind), and with --check the switches begun since
+     * the last check. */
+    psave_state *psave;
+    eng_heap pchanges;
+    eng_psave_switch *pslog;
+    size_t n_pslog, cap_pslog;
+    int32_t chk_ons, chk_offs; /* eng_check.c: switches counted in the minute */
+    double chk_on_minute, chk_off_minute;
     double policy_s; /* wall-clock seconds in policy calls */
     double wasted_node_s;
     double wasted_unit_s; /* the same in units (cores under core allocation) */
@@ -308,6 +337,39 @@ bool eng_fail_ended(eng_core *c, const eng_job_result *r);
  * order, to start again from scratch (the caller tells the policy). */
 int eng_fail_requeue(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d);
 
+/* ---- eng_power_save.c: idle shutdown ---------------------------------- */
+
+/* Sets up idle shutdown (opts.power_save.enabled): each host idle from 0,
+ * its switch times, its first suspend check. ENG_INVAL for a bad value,
+ * ENG_USAGE under core allocation or with failures, ENG_NOMEM. */
+int eng_psave_init(eng_core *c, eng_diag *d);
+
+/* Frees what eng_psave_init made (NULL-safe). */
+void eng_psave_destroy(eng_core *c);
+
+/* The longest wait from giving a job hosts to its start (0 when off). */
+double eng_psave_delay_max(const eng_core *c);
+
+/* The time of the next power change, or INFINITY. */
+double eng_psave_next(const eng_core *c);
+
+/* Job idx has just been given its hosts (node allocation): boots those
+ * off, books the rate, turns them busy now or schedules its start.
+ * *start_s: when it starts; *rate_wait_s: the longest wait for the resume
+ * rate among its boots. ENG_NOMEM. */
+int eng_psave_claim(eng_core *c, int32_t idx, double *start_s, double *rate_wait_s);
+
+/* The hosts of job idx, just released, are idle and free from now: their
+ * suspend checks. ENG_NOMEM. */
+int eng_psave_released(eng_core *c, int32_t idx);
+
+/* Applies the power changes due at now, then the starts due. ENG_NOMEM,
+ * ENG_INVARIANT (a job starting on a host not up). */
+int eng_psave_apply(eng_core *c);
+
+/* Refreshes usable_at_s of pool ps's hosts that are off (now + boot). */
+void eng_psave_view(eng_core *c, pool_state *ps);
+
 /* ---- eng_energy.c: host states and their energy ----------------------- */
 
 /* Allocates the host states (all idle) and, when the platform has power
@@ -333,6 +395,14 @@ static inline double eng_energy_job_w(const eng_core *c, int32_t h, int32_t core
     return (double)cores * e->cls[e->host_cls[h]].all_per_core_w;
 }
 
+/* The platform's modelled power now (with power values only). */
+double eng_energy_power_now(const eng_core *c);
+
+/* --power-cap cap_w on pool ps: how many of its units may be taken at
+ * once (eng_core.h, power_cap_w); -1 when the cap is below the power of
+ * every host idle. */
+int64_t eng_energy_cap_units(const eng_core *c, const pool_state *ps, double cap_w);
+
 /* Integrates the power from the last step to now (start of a step). */
 void eng_energy_advance(eng_core *c);
 
@@ -348,6 +418,24 @@ int eng_energy_sample(eng_core *c);
  * promise is kept (unless excused); a packet member's packet is open and on the same
  * hosts. ENG_POLICY or ENG_INVARIANT with the time, job and rule. */
 int eng_check_start(eng_core *c, pool_state *ps, const pol_start *st, eng_diag *d);
+
+/* With --check under idle shutdown, after a start decided now that begins
+ * at start_s (rate_wait_s of the wait for the resume rate, for the
+ * message): the start after the boots keeps the job's first promise
+ * (POL_FLAG_BOOT_PLANS). */
+int eng_check_boot_start(eng_core *c, const pol_job *j, double start_s, double rate_wait_s,
+                         eng_diag *d);
+
+/* With --check under idle shutdown, after each step: every switch-off
+ * begun came after suspend_time_s idle on a host not excluded, the rates
+ * held in every minute, and no running job that has started holds a host
+ * that is not busy. Clears the log. ENG_INVARIANT with the time, host and
+ * rule. */
+int eng_check_power(eng_core *c, eng_diag *d);
+
+/* With --check and --power-cap, after each step: the modelled power (which
+ * changes only at steps) is within the cap. ENG_INVARIANT. */
+int eng_check_cap(eng_core *c, eng_diag *d);
 
 /* With opts.check: keeps the first promise the last call made for each job. */
 void eng_check_promises(eng_core *c, pool_state *ps);

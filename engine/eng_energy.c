@@ -37,12 +37,12 @@
  * 0 (or the first event if earlier) to the last event, as SimGrid's energy
  * plugin integrates from 0 to the end of the simulation.
  *
- * Idle shutdown will plug in here and in eng_fail.c's timeline: switching
- * a host off is "not usable from t1 to t2" as a failure is, the same
- * change heap (c->changes) carrying its shutting-down -> off -> booting ->
- * idle changes and the same view (pol_host.up) telling policies; each
- * change calls eng_host_set(), which bills the switching and off watts and
- * counts the switch-ons and offs. A power cap changing pstates will bill a
+ * Idle shutdown (eng_power_save.c) changes states through eng_host_set()
+ * as failures do (shutting down -> off -> booting -> idle), which bills the
+ * switching and off watts and counts the switch-ons and offs, and turns a
+ * job's hosts busy at its start after the boots through eng_host_cores();
+ * the view tells policies when each host is next usable in one field
+ * (pol_host.usable_at_s) whatever the reason. A power cap changing pstates will bill a
  * busy host's jobs up to the change before switching its watts (a job's
  * rate is constant between its hosts' pstate changes).
  *
@@ -109,6 +109,34 @@ static int class_of(energy_acc *e, const eng_host *h, int32_t *cap)
     return e->n_cls++;
 }
 
+double eng_energy_power_now(const eng_core *c)
+{
+    return power_now(c->energy);
+}
+
+int64_t eng_energy_cap_units(const eng_core *c, const pool_state *ps, double cap_w)
+{
+    double p0 = 0, per_unit = 0;
+    bool node = c->prep->alloc == POL_ALLOC_NODE;
+    for (size_t h = 0; h < c->plat->n_hosts; h++)
+        p0 += c->plat->hosts[h].power.idle_w;
+    for (int32_t k = 0; k < ps->n_hosts; k++) {
+        const eng_host *h = &c->plat->hosts[ps->hosts[k].index];
+        const eng_power *p = &h->power;
+        /* node: idle -> all cores; core: the first core, or any later one */
+        double core = (p->all_cores_w - p->epsilon_w) / h->cores;
+        double u = node ? p->all_cores_w - p->idle_w : fmax(p->epsilon_w - p->idle_w + core, core);
+        if (u > per_unit)
+            per_unit = u;
+    }
+    if (cap_w < p0)
+        return -1;
+    if (!(per_unit > 0))
+        return INT64_MAX;
+    double n = floor((cap_w - p0) / per_unit);
+    return n > (double)INT32_MAX ? INT64_MAX : (int64_t)n;
+}
+
 int eng_energy_init(eng_core *c)
 {
     size_t n = c->plat->n_hosts;
@@ -151,6 +179,7 @@ void eng_host_cores(eng_core *c, int32_t h, int32_t busy_before, int32_t busy_af
     c->hstate[h] = busy_after > 0 ? ENG_HOST_BUSY : ENG_HOST_IDLE;
     if (!c->energy)
         return;
+    c->energy->n_busy += (busy_after > 0) - (busy_before > 0);
     power_class *k = &c->energy->cls[c->energy->host_cls[h]];
     if (busy_before > 0) {
         k->busy_cores -= busy_before;
@@ -249,8 +278,11 @@ int eng_energy_sample(eng_core *c)
     double w = power_now(e);
     if (w > e->peak_w)
         e->peak_w = w;
-    c->ets[at] = (eng_energy_row){
-        .power_w = w, .off = e->n_off, .booting = e->n_booting, .shutting_down = e->n_shutting};
+    c->ets[at] = (eng_energy_row){.power_w = w,
+                                  .off = e->n_off,
+                                  .booting = e->n_booting,
+                                  .shutting_down = e->n_shutting,
+                                  .busy = e->n_busy};
     return ENG_OK;
 }
 

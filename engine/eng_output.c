@@ -226,9 +226,8 @@ static int write_timeseries_csv(FILE *f, const eng_sim_result *r, int64_t total_
             const eng_energy_row *e = &er[k];
             fputc(',', f);
             put_num(f, e->power_w);
-            fprintf(f, ",%d,%d,%d,%d,%d", ts[k].busy_nodes,
-                    n_hosts - ts[k].busy_nodes - ts[k].down_hosts - e->off - e->booting -
-                        e->shutting_down,
+            fprintf(f, ",%d,%d,%d,%d,%d", e->busy,
+                    n_hosts - e->busy - ts[k].down_hosts - e->off - e->booting - e->shutting_down,
                     e->off, e->booting, e->shutting_down);
         }
         fputc('\n', f);

@@ -94,8 +94,11 @@ typedef struct pol_job {
     int64_t app;
     int64_t type;          /* job type (see --type-field) */
     double init_s;         /* its type's initialization time (0: none, or not planned) */
-    double start_s;        /* while running: start time; else -1 */
-    double expected_end_s; /* while running: start_s + estimate_s (never before
+    double start_s;        /* while running: start time (under idle shutdown,
+                            * when it was given its hosts: it runs once they
+                            * are up, by start_s + boot_delay_max_s); else -1 */
+    double expected_end_s; /* while running: start_s + estimate_s (under idle
+                            * shutdown: see pol_view.boot_delay_max_s; never before
                             * now_s); else -1 */
     size_t alloc_off;      /* while running: its hosts are view->alloc_pos[alloc_off ..] */
     int32_t n_alloc;       /*   (n_alloc of them; cores taken in view->alloc_cores) */
@@ -111,7 +114,14 @@ typedef struct pol_host {
     double price_per_s;     /* 0 when the platform gives no price */
     double occupation_prob; /* platform property occupation_probability (0: none) */
     bool up;                /* false while the host is down (failures on): free_cores is 0 */
-    int32_t island;         /* its island, 0..n_islands-1; -1 when the view has none */
+    /* When a job given this host now could begin on it: at or before now_s
+     * (-INFINITY) while it is on; with idle shutdown (eng_core.h,
+     * eng_power_save) now_s + its boot time while it is off, the end of its
+     * shutdown plus its boot time while it shuts down, the end of its boot
+     * while it boots for a job (then free_cores is 0); INFINITY while it is
+     * down (failures). One field for every reason a host is not usable. */
+    double usable_at_s;
+    int32_t island; /* its island, 0..n_islands-1; -1 when the view has none */
 } pol_host;
 
 typedef enum pol_alloc { POL_ALLOC_NODE = 0, POL_ALLOC_CORE = 1 } pol_alloc;
@@ -119,7 +129,8 @@ typedef enum pol_alloc { POL_ALLOC_NODE = 0, POL_ALLOC_CORE = 1 } pol_alloc;
 typedef struct pol_view {
     double now_s;
     pol_alloc alloc;
-    int32_t total_units;         /* capacity of the pool */
+    int32_t total_units;         /* capacity of the pool (less the units a power cap
+                                  * withholds: POL_FLAG_POWER_CAP) */
     int32_t free_units;          /* free now */
     const pol_job *const *queue; /* waiting jobs in idx (= submit) order */
     size_t n_queue;
@@ -140,6 +151,20 @@ typedef struct pol_view {
     int32_t n_islands;           /* 0: no island constraint (the pool is one block) */
     const int32_t *island_units; /* capacity of each island, in units */
     const int32_t *island_free;  /* free units of each island now (down hosts: none) */
+    /* Idle shutdown: the longest wait between giving a job free hosts and
+     * its start, over the platform's hosts (shutdown plus boot time, and
+     * the resume rate's longest wait), 0 without
+     * idle shutdown. Hosts that are off count as free: a job given them
+     * starts when they have booted (its pol_job.start_s is when it was
+     * given them, the outputs' start when they are up). A host free at t may be switched off by then, so
+     * a plan that gives a job hosts at t sees it start by t + this and end
+     * by t + this + estimate_s; with POL_FLAG_BOOT_PLANS its promises say
+     * so (the boot included) and the checker holds the job's start after
+     * the boot to them. It includes the longest wait --resume-rate can
+     * impose (eng_power_save.c). A running job's expected_end_s is
+     * start_s + (this + its estimate), whatever its boots took, so that
+     * plans made before its start still hold. */
+    double boot_delay_max_s;
 } pol_view;
 
 /* A start decision. hosts_off/n_hosts index pol_out.hosts; n_hosts == 0
@@ -297,6 +322,19 @@ enum {
      * that peer, so the suites that run every registered policy on their
      * own leave it out, and its own suite runs it with its peer. */
     POL_FLAG_EXTERNAL = 1u << 6,
+    /* Plans with pol_view.boot_delay_max_s under idle shutdown: a job
+     * given hosts at t starts by t + boot_delay_max_s, its promises include
+     * that, and backfilled jobs are held to end, boot included, before the
+     * reservations they pass. Without it a policy still runs under idle
+     * shutdown, but the checker holds it to none of its promises (as under
+     * failures): a boot may delay any of them. */
+    POL_FLAG_BOOT_PLANS = 1u << 7,
+    /* Starts jobs within the view's total_units and free_units, which
+     * --power-cap lowers to the units that may run within the cap
+     * (eng_core.h, power_cap_w): it plans with them and names no more
+     * hosts than they allow. The engine refuses a policy without it under
+     * a cap (ENG_USAGE). */
+    POL_FLAG_POWER_CAP = 1u << 8,
 };
 
 /* Island placement, shared by the engine and the policies. */
@@ -503,9 +541,12 @@ bool pol_parse_int(const char *text, int64_t *out);
 /* 1: the first interface; 2: typed options (pol_option, pol_opt_*) and
  * the capability flags POL_FLAG_CORES and POL_FLAG_ISLANDS_CORES; 3:
  * pol_setup.run_s, pol_out.err and pol_out_error, POL_FLAG_EXTERNAL,
- * pol_out_reject and pol_out_kill (their arrays in pol_out). */
+ * pol_out_reject and pol_out_kill (their arrays in pol_out); 4: idle
+ * shutdown: pol_host.usable_at_s, pol_view.boot_delay_max_s,
+ * POL_FLAG_BOOT_PLANS; the power cap: POL_FLAG_POWER_CAP, total_units and
+ * free_units lowered to the units that run within it. */
 #ifndef POL_INTERFACE_VERSION
-#define POL_INTERFACE_VERSION 3u
+#define POL_INTERFACE_VERSION 4u
 #endif
 
 /* The exported symbols' names, for the loader's dlsym. */

@@ -61,6 +61,14 @@
  *
  * The planned duration of a job is read in one place, planned_s().
  *
+ * Idle shutdown (pol_view.boot_delay_max_s = D): a job given hosts at t
+ * starts by t + D, so every waiting job is planned for D + its estimate
+ * and promised t + D; a running job gives back what it holds from its
+ * expected end, which the engine counts from its start after the boots, so
+ * the profile never holds less than the jobs use. With D = 0 (no idle
+ * shutdown) the plan is unchanged to the bit. predictor=user2 refuses a
+ * D > 0 (its corrected ends would not match the profile's).
+ *
  * Islands (eng_policy.h; whole-node allocation): one profile per island.
  * A job that fits in an island is reserved in the island where its slot
  * starts earliest (ties: the lowest island); a larger one at the earliest
@@ -203,6 +211,7 @@ typedef struct cons_state {
     int32_t **ipm;   /* per island: prefix maximum of its profile's free units */
     size_t *cap_ipm;
     bool ipm_dirty;
+    double boot_s; /* pol_view.boot_delay_max_s, constant over a run */
 } cons_state;
 
 /* The duration a waiting job is planned with: read here and nowhere else
@@ -210,9 +219,9 @@ typedef struct cons_state {
  * job's planned end is its start plus the same duration (the engine's
  * expected_end_s without a predictor), read in cons_on_finish and
  * cons_on_capacity. */
-static double planned_s(const pol_job *j)
+static double planned_s(const cons_state *s, const pol_job *j)
 {
-    return j->estimate_s;
+    return s->boot_s + j->estimate_s;
 }
 
 static bool heap_top_valid(const cons_state *s)
@@ -318,12 +327,12 @@ static int isl_earliest_span(cons_state *s, const pol_view *v, const pol_job *j,
         double t = s->cand[c];
         int64_t sum = 0;
         for (int32_t k = 0; k < s->n_isl; k++)
-            sum += min_free(&s->ip[k], t, t + planned_s(j));
+            sum += min_free(&s->ip[k], t, t + planned_s(s, j));
         if (sum < j->units)
             continue;
         int32_t left = j->units;
         for (int32_t k = 0; k < s->n_isl; k++) {
-            int32_t m = min_free(&s->ip[k], t, t + planned_s(j));
+            int32_t m = min_free(&s->ip[k], t, t + planned_s(s, j));
             r[k] = m < left ? m : left;
             left -= r[k];
         }
@@ -346,7 +355,7 @@ static int isl_place(cons_state *s, const pol_view *v, const pol_job *j, double 
         for (int32_t k = 0; k < s->n_isl; k++) {
             if (s->isl_units[k] < j->units)
                 continue;
-            double t = pol_profile_earliest(&s->ip[k], v->now_s, planned_s(j), j->units);
+            double t = pol_profile_earliest(&s->ip[k], v->now_s, planned_s(s, j), j->units);
             if (t < *at) {
                 *at = t;
                 best = k;
@@ -362,7 +371,7 @@ static int isl_place(cons_state *s, const pol_view *v, const pol_job *j, double 
         if (rc || !isfinite(*at))
             return rc;
     }
-    return isl_add(s, j->idx, *at, *at + planned_s(j), -1);
+    return isl_add(s, j->idx, *at, *at + planned_s(s, j), -1);
 }
 
 static int isl_rebuild_prefmax(cons_state *s)
@@ -423,7 +432,7 @@ static int isl_compress(cons_state *s, const pol_view *v)
         if (!isl_may_move(s, j, old))
             continue;
         memcpy(s->oldrow, row_of(s, j->idx), (size_t)s->n_isl * sizeof *s->oldrow);
-        int rc = isl_add(s, j->idx, old, old + planned_s(j), +1);
+        int rc = isl_add(s, j->idx, old, old + planned_s(s, j), +1);
         double t;
         if (rc == ENG_OK)
             rc = isl_place(s, v, j, &t);
@@ -533,7 +542,7 @@ static int rec_insert(cons_state *s, const pol_job *j, double t)
         at--;
     memmove(s->rec + at + 1, s->rec + at, (s->n_rec - at) * sizeof *s->rec);
     s->rec[at] = (cons_rec){.res_s = t,
-                            .plan_s = planned_s(j),
+                            .plan_s = planned_s(s, j),
                             .units = j->units,
                             .idx = j->idx,
                             .stamp = CONS_NO_STAMP};
@@ -799,8 +808,8 @@ static void cons_fini(void *state)
 
 static int cons_on_submit(void *state, const pol_view *v, const pol_job *job)
 {
-    (void)v;
     cons_state *s = state;
+    s->boot_s = v->boot_delay_max_s;
     if (pol_predict_submit(&s->pred, job))
         return ENG_NOMEM;
     if (eng_grow(&s->pending, &s->cap_pending, s->n_pending + 1, sizeof *s->pending))
@@ -814,7 +823,7 @@ static void rewind_fits(cons_state *s, double now, double old, double dur, int32
 static int cons_on_finish(void *state, const pol_view *v, const pol_job *job)
 {
     cons_state *s = state;
-    double planned_end = job->start_s + pol_predict_of(&s->pred, job);
+    double planned_end = job->start_s + (s->boot_s + pol_predict_of(&s->pred, job));
     if (!pol_predict_active(&s->pred))
         planned_end = job->expected_end_s;
     if (pol_predict_finish(&s->pred, job, v->now_s))
@@ -849,7 +858,7 @@ static int place(cons_state *s, const pol_view *v, const pol_job *j, double *at)
 {
     if (s->n_isl)
         return isl_place(s, v, j, at);
-    double plan = planned_s(j);
+    double plan = planned_s(s, j);
     double t = pol_profile_earliest(&s->prof, v->now_s, plan, j->units);
     *at = t;
     if (!isfinite(t))
@@ -1274,6 +1283,7 @@ static int cons_rebuild(cons_state *s, const pol_view *v)
 static int cons_on_capacity(void *state, const pol_view *engine_view)
 {
     cons_state *s = state;
+    s->boot_s = engine_view->boot_delay_max_s;
     pol_view v;
     if (pol_predict_view(&s->pred, engine_view, &v, NULL))
         return ENG_NOMEM;
@@ -1283,6 +1293,10 @@ static int cons_on_capacity(void *state, const pol_view *engine_view)
 static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
 {
     cons_state *s = state;
+    s->boot_s = engine_view->boot_delay_max_s;
+    if (s->boot_s > 0 && pol_predict_active(&s->pred))
+        return pol_out_error(out, ENG_USAGE,
+                             "predictor=user2 does not plan with boot delays (--suspend-time) yet");
     int rc;
     pol_view pv;
     const pol_view *v = &pv;
@@ -1317,7 +1331,7 @@ static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
         s->res[j->idx] = t;
         s->n_live++;
         if (!pol_predict_active(&s->pred))
-            pol_out_promise(out, j, t);
+            pol_out_promise(out, j, t + s->boot_s);
         rc = heap_push(s, t, j->idx);
         if (rc)
             return rc;
@@ -1389,7 +1403,7 @@ const pol_type pol_conservative = {
     .name = "conservative",
     .summary = "conservative backfilling: every waiting job holds a reservation",
     .citation = "Mu'alem & Feitelson 2001",
-    .flags = POL_FLAG_ISLANDS | POL_FLAG_CORES,
+    .flags = POL_FLAG_POWER_CAP | POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_BOOT_PLANS,
     .state_size = sizeof(cons_state),
     .options = cons_options,
     .init = cons_init,

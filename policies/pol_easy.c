@@ -147,7 +147,7 @@ static int easy_schedule(void *state, const pol_view *engine_view, pol_out *out)
         if (isl && pol_island_pick(v->n_islands, v->island_units, s->isl.free, j->units) ==
                        POL_ISLAND_NONE)
             continue;
-        bool ends_by_shadow = v->now_s + j->estimate_s <= shadow;
+        bool ends_by_shadow = v->now_s + (v->boot_delay_max_s + j->estimate_s) <= shadow;
         if (!ends_by_shadow && j->units > extra)
             continue;
         if (isl && pol_isl_plan_start(v, &s->isl, j))
@@ -164,8 +164,8 @@ const pol_type pol_easy = {
     .name = "easy",
     .summary = "EASY backfilling: a reservation for the queue head, later jobs backfill",
     .citation = "Lifka 1995; Mu'alem & Feitelson 2001",
-    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS | POL_FLAG_REPLANS | POL_FLAG_CORES |
-             POL_FLAG_ISLANDS_CORES,
+    .flags = POL_FLAG_POWER_CAP | POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS | POL_FLAG_REPLANS |
+             POL_FLAG_CORES | POL_FLAG_BOOT_PLANS | POL_FLAG_ISLANDS_CORES,
     .state_size = sizeof(easy_state),
     .options = easy_options,
     .init = easy_init,

@@ -49,8 +49,8 @@ const pol_type pol_fcfs = {
     .name = "fcfs",
     .summary = "first come, first served; no backfilling",
     .citation = "Feitelson, Rudolph, Schwiegelshohn, Sevcik & Wong 1997",
-    .flags = POL_FLAG_ORDERED | POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS | POL_FLAG_REPLANS |
-             POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
+    .flags = POL_FLAG_POWER_CAP | POL_FLAG_ORDERED | POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS |
+             POL_FLAG_REPLANS | POL_FLAG_BOOT_PLANS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
     .state_size = sizeof(fcfs_state),
     .options = NULL,
     .fini = fcfs_fini,

@@ -538,8 +538,8 @@ const pol_type pol_knapsack = {
                "within a budget",
     .citation = "Toporkov, Yemelyanov & Grigorenko 2021; Toporkov, Yemelyanov & Tselishchev "
                 "2023; Lifka 1995",
-    .flags = POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS | POL_FLAG_REPLANS | POL_FLAG_CORES |
-             POL_FLAG_ISLANDS_CORES,
+    .flags = POL_FLAG_POWER_CAP | POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS | POL_FLAG_REPLANS |
+             POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
     .state_size = sizeof(knap_state),
     .options = knap_options,
     .init = knap_init,

@@ -29,7 +29,8 @@ int pol_shadow(const pol_view *v, const pol_job **started, size_t n_started, int
      * keep adding the ends that fall at the same time. */
     while (r < v->n_running || s < n_started) {
         double tr = r < v->n_running ? v->running[r]->expected_end_s : INFINITY;
-        double ts = s < n_started ? v->now_s + started[s]->estimate_s : INFINITY;
+        double ts = s < n_started ? v->now_s + (v->boot_delay_max_s + started[s]->estimate_s)
+                                  : INFINITY;
         double next = tr <= ts ? tr : ts;
         if (next < v->now_s)
             next = v->now_s; /* overdue estimate: it may end any moment */
@@ -80,7 +81,7 @@ int pol_start_head(const pol_view *v, pol_out *out, const pol_job ***started, si
     for (size_t k = 0; k < i; k++)
         (*started)[k] = v->queue[k];
     if (pol_shadow(v, *started, i, free_now, v->queue[i]->units, shadow, extra) == 0 && promise)
-        pol_out_promise(out, v->queue[i], *shadow);
+        pol_out_promise(out, v->queue[i], *shadow + v->boot_delay_max_s);
     return ENG_OK;
 }
 
@@ -144,7 +145,7 @@ int pol_start_head_isl(const pol_view *v, pol_out *out, pol_isl_plan *pl, size_t
     if (rc == ENG_NOMEM)
         return rc;
     if (rc == 0 && promise)
-        pol_out_promise(out, v->queue[i], *shadow);
+        pol_out_promise(out, v->queue[i], *shadow + v->boot_delay_max_s);
     return ENG_OK;
 }
 
@@ -177,8 +178,9 @@ int pol_shadow_isl(const pol_view *v, pol_isl_plan *pl, int32_t need, double *sh
         pl->ev[r] = (struct pol_isl_ev){.t = t, .row = pl->rows + r * n};
     }
     for (size_t k = 0; k < pl->n_started; k++)
-        pl->ev[v->n_running + k] = (struct pol_isl_ev){.t = v->now_s + pl->started[k]->estimate_s,
-                                                       .row = pl->taken + k * n};
+        pl->ev[v->n_running + k] = (struct pol_isl_ev){
+            .t = v->now_s + (v->boot_delay_max_s + pl->started[k]->estimate_s),
+            .row = pl->taken + k * n};
     /* the same ends in the same order, however the queue was scanned */
     qsort(pl->ev, n_ev, sizeof *pl->ev, cmp_ev);
     for (size_t k = 0; k < n; k++)

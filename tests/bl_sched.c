@@ -114,7 +114,9 @@ int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfo
                         .seed = 1,
                         .check = true,
                         .failures = opts->failures,
-                        .ignore_islands = opts->ignore_islands};
+                        .ignore_islands = opts->ignore_islands,
+                        .power_save = opts->power_save,
+                        .power_cap_w = opts->power_cap_w};
     out->rc = eng_core_create(p, &out->prep, &co, &out->core, &out->diag);
     if (out->rc)
         return out->rc;
@@ -183,7 +185,9 @@ int bl_sim_run(const char *policy, const bl_jobspec *jobs, size_t n, const char 
                          .seed = 1,
                          .check = true,
                          .failures = opts->failures,
-                         .ignore_islands = opts->ignore_islands},
+                         .ignore_islands = opts->ignore_islands,
+                         .power_save = opts->power_save,
+                         .power_cap_w = opts->power_cap_w},
                 .energy_plugin = opts->energy_plugin,
             },
         .manifest = {.command = "test", .policy = policy},

@@ -57,6 +57,8 @@ typedef struct bl_opts {
     const pol_type *policy_type; /* a test's own policy instead of the name */
     bool init_unplanned;         /* --init-planned no */
     bool energy_plugin;          /* bl_sim_run: eng_sim_opts.energy_plugin */
+    eng_power_save power_save;   /* idle shutdown (--suspend-time and the rest) */
+    double power_cap_w;          /* --power-cap (0: none) */
 } bl_opts;
 
 /* A finished run through the core alone. */

@@ -446,6 +446,32 @@ static void test_bad_input_catalogue(void)
     CU_ASSERT_EQUAL(access(out, F_OK), -1);
 }
 
+/* Idle shutdown and the power cap: the options reach the run; bad values,
+ * a companion option without --suspend-time and a cap without power
+ * values are usage errors (exit 2) naming them. */
+static void test_idle_shutdown(void)
+{
+    expect(RUN "--workload traces/fixtures/small.swf --policy conservative -q --check "
+               "--suspend-time 60 --resume-timeout 90 --suspend-exc-nodes n[1-2]",
+           0, "jobs ");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --suspend-time 60 "
+               "--resume-timeout -5",
+           2, "--resume-timeout: expected a duration in [0, 1e9] seconds, got '-5'");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --suspend-time -1", 2,
+           "--suspend-time: expected a duration in [0, 1e12] seconds, got '-1'");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --suspend-rate 3", 2,
+           "--suspend-rate needs --suspend-time");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --suspend-time 60 "
+               "--suspend-exc-nodes n[3-5]",
+           2, "--suspend-exc-nodes 'n[3-5]': host 'n5' is not in platform");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --suspend-time 60 --alloc core",
+           2, "idle shutdown runs under --alloc node only");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --power-cap 1000", 2,
+           "--power-cap needs power values in the platform");
+    expect(RUN "--workload traces/fixtures/small.swf --policy easy --power-cap 0", 2,
+           "--power-cap: expected watts in (0, 1e15], got '0'");
+}
+
 /* Host failures from a trace: n1 fails from 100 s under job 2 (2 nodes
  * from 47 s); killed, or requeued; a bad trace stops the run before any
  * output. */
@@ -743,6 +769,7 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "machines for info and scale; initialization", test_machines_and_initialization);
     CU_add_test(s, "the bad-input catalogue", test_bad_input_catalogue);
     CU_add_test(s, "host failures from a trace or the model", test_failures);
+    CU_add_test(s, "idle shutdown, the power cap and their errors", test_idle_shutdown);
     CU_add_test(s, "islands: placement, --islands, malformed property", test_islands);
     CU_add_test(s, "agreement with the log in run and compare", test_log_agreement);
     CU_add_test(s, "a folder where a file is expected", test_directory_for_a_file);

@@ -272,6 +272,44 @@ static void test_simgrid_core(void)
     cross_check("core allocation", jobs, sizeof jobs / sizeof jobs[0], POL_ALLOC_CORE);
 }
 
+/* --power-cap on two hosts of one core (100 W idle, 200 W busy): with
+ * every host idle the platform draws P0 = 200 W and a host taken adds
+ * 100 W, so a cap of 300 W lets one job run at a time. Jobs 1 (100 s) and
+ * 2 (50 s), both 1 node at 0: job 2 waits for job 1, 100-150, under
+ * fcfs, easy, conservative and slurm alike; the power peaks at 300 W. A
+ * cap below P0, a job wider than the cap allows and a platform without
+ * power values are refused. */
+static void test_power_cap(void)
+{
+    static const char *const w[] = {"100:120:200", "100:120:200"};
+    static const bl_jobspec jobs[] = {{1, 0, 100, -1, 1, 0}, {2, 0, 50, -1, 1, 0}};
+    static const char *const policies[] = {"fcfs", "easy", "conservative", "slurm"};
+    bl_opts o = {.power_cap_w = 300};
+    bl_sched s;
+    for (int k = 0; k < 4; k++) {
+        CU_ASSERT_EQUAL_FATAL(
+            bl_core_run(policies[k], jobs, 2, power_platform(2, 1, w, NULL), &o, &s), 0);
+        NEAR(bl_start(&s, 2), 100);
+        NEAR(bl_end(&s, 2), 150);
+        double sum;
+        eng_energy_totals t = totals(&s, &sum);
+        NEAR(t.peak_w, 300);
+        bl_sched_fini(&s);
+    }
+    o.power_cap_w = 150;
+    CU_ASSERT_EQUAL(bl_core_run("easy", jobs, 2, power_platform(2, 1, w, NULL), &o, &s), ENG_USAGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "below the platform's power with every host idle"));
+    bl_sched_fini(&s);
+    static const bl_jobspec wide[] = {{7, 0, 10, -1, 2, 0}};
+    o.power_cap_w = 300;
+    CU_ASSERT_EQUAL(bl_core_run("easy", wide, 1, power_platform(2, 1, w, NULL), &o, &s), ENG_USAGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "job 7 needs 2 units, at most 1 run within the cap"));
+    bl_sched_fini(&s);
+    CU_ASSERT_EQUAL(bl_core_run("easy", jobs, 2, bl_uniform_platform(2, 1), &o, &s), ENG_USAGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "--power-cap needs power values"));
+    bl_sched_fini(&s);
+}
+
 int bl_suite_eng_energy(void)
 {
     CU_pSuite s = CU_add_suite("eng_energy", NULL, NULL);
@@ -286,5 +324,6 @@ int bl_suite_eng_energy(void)
     CU_add_test(s, "equal to SimGrid's energy plugin (node allocation)", test_simgrid_node);
     CU_add_test(s, "equal to SimGrid's energy plugin (core allocation)", test_simgrid_core);
     CU_add_test(s, "equal to SimGrid's plugin: idle hosts at pstate 1", test_simgrid_late_start);
+    CU_add_test(s, "a power cap delays a job", test_power_cap);
     return 0;
 }

@@ -376,12 +376,15 @@ static void test_conformance(void)
     const pol_type *const *list = suite_types(&n_registered, &libs);
     size_t n_policies = n_registered + (libs ? 0 : sizeof variants / sizeof variants[0]);
     int runs = 0, failures = 0;
-    for (int round = 0; round < 96; round++) {
+    for (int round = 0; round < 112; round++) {
         bool hetero = round % 2, two_pools = (round / 2) % 2;
-        pol_alloc alloc = (round / 4) % 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE;
+        /* rounds 96..111: idle shutdown under node allocation, hosts off
+         * after 0 or 600 s idle, boots of 30 or 120 s, with rates in half */
+        bool idle = round >= 96;
+        pol_alloc alloc = !idle && (round / 4) % 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE;
         eng_walltime wt = (round / 8) % 2 ? ENG_WALLTIME_EXTEND : ENG_WALLTIME_KILL;
         /* rounds 64..95: host failures, killing (even) or requeuing (odd) */
-        bool failing = round >= 64, requeue = failing && round % 2;
+        bool failing = round >= 64 && !idle, requeue = failing && round % 2;
         int cores;
         eng_platform *proto = random_platform(r, hetero, two_pools, &cores, failing);
         int max_procs = (two_pools ? 4 : 12) * cores;
@@ -416,12 +419,23 @@ static void test_conformance(void)
                          .options = var ? var->options : NULL,
                          .n_options = var ? var->n_options : 0,
                          .users = users,
-                         .groups = groups};
+                         .groups = groups,
+                         .power_save = {.enabled = idle,
+                                        .suspend_time_s = (round / 4) % 2 ? 600 : 0,
+                                        .suspend_timeout_s = 20,
+                                        .resume_timeout_s = (round / 2) % 2 ? 120 : 30,
+                                        .suspend_rate = (round / 8) % 2 ? 3 : 0,
+                                        .resume_rate = (round / 8) % 2 ? 2 : 0}};
             bl_sched s;
             int rc = bl_core_run(name, jobs, n, p, &o, &s);
             runs++;
             if (alloc == POL_ALLOC_CORE && !(type->flags & POL_FLAG_CORES)) {
                 CU_ASSERT_EQUAL(rc, ENG_USAGE); /* it does not declare core allocation */
+                bl_sched_fini(&s);
+                continue;
+            }
+            if (idle && var && strcmp(name, "conservative") == 0) {
+                CU_ASSERT_EQUAL(rc, ENG_USAGE); /* its predictor does not plan with boots */
                 bl_sched_fini(&s);
                 continue;
             }

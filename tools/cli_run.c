@@ -54,6 +54,18 @@ int bl_run_inputs_options(const char *cmd, const bl_run_config *cfg, bl_run_inpu
     memset(in, 0, sizeof *in);
     in->cmd = cmd;
     snprintf(in->init_label, sizeof in->init_label, "none");
+    const char *needs_suspend = cfg->suspend_timeout_set     ? "suspend-timeout"
+                                : cfg->resume_timeout_set    ? "resume-timeout"
+                                : cfg->suspend_rate_set      ? "suspend-rate"
+                                : cfg->resume_rate_set       ? "resume-rate"
+                                : cfg->suspend_exc_nodes_set ? "suspend-exc-nodes"
+                                                             : NULL;
+    if (needs_suspend && !cfg->suspend_time_set) {
+        fprintf(stderr,
+                "batchlab %s: --%s needs --suspend-time (idle shutdown is off without it)\n", cmd,
+                needs_suspend);
+        return 2;
+    }
     if (cfg->init_share_set && cfg->init_times) {
         fprintf(stderr, "batchlab %s: give --init-share or --init-times, not both\n", cmd);
         return 2;
@@ -293,6 +305,14 @@ static void fill_spec(eng_run_spec *spec, const bl_run_config *c, const bl_run_i
                      .trace = in->failure_trace.spans,
                      .n_trace = in->failure_trace.n,
                      .trace_path = c->failure_trace},
+        .power_save = {.enabled = c->suspend_time_set,
+                       .suspend_time_s = c->suspend_time,
+                       .suspend_timeout_s = c->suspend_timeout,
+                       .resume_timeout_s = c->resume_timeout,
+                       .suspend_rate = (int32_t)c->suspend_rate,
+                       .resume_rate = (int32_t)c->resume_rate,
+                       .exc_nodes = c->suspend_exc_nodes},
+        .power_cap_w = c->power_cap_set ? c->power_cap : 0,
     };
     spec->sim.progress = !c->quiet && isatty(STDERR_FILENO);
     spec->manifest = (eng_manifest){

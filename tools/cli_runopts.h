@@ -59,69 +59,87 @@
 #define M_INT(key) key, "integer"
 #define M_NONE NULL, NULL
 
-#define BL_RUN_OPTIONS(X)                                                                          \
-    X(platform, "platform", 'p', PATH, NULL, NULL, 1, "", "FILE", M_NONE, BL_GRID_SETS,            \
-      "SimGrid platform XML (required)")                                                           \
-    X(workload, "workload", 'w', PATH, NULL, NULL, 1, "", "FILE", M_NONE, BL_GRID_SETS,            \
-      "SWF log, plain or .gz (required)")                                                          \
-    X(out, "out", 'o', PATH, NULL, NULL, 1, "", "DIR", M_NONE, BL_GRID_SETS,                       \
-      "write jobs.csv, dropped.csv, schedule.swf, summary.json, timeseries.csv")                   \
-    X(walltime, "walltime", 0, CHOICE, "kill|extend", "kill", 1, "", "kill|extend",                \
-      M_STR("walltime"), BL_GRID_FREE,                                                             \
-      "kill jobs at their requested time (default), or plan and run with max(requested, "          \
-      "actual)")                                                                                   \
-    X(alloc, "alloc", 0, CHOICE, "node|core", "node", 1, "", "node|core", M_STR("alloc"),          \
-      BL_GRID_FREE, "whole nodes per job (default), or pack jobs by cores")                        \
-    X(islands, "islands", 0, CHOICE, "strict|ignore", "strict", 1, "", "strict|ignore",            \
-      M_STR("islands"), BL_GRID_FREE,                                                              \
-      "where hosts name islands, a job that fits in one runs within one (strict, default)")        \
-    X(procs, "procs", 0, CHOICE, "alloc|req", "alloc", 1, "", "alloc|req", M_STR("procs_field"),   \
-      BL_GRID_FREE,                                                                                \
-      "processor count from field 5, else 8 (alloc, default), or field 8, else 5 (req)")           \
-    X(lenient, "lenient", 0, FLAG, NULL, NULL, 1, "", NULL, M_BOOL("lenient"), BL_GRID_FREE,       \
-      "skip and count malformed SWF lines instead of stopping")                                    \
-    X(check, "check", 0, FLAG, NULL, NULL, 1, "", NULL, M_BOOL("check"), BL_GRID_FREE,             \
-      "run the invariant checker after every scheduling call")                                     \
-    X(seed, "seed", 0, U64, NULL, "1", v <= INT64_MAX, "at most 9223372036854775807", "N",         \
-      M_INT("seed"), BL_GRID_SETS, "seed of policies that draw random numbers (default 1)")        \
-    X(type_field, "type-field", 0, CHOICE, "queue|partition|app", "queue", 1, "",                  \
-      "queue|partition|app", M_STR("type_field"), BL_GRID_FREE,                                    \
-      "SWF field holding the job type: 15 (default), 16 or 14")                                    \
-    X(init_share, "init-share", 0, DOUBLE, NULL, NULL, v >= 0 && v < 1, "a value in [0, 1)", "X",  \
-      M_STR("initialization"), BL_GRID_FREE,                                                       \
-      "per-type initialization times giving this share of total run time (0 <= X < 1)")            \
-    X(init_times, "init-times", 0, PATH, NULL, NULL, 1, "", "FILE", M_STR("initialization"),       \
-      BL_GRID_FREE,                                                                                \
-      "per-type initialization times from 'TYPE SECONDS' lines ('*' for the others)")              \
-    X(init_planned, "init-planned", 0, CHOICE, "yes|no", "yes", 1, "", "yes|no",                   \
-      M_STR("initialization"), BL_GRID_FREE,                                                       \
-      "policies plan with the initialization (yes, default), or with the request alone while "     \
-      "jobs still run it (no)")                                                                    \
-    X(failures, "failures", 0, CHOICE, "none|model", "none", 1, "", "none|model",                  \
-      M_STR("failures"), BL_GRID_FREE,                                                             \
-      "host failures drawn from the hosts' occupation_probability (default none)")                 \
-    X(failure_epoch, "failure-epoch", 0, DOUBLE, NULL, "3600", v > 0, "a positive duration",       \
-      "SECONDS", M_STR("failures"), BL_GRID_FREE,                                                  \
-      "with --failures model: a host is down for whole epochs of this length (3600)")              \
-    X(failure_trace, "failure-trace", 0, PATH, NULL, NULL, 1, "", "FILE", M_STR("failures"),       \
-      BL_GRID_FREE, "host failures replayed from 'HOST DOWN_AT UP_AT' lines instead of drawn")     \
-    X(on_failure, "on-failure", 0, CHOICE, "kill|requeue", "kill", 1, "", "kill|requeue",          \
-      M_STR("failures"), BL_GRID_FREE,                                                             \
-      "a job whose host fails is killed (default) or queued again from scratch")                   \
-    X(max_requeues, "max-requeues", 0, U64, NULL, "5", v <= 1000000, "at most 1000000", "N",       \
-      M_STR("failures"), BL_GRID_FREE,                                                             \
-      "with --on-failure requeue: kill a job at its failure after N requeues (5)")                 \
-    X(scheduler_socket, "scheduler-socket", 0, PATH, NULL, NULL, 1, "", "ENDPOINT", M_NONE,        \
-      BL_GRID_FREE,                                                                                \
-      "with --policy batsim: where the scheduler listens (default tcp://localhost:28000)")         \
-    X(scheduler_cmd, "scheduler-cmd", 0, PATH, NULL, NULL, 1, "", "COMMAND", M_NONE, BL_GRID_FREE, \
-      "with --policy batsim: start the scheduler with /bin/sh -c COMMAND, stop it with the run")   \
-    X(scheduler_timeout, "scheduler-timeout", 0, DOUBLE, NULL, NULL, v > 0 && v <= 1e6,            \
-      "a number of seconds in (0, 1e6]", "SECONDS", M_NONE, BL_GRID_FREE,                          \
-      "with --policy batsim: the longest wait for one reply of the scheduler (default 60)")        \
-    X(outputs, "outputs", 0, OUTPUTS, NULL, NULL, 1, "", "LIST", M_NONE, BL_GRID_SETS,             \
-      "with --out: which files, among jobs, dropped, schedule, summary, timeseries (all)")         \
-    X(quiet, "quiet", 'q', FLAG, NULL, NULL, 1, "", NULL, M_NONE, BL_GRID_SETS,                    \
+#define BL_RUN_OPTIONS(X)                                                                           \
+    X(platform, "platform", 'p', PATH, NULL, NULL, 1, "", "FILE", M_NONE, BL_GRID_SETS,             \
+      "SimGrid platform XML (required)")                                                            \
+    X(workload, "workload", 'w', PATH, NULL, NULL, 1, "", "FILE", M_NONE, BL_GRID_SETS,             \
+      "SWF log, plain or .gz (required)")                                                           \
+    X(out, "out", 'o', PATH, NULL, NULL, 1, "", "DIR", M_NONE, BL_GRID_SETS,                        \
+      "write jobs.csv, dropped.csv, schedule.swf, summary.json, timeseries.csv")                    \
+    X(walltime, "walltime", 0, CHOICE, "kill|extend", "kill", 1, "", "kill|extend",                 \
+      M_STR("walltime"), BL_GRID_FREE,                                                              \
+      "kill jobs at their requested time (default), or plan and run with max(requested, "           \
+      "actual)")                                                                                    \
+    X(alloc, "alloc", 0, CHOICE, "node|core", "node", 1, "", "node|core", M_STR("alloc"),           \
+      BL_GRID_FREE, "whole nodes per job (default), or pack jobs by cores")                         \
+    X(islands, "islands", 0, CHOICE, "strict|ignore", "strict", 1, "", "strict|ignore",             \
+      M_STR("islands"), BL_GRID_FREE,                                                               \
+      "where hosts name islands, a job that fits in one runs within one (strict, default)")         \
+    X(procs, "procs", 0, CHOICE, "alloc|req", "alloc", 1, "", "alloc|req", M_STR("procs_field"),    \
+      BL_GRID_FREE,                                                                                 \
+      "processor count from field 5, else 8 (alloc, default), or field 8, else 5 (req)")            \
+    X(lenient, "lenient", 0, FLAG, NULL, NULL, 1, "", NULL, M_BOOL("lenient"), BL_GRID_FREE,        \
+      "skip and count malformed SWF lines instead of stopping")                                     \
+    X(check, "check", 0, FLAG, NULL, NULL, 1, "", NULL, M_BOOL("check"), BL_GRID_FREE,              \
+      "run the invariant checker after every scheduling call")                                      \
+    X(seed, "seed", 0, U64, NULL, "1", v <= INT64_MAX, "at most 9223372036854775807", "N",          \
+      M_INT("seed"), BL_GRID_SETS, "seed of policies that draw random numbers (default 1)")         \
+    X(type_field, "type-field", 0, CHOICE, "queue|partition|app", "queue", 1, "",                   \
+      "queue|partition|app", M_STR("type_field"), BL_GRID_FREE,                                     \
+      "SWF field holding the job type: 15 (default), 16 or 14")                                     \
+    X(init_share, "init-share", 0, DOUBLE, NULL, NULL, v >= 0 && v < 1, "a value in [0, 1)", "X",   \
+      M_STR("initialization"), BL_GRID_FREE,                                                        \
+      "per-type initialization times giving this share of total run time (0 <= X < 1)")             \
+    X(init_times, "init-times", 0, PATH, NULL, NULL, 1, "", "FILE", M_STR("initialization"),        \
+      BL_GRID_FREE,                                                                                 \
+      "per-type initialization times from 'TYPE SECONDS' lines ('*' for the others)")               \
+    X(init_planned, "init-planned", 0, CHOICE, "yes|no", "yes", 1, "", "yes|no",                    \
+      M_STR("initialization"), BL_GRID_FREE,                                                        \
+      "policies plan with the initialization (yes, default), or with the request alone while "      \
+      "jobs still run it (no)")                                                                     \
+    X(failures, "failures", 0, CHOICE, "none|model", "none", 1, "", "none|model",                   \
+      M_STR("failures"), BL_GRID_FREE,                                                              \
+      "host failures drawn from the hosts' occupation_probability (default none)")                  \
+    X(failure_epoch, "failure-epoch", 0, DOUBLE, NULL, "3600", v > 0, "a positive duration",        \
+      "SECONDS", M_STR("failures"), BL_GRID_FREE,                                                   \
+      "with --failures model: a host is down for whole epochs of this length (3600)")               \
+    X(failure_trace, "failure-trace", 0, PATH, NULL, NULL, 1, "", "FILE", M_STR("failures"),        \
+      BL_GRID_FREE, "host failures replayed from 'HOST DOWN_AT UP_AT' lines instead of drawn")      \
+    X(on_failure, "on-failure", 0, CHOICE, "kill|requeue", "kill", 1, "", "kill|requeue",           \
+      M_STR("failures"), BL_GRID_FREE,                                                              \
+      "a job whose host fails is killed (default) or queued again from scratch")                    \
+    X(max_requeues, "max-requeues", 0, U64, NULL, "5", v <= 1000000, "at most 1000000", "N",        \
+      M_STR("failures"), BL_GRID_FREE,                                                              \
+      "with --on-failure requeue: kill a job at its failure after N requeues (5)")                  \
+    X(suspend_time, "suspend-time", 0, DOUBLE, NULL, NULL, v >= 0 && v <= 1e12,                     \
+      "a duration in [0, 1e12] seconds", "SECONDS", M_NONE, BL_GRID_FREE,                           \
+      "idle shutdown: switch a host off after this long idle (Slurm's SuspendTime; default never)") \
+    X(suspend_timeout, "suspend-timeout", 0, DOUBLE, NULL, "30", v >= 0 && v <= 1e9,                \
+      "a duration in [0, 1e9] seconds", "SECONDS", M_NONE, BL_GRID_FREE,                            \
+      "with --suspend-time: shutdown time of hosts whose platform gives no switch_off_s (30)")      \
+    X(resume_timeout, "resume-timeout", 0, DOUBLE, NULL, "60", v >= 0 && v <= 1e9,                  \
+      "a duration in [0, 1e9] seconds", "SECONDS", M_NONE, BL_GRID_FREE,                            \
+      "with --suspend-time: boot time of hosts whose platform gives no switch_on_s (60)")           \
+    X(suspend_rate, "suspend-rate", 0, U64, NULL, "0", v <= 1000000, "at most 1000000", "N",        \
+      M_NONE, BL_GRID_FREE, "with --suspend-time: switch-offs begun per minute (0: no limit)")      \
+    X(resume_rate, "resume-rate", 0, U64, NULL, "0", v <= 1000000, "at most 1000000", "N", M_NONE,  \
+      BL_GRID_FREE, "with --suspend-time: boots begun per minute (0: no limit)")                    \
+    X(suspend_exc_nodes, "suspend-exc-nodes", 0, PATH, NULL, NULL, 1, "", "HOSTLIST", M_NONE,       \
+      BL_GRID_FREE, "with --suspend-time: hosts never switched off, as n[1-4,7],login")             \
+    X(power_cap, "power-cap", 0, DOUBLE, NULL, NULL, v > 0 && v <= 1e15, "watts in (0, 1e15]",      \
+      "WATTS", M_NONE, BL_GRID_FREE,                                                                \
+      "start a job only if the modelled power stays within WATTS (needs power values)")             \
+    X(scheduler_socket, "scheduler-socket", 0, PATH, NULL, NULL, 1, "", "ENDPOINT", M_NONE,         \
+      BL_GRID_FREE,                                                                                 \
+      "with --policy batsim: where the scheduler listens (default tcp://localhost:28000)")          \
+    X(scheduler_cmd, "scheduler-cmd", 0, PATH, NULL, NULL, 1, "", "COMMAND", M_NONE, BL_GRID_FREE,  \
+      "with --policy batsim: start the scheduler with /bin/sh -c COMMAND, stop it with the run")    \
+    X(scheduler_timeout, "scheduler-timeout", 0, DOUBLE, NULL, NULL, v > 0 && v <= 1e6,             \
+      "a number of seconds in (0, 1e6]", "SECONDS", M_NONE, BL_GRID_FREE,                           \
+      "with --policy batsim: the longest wait for one reply of the scheduler (default 60)")         \
+    X(outputs, "outputs", 0, OUTPUTS, NULL, NULL, 1, "", "LIST", M_NONE, BL_GRID_SETS,              \
+      "with --out: which files, among jobs, dropped, schedule, summary, timeseries (all)")          \
+    X(quiet, "quiet", 'q', FLAG, NULL, NULL, 1, "", NULL, M_NONE, BL_GRID_SETS,                     \
       "no progress on stderr")
 
 /* The C type of each option type. */
