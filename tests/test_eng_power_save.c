@@ -20,7 +20,7 @@
 static eng_platform *power_platform(int n, bool switching)
 {
     eng_host_desc d[8];
-    char names[8][8];
+    char names[8][16]; /* "h" and any int: -Wformat-truncation in the Debug build */
     for (int i = 0; i < n; i++) {
         snprintf(names[i], sizeof names[i], "h%d", i + 1);
         d[i] = (eng_host_desc){.name = names[i],
