@@ -15,9 +15,10 @@
 # minutes on 2 cores). OUT_DIR defaults to out/energy-study.
 #
 # THE ASSUMED POWER MODEL (one for every log, load and policy; no published
-# per-node power figure of the SP2s was found, README.md "Energy"): every
-# host gets the values of Batsim's example energy platform (oar-team/batsim,
-# platforms/cluster_energy_128.xml, the Batsim project, Poquet 2017), NOT
+# per-node power figure of the SP2s was found, README.md "Power and
+# energy"): every host gets the values of Batsim's example energy platform
+# (oar-team/batsim, platforms/cluster_energy_128.xml; the Batsim project:
+# Dutot, Mercier, Poquet & Richard 2016), NOT
 # the SP2's own: 95 W idle, 190.738 W busy (its first computation pstate),
 # 9.75 W off; switching off takes 6.1 s at 100.997 W and switching on
 # 151.52 s at 125.174 W (its sleep pstate's virtual transition pstates),
