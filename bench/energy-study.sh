@@ -10,9 +10,9 @@
 #
 #   bench/energy-study.sh [--quick] [BUILD_DIR] [OUT_DIR]
 #
-# --quick: the logs' own loads only (63 runs, under a minute on 2 cores);
-# the default grid adds the three rescaled loads (252 runs, about four
-# minutes on 2 cores). OUT_DIR defaults to out/energy-study.
+# --quick: the logs' own loads only (63 runs, 14 s on 2 cores); the
+# default grid adds the three rescaled loads (252 runs, 61 s on 2 cores,
+# a few minutes when the machine is shared). OUT_DIR defaults to out/energy-study.
 #
 # THE ASSUMED POWER MODEL (one for every log, load and policy; no published
 # per-node power figure of the SP2s was found, README.md "Power and
