@@ -514,6 +514,13 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
         r->end_s = begin + kill;
     if (r->failed)
         r->end_s = begin + longest;
+    /* Idle shutdown: begin <= now + boot_delay_max_s, so a run within its
+     * estimate ends by expected_end_s, but begin's sums (the shutdown's
+     * end, then the boot) round otherwise than now + (boot_delay_max_s +
+     * estimate): an end an ulp past the view's bound let conservative
+     * start a job reserved there on hosts still held. */
+    if (c->psave && r->end_s > j->expected_end_s && r->end_s - begin <= estimate)
+        r->end_s = j->expected_end_s;
     /* the SimGrid driver runs it from now: its executions last the wait */
     longest = r->end_s - c->now;
 

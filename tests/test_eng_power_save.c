@@ -213,6 +213,35 @@ static void test_bad_values(void)
     expect_refused(&p, POL_ALLOC_CORE, ENG_USAGE, "--alloc node only");
 }
 
+/* A job given a host at the instant it begins to shut down starts when
+ * the shutdown and the boot are over, (t + off) + on, while the view
+ * promises its end by t + ((off + on) + estimate): with off 6.1 s, on
+ * 151.52 s and t = 867 the first sum, plus the estimate 100, rounds
+ * 2.3e-13 s past the second. Job 1 (817 s) leaves h1 idle at 817; at
+ * SuspendTime 50 it shuts down at 867, when job 2 (100 s, its request)
+ * arrives and is given it. Conservative reserves job 3 at job 2's
+ * expected end and starts it there: job 2 must have ended by then, so the
+ * engine ends a job within its estimate no later than the view's bound
+ * (conservative stopped with "scheduling invariant violated" before). */
+static void test_end_within_bound(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 817, 817, 1, 0}, {2, 867, 100, 100, 1, 0}, {3, 868, 10, 10, 1, 0}};
+    bl_opts o = {.power_save = {.enabled = true,
+                                .suspend_time_s = 50,
+                                .suspend_timeout_s = 6.1,
+                                .resume_timeout_s = 151.52}};
+    bl_sched s;
+    CU_ASSERT_EQUAL_FATAL(bl_core_run("conservative", jobs, 3, bl_uniform_platform(1, 1), &o, &s),
+                          0);
+    double bound = 867 + ((6.1 + 151.52) + 100);
+    NEAR(bl_start(&s, 2), 867 + 6.1 + 151.52);
+    CU_ASSERT_TRUE(bl_end(&s, 2) <= bound);
+    CU_ASSERT_TRUE(bl_start(&s, 3) >= bl_end(&s, 2));
+    NEAR(bl_start(&s, 3), bound);
+    bl_sched_fini(&s);
+}
+
 int bl_suite_eng_power_save(void)
 {
     CU_pSuite s = CU_add_suite("eng_power_save", NULL, NULL);
@@ -223,5 +252,6 @@ int bl_suite_eng_power_save(void)
     CU_add_test(s, "SuspendExcNodes hosts stay on", test_excluded);
     CU_add_test(s, "suspend and resume rates", test_rates);
     CU_add_test(s, "bad values refused with a message", test_bad_values);
+    CU_add_test(s, "a job ends within its view's bound", test_end_within_bound);
     return 0;
 }
