@@ -1,7 +1,7 @@
 /* cli_plot_impl.h — what the files of `batchlab plot` share behind
  * cli_plot.h: the figures the command draws (cli_plot_run.c,
  * cli_plot_loads.c, cli_plot_compare.c, whose figures `batchlab report`
- * draws too) and the gnuplot helpers they use (cli_plot_gp.c).
+ * draws too; cli_plot_power.c, a run's power figure) and the gnuplot helpers they use (cli_plot_gp.c).
  */
 #ifndef BL_CLI_PLOT_IMPL_H
 #define BL_CLI_PLOT_IMPL_H
@@ -59,6 +59,33 @@ json_t *bl_json_load(const char *path);
 /* obj[key] as a double; NAN when obj is not an object or the value is not
  * a number (null: not measured). */
 double bl_json_real(const json_t *obj, const char *key);
+
+/* ---- cli_plot_power.c ---- */
+
+/* The power figure's columns of timeseries.csv after time_s: power_w and
+ * the hosts busy, idle, off, booting and shutting down. */
+enum { BL_POWER_COLS = 6 };
+
+typedef struct bl_power_pt {
+    double t_s, v[BL_POWER_COLS];
+} bl_power_pt;
+
+/* Reads the power columns of timeseries.csv in into *pts (malloc'd; the
+ * caller frees). A file without them (a platform without power values):
+ * 0 with *n 0. 0, or 1 after a message naming the file and line. */
+int bl_plot_power_read(const char *in, bl_power_pt **pts, size_t *n);
+
+/* power.dat: "time power_w busy idle off booting shutting_down" over the
+ * window [lo, hi] in the axis unit div; bin_s 0: every event instant,
+ * else time-weighted means of bins of bin_s seconds (as series.dat). 0,
+ * or 1 after a message. */
+int bl_plot_power_write(const char *out, const char *in, const bl_power_pt *p, size_t n, double lo,
+                        double hi, double bin_s, double div);
+
+/* The plots of the power figure from dat, after its terminal and x axis:
+ * power over time and the hosts by state, stacked; how: the means' note
+ * ("", ", hourly means"). */
+void bl_plot_power_script(FILE *f, const char *dat, const char *title, const char *how);
 
 /* ---- cli_plot_gp.c ---- */
 

@@ -12,7 +12,9 @@
  * platform.host_cores), series.dat (queue length and
  * utilization after each event instant, drawn as steps: a value holds until
  * the next instant) and plot.gp, then gnuplot draws gantt.png/.pdf and
- * timeseries.png/.pdf. Times are the run's clock (the log's submit times,
+ * timeseries.png/.pdf; when timeseries.csv has power values (power_w and
+ * the host-state counts), power.dat and power.png/.pdf too
+ * (cli_plot_power.c). Times are the run's clock (the log's submit times,
  * as in jobs.csv), shown in seconds, hours or days, whichever keeps the axis
  * readable (a drawn span up to 2 h, up to 14 days, longer), or the one
  * --time-axis names; --from/--to cut a window out of a long run, and say
@@ -782,6 +784,7 @@ typedef struct run_fig {
     const run_meta *meta; /* by_core: the y axis counts cores, hosts marked */
     bool dates;           /* ticks labelled with the log's dates (--time-axis dates) */
     double div;           /* seconds per unit of the x axis */
+    const char *power;    /* power.dat; NULL: timeseries.csv has no power values */
 } run_fig;
 
 static void script_xrange(FILE *f, double lo, double hi)
@@ -1052,7 +1055,21 @@ static void script_series(FILE *f, const run_fig *r, const char *fmt)
     fprintf(f, "unset multiplot\nset yrange [*:*]\n");
 }
 
-/* plot.gp: the Gantt chart and the series, PNG then PDF. 0 or 1. */
+/* power.png/.pdf (cli_plot_power.c draws the plots), the series' window. */
+static void script_power(FILE *f, const run_fig *r, const char *fmt)
+{
+    char *o = eng_asprintf("%s/power.%s", r->dir, fmt);
+    bl_plot_terminal(f, fmt, 1200, 800, o ? o : "power");
+    free(o);
+    script_x(f, r, r->s_lo, r->s_hi);
+    bl_plot_power_script(f, r->power, r->title,
+                         r->bin_s >= 86400 ? ", daily means"
+                         : r->bin_s > 0    ? ", hourly means"
+                                           : "");
+}
+
+/* plot.gp: the Gantt chart, the series and the power figure, PNG then PDF.
+ * 0 or 1. */
 static int write_run_script(const char *script, const char *run, const run_fig *r)
 {
     eng_diag d;
@@ -1087,6 +1104,8 @@ static int write_run_script(const char *script, const char *run, const run_fig *
             script_gantt(f, r, fmt);
         if (r->has_ts)
             script_series(f, r, fmt);
+        if (r->power)
+            script_power(f, r, fmt);
         if (k == 1)
             fprintf(f, "}\n");
     }
@@ -1327,6 +1346,9 @@ int bl_plot_run(const char *run, const bl_args *a)
     run_files f;
     gantt_row *rows = NULL;
     series_pt *pts = NULL;
+    bl_power_pt *pw = NULL;
+    char *pw_dat = NULL;
+    size_t n_pw = 0;
     size_t n = 0, n_pts = 0;
     int rc = 1;
     run_meta meta = {0};
@@ -1344,7 +1366,7 @@ int bl_plot_run(const char *run, const bl_args *a)
     double t_min = INFINITY, t_max = -INFINITY;
     if (has_jobs && read_jobs(f.jobs, color_idx == 1, &rows, &n, &max_host, &t_min, &t_max))
         goto done;
-    if (has_ts && read_series(f.ts, &pts, &n_pts))
+    if (has_ts && (read_series(f.ts, &pts, &n_pts) || bl_plot_power_read(f.ts, &pw, &n_pw)))
         goto done;
     for (size_t i = 0; i < n_pts; i++) {
         t_min = fmin(t_min, pts[i].t_s);
@@ -1393,12 +1415,22 @@ int bl_plot_run(const char *run, const bl_args *a)
         goto done;
     if (has_ts && write_series(f.series, f.ts, pts, n_pts, w.s_lo, w.s_hi, fig.bin_s, w.div))
         goto done;
+    if (n_pw > 0) {
+        pw_dat = eng_asprintf("%s/power.dat", f.dir);
+        if (!pw_dat) {
+            fprintf(stderr, "batchlab plot: out of memory\n");
+            goto done;
+        }
+        if (bl_plot_power_write(pw_dat, f.ts, pw, n_pw, w.s_lo, w.s_hi, fig.bin_s, w.div))
+            goto done;
+        fig.power = pw_dat;
+    }
     if (write_run_script(f.script, f.run, &fig))
         goto done;
     rc = bl_args_flag(a, "no-render") ? 0 : bl_plot_render(f.script);
     if (rc == 0) {
-        printf("%s: %s%s%s\n", f.dir, has_jobs ? "gantt" : "", has_jobs && has_ts ? " and " : "",
-               has_ts ? "timeseries" : "");
+        printf("%s: %s%s%s%s\n", f.dir, has_jobs ? "gantt" : "", has_jobs && has_ts ? " and " : "",
+               has_ts ? "timeseries" : "", fig.power ? " and power" : "");
         if (w.cut)
             printf("the run spans %.0f days: the Gantt chart shows its first 7 (--from/--to "
                    "choose the window, --all draws everything); the series are %s means\n",
@@ -1409,5 +1441,7 @@ done:
     run_meta_fini(&meta);
     free(rows);
     free(pts);
+    free(pw);
+    free(pw_dat);
     return rc;
 }

@@ -1,0 +1,202 @@
+/* cli_plot_power.c — `batchlab plot RUN_DIR`'s power figure (declared in
+ * cli_plot_impl.h, called from cli_plot_run.c, which it calls nothing of):
+ * when timeseries.csv has the columns of a platform with power values
+ * (power_w and the host-state counts hosts_busy, hosts_idle, hosts_off,
+ * hosts_booting, hosts_shutting_down), power.dat ("time power_w busy idle
+ * off booting shutting_down", in the series' window, every event instant
+ * or the time-weighted means of hourly or daily bins, as series.dat) and
+ * the script's part that draws power.png/.pdf: modelled power over time,
+ * and the hosts in each state as stacked steps. A file without power_w
+ * draws no such figure.
+ */
+#include "cli_csv.h"
+#include "cli_plot_impl.h"
+#include "eng_util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const power_col[BL_POWER_COLS] = {
+    "power_w",  "hosts_busy",    "hosts_idle",
+    "hosts_off", "hosts_booting", "hosts_shutting_down"};
+
+int bl_plot_power_read(const char *in, bl_power_pt **pts, size_t *n)
+{
+    *pts = NULL;
+    *n = 0;
+    FILE *f = fopen(in, "r");
+    if (!f) {
+        fprintf(stderr, "batchlab plot: %s: cannot open: %s\n", in, strerror(errno));
+        return 1;
+    }
+    char *buf = NULL, *fields[BL_CSV_MAX_FIELDS];
+    size_t cap = 0, pcap = 0;
+    long line = 0;
+    int rc = 0, c_t = -1, c[BL_POWER_COLS];
+    while (rc == 0 && getline(&buf, &cap, f) >= 0) {
+        line++;
+        bl_csv_chomp(buf);
+        long nf = bl_csv_split(buf, fields, BL_CSV_MAX_FIELDS);
+        if (line == 1) {
+            c_t = bl_csv_column(fields, nf, "time_s");
+            bool any = false, all = c_t >= 0;
+            for (int k = 0; k < BL_POWER_COLS; k++) {
+                c[k] = bl_csv_column(fields, nf, power_col[k]);
+                any |= c[k] >= 0;
+                all &= c[k] >= 0;
+            }
+            if (!any)
+                break; /* no power values: no figure */
+            if (!all) {
+                fprintf(stderr,
+                        "batchlab plot: %s:1: expected the columns time_s, power_w, "
+                        "hosts_busy, hosts_idle, hosts_off, hosts_booting, "
+                        "hosts_shutting_down together\n",
+                        in);
+                rc = 1;
+            }
+            continue;
+        }
+        int need = c_t;
+        for (int k = 0; k < BL_POWER_COLS; k++)
+            need = c[k] > need ? c[k] : need;
+        bl_power_pt p;
+        bool ok = nf > need && bl_csv_num(fields[c_t], &p.t_s);
+        for (int k = 0; ok && k < BL_POWER_COLS; k++)
+            ok = bl_csv_num(fields[c[k]], &p.v[k]);
+        if (!ok) {
+            fprintf(stderr,
+                    "batchlab plot: %s:%ld: expected numbers in time_s, power_w, hosts_busy, "
+                    "hosts_idle, hosts_off, hosts_booting, hosts_shutting_down\n",
+                    in, line);
+            rc = 1;
+        } else if (eng_grow(pts, &pcap, *n + 1, sizeof **pts) != ENG_OK) {
+            fprintf(stderr, "batchlab plot: out of memory\n");
+            rc = 1;
+        } else {
+            (*pts)[(*n)++] = p;
+        }
+    }
+    free(buf);
+    fclose(f);
+    if (rc != 0) {
+        free(*pts);
+        *pts = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+static void put_row(FILE *f, double t, const double *v)
+{
+    char num[40];
+    fputs(eng_fmt_double(num, sizeof num, t), f);
+    for (int k = 0; k < BL_POWER_COLS; k++)
+        fprintf(f, " %s", eng_fmt_double(num, sizeof num, v[k]));
+    fputc('\n', f);
+}
+
+int bl_plot_power_write(const char *out, const char *in, const bl_power_pt *p, size_t n,
+                        double lo, double hi, double bin_s, double div)
+{
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_afile a;
+    if (eng_afile_open(&a, out, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
+    char num[40];
+    if (bin_s > 0)
+        fprintf(a.f,
+                "# bin_start power_w busy idle off booting shutting_down: time-weighted means "
+                "over bins of %s s (from %s)\n",
+                eng_fmt_double(num, sizeof num, bin_s), in);
+    else
+        fprintf(a.f, "# time power_w busy idle off booting shutting_down (from %s)\n", in);
+    size_t drawn = 0;
+    if (bin_s <= 0) {
+        /* As series.dat: the value that holds at the window's start (end)
+         * is drawn from (to) its edge. */
+        size_t before = n, last = n;
+        for (size_t i = 0; i < n && p[i].t_s <= hi; i++) {
+            before = p[i].t_s < lo ? i : before;
+            last = i;
+        }
+        for (size_t i = before < n ? before : 0; i < n; i++) {
+            double t = p[i].t_s;
+            if (i == before && (i + 1 == n || p[i + 1].t_s > lo))
+                t = lo;
+            else if (t < lo || t > hi)
+                continue;
+            put_row(a.f, t / div, p[i].v);
+            drawn++;
+        }
+        if (last < n && last + 1 < n && p[last].t_s < hi && drawn > 0)
+            put_row(a.f, hi / div, p[last].v);
+    } else if (n > 1) {
+        double first = fmax(lo, p[0].t_s), last = fmin(hi, p[n - 1].t_s);
+        size_t i = 0;
+        for (double b = floor(first / bin_s) * bin_s; b < last; b += bin_s) {
+            double b0 = fmax(b, first), b1 = fmin(b + bin_s, last), sum[BL_POWER_COLS] = {0};
+            while (i + 1 < n && p[i + 1].t_s <= b0)
+                i++;
+            for (size_t k = i; k + 1 < n && p[k].t_s < b1; k++) {
+                double s0 = fmax(p[k].t_s, b0), s1 = fmin(p[k + 1].t_s, b1);
+                for (int c = 0; s1 > s0 && c < BL_POWER_COLS; c++)
+                    sum[c] += p[k].v[c] * (s1 - s0);
+            }
+            if (b1 > b0) {
+                for (int c = 0; c < BL_POWER_COLS; c++)
+                    sum[c] /= b1 - b0;
+                put_row(a.f, b / div, sum);
+            }
+            drawn++;
+        }
+    }
+    if (drawn == 0) /* gnuplot refuses an empty file */
+        fprintf(a.f, "nan nan nan nan nan nan nan\n");
+    if (eng_afile_commit(&a, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
+    return 0;
+}
+
+void bl_plot_power_script(FILE *f, const char *dat, const char *title, const char *how)
+{
+    fprintf(f, "set lmargin 10\nset multiplot layout 2,1 title "); /* axes aligned */
+    bl_plot_gp_str(f, title);
+    fprintf(f, "\nset title \"modelled power%s\"\nset ylabel \"W\"\nset yrange [0:*]\n", how);
+    fprintf(f, "plot ");
+    bl_plot_gp_str(f, dat);
+    fprintf(f, " using 1:2 with steps lw 1.5 lc rgb \"#c0392b\" notitle\n");
+    fprintf(f,
+            "set title \"hosts by state%s, stacked\"\nset ylabel \"hosts\"\n"
+            "set key outside top center horizontal\n",
+            how);
+    /* Stacked: each state drawn as the sum of it and those below it, the
+     * top first so that the lower ones cover it. */
+    static const struct {
+        const char *name, *rgb;
+    } st[] = {{"busy", "#2e86c1"},
+              {"idle", "#58d68d"},
+              {"off", "#7f8c8d"},
+              {"booting", "#f5b041"},
+              {"shutting down", "#af7ac5"}};
+    fprintf(f, "plot ");
+    for (int k = 4; k >= 0; k--) {
+        bl_plot_gp_str(f, dat);
+        fprintf(f, " using 1:(");
+        for (int j = 0; j <= k; j++)
+            fprintf(f, "%s$%d", j ? "+" : "", 3 + j);
+        fprintf(f,
+                ") with fillsteps lc rgb \"%s\" fs solid 1.0 border lc rgb \"%s\" title "
+                "\"%s\"%s",
+                st[k].rgb, st[k].rgb, st[k].name, k ? ", \\\n     " : "\n");
+    }
+    fprintf(f, "unset multiplot\nset yrange [*:*]\nset key default\nset lmargin -1\n");
+}
