@@ -289,6 +289,11 @@ static void fill_spec(eng_run_spec *spec, const bl_run_config *c, const bl_run_i
         .init_times = in->init_times,
         .n_init_times = in->n_init_times,
         .init_unplanned = strcmp(bl_run_choice_name("init-planned", c->init_planned), "no") == 0,
+        .feedback = strcmp(bl_run_choice_name("feedback", c->feedback), "swf") == 0
+                        ? ENG_FEEDBACK_SWF
+                    : strcmp(bl_run_choice_name("feedback", c->feedback), "sessions") == 0
+                        ? ENG_FEEDBACK_SESSIONS
+                        : ENG_FEEDBACK_NONE,
     };
     spec->sim.core = (eng_core_opts){
         .policy = ps->type,
