@@ -42,7 +42,7 @@ static int64_t pred_of(const bl_sched *s, int64_t id)
 static void test_swf_chain(void)
 {
     const bl_jobspec jobs[] = {
-        {1, 0, 100, -1, 1, 0}, {2, 50, 10, -1, 1, 0},  {3, 60, 20, -1, 1, 0},
+        {1, 0, 100, -1, 1, 0}, {2, 50, 10, -1, 1, 0},   {3, 60, 20, -1, 1, 0},
         {4, 70, 10, -1, 1, 0}, {5, 1000, 10, -1, 1, 0},
     };
     const int64_t prev[] = {-1, 1, 2, -1, 4};
@@ -50,8 +50,8 @@ static void test_swf_chain(void)
     bl_opts o = {.feedback = ENG_FEEDBACK_SWF, .prev_jobs = prev, .think_s = think};
     bl_sched s;
     CU_ASSERT_EQUAL_FATAL(bl_core_run("fcfs", jobs, 5, bl_uniform_platform(1, 1), &o, &s), 0);
-    const bl_expect want[] = {{1, 0, 100}, {4, 100, 110}, {5, 110, 120}, {2, 130, 140},
-                              {3, 145, 165}};
+    const bl_expect want[] = {
+        {1, 0, 100}, {4, 100, 110}, {5, 110, 120}, {2, 130, 140}, {3, 145, 165}};
     bl_check(&s, want, 5, "swf chain");
     CU_ASSERT_EQUAL(submit_of(&s, 2), 130);
     CU_ASSERT_EQUAL(submit_of(&s, 3), 145);
@@ -63,8 +63,8 @@ static void test_swf_chain(void)
 
     o.feedback = ENG_FEEDBACK_NONE;
     CU_ASSERT_EQUAL_FATAL(bl_core_run("fcfs", jobs, 5, bl_uniform_platform(1, 1), &o, &s), 0);
-    const bl_expect none[] = {{1, 0, 100}, {2, 100, 110}, {3, 110, 130}, {4, 130, 140},
-                              {5, 1000, 1010}};
+    const bl_expect none[] = {
+        {1, 0, 100}, {2, 100, 110}, {3, 110, 130}, {4, 130, 140}, {5, 1000, 1010}};
     bl_check(&s, none, 5, "swf chain, feedback none");
     CU_ASSERT_PTR_NULL(s.prep.pred);
     bl_sched_fini(&s);
@@ -88,8 +88,8 @@ static void test_queue_in_submit_order(void)
     for (int k = 0; k < 3; k++) {
         bl_opts o = {.feedback = ENG_FEEDBACK_SWF, .prev_jobs = prev, .think_s = think};
         bl_sched s;
-        CU_ASSERT_EQUAL_FATAL(
-            bl_core_run(policies[k], jobs, 4, bl_uniform_platform(1, 1), &o, &s), 0);
+        CU_ASSERT_EQUAL_FATAL(bl_core_run(policies[k], jobs, 4, bl_uniform_platform(1, 1), &o, &s),
+                              0);
         const bl_expect want[] = {{1, 0, 100}, {3, 100, 300}, {4, 300, 310}, {2, 310, 320}};
         bl_check(&s, want, 4, policies[k]);
         bl_sched_fini(&s);
@@ -111,8 +111,8 @@ static void test_queue_in_submit_order(void)
 static void test_sessions(void)
 {
     const bl_jobspec jobs[] = {
-        {1, 0, 100, -1, 1, 0},  {7, 0, 10, -1, 1, 0},   {8, 5, 1000, -1, 1, 0},
-        {4, 50, 10, -1, 1, 0},  {5, 70, 10, -1, 1, 0},  {9, 100, 5, -1, 1, 0},
+        {1, 0, 100, -1, 1, 0},   {7, 0, 10, -1, 1, 0},    {8, 5, 1000, -1, 1, 0},
+        {4, 50, 10, -1, 1, 0},   {5, 70, 10, -1, 1, 0},   {9, 100, 5, -1, 1, 0},
         {2, 1700, 10, -1, 1, 0}, {3, 2911, 10, -1, 1, 0},
     };
     const int64_t users[] = {1, 3, 3, 2, 2, 3, 1, 1};
@@ -133,8 +133,8 @@ static void test_sessions(void)
     CU_ASSERT_EQUAL(submit_of(&s, 3), 2911);
     CU_ASSERT_EQUAL(submit_of(&s, 5), 70);
     CU_ASSERT_EQUAL(submit_of(&s, 9), 100);
-    const bl_expect want[] = {{1, 0, 100},       {2, 1300, 1310}, {3, 2911, 2921},
-                              {5, 70, 80},       {9, 100, 105},   {8, 5, 1005}};
+    const bl_expect want[] = {{1, 0, 100}, {2, 1300, 1310}, {3, 2911, 2921},
+                              {5, 70, 80}, {9, 100, 105},   {8, 5, 1005}};
     bl_check(&s, want, 6, "sessions");
     bl_sched_fini(&s);
 }
@@ -146,7 +146,7 @@ static void test_sessions(void)
 static void test_missing(void)
 {
     const bl_jobspec jobs[] = {
-        {1, 0, 10, -1, 1, 0},  {2, 50, 10, -1, 1, 0}, {3, 55, -1, -1, 1, 0},
+        {1, 0, 10, -1, 1, 0},  {2, 50, 10, -1, 1, 0},  {3, 55, -1, -1, 1, 0},
         {4, 60, 10, -1, 1, 0}, {5, 100, 10, -1, 1, 0},
     };
     const int64_t prev[] = {-1, 99, -1, 3, 1};
