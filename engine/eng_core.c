@@ -7,9 +7,10 @@
  * eng_check.c's; this file calls them and they never call it.
  *
  * Invariant: time only moves forward, and every event of an instant (ends
- * in (t, idx) order, host changes, submissions in idx order) is applied
+ * in (t, idx) order, host changes, submissions in (time, idx) order) is applied
  * before a policy is asked; the running sets stay ordered by (planned end,
- * idx), the queues by idx, and the counters (queued, running, jobs left)
+ * idx), the queues by (submit, idx) (idx alone without user feedback), and
+ * the counters (queued, running, jobs left)
  * match them after each step.
  */
 #include "eng_core_impl.h"

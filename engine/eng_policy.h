@@ -137,7 +137,9 @@ typedef struct pol_view {
      * indexed by submit); with feedback (eng_feedback.h) a job may be
      * submitted after later-indexed jobs, and the queue still follows
      * submit_s, so "the queue's order" means submit order either way and
-     * never idx order by itself. */
+     * never idx order by itself. A policy that keeps jobs of its own by
+     * idx, or breaks ties by idx (conservative's reservations, Slurm's
+     * priority ties), then follows the logged submit order there. */
     const pol_job *const *queue;
     size_t n_queue;
     /* running jobs by (expected_end_s, idx); with --init-planned no, by
