@@ -765,8 +765,13 @@ static void test_feedback(void)
     char args[1200], want[900];
     snprintf(args, sizeof args, RUN "--workload %s --policy fcfs --feedback swf", chain);
     expect(args, 0, "3 read, 3 simulated: 3 completed");
+    expect(args, 0,
+           "feedback           2 jobs submitted after a predecessor's end, 0 whose predecessor "
+           "is not simulated (logged submit kept)");
+    /* sessions: every job is submitted before the user's earlier ones end */
     snprintf(args, sizeof args, RUN "--workload %s --policy fcfs --feedback sessions", chain);
     expect(args, 0, "3 read, 3 simulated: 3 completed");
+    expect(args, 0, "feedback           0 jobs submitted after a predecessor's end");
     snprintf(args, sizeof args, RUN "--workload %s --policy fcfs --feedback swf", cycle);
     snprintf(want, sizeof want,
              "%s: jobs 2 (line 2) -> 3 (line 3) -> 2 form a cycle of preceding jobs (SWF field 17)",

@@ -527,6 +527,10 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
     if (s->n_extended)
         printf("  estimates          %zu request%s raised to the run time (--walltime extend)\n",
                s->n_extended, bl_s(s->n_extended));
+    if (s->feedback != ENG_FEEDBACK_NONE)
+        printf("  feedback           %zu job%s submitted after a predecessor's end, %zu whose "
+               "predecessor is not simulated (logged submit kept)\n",
+               s->n_fb_deps, bl_s(s->n_fb_deps), s->n_fb_missing);
     if (s->n_simulated == 0) {
         printf("  wait, slowdown     n/a: no job was simulated (every job was dropped)\n");
     } else {
