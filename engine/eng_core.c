@@ -7,9 +7,10 @@
  * eng_check.c's; this file calls them and they never call it.
  *
  * Invariant: time only moves forward, and every event of an instant (ends
- * in (t, idx) order, host changes, submissions in idx order) is applied
+ * in (t, idx) order, host changes, submissions in (time, idx) order) is applied
  * before a policy is asked; the running sets stay ordered by (planned end,
- * idx), the queues by idx, and the counters (queued, running, jobs left)
+ * idx), the queues by (submit, idx) (idx alone without user feedback), and
+ * the counters (queued, running, jobs left)
  * match them after each step.
  */
 #include "eng_core_impl.h"
@@ -80,6 +81,7 @@ static pol_view make_view(eng_core *c, pool_state *ps)
         .island_units = ps->isl_units,
         .island_free = ps->isl_free,
         .boot_delay_max_s = eng_psave_delay_max(c),
+        .feedback = c->prep->pred != NULL,
     };
 }
 
@@ -90,6 +92,72 @@ static double mono_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- user feedback: submissions as events ----------------------------- */
+
+/* The dependants of every job as one array by predecessor (a counting
+ * sort, so each job's come in idx order), and the submissions known at the
+ * start: the jobs without a predecessor, at their logged submit. O(n log
+ * n). ENG_OK or ENG_NOMEM. */
+static int feedback_init(eng_core *c)
+{
+    const int32_t *pred = c->prep->pred;
+    c->dep_off = calloc(c->n + 1, sizeof *c->dep_off);
+    c->dep = malloc((c->n ? c->n : 1) * sizeof *c->dep);
+    if (!c->dep_off || !c->dep)
+        return ENG_NOMEM;
+    for (size_t i = 0; i < c->n; i++)
+        if (pred[i] >= 0)
+            c->dep_off[pred[i] + 1]++;
+    for (size_t i = 0; i < c->n; i++)
+        c->dep_off[i + 1] += c->dep_off[i];
+    int32_t *fill = malloc((c->n ? c->n : 1) * sizeof *fill);
+    if (!fill)
+        return ENG_NOMEM;
+    memcpy(fill, c->dep_off, c->n * sizeof *fill);
+    int rc = ENG_OK;
+    for (size_t i = 0; i < c->n && rc == ENG_OK; i++) {
+        if (pred[i] >= 0)
+            c->dep[fill[pred[i]]++] = (int32_t)i;
+        else
+            rc = eng_heap_push(&c->subs,
+                               (eng_heap_ev){.t = c->prep->jobs[i].submit_s, .id = (int32_t)i});
+    }
+    free(fill);
+    return rc;
+}
+
+/* Job idx has ended for good: each of its dependants is due its think time
+ * from now. ENG_OK or ENG_NOMEM. */
+static int release_dependants(eng_core *c, int32_t idx)
+{
+    if (!c->dep_off)
+        return ENG_OK;
+    for (int32_t k = c->dep_off[idx]; k < c->dep_off[idx + 1]; k++) {
+        int32_t j = c->dep[k];
+        if (eng_heap_push(&c->subs, (eng_heap_ev){.t = c->now + c->prep->think_s[j], .id = j}))
+            return ENG_NOMEM;
+    }
+    return ENG_OK;
+}
+
+/* When the next submission is due, INFINITY when none is known. */
+static double next_submit_s(const eng_core *c)
+{
+    if (c->prep->pred)
+        return c->subs.n ? c->subs.v[0].t : INFINITY;
+    return c->next_submit < c->n ? c->prep->jobs[c->next_submit].submit_s : INFINITY;
+}
+
+/* The next job due by now, removed from the events, or -1. */
+static int32_t take_submission(eng_core *c)
+{
+    if (next_submit_s(c) > c->now)
+        return -1;
+    if (c->prep->pred)
+        return eng_heap_pop(&c->subs).id;
+    return (int32_t)c->next_submit++;
 }
 
 /* ---- create / destroy ------------------------------------------------- */
@@ -127,6 +195,10 @@ static void free_run_state(eng_core *c)
     free(c->plan_end_s);
     free(c->promised_at_s);
     eng_heap_fini(&c->ends);
+    eng_heap_fini(&c->subs);
+    free(c->dep_off);
+    free(c->dep);
+    c->dep_off = c->dep = NULL;
     free(c->ending);
     free(c->started);
     free(c->stopped);
@@ -333,7 +405,8 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
             .start_s = -1,
             .expected_end_s = -1,
         };
-        c->res[i] = (eng_job_result){.start_s = -1,
+        c->res[i] = (eng_job_result){.submit_s = -1,
+                                     .start_s = -1,
                                      .end_s = -1,
                                      .state = ENG_JOB_PENDING,
                                      .packet = -1,
@@ -400,6 +473,10 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
         eng_core_destroy(c);
         return rc;
     }
+    if (prep->pred && feedback_init(c)) {
+        eng_core_destroy(c);
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
     *out = c;
     return ENG_OK;
 }
@@ -419,7 +496,7 @@ static int start_job(eng_core *c, pool_state *ps, const pol_start *st, eng_diag 
         return rc;
 
     /* Leave the queue. */
-    size_t q = queue_lower_bound(ps, idx);
+    size_t q = queue_lower_bound(c, ps, idx);
     memmove(ps->queue + q, ps->queue + q + 1, (ps->n_queue - q - 1) * sizeof *ps->queue);
     ps->n_queue--;
     c->queued--;
@@ -566,7 +643,7 @@ static int requeue_job(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d)
 static int reject_job(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d)
 {
     eng_job_result *r = idx >= 0 && (size_t)idx < c->n ? &c->res[idx] : NULL;
-    size_t at = r ? queue_lower_bound(ps, idx) : 0;
+    size_t at = r ? queue_lower_bound(c, ps, idx) : 0;
     if (!r || r->state != ENG_JOB_QUEUED || at >= ps->n_queue || ps->queue[at]->idx != idx)
         return eng_diag_set(d, ENG_POLICY,
                             "t=%.17g: policy %s rejected job %lld, which is not waiting in its "
@@ -579,6 +656,8 @@ static int reject_job(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d)
     r->state = ENG_JOB_REJECTED;
     r->start_s = r->end_s = c->now;
     r->start_step = r->end_step = (int64_t)c->n_steps;
+    if (release_dependants(c, idx))
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
     return ENG_OK;
 }
 
@@ -651,9 +730,7 @@ static int call_policy(eng_core *c, pool_state *ps, eng_diag *d)
 
 bool eng_core_begin(eng_core *c, double *t, const int32_t **ending, size_t *n_ending)
 {
-    double next = INFINITY;
-    if (c->next_submit < c->n)
-        next = c->prep->jobs[c->next_submit].submit_s;
+    double next = next_submit_s(c);
     /* an end moved to an earlier time by a kill leaves its old entry */
     while (c->ends.n && (c->res[c->ends.v[0].id].state != ENG_JOB_RUNNING ||
                          c->res[c->ends.v[0].id].end_s != c->ends.v[0].t))
@@ -754,8 +831,11 @@ int eng_core_step(eng_core *c, eng_diag *d)
                    : r->failed ? ENG_JOB_FAILED
                                : ENG_JOB_DONE;
         bool requeue = eng_fail_ended(c, r);
-        if (!requeue)
+        if (!requeue) {
             c->n_left--;
+            if (release_dependants(c, idx))
+                return eng_diag_set(d, ENG_NOMEM, "out of memory");
+        }
         if (r->packet >= 0)
             c->packets[r->packet].last_end_s = c->now;
         ps->dirty = true;
@@ -783,11 +863,15 @@ int eng_core_step(eng_core *c, eng_diag *d)
                                                 : "out of memory");
 
     /* 2. Submissions. */
-    while (c->next_submit < c->n && c->prep->jobs[c->next_submit].submit_s <= c->now) {
-        int32_t idx = (int32_t)c->next_submit++;
+    for (int32_t idx; (idx = take_submission(c)) >= 0;) {
         pool_state *ps = &c->pools[c->prep->jobs[idx].pool];
         if (eng_grow(&ps->queue, &ps->cap_queue, ps->n_queue + 1, sizeof *ps->queue))
             return eng_diag_set(d, ENG_NOMEM, "out of memory");
+        /* Due submissions come in (time, idx) order, each due at now or,
+         * without feedback, at its submit_s: appending keeps the queue in
+         * (submit_s, idx) order. */
+        c->pj[idx].submit_s = c->prep->pred ? c->now : c->prep->jobs[idx].submit_s;
+        c->res[idx].submit_s = c->pj[idx].submit_s;
         ps->queue[ps->n_queue++] = &c->pj[idx];
         c->res[idx].state = ENG_JOB_QUEUED;
         c->queued++;

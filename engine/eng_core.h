@@ -12,7 +12,16 @@
  *   1. jobs ending at t leave (hosts freed; policy on_finish), in (t, idx)
  *      order;
  *   2. jobs submitted at t join their pool's queue (policy on_submit), in
- *      idx order;
+ *      idx order. Without feedback a job is submitted at its submit_s.
+ *      With feedback (prep->pred, eng_feedback.h) the workload is an event
+ *      source: a job without a predecessor is due at its submit_s, one with
+ *      a predecessor at that job's end (done, killed, failed and not
+ *      requeued, stopped or rejected; its dependants are released in step
+ *      1 or when the rejection is applied) plus its think time, and due
+ *      submissions come out of a heap in (time, idx) order. A job's
+ *      pol_job.submit_s is then its simulated submit, set when it is
+ *      submitted, and the queues are ordered by (submit_s, idx), which is
+ *      idx order without feedback (eng_policy.h, pol_view.queue);
  *   3. each pool with an event or a due wake-up calls its policy's
  *      schedule() once and the core applies the decisions.
  * So all events of one instant are applied before a policy is asked, and a
@@ -163,6 +172,7 @@ typedef struct eng_core_opts {
 
 /* The fate of one simulated job (indexed like eng_prepared.jobs). */
 typedef struct eng_job_result {
+    double submit_s;  /* when it was submitted (with feedback: as simulated); -1 until then */
     double start_s;   /* -1 until started */
     double end_s;     /* -1 until ended */
     int32_t state;    /* eng_job_state */

@@ -46,7 +46,8 @@
  *
  * Data layout: every simulated job has a pol_job (what policies see) and an
  * eng_job_result (what outputs report), both indexed by the prepared job
- * index. Each pool keeps its waiting queue (idx order), its running jobs
+ * index. Each pool keeps its waiting queue ((simulated submit, idx) order:
+ * idx order without feedback), its running jobs
  * ordered by (expected end, idx), a pol_host array mirroring its hosts'
  * free cores, and a bitmap of hosts with free capacity for first-fit host
  * choice. Ends are kept in a binary heap ordered by (end, idx).
@@ -152,7 +153,13 @@ struct eng_core {
     pool_state *pools;
     size_t n_pools;
 
-    size_t next_submit;
+    size_t next_submit; /* without feedback: the next job to submit, in idx order */
+    /* With feedback (prep->pred): submissions due as (time, job), a job
+     * pushed when its submit is known (at creation, or at its
+     * predecessor's end), and each job's dependants (dep_off[i] ..
+     * dep_off[i + 1] in dep). */
+    eng_heap subs;
+    int32_t *dep_off, *dep;
     eng_heap ends; /* (end time, job) */
 
     double now;
@@ -247,13 +254,22 @@ static inline bool run_less(const eng_core *c, const pol_job *a, const pol_job *
     return x < y || (x == y && a->idx < b->idx);
 }
 
-/* The position of job idx in the queue, or where it belongs (idx order). */
-static inline size_t queue_lower_bound(const pool_state *ps, int32_t idx)
+/* The queues' order: (submit_s, idx), submit_s the job's simulated submit.
+ * Without feedback submits do not decrease along idx, so this is idx
+ * order; with feedback a job may be submitted after later-indexed ones. */
+static inline bool queue_less(const pol_job *a, const pol_job *b)
 {
+    return a->submit_s < b->submit_s || (a->submit_s == b->submit_s && a->idx < b->idx);
+}
+
+/* The position of job idx in the queue, or where it belongs. */
+static inline size_t queue_lower_bound(const eng_core *c, const pool_state *ps, int32_t idx)
+{
+    const pol_job *j = &c->pj[idx];
     size_t lo = 0, hi = ps->n_queue;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (ps->queue[mid]->idx < idx)
+        if (queue_less(ps->queue[mid], j))
             lo = mid + 1;
         else
             hi = mid;

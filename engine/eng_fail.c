@@ -332,7 +332,7 @@ int eng_fail_requeue(eng_core *c, pool_state *ps, int32_t idx, eng_diag *d)
     j->start_s = j->expected_end_s = -1;
     if (eng_grow(&ps->queue, &ps->cap_queue, ps->n_queue + 1, sizeof *ps->queue))
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
-    size_t at = queue_lower_bound(ps, idx);
+    size_t at = queue_lower_bound(c, ps, idx);
     memmove(ps->queue + at + 1, ps->queue + at, (ps->n_queue - at) * sizeof *ps->queue);
     ps->queue[at] = j;
     ps->n_queue++;

@@ -101,6 +101,9 @@ typedef struct eng_summary {
     size_t n_est_from_runtime;
     size_t n_extended;
     size_t n_overrun;
+    int32_t feedback;    /* eng_feedback_mode of the run */
+    size_t n_fb_deps;    /* with feedback: jobs submitted after a predecessor */
+    size_t n_fb_missing; /* with feedback: jobs whose predecessor is not simulated */
     double t0_s, t1_s, makespan_s;
     double wait_mean_s, wait_median_s, wait_p95_s, wait_max_s;
     double response_mean_s;

@@ -260,6 +260,11 @@ static json_t *summary_jobs(const eng_summary *s, bool *ok)
     eng_json_set(o, "estimate_extended_to_run_time", json_integer((json_int_t)s->n_extended), ok);
     eng_json_set(o, "run_time_over_request", json_integer((json_int_t)s->n_overrun), ok);
     eng_json_set(o, "requeued_after_failure", json_integer((json_int_t)s->n_requeues), ok);
+    if (s->feedback != ENG_FEEDBACK_NONE) { /* --feedback: the dependencies it found */
+        eng_json_set(o, "feedback_after_predecessor", json_integer((json_int_t)s->n_fb_deps), ok);
+        eng_json_set(o, "feedback_predecessor_missing", json_integer((json_int_t)s->n_fb_missing),
+                     ok);
+    }
     return o;
 }
 

@@ -549,7 +549,12 @@ const pol_job *pol_queue_find(const pol_view *v, int32_t idx)
         else
             hi = mid;
     }
-    return lo < v->n_queue && v->queue[lo]->idx == idx ? v->queue[lo] : NULL;
+    if (lo < v->n_queue && v->queue[lo]->idx == idx)
+        return v->queue[lo];
+    for (size_t i = 0; v->feedback && i < v->n_queue; i++) /* submit order, not idx */
+        if (v->queue[i]->idx == idx)
+            return v->queue[i];
+    return NULL;
 }
 
 void pol_out_init(pol_out *out)

@@ -129,10 +129,18 @@ typedef enum pol_alloc { POL_ALLOC_NODE = 0, POL_ALLOC_CORE = 1 } pol_alloc;
 typedef struct pol_view {
     double now_s;
     pol_alloc alloc;
-    int32_t total_units;         /* capacity of the pool (less the units a power cap
+    int32_t total_units; /* capacity of the pool (less the units a power cap
                                   * withholds: POL_FLAG_POWER_CAP) */
-    int32_t free_units;          /* free now */
-    const pol_job *const *queue; /* waiting jobs in idx (= submit) order */
+    int32_t free_units;  /* free now */
+    /* waiting jobs in submit order: by (submit_s, idx), submit_s when the
+     * job was submitted. Without user feedback that is idx order (jobs are
+     * indexed by submit); with feedback (eng_feedback.h) a job may be
+     * submitted after later-indexed jobs, and the queue still follows
+     * submit_s, so "the queue's order" means submit order either way and
+     * never idx order by itself. A policy that keeps jobs of its own by
+     * idx, or breaks ties by idx (conservative's reservations, Slurm's
+     * priority ties), then follows the logged submit order there. */
+    const pol_job *const *queue;
     size_t n_queue;
     /* running jobs by (expected_end_s, idx); with --init-planned no, by
      * (planned end, idx): expected_end_s = max(planned end, now_s) is a
@@ -165,6 +173,9 @@ typedef struct pol_view {
      * start_s + (this + its estimate), whatever its boots took, so that
      * plans made before its start still hold. */
     double boot_delay_max_s;
+    /* User feedback is on: the queue's (submit_s, idx) order may differ
+     * from idx order (see queue). */
+    bool feedback;
 } pol_view;
 
 /* A start decision. hosts_off/n_hosts index pol_out.hosts; n_hosts == 0
@@ -456,8 +467,11 @@ typedef struct pol_type {
     void (*report)(void *state, char *buf, size_t len);
 } pol_type;
 
-/* The queued job with engine index idx, or NULL: binary search of the
- * queue, which is in idx order. O(log queue). */
+/* The queued job with engine index idx, or NULL. A binary search by idx,
+ * O(log queue), which finds it whenever the queue is in idx order (always
+ * without user feedback); with feedback (v->feedback), when that misses,
+ * a scan of the queue, O(queue), since the queue's (submit_s, idx) order
+ * need not be idx order and only idx is given. */
 const pol_job *pol_queue_find(const pol_view *v, int32_t idx);
 
 /* Checks options against type->options before a run (the engine calls it

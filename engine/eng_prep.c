@@ -1,6 +1,8 @@
 /* eng_prep.c — see eng_prep.h for the rules. O(jobs). */
 #include "eng_prep.h"
 
+#include "eng_feedback.h"
+
 #include "eng_util.h"
 
 #include <errno.h>
@@ -39,6 +41,8 @@ void eng_prepared_fini(eng_prepared *prep)
         return;
     free(prep->jobs);
     free(prep->drop);
+    free(prep->pred);
+    free(prep->think_s);
     memset(prep, 0, sizeof *prep);
 }
 
@@ -360,5 +364,9 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
     for (size_t i = 0; i < out->n_jobs; i++)
         if (out->jobs[i].estimate_s < 1)
             out->jobs[i].estimate_s = 1;
-    return ENG_OK;
+    out->feedback = opts->feedback;
+    rc = eng_feedback_build(w, out, d);
+    if (rc)
+        eng_prepared_fini(out);
+    return rc;
 }

@@ -96,6 +96,13 @@ typedef struct eng_init_time {
     double seconds;
 } eng_init_time;
 
+/* User feedback (eng_feedback.h has the rules). */
+typedef enum eng_feedback_mode {
+    ENG_FEEDBACK_NONE = 0,
+    ENG_FEEDBACK_SWF = 1,      /* SWF fields 17 and 18 */
+    ENG_FEEDBACK_SESSIONS = 2, /* inferred from users and logged ends */
+} eng_feedback_mode;
+
 typedef struct eng_prep_opts {
     eng_procs_field procs_field;
     eng_walltime walltime;
@@ -105,6 +112,7 @@ typedef struct eng_prep_opts {
     const eng_init_time *init_times; /* or an explicit table (n > 0) */
     size_t n_init_times;
     bool init_unplanned; /* estimates exclude the initialization (see above) */
+    eng_feedback_mode feedback;
 } eng_prep_opts;
 
 /* Default options: field 5, kill, node allocation, type = queue, no
@@ -148,6 +156,15 @@ typedef struct eng_prepared {
     double init_share;         /* the target share, NAN if none */
     bool init_unplanned;       /* the options' init_unplanned: estimates exclude init_s */
     size_t n_types;            /* distinct job types among simulated jobs */
+    /* User feedback (eng_feedback.h): per job the simulated job it is
+     * submitted after (-1: none, it keeps submit_s) and its think time;
+     * both NULL with feedback none. submit_s stays the logged submit, the
+     * order of jobs and their indices too. */
+    eng_feedback_mode feedback;
+    int32_t *pred;
+    double *think_s;
+    size_t n_fb_deps;    /* jobs with a predecessor */
+    size_t n_fb_missing; /* jobs whose predecessor is not simulated */
 } eng_prepared;
 
 /* Fills *out (caller's storage; release with eng_prepared_fini). */

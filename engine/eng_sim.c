@@ -510,6 +510,18 @@ void eng_sim_result_fini(eng_sim_result *r)
     memset(r, 0, sizeof *r);
 }
 
+/* The run is over: with user feedback the prepared jobs take the submits
+ * the core simulated, so that every output (jobs.csv, schedule.swf, the
+ * metrics, log agreement's simulated waits) reads them where it reads
+ * submit_s; the logged ones stay in the workload. */
+static void finish_run(eng_sim_result *out)
+{
+    const eng_job_result *res = eng_core_results(out->core);
+    for (size_t i = 0; out->prep.pred && i < out->prep.n_jobs; i++)
+        out->prep.jobs[i].submit_s = res[i].submit_s;
+    eng_core_finish(out->core);
+}
+
 int eng_sim_run(const char *platform_path, const eng_workload *w, const eng_sim_opts *opts,
                 eng_sim_result *out, eng_diag *d)
 {
@@ -587,7 +599,7 @@ int eng_sim_run(const char *platform_path, const eng_workload *w, const eng_sim_
     if (rc)
         eng_sim_result_fini(out);
     else
-        eng_core_finish(out->core);
+        finish_run(out);
     return rc;
 }
 
@@ -694,6 +706,7 @@ int eng_sim_replay_log(const char *platform_path, const eng_workload *w, const e
         return rc;
     eng_prep_opts po = *opts;
     po.alloc = POL_ALLOC_NODE;
+    po.feedback = ENG_FEEDBACK_NONE; /* the log's own schedule, at its own submits */
     eng_prepared prep;
     rc = eng_prep(w, p, &po, &prep, d);
     if (rc) {

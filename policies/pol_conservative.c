@@ -32,7 +32,11 @@
  * the running plus waiting jobs; 86-131 on average on the saturated log of
  * bench/HISTORY.md "Replay performance", whose queue averages 554 jobs).
  * Compression after an early end visits every reserved job in queue order
- * (a packed array, cons_rec) and moves job j (units u, planned duration d,
+ * (a packed array, cons_rec, kept in idx order: the queue's order without
+ * user feedback; with feedback, whose queue follows the simulated submits,
+ * the logged submit order, which changes only which job moves first: each
+ * move is to an earlier start, so every promise still holds, as the
+ * conformance rounds with feedback check) and moves job j (units u, planned duration d,
  * reserved at r) iff, with its reservation released, it would start
  * earlier: iff (a) the first fit of its shape (u, d) starts before r, or
  * (b) u units are free just before r (then it can slide back into the free

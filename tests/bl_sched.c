@@ -98,13 +98,20 @@ int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfo
             out->w->jobs[i].user = opts->users[i];
         if (opts->groups)
             out->w->jobs[i].group = opts->groups[i];
+        if (opts->prev_jobs)
+            out->w->jobs[i].prev_job = opts->prev_jobs[i];
+        if (opts->think_s)
+            out->w->jobs[i].think_s = opts->think_s[i];
+        if (opts->waits)
+            out->w->jobs[i].wait_s = opts->waits[i];
     }
     eng_prep_opts po = {.procs_field = ENG_PROCS_ALLOC,
                         .walltime = opts->walltime,
                         .alloc = opts->alloc,
                         .init_times = opts->init_times,
                         .n_init_times = opts->n_init_times,
-                        .init_unplanned = opts->init_unplanned};
+                        .init_unplanned = opts->init_unplanned,
+                        .feedback = opts->feedback};
     out->rc = eng_prep(out->w, p, &po, &out->prep, &out->diag);
     if (out->rc)
         return out->rc;

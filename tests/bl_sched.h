@@ -59,6 +59,10 @@ typedef struct bl_opts {
     bool energy_plugin;          /* bl_sim_run: eng_sim_opts.energy_plugin */
     eng_power_save power_save;   /* idle shutdown (--suspend-time and the rest) */
     double power_cap_w;          /* --power-cap (0: none) */
+    eng_feedback_mode feedback;  /* --feedback */
+    const int64_t *prev_jobs;    /* SWF field 17 of each job, in table order; NULL: -1 */
+    const double *think_s;       /* SWF field 18 likewise */
+    const double *waits;         /* SWF field 3 (logged wait) likewise */
 } bl_opts;
 
 /* A finished run through the core alone. */

@@ -752,6 +752,37 @@ static void test_log_agreement(void)
            "log: wait Spearman");
 }
 
+/* --feedback: a chain runs, a cycle of field 17 exits 1 naming the file,
+ * the jobs and their lines, an unknown mode is a usage error. */
+static void test_feedback(void)
+{
+    const char *chain = bl_write_tmp("chain.swf", "1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                                                  "2 5 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 1 30\n"
+                                                  "3 9 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 2 0\n");
+    const char *cycle = bl_write_tmp("cycle.swf", "1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                                                  "2 5 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 3 0\n"
+                                                  "3 9 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 2 0\n");
+    char args[1200], want[900];
+    snprintf(args, sizeof args, RUN "--workload %s --policy fcfs --feedback swf", chain);
+    expect(args, 0, "3 read, 3 simulated: 3 completed");
+    expect(args, 0,
+           "feedback           2 jobs submitted after a predecessor's end, 0 whose predecessor "
+           "is not simulated (logged submit kept)");
+    /* sessions: every job is submitted before the user's earlier ones end */
+    snprintf(args, sizeof args, RUN "--workload %s --policy fcfs --feedback sessions", chain);
+    expect(args, 0, "3 read, 3 simulated: 3 completed");
+    expect(args, 0, "feedback           0 jobs submitted after a predecessor's end");
+    snprintf(args, sizeof args, RUN "--workload %s --policy fcfs --feedback swf", cycle);
+    snprintf(want, sizeof want,
+             "%s: jobs 2 (line 2) -> 3 (line 3) -> 2 form a cycle of preceding jobs (SWF field 17)",
+             cycle);
+    expect(args, 1, want);
+    snprintf(args, sizeof args, RUN "--workload %s --policy fcfs", cycle);
+    expect(args, 0, "3 read, 3 simulated"); /* fields 17 and 18 unread without feedback */
+    snprintf(args, sizeof args, RUN "--workload %s --policy fcfs --feedback yes", chain);
+    expect(args, 2, "--feedback");
+}
+
 int bl_suite_cli_main(void)
 {
     CU_pSuite s = CU_add_suite("cli_main", NULL, NULL);
@@ -772,6 +803,7 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "idle shutdown, the power cap and their errors", test_idle_shutdown);
     CU_add_test(s, "islands: placement, --islands, malformed property", test_islands);
     CU_add_test(s, "agreement with the log in run and compare", test_log_agreement);
+    CU_add_test(s, "user feedback: a chain, a cycle refused", test_feedback);
     CU_add_test(s, "a folder where a file is expected", test_directory_for_a_file);
     CU_add_test(s, "policies NAME: options with values and defaults", test_policies_name);
     return 0;

@@ -376,15 +376,19 @@ static void test_conformance(void)
     const pol_type *const *list = suite_types(&n_registered, &libs);
     size_t n_policies = n_registered + (libs ? 0 : sizeof variants / sizeof variants[0]);
     int runs = 0, failures = 0;
-    for (int round = 0; round < 112; round++) {
+    for (int round = 0; round < 128; round++) {
         bool hetero = round % 2, two_pools = (round / 2) % 2;
+        /* rounds 112..127: user feedback, sessions (even) or SWF fields 17
+         * and 18 (odd, chains drawn below), host failures in half of them */
+        bool feedback = round >= 112;
         /* rounds 96..111: idle shutdown under node allocation, hosts off
          * after 0 or 600 s idle, boots of 30 or 120 s, with rates in half */
-        bool idle = round >= 96;
+        bool idle = round >= 96 && !feedback;
         pol_alloc alloc = !idle && (round / 4) % 2 ? POL_ALLOC_CORE : POL_ALLOC_NODE;
         eng_walltime wt = (round / 8) % 2 ? ENG_WALLTIME_EXTEND : ENG_WALLTIME_KILL;
         /* rounds 64..95: host failures, killing (even) or requeuing (odd) */
-        bool failing = round >= 64 && !idle, requeue = failing && round % 2;
+        bool failing = (round >= 64 && !idle && !feedback) || (feedback && (round / 2) % 2),
+             requeue = failing && (round / 4) % 2;
         int cores;
         eng_platform *proto = random_platform(r, hetero, two_pools, &cores, failing);
         int max_procs = (two_pools ? 4 : 12) * cores;
@@ -392,9 +396,22 @@ static void test_conformance(void)
         size_t n = 200 + gsl_rng_uniform_int(r, 400);
         bl_jobspec *jobs = random_jobs(r, n, max_procs, two_pools ? 2 : 1);
         int64_t *users = calloc(n, sizeof *users), *groups = calloc(n, sizeof *groups);
+        int64_t *prev = calloc(n, sizeof *prev);
+        double *think = calloc(n, sizeof *think);
         for (size_t i = 0; i < n; i++) { /* a few heavy and light users, two groups */
             users[i] = 1 + (int64_t)((i * 7 + i / 13) % 5);
             groups[i] = 1 + users[i] % 2;
+            prev[i] = -1;
+        }
+        /* SWF chains: job i names i - 3 or, one in five, the later i + 1
+         * unless i - 1 named i (no two forward links in a row: a path
+         * then never climbs back, so no cycle forms). */
+        for (size_t i = 3; feedback && round % 2 && i < n; i++) {
+            if (gsl_rng_uniform_int(r, 5) == 0 && i + 1 < n && prev[i - 1] != jobs[i].id)
+                prev[i] = jobs[i + 1].id;
+            else
+                prev[i] = jobs[i - 3].id;
+            think[i] = (double)gsl_rng_uniform_int(r, 600);
         }
         unsigned long seed = gsl_rng_get(r);
         for (size_t k = 0; k < n_policies; k++) {
@@ -420,6 +437,11 @@ static void test_conformance(void)
                          .n_options = var ? var->n_options : 0,
                          .users = users,
                          .groups = groups,
+                         .feedback = !feedback   ? ENG_FEEDBACK_NONE
+                                     : round % 2 ? ENG_FEEDBACK_SWF
+                                                 : ENG_FEEDBACK_SESSIONS,
+                         .prev_jobs = prev,
+                         .think_s = think,
                          .power_save = {.enabled = idle,
                                         .suspend_time_s = (round / 4) % 2 ? 600 : 0,
                                         .suspend_timeout_s = 20,
@@ -441,13 +463,24 @@ static void test_conformance(void)
             }
             if (run_clean(rc, &s, "", round, name, var, &failures)) {
                 const eng_job_result *res = eng_core_results(s.core);
+                if (feedback)
+                    CU_ASSERT(s.prep.n_fb_deps > s.prep.n_jobs / 4);
                 for (size_t i = 0; i < s.prep.n_jobs; i++) {
                     const eng_sim_job *j = &s.prep.jobs[i];
                     /* failed: killed at a failure, or requeued up to the limit */
                     CU_ASSERT(res[i].state == ENG_JOB_DONE || res[i].state == ENG_JOB_KILLED ||
                               (failing && res[i].state == ENG_JOB_FAILED &&
                                res[i].requeues == (requeue ? 20 : 0)));
-                    CU_ASSERT(res[i].start_s >= j->submit_s);
+                    CU_ASSERT(res[i].start_s >= res[i].submit_s);
+                    if (!feedback)
+                        CU_ASSERT_EQUAL(res[i].submit_s, j->submit_s);
+                    /* with feedback: submitted its think time after its
+                     * predecessor's end, or at its logged submit */
+                    int32_t pr = s.prep.pred ? s.prep.pred[i] : -1;
+                    if (feedback && pr >= 0)
+                        CU_ASSERT_EQUAL(res[i].submit_s, res[pr].end_s + s.prep.think_s[i]);
+                    if (feedback && pr < 0)
+                        CU_ASSERT_EQUAL(res[i].submit_s, j->submit_s);
                     /* no job outlives its estimate (compared as the core
                      * computes both ends: start + duration, start + estimate) */
                     CU_ASSERT(res[i].end_s <= res[i].start_s + j->estimate_s);
@@ -460,6 +493,8 @@ static void test_conformance(void)
         free(jobs);
         free(users);
         free(groups);
+        free(prev);
+        free(think);
     }
     printf("\n  %d runs, %d failures ", runs, failures);
     gsl_rng_free(r);

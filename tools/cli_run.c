@@ -289,6 +289,11 @@ static void fill_spec(eng_run_spec *spec, const bl_run_config *c, const bl_run_i
         .init_times = in->init_times,
         .n_init_times = in->n_init_times,
         .init_unplanned = strcmp(bl_run_choice_name("init-planned", c->init_planned), "no") == 0,
+        .feedback = strcmp(bl_run_choice_name("feedback", c->feedback), "swf") == 0
+                        ? ENG_FEEDBACK_SWF
+                    : strcmp(bl_run_choice_name("feedback", c->feedback), "sessions") == 0
+                        ? ENG_FEEDBACK_SESSIONS
+                        : ENG_FEEDBACK_NONE,
     };
     spec->sim.core = (eng_core_opts){
         .policy = ps->type,
@@ -522,6 +527,10 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
     if (s->n_extended)
         printf("  estimates          %zu request%s raised to the run time (--walltime extend)\n",
                s->n_extended, bl_s(s->n_extended));
+    if (s->feedback != ENG_FEEDBACK_NONE)
+        printf("  feedback           %zu job%s submitted after a predecessor's end, %zu whose "
+               "predecessor is not simulated (logged submit kept)\n",
+               s->n_fb_deps, bl_s(s->n_fb_deps), s->n_fb_missing);
     if (s->n_simulated == 0) {
         printf("  wait, slowdown     n/a: no job was simulated (every job was dropped)\n");
     } else {

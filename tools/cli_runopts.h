@@ -129,6 +129,10 @@
     X(power_cap, "power-cap", 0, DOUBLE, NULL, NULL, v > 0 && v <= 1e15, "watts in (0, 1e15]",      \
       "WATTS", M_NONE, BL_GRID_FREE,                                                                \
       "start a job only if the modelled power stays within WATTS (needs power values)")             \
+    X(feedback, "feedback", 0, CHOICE, "none|swf|sessions", "none", 1, "", "none|swf|sessions",     \
+      M_STR("feedback"), BL_GRID_FREE,                                                              \
+      "user feedback: submit a job its think time after its predecessor's simulated end, from "     \
+      "SWF fields 17-18 (swf) or inferred sessions (sessions); default none")                       \
     X(scheduler_socket, "scheduler-socket", 0, PATH, NULL, NULL, 1, "", "ENDPOINT", M_NONE,         \
       BL_GRID_FREE,                                                                                 \
       "with --policy batsim: where the scheduler listens (default tcp://localhost:28000)")          \
