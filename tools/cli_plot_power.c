@@ -20,8 +20,7 @@
 #include <string.h>
 
 static const char *const power_col[BL_POWER_COLS] = {
-    "power_w",  "hosts_busy",    "hosts_idle",
-    "hosts_off", "hosts_booting", "hosts_shutting_down"};
+    "power_w", "hosts_busy", "hosts_idle", "hosts_off", "hosts_booting", "hosts_shutting_down"};
 
 int bl_plot_power_read(const char *in, bl_power_pt **pts, size_t *n)
 {
@@ -99,8 +98,8 @@ static void put_row(FILE *f, double t, const double *v)
     fputc('\n', f);
 }
 
-int bl_plot_power_write(const char *out, const char *in, const bl_power_pt *p, size_t n,
-                        double lo, double hi, double bin_s, double div)
+int bl_plot_power_write(const char *out, const char *in, const bl_power_pt *p, size_t n, double lo,
+                        double hi, double bin_s, double div)
 {
     eng_diag d;
     eng_diag_clear(&d);
