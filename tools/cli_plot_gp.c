@@ -4,8 +4,10 @@
  * call nothing of `batchlab plot` back.
  */
 #include "cli_plot_impl.h"
+#include "eng_util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
@@ -70,4 +72,62 @@ void bl_plot_gp_str(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
+}
+
+static void steps_row(FILE *f, double t, const double *v, int k)
+{
+    char num[40];
+    fputs(eng_fmt_double(num, sizeof num, t), f);
+    for (int c = 0; c < k; c++)
+        fprintf(f, " %s", eng_fmt_double(num, sizeof num, v[c]));
+    fputc('\n', f);
+}
+
+void bl_plot_steps_write(FILE *f, const bl_step_pt *p, size_t n, int k, double lo, double hi,
+                         double bin_s, double div)
+{
+    size_t drawn = 0;
+    if (bin_s <= 0) {
+        size_t before = n, last = n;
+        for (size_t i = 0; i < n && p[i].t_s <= hi; i++) {
+            before = p[i].t_s < lo ? i : before;
+            last = i;
+        }
+        for (size_t i = before < n ? before : 0; i < n; i++) {
+            double t = p[i].t_s;
+            if (i == before && (i + 1 == n || p[i + 1].t_s > lo))
+                t = lo; /* holds at the window's start */
+            else if (t < lo || t > hi)
+                continue;
+            steps_row(f, t / div, p[i].v, k);
+            drawn++;
+        }
+        if (last < n && last + 1 < n && p[last].t_s < hi && drawn > 0)
+            steps_row(f, hi / div, p[last].v, k);
+    } else if (n > 1) {
+        double first = fmax(lo, p[0].t_s), last = fmin(hi, p[n - 1].t_s);
+        size_t i = 0;
+        for (double b = floor(first / bin_s) * bin_s; b < last; b += bin_s) {
+            double b0 = fmax(b, first), b1 = fmin(b + bin_s, last), sum[BL_STEP_VALUES] = {0};
+            while (i + 1 < n && p[i + 1].t_s <= b0)
+                i++;
+            for (size_t j = i; j + 1 < n && p[j].t_s < b1; j++) {
+                double s0 = fmax(p[j].t_s, b0), s1 = fmin(p[j + 1].t_s, b1);
+                for (int c = 0; s1 > s0 && c < k; c++)
+                    sum[c] += p[j].v[c] * (s1 - s0);
+            }
+            if (b1 > b0) {
+                for (int c = 0; c < k; c++)
+                    sum[c] /= b1 - b0;
+                steps_row(f, b / div, sum, k);
+            }
+            drawn++;
+        }
+    }
+    if (drawn == 0) {
+        fputs("nan", f);
+        for (int c = 0; c < k; c++)
+            fputs(" nan", f);
+        fputc('\n', f);
+    }
 }

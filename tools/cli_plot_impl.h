@@ -60,26 +60,32 @@ json_t *bl_json_load(const char *path);
  * a number (null: not measured). */
 double bl_json_real(const json_t *obj, const char *key);
 
+/* ---- step series (cli_plot_gp.c: bl_plot_steps_write) ---- */
+
+/* One point of a step series read from timeseries.csv: the values that
+ * hold from t_s to the next point (the run's series use v[0..2], the power
+ * figure v[0..BL_STEP_VALUES-1]). */
+enum { BL_STEP_VALUES = 6 };
+typedef struct bl_step_pt {
+    double t_s, v[BL_STEP_VALUES];
+} bl_step_pt;
+
 /* ---- cli_plot_power.c ---- */
 
 /* The power figure's columns of timeseries.csv after time_s: power_w and
  * the hosts busy, idle, off, booting and shutting down. */
 enum { BL_POWER_COLS = 6 };
 
-typedef struct bl_power_pt {
-    double t_s, v[BL_POWER_COLS];
-} bl_power_pt;
-
 /* Reads the power columns of timeseries.csv in into *pts (malloc'd; the
  * caller frees). A file without them (a platform without power values):
  * 0 with *n 0. 0, or 1 after a message naming the file and line. */
-int bl_plot_power_read(const char *in, bl_power_pt **pts, size_t *n);
+int bl_plot_power_read(const char *in, bl_step_pt **pts, size_t *n);
 
 /* power.dat: "time power_w busy idle off booting shutting_down" over the
  * window [lo, hi] in the axis unit div; bin_s 0: every event instant,
  * else time-weighted means of bins of bin_s seconds (as series.dat). 0,
  * or 1 after a message. */
-int bl_plot_power_write(const char *out, const char *in, const bl_power_pt *p, size_t n, double lo,
+int bl_plot_power_write(const char *out, const char *in, const bl_step_pt *p, size_t n, double lo,
                         double hi, double bin_s, double div);
 
 /* The plots of the power figure from dat, after its terminal and x axis:
@@ -88,6 +94,17 @@ int bl_plot_power_write(const char *out, const char *in, const bl_power_pt *p, s
 void bl_plot_power_script(FILE *f, const char *dat, const char *title, const char *how);
 
 /* ---- cli_plot_gp.c ---- */
+
+
+/* Writes the rows "time v0 .. v(k-1)" of the step series p (n points in
+ * time order, k values each) over the window [lo, hi], times in the axis
+ * unit div: bin_s 0: every event instant, the value that holds at the
+ * window's start (end) drawn from (to) its edge; otherwise the
+ * time-weighted mean of each bin of bin_s seconds (aligned on multiples
+ * of bin_s) over the part of it the series covers. A row of nan when none
+ * is drawn, as gnuplot refuses an empty file. series.dat and power.dat. */
+void bl_plot_steps_write(FILE *f, const bl_step_pt *p, size_t n, int k, double lo, double hi,
+                         double bin_s, double div);
 
 /* Runs gnuplot on script; 0, or 1 after a message ("gnuplot not found",
  * or its exit status). */

@@ -14,7 +14,6 @@
 #include "eng_util.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +21,7 @@
 static const char *const power_col[BL_POWER_COLS] = {
     "power_w", "hosts_busy", "hosts_idle", "hosts_off", "hosts_booting", "hosts_shutting_down"};
 
-int bl_plot_power_read(const char *in, bl_power_pt **pts, size_t *n)
+int bl_plot_power_read(const char *in, bl_step_pt **pts, size_t *n)
 {
     *pts = NULL;
     *n = 0;
@@ -62,7 +61,7 @@ int bl_plot_power_read(const char *in, bl_power_pt **pts, size_t *n)
         int need = c_t;
         for (int k = 0; k < BL_POWER_COLS; k++)
             need = c[k] > need ? c[k] : need;
-        bl_power_pt p;
+        bl_step_pt p = {.t_s = 0};
         bool ok = nf > need && bl_csv_num(fields[c_t], &p.t_s);
         for (int k = 0; ok && k < BL_POWER_COLS; k++)
             ok = bl_csv_num(fields[c[k]], &p.v[k]);
@@ -89,16 +88,7 @@ int bl_plot_power_read(const char *in, bl_power_pt **pts, size_t *n)
     return rc;
 }
 
-static void put_row(FILE *f, double t, const double *v)
-{
-    char num[40];
-    fputs(eng_fmt_double(num, sizeof num, t), f);
-    for (int k = 0; k < BL_POWER_COLS; k++)
-        fprintf(f, " %s", eng_fmt_double(num, sizeof num, v[k]));
-    fputc('\n', f);
-}
-
-int bl_plot_power_write(const char *out, const char *in, const bl_power_pt *p, size_t n, double lo,
+int bl_plot_power_write(const char *out, const char *in, const bl_step_pt *p, size_t n, double lo,
                         double hi, double bin_s, double div)
 {
     eng_diag d;
@@ -116,48 +106,7 @@ int bl_plot_power_write(const char *out, const char *in, const bl_power_pt *p, s
                 eng_fmt_double(num, sizeof num, bin_s), in);
     else
         fprintf(a.f, "# time power_w busy idle off booting shutting_down (from %s)\n", in);
-    size_t drawn = 0;
-    if (bin_s <= 0) {
-        /* As series.dat: the value that holds at the window's start (end)
-         * is drawn from (to) its edge. */
-        size_t before = n, last = n;
-        for (size_t i = 0; i < n && p[i].t_s <= hi; i++) {
-            before = p[i].t_s < lo ? i : before;
-            last = i;
-        }
-        for (size_t i = before < n ? before : 0; i < n; i++) {
-            double t = p[i].t_s;
-            if (i == before && (i + 1 == n || p[i + 1].t_s > lo))
-                t = lo;
-            else if (t < lo || t > hi)
-                continue;
-            put_row(a.f, t / div, p[i].v);
-            drawn++;
-        }
-        if (last < n && last + 1 < n && p[last].t_s < hi && drawn > 0)
-            put_row(a.f, hi / div, p[last].v);
-    } else if (n > 1) {
-        double first = fmax(lo, p[0].t_s), last = fmin(hi, p[n - 1].t_s);
-        size_t i = 0;
-        for (double b = floor(first / bin_s) * bin_s; b < last; b += bin_s) {
-            double b0 = fmax(b, first), b1 = fmin(b + bin_s, last), sum[BL_POWER_COLS] = {0};
-            while (i + 1 < n && p[i + 1].t_s <= b0)
-                i++;
-            for (size_t k = i; k + 1 < n && p[k].t_s < b1; k++) {
-                double s0 = fmax(p[k].t_s, b0), s1 = fmin(p[k + 1].t_s, b1);
-                for (int c = 0; s1 > s0 && c < BL_POWER_COLS; c++)
-                    sum[c] += p[k].v[c] * (s1 - s0);
-            }
-            if (b1 > b0) {
-                for (int c = 0; c < BL_POWER_COLS; c++)
-                    sum[c] /= b1 - b0;
-                put_row(a.f, b / div, sum);
-            }
-            drawn++;
-        }
-    }
-    if (drawn == 0) /* gnuplot refuses an empty file */
-        fprintf(a.f, "nan nan nan nan nan nan nan\n");
+    bl_plot_steps_write(a.f, p, n, BL_POWER_COLS, lo, hi, bin_s, div);
     if (eng_afile_commit(&a, &d) != ENG_OK) {
         fprintf(stderr, "batchlab plot: %s\n", d.msg);
         return 1;

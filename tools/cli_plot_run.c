@@ -411,14 +411,12 @@ static int read_jobs(const char *path, bool by_packet, gantt_row **rows, size_t 
     return rc;
 }
 
-/* One point of timeseries.csv: the values from time t_s to the next one. */
-typedef struct series_pt {
-    double t_s, queued, util;
-    double down; /* hosts down (host outages); 0 where the file has no down_hosts */
-} series_pt;
+/* The series' points (bl_step_pt): v[0] queued jobs, v[1] utilization,
+ * v[2] hosts down (host outages; 0 where the file has no down_hosts). */
+enum { S_QUEUED, S_UTIL, S_DOWN, S_VALUES };
 
 /* Reads timeseries.csv into pts; 0 or 1 after a message. */
-static int read_series(const char *in, series_pt **pts, size_t *n)
+static int read_series(const char *in, bl_step_pt **pts, size_t *n)
 {
     FILE *f = fopen(in, "r");
     if (!f) {
@@ -447,12 +445,13 @@ static int read_series(const char *in, series_pt **pts, size_t *n)
             }
             continue;
         }
-        series_pt p = {.down = 0};
+        bl_step_pt p = {.t_s = 0};
         int need = c_t > c_q ? (c_t > c_u ? c_t : c_u) : (c_q > c_u ? c_q : c_u);
         if (c_d > need)
             need = c_d;
-        if (nf <= need || !bl_csv_num(fields[c_t], &p.t_s) || !bl_csv_num(fields[c_q], &p.queued) ||
-            !bl_csv_num(fields[c_u], &p.util) || (c_d >= 0 && !bl_csv_num(fields[c_d], &p.down))) {
+        if (nf <= need || !bl_csv_num(fields[c_t], &p.t_s) ||
+            !bl_csv_num(fields[c_q], &p.v[S_QUEUED]) || !bl_csv_num(fields[c_u], &p.v[S_UTIL]) ||
+            (c_d >= 0 && !bl_csv_num(fields[c_d], &p.v[S_DOWN]))) {
             fprintf(stderr,
                     "batchlab plot: %s:%ld: expected numbers in time_s, queued_jobs, "
                     "utilization (and down_hosts)\n",
@@ -471,11 +470,9 @@ static int read_series(const char *in, series_pt **pts, size_t *n)
 }
 
 /* series.dat: "time queued utilization down" in the axis unit div, over
- * [lo, hi] (down: hosts down).
- * bin_s 0: every event instant (drawn as steps); otherwise the time-weighted
- * mean of each bin of bin_s seconds (aligned on multiples of bin_s) over the
- * part of it the series covers. 0 or 1 after a message. */
-static int write_series(const char *out, const char *in, const series_pt *p, size_t n, double lo,
+ * [lo, hi] (down: hosts down), every event instant or bin_s means
+ * (bl_plot_steps_write). 0 or 1 after a message. */
+static int write_series(const char *out, const char *in, const bl_step_pt *p, size_t n, double lo,
                         double hi, double bin_s, double div)
 {
     eng_diag d;
@@ -485,66 +482,15 @@ static int write_series(const char *out, const char *in, const series_pt *p, siz
         fprintf(stderr, "batchlab plot: %s\n", d.msg);
         return 1;
     }
-    char num[4][40];
+    char num[40];
     if (bin_s > 0)
         fprintf(a.f,
                 "# bin_start queued_jobs utilization down_hosts: time-weighted means over bins "
                 "of %s s (from %s)\n",
-                eng_fmt_double(num[0], sizeof num[0], bin_s), in);
+                eng_fmt_double(num, sizeof num, bin_s), in);
     else
         fprintf(a.f, "# time queued_jobs utilization down_hosts (from %s)\n", in);
-    size_t drawn = 0;
-    if (bin_s <= 0) {
-        /* A window that starts (ends) between two instants: the value that
-         * holds there is drawn from (to) its edge. */
-        size_t before = n, last = n;
-        for (size_t i = 0; i < n && p[i].t_s <= hi; i++) {
-            before = p[i].t_s < lo ? i : before;
-            last = i;
-        }
-        for (size_t i = before < n ? before : 0; i < n; i++) {
-            double t = p[i].t_s;
-            if (i == before && (i + 1 == n || p[i + 1].t_s > lo))
-                t = lo; /* holds at the window's start */
-            else if (t < lo || t > hi)
-                continue;
-            fprintf(a.f, "%s %s %s %s\n", eng_fmt_double(num[0], sizeof num[0], t / div),
-                    eng_fmt_double(num[1], sizeof num[1], p[i].queued),
-                    eng_fmt_double(num[2], sizeof num[2], p[i].util),
-                    eng_fmt_double(num[3], sizeof num[3], p[i].down));
-            drawn++;
-        }
-        if (last < n && last + 1 < n && p[last].t_s < hi && drawn > 0) {
-            fprintf(a.f, "%s %s %s %s\n", eng_fmt_double(num[0], sizeof num[0], hi / div),
-                    eng_fmt_double(num[1], sizeof num[1], p[last].queued),
-                    eng_fmt_double(num[2], sizeof num[2], p[last].util),
-                    eng_fmt_double(num[3], sizeof num[3], p[last].down));
-        }
-    } else if (n > 1) {
-        double first = fmax(lo, p[0].t_s), last = fmin(hi, p[n - 1].t_s);
-        size_t i = 0;
-        for (double b = floor(first / bin_s) * bin_s; b < last; b += bin_s) {
-            double b0 = fmax(b, first), b1 = fmin(b + bin_s, last), q = 0, u = 0, dn = 0;
-            while (i + 1 < n && p[i + 1].t_s <= b0)
-                i++;
-            for (size_t k = i; k + 1 < n && p[k].t_s < b1; k++) {
-                double s0 = fmax(p[k].t_s, b0), s1 = fmin(p[k + 1].t_s, b1);
-                if (s1 > s0) {
-                    q += p[k].queued * (s1 - s0);
-                    u += p[k].util * (s1 - s0);
-                    dn += p[k].down * (s1 - s0);
-                }
-            }
-            if (b1 > b0)
-                fprintf(a.f, "%s %s %s %s\n", eng_fmt_double(num[0], sizeof num[0], b / div),
-                        eng_fmt_double(num[1], sizeof num[1], q / (b1 - b0)),
-                        eng_fmt_double(num[2], sizeof num[2], u / (b1 - b0)),
-                        eng_fmt_double(num[3], sizeof num[3], dn / (b1 - b0)));
-            drawn++;
-        }
-    }
-    if (drawn == 0) /* gnuplot refuses an empty file */
-        fprintf(a.f, "nan nan nan nan\n");
+    bl_plot_steps_write(a.f, p, n, S_VALUES, lo, hi, bin_s, div);
     if (eng_afile_commit(&a, &d) != ENG_OK) {
         fprintf(stderr, "batchlab plot: %s\n", d.msg);
         return 1;
@@ -1345,8 +1291,7 @@ int bl_plot_run(const char *run, const bl_args *a)
     double from = o.when[0], to = o.when[1];
     run_files f;
     gantt_row *rows = NULL;
-    series_pt *pts = NULL;
-    bl_power_pt *pw = NULL;
+    bl_step_pt *pts = NULL, *pw = NULL;
     char *pw_dat = NULL;
     size_t n_pw = 0;
     size_t n = 0, n_pts = 0;
@@ -1383,7 +1328,7 @@ int bl_plot_run(const char *run, const bl_args *a)
                    .color = color_idx ? "packet" : "job"};
     run_window w = choose_windows(&fig, &o, t_min, t_max);
     for (size_t i = 0; i < n_pts && !fig.outages; i++)
-        fig.outages = pts[i].down > 0 && pts[i].t_s <= w.s_hi &&
+        fig.outages = pts[i].v[S_DOWN] > 0 && pts[i].t_s <= w.s_hi &&
                       (i + 1 == n_pts || pts[i + 1].t_s > w.s_lo);
     if (has_jobs && (isfinite(from) || isfinite(to))) {
         size_t drawn = 0;
