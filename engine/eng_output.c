@@ -246,7 +246,8 @@ static json_t *summary_jobs(const eng_summary *s, bool *ok)
     eng_json_set(o, "simulated", json_integer((json_int_t)s->n_simulated), ok);
     eng_json_set(o, "dropped", json_integer((json_int_t)s->n_dropped_total), ok);
     for (int k = 0; k < ENG_DROP_COUNT; k++)
-        eng_json_set(drop, eng_drop_key(k), json_integer((json_int_t)s->n_dropped[k]), ok);
+        if (k != ENG_DROP_OVER_LIMIT || s->n_dropped[k]) /* only where queue limits dropped some */
+            eng_json_set(drop, eng_drop_key(k), json_integer((json_int_t)s->n_dropped[k]), ok);
     eng_json_set(o, "dropped_by_reason", drop, ok);
     eng_json_set(fin, "COMPLETED_SUCCESSFULLY", json_integer((json_int_t)s->n_completed), ok);
     eng_json_set(fin, "COMPLETED_WALLTIME_REACHED", json_integer((json_int_t)s->n_killed), ok);

@@ -199,6 +199,8 @@ void eng_platform_destroy(eng_platform *p)
     }
     free(p->hosts);
     free(p->pools);
+    free(p->limits);
+    free(p->limits_text);
     free(p->path);
     free(p);
 }
@@ -464,6 +466,119 @@ int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
     return ENG_OK;
 }
 
+/* ---- per-queue limits ----------------------------------------------------- */
+
+static int limit_cmp(const void *a, const void *b)
+{
+    const eng_queue_limit *x = a, *y = b;
+    return (x->queue > y->queue) - (x->queue < y->queue);
+}
+
+/* One "KEY=VALUE" of an entry into l; false when it is not one. */
+static bool limit_field(const char *kv, size_t len, eng_queue_limit *l)
+{
+    char buf[96];
+    if (len >= sizeof buf)
+        return false;
+    memcpy(buf, kv, len);
+    buf[len] = '\0';
+    char *eq = strchr(buf, '=');
+    if (!eq)
+        return false;
+    *eq = '\0';
+    int64_t v;
+    if (strcmp(buf, "max_runtime_s") == 0 && isinf(l->max_runtime_s)) {
+        char *end;
+        errno = 0;
+        double x = strtod(eq + 1, &end);
+        if (end == eq + 1 || *end || errno || !isfinite(x) || x <= 0)
+            return false;
+        l->max_runtime_s = x;
+        return true;
+    }
+    if (strcmp(buf, "max_nodes") == 0 && l->max_nodes == 0 &&
+        parse_pos_int(eq + 1, INT32_MAX, &v)) {
+        l->max_nodes = v;
+        return true;
+    }
+    return false;
+}
+
+/* One "QUEUE:KEY=VALUE,..." entry of len bytes. */
+static bool limit_entry(const char *e, size_t len, eng_queue_limit *l)
+{
+    *l = (eng_queue_limit){.max_runtime_s = INFINITY};
+    const char *colon = memchr(e, ':', len), *end = e + len;
+    if (!colon || colon == e)
+        return false;
+    for (const char *c = e; c < colon; c++)
+        if (*c < '0' || *c > '9')
+            return false;
+    l->queue = strtoll(e, NULL, 10);
+    if (colon + 1 >= end)
+        return false;
+    for (const char *f = colon + 1; f < end;) {
+        const char *comma = memchr(f, ',', (size_t)(end - f));
+        const char *fe = comma ? comma : end;
+        if (!limit_field(f, (size_t)(fe - f), l))
+            return false;
+        f = comma ? comma + 1 : end;
+        if (comma && f == end)
+            return false;
+    }
+    return true;
+}
+
+int eng_platform_set_limits(eng_platform *p, const char *text, eng_diag *d)
+{
+    free(p->limits);
+    free(p->limits_text);
+    p->limits = NULL;
+    p->limits_text = NULL;
+    p->n_limits = 0;
+    if (!text)
+        return ENG_OK;
+    size_t cap = 0;
+    for (const char *e = text; *e;) {
+        while (*e == ' ' || *e == '\t' || *e == '\n')
+            e++;
+        size_t len = strcspn(e, " \t\n");
+        if (!len)
+            break;
+        eng_queue_limit l;
+        if (!limit_entry(e, len, &l))
+            return eng_diag_set(
+                d, ENG_PLATFORM,
+                "%s: property queue_limits: entry '%.*s': expected "
+                "QUEUE:KEY=VALUE[,KEY=VALUE], QUEUE a queue number (SWF field 15), "
+                "KEY max_runtime_s (seconds > 0) or max_nodes (a positive integer), "
+                "each once",
+                p->path, (int)(len > 200 ? 200 : len), e);
+        if (eng_grow(&p->limits, &cap, p->n_limits + 1, sizeof *p->limits))
+            return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", p->path);
+        p->limits[p->n_limits++] = l;
+        e += len;
+    }
+    qsort(p->limits, p->n_limits, sizeof *p->limits, limit_cmp);
+    for (size_t i = 1; i < p->n_limits; i++)
+        if (p->limits[i].queue == p->limits[i - 1].queue)
+            return eng_diag_set(d, ENG_PLATFORM,
+                                "%s: property queue_limits: queue %lld listed twice", p->path,
+                                (long long)p->limits[i].queue);
+    p->limits_text = eng_strdup(text);
+    if (!p->limits_text)
+        return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", p->path);
+    return ENG_OK;
+}
+
+const eng_queue_limit *eng_platform_limits(const eng_platform *p, int64_t queue)
+{
+    for (size_t i = 0; i < p->n_limits; i++)
+        if (p->limits[i].queue == queue)
+            return &p->limits[i];
+    return NULL;
+}
+
 int32_t eng_platform_route(const eng_platform *p, int64_t queue)
 {
     for (size_t i = 0; i < p->n_pools; i++)
@@ -526,6 +641,7 @@ int eng_platform_save(FILE *f, const eng_platform *p)
              put_str(f, h->island >= 0 ? pool->island_names[h->island] : NULL) &&
              fwrite(&h->power, sizeof h->power, 1, f) == 1;
     }
+    ok = ok && put_str(f, p->limits_text);
     return ok ? ENG_OK : ENG_IO;
 }
 
@@ -558,9 +674,15 @@ int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag
         if (ok)
             desc[i].parsed = &power[i];
     }
+    char *limits = ok ? get_str(f, &ok, &nomem) : NULL;
     int rc = ok      ? eng_platform_build(path, desc, (size_t)n, ref, out, d)
              : nomem ? eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path)
                      : eng_diag_set(d, ENG_IO, "%s: the platform description is truncated", path);
+    if (rc == ENG_OK && (rc = eng_platform_set_limits(*out, limits, d))) {
+        eng_platform_destroy(*out);
+        *out = NULL;
+    }
+    free(limits);
     for (uint64_t i = 0; desc && i < n; i++) {
         free((char *)desc[i].name);
         free((char *)desc[i].cores);

@@ -29,6 +29,17 @@
  *     ref_speed    speed (flop/s per core, SimGrid units accepted: "2.6Gf")
  *                  at which the log's run times were measured; default: the
  *                  speed of the first host in name order.
+ *     queue_limits per-queue limits, as a partition's MaxTime and MaxNodes
+ *                  in Slurm: entries "QUEUE:KEY=VALUE,KEY=VALUE" separated
+ *                  by spaces, KEY max_runtime_s (seconds > 0: the longest
+ *                  requested time a job of the queue may ask) or max_nodes
+ *                  (the most nodes it may use), each queue once, e.g.
+ *                  "1:max_runtime_s=3600,max_nodes=8 3:max_nodes=64". A job
+ *                  over its queue's limits is dropped (eng_prep.h: Slurm's
+ *                  EnforcePartLimits rejects it at submission), and a job
+ *                  with no requested time is given its queue's
+ *                  max_runtime_s, as Slurm gives a job without a time limit
+ *                  its partition's. Queues not listed have no limit.
  *
  * Pools: hosts with the same `queues` value form one pool; hosts without it
  * form the catch-all pool. A job goes to the pool that lists its queue, else
@@ -97,6 +108,13 @@ typedef struct eng_pool {
     int32_t n_islands;     /* 0: its hosts name no island */
 } eng_pool;
 
+/* One queue's limits (queue_limits above). */
+typedef struct eng_queue_limit {
+    int64_t queue;
+    double max_runtime_s; /* INFINITY: none */
+    int64_t max_nodes;    /* 0: none */
+} eng_queue_limit;
+
 typedef struct eng_platform {
     char *path;
     eng_host *hosts; /* name order */
@@ -107,7 +125,10 @@ typedef struct eng_platform {
     double ref_speed_flops;
     bool ref_speed_given;
     int64_t total_cores;
-    bool has_power; /* every host has power values (eng_power.h) */
+    bool has_power;          /* every host has power values (eng_power.h) */
+    eng_queue_limit *limits; /* by queue, ascending; NULL when none */
+    size_t n_limits;
+    char *limits_text; /* the queue_limits value as given, or NULL */
 } eng_platform;
 
 /* Builds a platform from host descriptions in any order; ref_speed is the
@@ -121,6 +142,14 @@ void eng_platform_destroy(eng_platform *p);
 
 /* Does any pool have two islands or more? */
 bool eng_platform_has_islands(const eng_platform *p);
+
+/* Reads the root zone's queue_limits value (NULL: none) into p. Errors
+ * (ENG_PLATFORM) name the file and the entry: "p.xml: property
+ * queue_limits: entry '1:max_nodes=x': expected ...". */
+int eng_platform_set_limits(eng_platform *p, const char *text, eng_diag *d);
+
+/* The limits of SWF queue q, or NULL when it has none. */
+const eng_queue_limit *eng_platform_limits(const eng_platform *p, int64_t queue);
 
 /* The pool serving SWF queue q, or -1. */
 int32_t eng_platform_route(const eng_platform *p, int64_t queue);

@@ -197,6 +197,11 @@ int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
     const char *ref = sg_zone_get_property_value(sg_zone_get_root(), "ref_speed");
     int rc = nomem ? eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path)
                    : eng_platform_build(path, desc, n, ref, out, d);
+    const char *limits = sg_zone_get_property_value(sg_zone_get_root(), "queue_limits");
+    if (rc == ENG_OK && (rc = eng_platform_set_limits(*out, limits, d)) != ENG_OK) {
+        eng_platform_destroy(*out);
+        *out = NULL;
+    }
     for (size_t i = 0; i < n; i++)
         free(speeds[i]);
     free(speeds);
