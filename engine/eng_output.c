@@ -260,6 +260,8 @@ static json_t *summary_jobs(const eng_summary *s, bool *ok)
     eng_json_set(o, "estimate_from_run_time", json_integer((json_int_t)s->n_est_from_runtime), ok);
     eng_json_set(o, "estimate_extended_to_run_time", json_integer((json_int_t)s->n_extended), ok);
     eng_json_set(o, "run_time_over_request", json_integer((json_int_t)s->n_overrun), ok);
+    if (s->n_queue_time) /* queue_limits: jobs without a request given their queue's time */
+        eng_json_set(o, "request_from_queue_limit", json_integer((json_int_t)s->n_queue_time), ok);
     eng_json_set(o, "requeued_after_failure", json_integer((json_int_t)s->n_requeues), ok);
     if (s->feedback != ENG_FEEDBACK_NONE) { /* --feedback: the dependencies it found */
         eng_json_set(o, "feedback_after_predecessor", json_integer((json_int_t)s->n_fb_deps), ok);

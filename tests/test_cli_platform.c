@@ -15,7 +15,8 @@
  *  1: queue 1, 4 procs = 2 nodes, request 100: within the limits;
  *  2: queue 1, 6 procs = 3 nodes: over max_nodes, dropped;
  *  3: queue 1, request 200 > 100: dropped;
- *  4: queue 2, 8 procs, request 1000: no limits, kept. */
+ *  4: queue 2, 8 procs, request 1000: no limits, kept;
+ *  5: queue 1, 2 procs, no request: given queue 1's 100 s, kept. */
 static const char log_text[] = "; Version: 2.2\n"
                                "; Computer: test -- machine\n"
                                "; MaxNodes: 4\n"
@@ -25,7 +26,8 @@ static const char log_text[] = "; Version: 2.2\n"
                                "1 0 0 50 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n"
                                "2 0 0 50 6 -1 -1 6 100 -1 1 1 1 -1 1 -1 -1 -1\n"
                                "3 10 0 50 2 -1 -1 2 200 -1 1 2 1 -1 1 -1 -1 -1\n"
-                               "4 10 0 50 8 -1 -1 8 1000 -1 1 2 1 -1 2 -1 -1 -1\n";
+                               "4 10 0 50 8 -1 -1 8 1000 -1 1 2 1 -1 2 -1 -1 -1\n"
+                               "5 20 0 50 2 -1 -1 2 -1 -1 1 2 1 -1 1 -1 -1 -1\n";
 
 static void test_from_log_runs(void)
 {
@@ -42,9 +44,10 @@ static void test_from_log_runs(void)
     CU_ASSERT_TRUE(bl_contains(x, "radical=\"1-4\" speed=\"1Gf\" core=\"2\""));
     CU_ASSERT_TRUE(bl_contains(x, "<prop id=\"queue_limits\" value=\"1:max_runtime_s=100,"
                                   "max_nodes=2\"/>"));
-    CU_ASSERT_TRUE(bl_contains(x, "- 4 hosts of 2 cores (cluster t1), from MaxNodes 4, MaxProcs 8"));
+    CU_ASSERT_TRUE(
+        bl_contains(x, "- 4 hosts of 2 cores (cluster t1), from MaxNodes 4, MaxProcs 8"));
     CU_ASSERT_TRUE(bl_contains(x, "Guessed (the header does not say; edit):"));
-    CU_ASSERT_TRUE(bl_contains(x, "- queue 1 (short): 3 jobs, 6 processors, requests 200 s"));
+    CU_ASSERT_TRUE(bl_contains(x, "- queue 1 (short): 4 jobs, 6 processors, requests 200 s"));
     CU_ASSERT_TRUE(bl_contains(x, "Computer: test - machine")); /* no "--" in a comment */
     /* the same log, the same bytes */
     CU_ASSERT_EQUAL(bl_run(NULL, "platform --from-log %s -o %s", log, xml2), 0);
@@ -53,15 +56,16 @@ static void test_from_log_runs(void)
     free(y);
     free(x);
     /* loadable unchanged: jobs 2 and 3 are over their queue's limits */
-    CU_ASSERT_EQUAL(bl_run(&o, "run --platform %s --workload %s --policy easy --out %s", xml, log,
-                           out),
-                    0);
+    CU_ASSERT_EQUAL(
+        bl_run(&o, "run --platform %s --workload %s --policy easy --out %s", xml, log, out), 0);
     CU_ASSERT_TRUE(bl_contains(o, "dropped            2 (2 over-queue-limit)"));
+    CU_ASSERT_TRUE(bl_contains(o, "1 job had no requested time: given its queue's max_runtime_s"));
     free(o);
     char sum[700];
     snprintf(sum, sizeof sum, "%s/summary.json", out);
     char *s = bl_slurp(sum, NULL);
     CU_ASSERT_TRUE(s && bl_contains(s, "\"over-queue-limit\": 2"));
+    CU_ASSERT_TRUE(s && bl_contains(s, "\"request_from_queue_limit\": 1"));
     free(s);
 }
 
@@ -118,7 +122,8 @@ int bl_suite_cli_platform(void)
     if (!s)
         return 1;
     CU_add_test(s, "from a log's header to a platform that run loads", test_from_log_runs);
-    CU_add_test(s, "node types from per-partition counts; guesses said", test_node_types_and_guesses);
+    CU_add_test(s, "node types from per-partition counts; guesses said",
+                test_node_types_and_guesses);
     CU_add_test(s, "usage errors exit 2, a bad log 1 and no file", test_errors);
     return 0;
 }

@@ -41,7 +41,8 @@
 #define MAX_TYPES 16
 
 static const bl_opt platform_opts[] = {
-    {"from-log", 0, BL_VALUE, "LOG", "SWF log (.swf or .swf.gz) whose header describes the machine"},
+    {"from-log", 0, BL_VALUE, "LOG",
+     "SWF log (.swf or .swf.gz) whose header describes the machine"},
     {"output", 'o', BL_VALUE, "FILE.xml", "platform file to write (required)"},
 };
 
@@ -130,7 +131,7 @@ static size_t node_types(const eng_workload *w, const eng_swf_class *parts, size
     int64_t nodes = h->max_nodes, procs = h->max_procs, largest = 0;
     for (size_t i = 0; i < w->n_jobs; i++) {
         int64_t p = w->jobs[i].procs_alloc > w->jobs[i].procs_req ? w->jobs[i].procs_alloc
-                                                                   : w->jobs[i].procs_req;
+                                                                  : w->jobs[i].procs_req;
         largest = p > largest ? p : largest;
     }
     guess[0] = '\0';
@@ -185,8 +186,8 @@ static void queue_limits(const eng_swf_class *q, size_t nq, int64_t cores, char 
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < nq && used < len; i++) {
-        if (q[i].number < 0 || (q[i].max_runtime_s <= 0 && q[i].max_nodes <= 0 &&
-                                q[i].max_procs <= 0))
+        if (q[i].number < 0 ||
+            (q[i].max_runtime_s <= 0 && q[i].max_nodes <= 0 && q[i].max_procs <= 0))
             continue;
         int64_t nodes = q[i].max_nodes;
         if (nodes <= 0 && q[i].max_procs > 0)
@@ -214,18 +215,21 @@ static void write_header_comment(FILE *f, const char *log, const eng_workload *w
     fprintf(f, "\n     as a starting point to edit.");
     if (h->computer || h->installation) {
         fprintf(f, "\n     Computer: ");
-        comment_text(f, h->computer ? h->computer : "?", strcspn(h->computer ? h->computer : "?", "\n"));
+        comment_text(f, h->computer ? h->computer : "?",
+                     strcspn(h->computer ? h->computer : "?", "\n"));
         fprintf(f, "; Installation: ");
         comment_text(f, h->installation ? h->installation : "?",
                      strcspn(h->installation ? h->installation : "?", "\n"));
     }
     fprintf(f, "\n\n     From the header:");
     for (size_t i = 0; i < nt; i++)
-        fprintf(f, "\n     - %lld hosts of %lld core%s (cluster t%zu), from %s", (long long)t[i].nodes,
-                (long long)t[i].cores, t[i].cores == 1 ? "" : "s", i + 1, t[i].from);
+        fprintf(f, "\n     - %lld hosts of %lld core%s (cluster t%zu), from %s",
+                (long long)t[i].nodes, (long long)t[i].cores, t[i].cores == 1 ? "" : "s", i + 1,
+                t[i].from);
     if (limits[0])
-        fprintf(f, "\n     - queue_limits \"%s\", from the Queue lines' MaxRuntime=, MaxNodes=, "
-                   "MaxProcs= (MaxProcs as whole nodes, rounded up)",
+        fprintf(f,
+                "\n     - queue_limits \"%s\", from the Queue lines' MaxRuntime=, MaxNodes=, "
+                "MaxProcs= (MaxProcs as whole nodes, rounded up)",
                 limits);
     for (size_t i = 0; i < nq; i++) {
         fprintf(f, "\n     - Queue: ");
@@ -244,8 +248,9 @@ static void write_header_comment(FILE *f, const char *log, const eng_workload *w
         comment_text(f, h->partitions_text, strlen(h->partitions_text));
     }
     if (h->max_runtime > 0)
-        fprintf(f, "\n     - MaxRuntime %lld s for the whole machine: not a limit here (queue_limits "
-                   "is per queue); add max_runtime_s to a queue to enforce it",
+        fprintf(f,
+                "\n     - MaxRuntime %lld s for the whole machine: not a limit here (queue_limits "
+                "is per queue); add max_runtime_s to a queue to enforce it",
                 (long long)h->max_runtime);
     fprintf(f, "\n\n     Guessed (the header does not say; edit):");
     if (guess[0])
@@ -256,8 +261,9 @@ static void write_header_comment(FILE *f, const char *log, const eng_workload *w
                "       run time; the network figures are placeholders (batchlab does not\n"
                "       simulate communication).");
     if (nqs) {
-        fprintf(f, "\n\n     What the jobs of each queue (field 15) asked at most, for limits a user\n"
-                   "     may write into queue_limits (a log's largest job is not its queue's limit):");
+        fprintf(f,
+                "\n\n     What the jobs of each queue (field 15) asked at most, for limits a user\n"
+                "     may write into queue_limits (a log's largest job is not its queue's limit):");
         for (size_t i = 0; i < nqs; i++) {
             const char *name = "";
             for (size_t k = 0; k < nq; k++)
@@ -268,7 +274,8 @@ static void write_header_comment(FILE *f, const char *log, const eng_workload *w
                 snprintf(req, sizeof req, "%.0f s", qs[i].req_s);
             if (qs[i].run_s >= 0)
                 snprintf(run, sizeof run, "%.0f s", qs[i].run_s);
-            fprintf(f, "\n     - queue %lld%s%s%s: %lld jobs, %lld processors, requests %s, runs %s",
+            fprintf(f,
+                    "\n     - queue %lld%s%s%s: %lld jobs, %lld processors, requests %s, runs %s",
                     (long long)qs[i].queue, name[0] ? " (" : "", name, name[0] ? ")" : "",
                     (long long)qs[i].jobs, (long long)qs[i].procs, req, run);
         }
