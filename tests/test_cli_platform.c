@@ -3,7 +3,8 @@
  * queue_limits, with comments saying what was guessed; the file loads
  * unchanged in `batchlab run`, which drops the jobs over their queue's
  * limits; node types from per-partition counts; the same log gives the
- * same bytes; usage errors exit 2, a bad log exits 1 and leaves no file. */
+ * same bytes; KTH-SP2's header gives platforms/kth-sp2.xml's schedule;
+ * usage errors exit 2, a bad log exits 1 and leaves no file. */
 #include "bl_test.h"
 
 #include <stdio.h>
@@ -97,6 +98,37 @@ static void test_node_types_and_guesses(void)
     free(x);
 }
 
+
+/* KTH-SP2's header (MaxNodes 100, MaxProcs 100, no queue lines) gives the
+ * machine of platforms/kth-sp2.xml: EASY's schedule on the written
+ * platform is the same, job by job (jobs.csv's first 14 columns: the
+ * hosts' names differ). Skipped without the log. */
+static void test_kth_same_schedule(void)
+{
+    const char *log = bl_trace("KTH-SP2-1996-2.1-cln.swf");
+    if (!log) {
+        bl_skip_case("KTH-SP2-1996-2.1-cln.swf absent from %s", bl_traces_dir());
+        return;
+    }
+    const char *dir = bl_tmpdir();
+    char cmd[4096], *a = NULL, *b = NULL;
+    CU_ASSERT_EQUAL(bl_run(NULL, "platform --from-log %s -o %s/kth.xml", log, dir), 0);
+    CU_ASSERT_EQUAL(bl_run(NULL,
+                           "run --platform %s/kth.xml --workload %s --policy easy --out %s/kth-a",
+                           dir, log, dir),
+                    0);
+    CU_ASSERT_EQUAL(bl_run(NULL, "run --platform %s --workload %s --policy easy --out %s/kth-b",
+                           bl_src("platforms/kth-sp2.xml"), log, dir),
+                    0);
+    snprintf(cmd, sizeof cmd, "cut -d, -f1-14 %s/kth-a/jobs.csv", dir);
+    CU_ASSERT_EQUAL(bl_system(cmd, &a), 0);
+    snprintf(cmd, sizeof cmd, "cut -d, -f1-14 %s/kth-b/jobs.csv", dir);
+    CU_ASSERT_EQUAL(bl_system(cmd, &b), 0);
+    CU_ASSERT_TRUE(a && b && strlen(a) > 1000 && strcmp(a, b) == 0);
+    free(a);
+    free(b);
+}
+
 static void test_errors(void)
 {
     char xml[600];
@@ -125,5 +157,7 @@ int bl_suite_cli_platform(void)
     CU_add_test(s, "node types from per-partition counts; guesses said",
                 test_node_types_and_guesses);
     CU_add_test(s, "usage errors exit 2, a bad log 1 and no file", test_errors);
+    CU_add_test(s, "KTH-SP2: the header's machine schedules as platforms/kth-sp2.xml",
+                test_kth_same_schedule);
     return 0;
 }

@@ -274,10 +274,10 @@ static void write_header_comment(FILE *f, const char *log, const eng_workload *w
                 snprintf(req, sizeof req, "%.0f s", qs[i].req_s);
             if (qs[i].run_s >= 0)
                 snprintf(run, sizeof run, "%.0f s", qs[i].run_s);
-            fprintf(f,
-                    "\n     - queue %lld%s%s%s: %lld jobs, %lld processors, requests %s, runs %s",
-                    (long long)qs[i].queue, name[0] ? " (" : "", name, name[0] ? ")" : "",
-                    (long long)qs[i].jobs, (long long)qs[i].procs, req, run);
+            fprintf(
+                f, "\n     - queue %lld%s%s%s%s: %lld jobs, %lld processors, requests %s, runs %s",
+                (long long)qs[i].queue, qs[i].queue < 0 ? " (unknown)" : "", name[0] ? " (" : "",
+                name, name[0] ? ")" : "", (long long)qs[i].jobs, (long long)qs[i].procs, req, run);
         }
     }
     fprintf(f, " -->\n");
