@@ -11,6 +11,10 @@
  *     price_per_s  price of one host-second (default 0)
  *     queues       comma-separated SWF queue numbers (field 15) the host
  *                  serves, e.g. "1" or "0,1,2"
+ *     partitions   comma-separated SWF partition numbers (field 16) the
+ *                  host serves, in place of queues: a platform routes jobs
+ *                  by one field, so hosts name queues or partitions, never
+ *                  both kinds (a platform error)
  *     occupation_probability  probability in [0, 1) that the host is taken
  *                  by events outside the simulated jobs at any moment (the
  *                  "global load" of the availability studies); default 0
@@ -41,8 +45,9 @@
  *                  max_runtime_s, as Slurm gives a job without a time limit
  *                  its partition's. Queues not listed have no limit.
  *
- * Pools: hosts with the same `queues` value form one pool; hosts without it
- * form the catch-all pool. A job goes to the pool that lists its queue, else
+ * Pools: hosts with the same `queues` (or `partitions`) value form one pool;
+ * hosts without it form the catch-all pool. A job goes to the pool that
+ * lists its queue (its partition, with `partitions`), else
  * to the catch-all pool, else it is dropped ("no-pool"). A queue number
  * listed by two different pools is a platform error. Each pool is scheduled
  * by its own policy instance.
@@ -72,6 +77,7 @@ typedef struct eng_host_desc {
     const char *cores;  /* property values or NULL */
     const char *price_per_s;
     const char *queues;
+    const char *partitions;
     const char *occupation;
     const char *island;
     eng_power_props power;       /* power properties (eng_power.h) */
@@ -94,8 +100,8 @@ typedef struct eng_host {
 } eng_host;
 
 typedef struct eng_pool {
-    char *label;     /* "queues 1,3" or "all queues" */
-    int64_t *queues; /* routed SWF queue numbers, ascending; none: catch-all */
+    char *label;     /* "queues 1,3" or "all queues" ("partitions 1,3"...) */
+    int64_t *queues; /* routed SWF queue (or partition) numbers, ascending; none: catch-all */
     size_t n_queues;
     int32_t *hosts; /* platform host indices, ascending (name order) */
     size_t n_hosts;
@@ -122,6 +128,7 @@ typedef struct eng_platform {
     eng_pool *pools; /* ordered by their first host */
     size_t n_pools;
     int32_t catch_all; /* pool index, or -1 */
+    bool by_partition; /* pools route SWF field 16 (the hosts' partitions property) */
     double ref_speed_flops;
     bool ref_speed_given;
     int64_t total_cores;
@@ -151,7 +158,7 @@ int eng_platform_set_limits(eng_platform *p, const char *text, eng_diag *d);
 /* The limits of SWF queue q, or NULL when it has none. */
 const eng_queue_limit *eng_platform_limits(const eng_platform *p, int64_t queue);
 
-/* The pool serving SWF queue q, or -1. */
+/* The pool serving SWF queue q (partition q when p->by_partition), or -1. */
 int32_t eng_platform_route(const eng_platform *p, int64_t queue);
 
 /* Writes the platform's hosts and reference speed to f (binary, for a

@@ -307,7 +307,7 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
             reason = ENG_DROP_NO_RUNTIME;
         else if (procs <= 0)
             reason = ENG_DROP_NO_PROCS;
-        else if ((pool = eng_platform_route(p, j->queue)) < 0)
+        else if ((pool = eng_platform_route(p, p->by_partition ? j->partition : j->queue)) < 0)
             reason = ENG_DROP_NO_POOL;
         else {
             const eng_pool *pl = &p->pools[pool];

@@ -7,7 +7,8 @@
  *   the reverse with procs_field = ENG_PROCS_REQ.
  * - Units: under node allocation ceil(procs / cores per node of the pool),
  *   under core allocation procs.
- * - Pool: SWF queue (field 15) routed by eng_platform_route().
+ * - Pool: SWF queue (field 15), or partition (field 16) on a platform whose
+ *   hosts name partitions, routed by eng_platform_route().
  * - Dropped, each counted under its reason and never silently:
  *   no-runtime (field 4 is -1), no-procs (fields 5 and 8 both <= 0),
  *   no-pool (no host serves its queue), too-large (more units than its

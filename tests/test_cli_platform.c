@@ -129,6 +129,39 @@ static void test_kth_same_schedule(void)
     free(b);
 }
 
+
+/* Partition lines with sizes: one cluster per partition, serving it (SWF
+ * field 16). Partition 1: 2 nodes of 1 core; partition 2: 1 node of 4.
+ * J1 (partition 1, 2 procs) and J2 (partition 2, 4 procs) run; J3
+ * (partition 1, 4 procs) is larger than its partition: too-large, though
+ * partition 2's node could hold it. */
+static void test_partition_lines(void)
+{
+    const char *log = bl_write_tmp("parts.swf", "; MaxNodes: 3\n"
+                                                "; MaxProcs: 6\n"
+                                                "; Partition: 1 thin MaxNodes=2 MaxProcs=2\n"
+                                                "; Partition: 2 fat MaxNodes=1 MaxProcs=4\n"
+                                                "1 0 0 50 2 -1 -1 2 100 -1 1 1 1 -1 1 1 -1 -1\n"
+                                                "2 0 0 50 4 -1 -1 4 100 -1 1 1 1 -1 1 2 -1 -1\n"
+                                                "3 0 0 50 4 -1 -1 4 100 -1 1 1 1 -1 1 1 -1 -1\n");
+    char xml[600], out[600];
+    snprintf(xml, sizeof xml, "%s/parts.xml", bl_tmpdir());
+    snprintf(out, sizeof out, "%s/parts-run", bl_tmpdir());
+    CU_ASSERT_EQUAL(bl_run(NULL, "platform --from-log %s -o %s", log, xml), 0);
+    char *x = bl_slurp(xml, NULL);
+    CU_ASSERT_TRUE(x && bl_contains(x, "radical=\"1-2\" speed=\"1Gf\" core=\"1\"\n"
+                                       "             bw=\"10Gbps\" lat=\"10us\">\n"
+                                       "      <prop id=\"partitions\" value=\"1\"/>"));
+    CU_ASSERT_TRUE(x && bl_contains(x, "<prop id=\"partitions\" value=\"2\"/>"));
+    free(x);
+    char *o = NULL;
+    CU_ASSERT_EQUAL(
+        bl_run(&o, "run --platform %s --workload %s --policy easy --out %s", xml, log, out), 0);
+    CU_ASSERT_TRUE(bl_contains(o, "3 read, 2 simulated"));
+    CU_ASSERT_TRUE(bl_contains(o, "dropped            1 (1 too-large)"));
+    free(o);
+}
+
 static void test_errors(void)
 {
     char xml[600];
@@ -156,6 +189,8 @@ int bl_suite_cli_platform(void)
     CU_add_test(s, "from a log's header to a platform that run loads", test_from_log_runs);
     CU_add_test(s, "node types from per-partition counts; guesses said",
                 test_node_types_and_guesses);
+    CU_add_test(s, "Partition lines: a cluster per partition, jobs by field 16",
+                test_partition_lines);
     CU_add_test(s, "usage errors exit 2, a bad log 1 and no file", test_errors);
     CU_add_test(s, "KTH-SP2: the header's machine schedules as platforms/kth-sp2.xml",
                 test_kth_same_schedule);

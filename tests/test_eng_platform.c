@@ -224,6 +224,56 @@ static void test_queue_limits(void)
     eng_platform_destroy(p);
 }
 
+
+/* partitions in place of queues: pools by SWF field 16, labelled so;
+ * a host naming both, or hosts naming each, is an error; save and
+ * restore keep the field. */
+static void test_partitions(void)
+{
+    eng_host_desc d[] = {
+        {.name = "a1", .speed_flops = 1e9, .sg_cores = 1, .partitions = "1,3"},
+        {.name = "b1", .speed_flops = 1e9, .sg_cores = 1, .partitions = "2"},
+        {.name = "c1", .speed_flops = 1e9, .sg_cores = 1},
+    };
+    eng_platform *p;
+    eng_diag diag;
+    CU_ASSERT_EQUAL_FATAL(build(d, 3, NULL, &p, &diag), 0);
+    CU_ASSERT_TRUE(p->by_partition);
+    CU_ASSERT_EQUAL_FATAL(p->n_pools, 3);
+    CU_ASSERT_STRING_EQUAL(p->pools[0].label, "partitions 1,3");
+    CU_ASSERT_STRING_EQUAL(p->pools[1].label, "partition 2");
+    CU_ASSERT_STRING_EQUAL(p->pools[2].label, "all partitions");
+    CU_ASSERT_EQUAL(eng_platform_route(p, 3), 0);
+    CU_ASSERT_EQUAL(eng_platform_route(p, 2), 1);
+    CU_ASSERT_EQUAL(eng_platform_route(p, 7), 2);
+    FILE *f = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(eng_platform_save(f, p), 0);
+    rewind(f);
+    eng_platform *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_platform_restore(f, "p.xml", &q, &diag), 0);
+    fclose(f);
+    CU_ASSERT_TRUE(q->by_partition);
+    CU_ASSERT_STRING_EQUAL(q->pools[0].label, "partitions 1,3");
+    eng_platform_destroy(q);
+    eng_platform_destroy(p);
+    eng_host_desc both[] = {
+        {.name = "a1", .speed_flops = 1e9, .sg_cores = 1, .queues = "1", .partitions = "1"}};
+    CU_ASSERT_EQUAL(build(both, 1, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "p.xml: host a1: properties queues and partitions"));
+    eng_host_desc mixed[] = {
+        {.name = "a1", .speed_flops = 1e9, .sg_cores = 1, .queues = "1"},
+        {.name = "a2", .speed_flops = 1e9, .sg_cores = 1, .partitions = "2"},
+    };
+    CU_ASSERT_EQUAL(build(mixed, 2, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "host a2: property partitions, where other hosts "
+                                            "name queues"));
+    eng_host_desc bad[] = {{.name = "a1", .speed_flops = 1e9, .sg_cores = 1, .partitions = "x"}};
+    CU_ASSERT_EQUAL(build(bad, 1, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "property partitions: expected comma-separated "
+                                            "partition numbers"));
+}
+
 static void test_speed_units(void)
 {
     double f;
@@ -250,6 +300,7 @@ int bl_suite_eng_platform(void)
     CU_add_test(s, "errors name the file and host", test_errors);
     CU_add_test(s, "speed units", test_speed_units);
     CU_add_test(s, "per-queue limits (queue_limits)", test_queue_limits);
+    CU_add_test(s, "pools by partition (field 16)", test_partitions);
     CU_add_test(s, "islands", test_islands);
     CU_add_test(s, "malformed island properties", test_island_errors);
     return 0;

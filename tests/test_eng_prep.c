@@ -299,6 +299,41 @@ static void test_queue_limits(void)
     eng_workload_destroy(w);
 }
 
+
+/* On a platform whose hosts name partitions, jobs go by field 16: h1-h2
+ * serve partition 1, h3-h4 the rest. J1 (queue 1, partition 2) goes to the
+ * catch-all pool, J2 (queue 2, partition 1) to partition 1's pool. */
+static void test_route_by_partition(void)
+{
+    eng_workload *w = eng_workload_create("parts");
+    eng_job j = eng_job_unknown();
+    j.submit_s = 0, j.runtime_s = 10, j.procs_alloc = 1, j.time_req_s = 10;
+    j.id = 1, j.queue = 1, j.partition = 2;
+    eng_workload_push(w, &j);
+    j.id = 2, j.queue = 2, j.partition = 1;
+    eng_workload_push(w, &j);
+    eng_host_desc hd[] = {
+        {.name = "h1", .speed_flops = 1e9, .sg_cores = 1, .partitions = "1"},
+        {.name = "h2", .speed_flops = 1e9, .sg_cores = 1, .partitions = "1"},
+        {.name = "h3", .speed_flops = 1e9, .sg_cores = 1},
+        {.name = "h4", .speed_flops = 1e9, .sg_cores = 1},
+    };
+    eng_platform *p = NULL;
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(eng_platform_build("p.xml", hd, 4, NULL, &p, &d), 0);
+    eng_prepared prep;
+    eng_prep_opts o = eng_prep_defaults();
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(prep.n_jobs, 2);
+    CU_ASSERT_EQUAL(prep.jobs[0].pool, p->catch_all);
+    CU_ASSERT_EQUAL(prep.jobs[1].pool, eng_platform_route(p, 1));
+    CU_ASSERT_NOT_EQUAL(prep.jobs[0].pool, prep.jobs[1].pool);
+    eng_prepared_fini(&prep);
+    eng_platform_destroy(p);
+    eng_workload_destroy(w);
+}
+
 static eng_workload *typed(void)
 {
     eng_workload *w = eng_workload_create("typed");
@@ -483,6 +518,7 @@ int bl_suite_eng_prep(void)
     CU_add_test(s, "field 5 first, units, drops, estimates", test_alloc_field_and_drops);
     CU_add_test(s, "field 8 first, core allocation, extend", test_req_field_core_alloc_extend);
     CU_add_test(s, "queue limits: drops and the queue's time", test_queue_limits);
+    CU_add_test(s, "pools by partition (field 16)", test_route_by_partition);
     CU_add_test(s, "initialization from a share, per type", test_init_share);
     CU_add_test(s, "realised initialization share", test_init_share_realised);
     CU_add_test(s, "initialization table", test_init_table);

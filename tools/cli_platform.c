@@ -18,9 +18,11 @@
  *     names, and for each queue what its jobs asked at most (fields 8, 9,
  *     4), are listed in a comment, not as limits: a log's largest job is
  *     not its queue's limit;
- *   - every host serves every queue (no queues property, one pool): a
- *     header says which nodes a queue may use only in free text, so the
- *     comment says how to route a queue to a cluster;
+ *   - node sets: the cluster of a Partition line serves that partition
+ *     (the partitions property: jobs routed by SWF field 16); otherwise
+ *     every host serves every queue (one pool): a header says which nodes
+ *     a queue may use only in free text, so the comment says how to route
+ *     a queue to a cluster;
  *   - speed 1Gf and ref_speed equal to it, so a job runs its logged run
  *     time on every host; network figures are placeholders (batchlab does
  *     not simulate communication).
@@ -65,7 +67,8 @@ static const char *header_value(const eng_swf_header *h, const char *key)
 /* A node type: a cluster of the file. */
 typedef struct node_type {
     int64_t nodes, cores;
-    char from[160]; /* where its numbers come from */
+    int64_t partition; /* the SWF partition (field 16) it serves, or -1 */
+    char from[160];    /* where its numbers come from */
 } node_type;
 
 /* What the jobs of one queue asked at most (fields 8 or 5, 9, 4). */
@@ -139,7 +142,8 @@ static size_t node_types(const eng_workload *w, const eng_swf_class *parts, size
     for (size_t i = 0; i < n_parts && n < MAX_TYPES; i++)
         if (parts[i].max_nodes > 0) {
             int64_t c = parts[i].max_procs > 0 ? parts[i].max_procs / parts[i].max_nodes : 1;
-            t[n] = (node_type){.nodes = parts[i].max_nodes, .cores = c > 0 ? c : 1};
+            t[n] = (node_type){
+                .nodes = parts[i].max_nodes, .cores = c > 0 ? c : 1, .partition = parts[i].number};
             snprintf(t[n].from, sizeof t[n].from, "Partition %lld (%s): MaxNodes=%lld%s",
                      (long long)parts[i].number, parts[i].name[0] ? parts[i].name : "unnamed",
                      (long long)parts[i].max_nodes,
@@ -153,7 +157,8 @@ static size_t node_types(const eng_workload *w, const eng_swf_class *parts, size
     size_t kp = eng_swf_value_parts(header_value(h, "MaxProcs"), pp, MAX_TYPES);
     if (kn > 1 && kn == kp) {
         for (size_t i = 0; i < kn; i++) {
-            t[i] = (node_type){.nodes = pn[i], .cores = pp[i] / pn[i] > 0 ? pp[i] / pn[i] : 1};
+            t[i] = (node_type){
+                .nodes = pn[i], .cores = pp[i] / pn[i] > 0 ? pp[i] / pn[i] : 1, .partition = -1};
             snprintf(t[i].from, sizeof t[i].from,
                      "part %zu of MaxNodes and MaxProcs: %lld nodes, %lld processors", i + 1,
                      (long long)pn[i], (long long)pp[i]);
@@ -169,7 +174,8 @@ static size_t node_types(const eng_workload *w, const eng_swf_class *parts, size
         procs = nodes;
         snprintf(guess, glen, "the header gives no MaxProcs: one core a node (guessed)");
     }
-    t[0] = (node_type){.nodes = nodes, .cores = procs / nodes > 0 ? procs / nodes : 1};
+    t[0] = (node_type){
+        .nodes = nodes, .cores = procs / nodes > 0 ? procs / nodes : 1, .partition = -1};
     snprintf(t[0].from, sizeof t[0].from, "MaxNodes %lld, MaxProcs %lld", (long long)nodes,
              (long long)procs);
     if (procs % nodes && !guess[0])
@@ -255,8 +261,15 @@ static void write_header_comment(FILE *f, const char *log, const eng_workload *w
     fprintf(f, "\n\n     Guessed (the header does not say; edit):");
     if (guess[0])
         fprintf(f, "\n     - %s;", guess);
-    fprintf(f, "\n     - every host serves every queue (no queues property: one pool). To route\n"
-               "       queues to a cluster, give it <prop id=\"queues\" value=\"1,2\"/>;\n"
+    if (nt > 0 && t[0].partition >= 0)
+        fprintf(f, "\n     - each Partition line's hosts serve that partition (SWF field 16):\n"
+                   "       jobs go to the cluster of their partition, any queue, and a job of\n"
+                   "       another partition is dropped (no-pool): remove a prop to pool them;");
+    else
+        fprintf(f,
+                "\n     - every host serves every queue (no queues property: one pool). To route\n"
+                "       queues to a cluster, give it <prop id=\"queues\" value=\"1,2\"/>;");
+    fprintf(f, "\n"
                "     - speed 1Gf on every host and ref_speed equal to it: a job runs its logged\n"
                "       run time; the network figures are placeholders (batchlab does not\n"
                "       simulate communication).");
@@ -314,11 +327,17 @@ static int write_platform(const char *log, const char *out, const eng_workload *
                    "    <prop id=\"ref_speed\" value=\"1Gf\"/>\n");
         if (limits[0])
             fprintf(f, "    <prop id=\"queue_limits\" value=\"%s\"/>\n", limits);
-        for (size_t i = 0; i < nt; i++)
+        for (size_t i = 0; i < nt; i++) {
             fprintf(f,
                     "    <cluster id=\"t%zu\" prefix=\"t%zu-\" suffix=\"\" radical=\"1-%lld\" "
-                    "speed=\"1Gf\" core=\"%lld\"\n             bw=\"10Gbps\" lat=\"10us\"/>\n",
+                    "speed=\"1Gf\" core=\"%lld\"\n             bw=\"10Gbps\" lat=\"10us\"",
                     i + 1, i + 1, (long long)t[i].nodes, (long long)t[i].cores);
+            if (t[i].partition >= 0)
+                fprintf(f, ">\n      <prop id=\"partitions\" value=\"%lld\"/>\n    </cluster>\n",
+                        (long long)t[i].partition);
+            else
+                fprintf(f, "/>\n");
+        }
         fprintf(f, "  </zone>\n</platform>\n");
         rc = eng_afile_commit(&a, d);
     }
