@@ -79,6 +79,7 @@ int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
     s->n_fb_deps = prep->n_fb_deps;
     s->n_fb_missing = prep->n_fb_missing;
     s->n_overrun = prep->n_overrun;
+    s->n_queue_time = prep->n_queue_time;
     s->total_units = total_units;
 
     size_t n = prep->n_jobs;

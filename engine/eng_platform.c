@@ -66,8 +66,8 @@ static int cmp_i64(const void *a, const void *b)
 }
 
 /* Parses "1, 3,2" into a sorted, duplicate-free list. */
-static int parse_queues(const char *path, const char *host, const char *text, int64_t **out,
-                        size_t *n, eng_diag *d)
+static int parse_queues(const char *path, const char *host, const char *prop, const char *text,
+                        int64_t **out, size_t *n, eng_diag *d)
 {
     size_t cap = 0, len = 0;
     int64_t *q = NULL;
@@ -84,9 +84,10 @@ static int parse_queues(const char *path, const char *host, const char *text, in
         if (end == s || errno || v < 0 || (*after && *after != ',')) {
             free(q);
             return eng_diag_set(d, ENG_PLATFORM,
-                                "%s: host %s: property queues: expected comma-separated "
-                                "queue numbers (>= 0), got '%s'",
-                                path, host, text);
+                                "%s: host %s: property %s: expected comma-separated "
+                                "%s numbers (>= 0), got '%s'",
+                                path, host, prop, strcmp(prop, "queues") ? "partition" : "queue",
+                                text);
         }
         if (eng_grow(&q, &cap, len + 1, sizeof *q)) {
             free(q);
@@ -199,21 +200,24 @@ void eng_platform_destroy(eng_platform *p)
     }
     free(p->hosts);
     free(p->pools);
+    free(p->limits);
+    free(p->limits_text);
     free(p->path);
     free(p);
 }
 
-static int make_label(eng_pool *pool)
+static int make_label(eng_pool *pool, bool by_partition)
 {
+    const char *what = by_partition ? "partition" : "queue";
     if (pool->n_queues == 0) {
-        pool->label = eng_strdup("all queues");
+        pool->label = eng_strdup(by_partition ? "all partitions" : "all queues");
         return pool->label ? ENG_OK : ENG_NOMEM;
     }
     size_t cap = 16 + 21 * pool->n_queues;
     pool->label = malloc(cap);
     if (!pool->label)
         return ENG_NOMEM;
-    size_t len = (size_t)snprintf(pool->label, cap, "queue%s ", pool->n_queues > 1 ? "s" : "");
+    size_t len = (size_t)snprintf(pool->label, cap, "%s%s ", what, pool->n_queues > 1 ? "s" : "");
     for (size_t i = 0; i < pool->n_queues; i++)
         len += (size_t)snprintf(pool->label + len, cap - len, "%s%lld", i ? "," : "",
                                 (long long)pool->queues[i]);
@@ -290,6 +294,8 @@ static int read_host(const char *path, const eng_host_desc *h, eng_host *e, eng_
 static int read_hosts(eng_platform *p, const eng_host_desc *hosts, size_t n, size_t *order,
                       int64_t **hq, size_t *hnq, const char **hisl, eng_diag *d)
 {
+    bool by_queue = false;
+    bool *seen_queues = &by_queue, *seen_parts = &p->by_partition;
     for (size_t i = 0; i < n; i++)
         order[i] = i;
     sort_base = hosts;
@@ -303,8 +309,23 @@ static int read_hosts(eng_platform *p, const eng_host_desc *hosts, size_t n, siz
         if (rc)
             return rc;
         hisl[k] = h->island;
-        if (h->queues) {
-            rc = parse_queues(p->path, h->name, h->queues, &hq[k], &hnq[k], d);
+        if (h->queues && h->partitions)
+            return eng_diag_set(d, ENG_PLATFORM,
+                                "%s: host %s: properties queues and partitions: a host's pool "
+                                "is chosen by one of them",
+                                p->path, h->name);
+        if (h->queues || h->partitions) {
+            bool part = h->partitions != NULL;
+            if (part ? *seen_queues : *seen_parts)
+                return eng_diag_set(d, ENG_PLATFORM,
+                                    "%s: host %s: property %s, where other hosts name %s: a "
+                                    "platform routes jobs by one SWF field (queues: 15, "
+                                    "partitions: 16)",
+                                    p->path, h->name, part ? "partitions" : "queues",
+                                    part ? "queues" : "partitions");
+            *(part ? seen_parts : seen_queues) = true;
+            rc = parse_queues(p->path, h->name, part ? "partitions" : "queues",
+                              part ? h->partitions : h->queues, &hq[k], &hnq[k], d);
             if (rc)
                 return rc;
         }
@@ -369,7 +390,7 @@ static int new_pool(eng_platform *p, int64_t **queues, size_t n_queues, size_t n
     pool->hosts = malloc(n * sizeof *pool->hosts);
     pool->cores_per_node = INT32_MAX;
     pool->min_speed_flops = INFINITY;
-    if (!pool->hosts || make_label(pool))
+    if (!pool->hosts || make_label(pool, p->by_partition))
         return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", p->path);
     if (pool->n_queues == 0)
         p->catch_all = (int32_t)*pi;
@@ -464,6 +485,119 @@ int eng_platform_build(const char *path, const eng_host_desc *hosts, size_t n,
     return ENG_OK;
 }
 
+/* ---- per-queue limits ----------------------------------------------------- */
+
+static int limit_cmp(const void *a, const void *b)
+{
+    const eng_queue_limit *x = a, *y = b;
+    return (x->queue > y->queue) - (x->queue < y->queue);
+}
+
+/* One "KEY=VALUE" of an entry into l; false when it is not one. */
+static bool limit_field(const char *kv, size_t len, eng_queue_limit *l)
+{
+    char buf[96];
+    if (len >= sizeof buf)
+        return false;
+    memcpy(buf, kv, len);
+    buf[len] = '\0';
+    char *eq = strchr(buf, '=');
+    if (!eq)
+        return false;
+    *eq = '\0';
+    int64_t v;
+    if (strcmp(buf, "max_runtime_s") == 0 && isinf(l->max_runtime_s)) {
+        char *end;
+        errno = 0;
+        double x = strtod(eq + 1, &end);
+        if (end == eq + 1 || *end || errno || !isfinite(x) || x <= 0)
+            return false;
+        l->max_runtime_s = x;
+        return true;
+    }
+    if (strcmp(buf, "max_nodes") == 0 && l->max_nodes == 0 &&
+        parse_pos_int(eq + 1, INT32_MAX, &v)) {
+        l->max_nodes = v;
+        return true;
+    }
+    return false;
+}
+
+/* One "QUEUE:KEY=VALUE,..." entry of len bytes. */
+static bool limit_entry(const char *e, size_t len, eng_queue_limit *l)
+{
+    *l = (eng_queue_limit){.max_runtime_s = INFINITY};
+    const char *colon = memchr(e, ':', len), *end = e + len;
+    if (!colon || colon == e)
+        return false;
+    for (const char *c = e; c < colon; c++)
+        if (*c < '0' || *c > '9')
+            return false;
+    l->queue = strtoll(e, NULL, 10);
+    if (colon + 1 >= end)
+        return false;
+    for (const char *f = colon + 1; f < end;) {
+        const char *comma = memchr(f, ',', (size_t)(end - f));
+        const char *fe = comma ? comma : end;
+        if (!limit_field(f, (size_t)(fe - f), l))
+            return false;
+        f = comma ? comma + 1 : end;
+        if (comma && f == end)
+            return false;
+    }
+    return true;
+}
+
+int eng_platform_set_limits(eng_platform *p, const char *text, eng_diag *d)
+{
+    free(p->limits);
+    free(p->limits_text);
+    p->limits = NULL;
+    p->limits_text = NULL;
+    p->n_limits = 0;
+    if (!text)
+        return ENG_OK;
+    size_t cap = 0;
+    for (const char *e = text; *e;) {
+        while (*e == ' ' || *e == '\t' || *e == '\n')
+            e++;
+        size_t len = strcspn(e, " \t\n");
+        if (!len)
+            break;
+        eng_queue_limit l;
+        if (!limit_entry(e, len, &l))
+            return eng_diag_set(
+                d, ENG_PLATFORM,
+                "%s: property queue_limits: entry '%.*s': expected "
+                "QUEUE:KEY=VALUE[,KEY=VALUE], QUEUE a queue number (SWF field 15), "
+                "KEY max_runtime_s (seconds > 0) or max_nodes (a positive integer), "
+                "each once",
+                p->path, (int)(len > 200 ? 200 : len), e);
+        if (eng_grow(&p->limits, &cap, p->n_limits + 1, sizeof *p->limits))
+            return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", p->path);
+        p->limits[p->n_limits++] = l;
+        e += len;
+    }
+    qsort(p->limits, p->n_limits, sizeof *p->limits, limit_cmp);
+    for (size_t i = 1; i < p->n_limits; i++)
+        if (p->limits[i].queue == p->limits[i - 1].queue)
+            return eng_diag_set(d, ENG_PLATFORM,
+                                "%s: property queue_limits: queue %lld listed twice", p->path,
+                                (long long)p->limits[i].queue);
+    p->limits_text = eng_strdup(text);
+    if (!p->limits_text)
+        return eng_diag_set(d, ENG_NOMEM, "%s: out of memory", p->path);
+    return ENG_OK;
+}
+
+const eng_queue_limit *eng_platform_limits(const eng_platform *p, int64_t queue)
+{
+    for (size_t i = 0; i < p->n_limits; i++)
+        if (p->limits[i].queue == queue)
+            return &p->limits[i];
+    return NULL;
+}
+
 int32_t eng_platform_route(const eng_platform *p, int64_t queue)
 {
     for (size_t i = 0; i < p->n_pools; i++)
@@ -526,6 +660,7 @@ int eng_platform_save(FILE *f, const eng_platform *p)
              put_str(f, h->island >= 0 ? pool->island_names[h->island] : NULL) &&
              fwrite(&h->power, sizeof h->power, 1, f) == 1;
     }
+    ok = ok && put_str(f, p->limits_text) && put_str(f, p->by_partition ? "partitions" : NULL);
     return ok ? ENG_OK : ENG_IO;
 }
 
@@ -558,14 +693,27 @@ int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag
         if (ok)
             desc[i].parsed = &power[i];
     }
+    char *limits = ok ? get_str(f, &ok, &nomem) : NULL;
+    char *by_part = ok ? get_str(f, &ok, &nomem) : NULL;
+    for (uint64_t i = 0; ok && by_part && i < n; i++) { /* the numbers saved are partitions */
+        desc[i].partitions = desc[i].queues;
+        desc[i].queues = NULL;
+    }
     int rc = ok      ? eng_platform_build(path, desc, (size_t)n, ref, out, d)
              : nomem ? eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path)
                      : eng_diag_set(d, ENG_IO, "%s: the platform description is truncated", path);
+    if (rc == ENG_OK && (rc = eng_platform_set_limits(*out, limits, d))) {
+        eng_platform_destroy(*out);
+        *out = NULL;
+    }
+    free(limits);
+    free(by_part);
     for (uint64_t i = 0; desc && i < n; i++) {
         free((char *)desc[i].name);
         free((char *)desc[i].cores);
         free((char *)desc[i].price_per_s);
         free((char *)desc[i].queues);
+        free((char *)desc[i].partitions);
         free((char *)desc[i].occupation);
         free((char *)desc[i].island);
     }

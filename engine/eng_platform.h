@@ -11,6 +11,10 @@
  *     price_per_s  price of one host-second (default 0)
  *     queues       comma-separated SWF queue numbers (field 15) the host
  *                  serves, e.g. "1" or "0,1,2"
+ *     partitions   comma-separated SWF partition numbers (field 16) the
+ *                  host serves, in place of queues: a platform routes jobs
+ *                  by one field, so hosts name queues or partitions, never
+ *                  both kinds (a platform error)
  *     occupation_probability  probability in [0, 1) that the host is taken
  *                  by events outside the simulated jobs at any moment (the
  *                  "global load" of the availability studies); default 0
@@ -29,9 +33,21 @@
  *     ref_speed    speed (flop/s per core, SimGrid units accepted: "2.6Gf")
  *                  at which the log's run times were measured; default: the
  *                  speed of the first host in name order.
+ *     queue_limits per-queue limits, as a partition's MaxTime and MaxNodes
+ *                  in Slurm: entries "QUEUE:KEY=VALUE,KEY=VALUE" separated
+ *                  by spaces, KEY max_runtime_s (seconds > 0: the longest
+ *                  requested time a job of the queue may ask) or max_nodes
+ *                  (the most nodes it may use), each queue once, e.g.
+ *                  "1:max_runtime_s=3600,max_nodes=8 3:max_nodes=64". A job
+ *                  over its queue's limits is dropped (eng_prep.h: Slurm's
+ *                  EnforcePartLimits rejects it at submission), and a job
+ *                  with no requested time is given its queue's
+ *                  max_runtime_s, as Slurm gives a job without a time limit
+ *                  its partition's. Queues not listed have no limit.
  *
- * Pools: hosts with the same `queues` value form one pool; hosts without it
- * form the catch-all pool. A job goes to the pool that lists its queue, else
+ * Pools: hosts with the same `queues` (or `partitions`) value form one pool;
+ * hosts without it form the catch-all pool. A job goes to the pool that
+ * lists its queue (its partition, with `partitions`), else
  * to the catch-all pool, else it is dropped ("no-pool"). A queue number
  * listed by two different pools is a platform error. Each pool is scheduled
  * by its own policy instance.
@@ -61,6 +77,7 @@ typedef struct eng_host_desc {
     const char *cores;  /* property values or NULL */
     const char *price_per_s;
     const char *queues;
+    const char *partitions;
     const char *occupation;
     const char *island;
     eng_power_props power;       /* power properties (eng_power.h) */
@@ -83,8 +100,8 @@ typedef struct eng_host {
 } eng_host;
 
 typedef struct eng_pool {
-    char *label;     /* "queues 1,3" or "all queues" */
-    int64_t *queues; /* routed SWF queue numbers, ascending; none: catch-all */
+    char *label;     /* "queues 1,3" or "all queues" ("partitions 1,3"...) */
+    int64_t *queues; /* routed SWF queue (or partition) numbers, ascending; none: catch-all */
     size_t n_queues;
     int32_t *hosts; /* platform host indices, ascending (name order) */
     size_t n_hosts;
@@ -97,6 +114,13 @@ typedef struct eng_pool {
     int32_t n_islands;     /* 0: its hosts name no island */
 } eng_pool;
 
+/* One queue's limits (queue_limits above). */
+typedef struct eng_queue_limit {
+    int64_t queue;
+    double max_runtime_s; /* INFINITY: none */
+    int64_t max_nodes;    /* 0: none */
+} eng_queue_limit;
+
 typedef struct eng_platform {
     char *path;
     eng_host *hosts; /* name order */
@@ -104,10 +128,14 @@ typedef struct eng_platform {
     eng_pool *pools; /* ordered by their first host */
     size_t n_pools;
     int32_t catch_all; /* pool index, or -1 */
+    bool by_partition; /* pools route SWF field 16 (the hosts' partitions property) */
     double ref_speed_flops;
     bool ref_speed_given;
     int64_t total_cores;
-    bool has_power; /* every host has power values (eng_power.h) */
+    bool has_power;          /* every host has power values (eng_power.h) */
+    eng_queue_limit *limits; /* by queue, ascending; NULL when none */
+    size_t n_limits;
+    char *limits_text; /* the queue_limits value as given, or NULL */
 } eng_platform;
 
 /* Builds a platform from host descriptions in any order; ref_speed is the
@@ -122,7 +150,15 @@ void eng_platform_destroy(eng_platform *p);
 /* Does any pool have two islands or more? */
 bool eng_platform_has_islands(const eng_platform *p);
 
-/* The pool serving SWF queue q, or -1. */
+/* Reads the root zone's queue_limits value (NULL: none) into p. Errors
+ * (ENG_PLATFORM) name the file and the entry: "p.xml: property
+ * queue_limits: entry '1:max_nodes=x': expected ...". */
+int eng_platform_set_limits(eng_platform *p, const char *text, eng_diag *d);
+
+/* The limits of SWF queue q, or NULL when it has none. */
+const eng_queue_limit *eng_platform_limits(const eng_platform *p, int64_t queue);
+
+/* The pool serving SWF queue q (partition q when p->by_partition), or -1. */
 int32_t eng_platform_route(const eng_platform *p, int64_t queue);
 
 /* Writes the platform's hosts and reference speed to f (binary, for a

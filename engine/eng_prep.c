@@ -264,6 +264,19 @@ static int mark_duplicates(const eng_workload *w, bool *dup)
     return ENG_OK;
 }
 
+/* Does job j (procs processors, routed to pool pl) ask more than its
+ * queue's limits allow? Nodes are counted as under node allocation
+ * whatever the allocation: a partition's MaxNodes counts nodes. */
+static bool over_limit(const eng_platform *p, const eng_pool *pl, const eng_job *j, int64_t procs)
+{
+    const eng_queue_limit *lim = eng_platform_limits(p, j->queue);
+    if (!lim)
+        return false;
+    int64_t nodes = (procs + pl->cores_per_node - 1) / pl->cores_per_node;
+    return (lim->max_nodes > 0 && nodes > lim->max_nodes) ||
+           (j->time_req_s > 0 && j->time_req_s > lim->max_runtime_s);
+}
+
 int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *opts,
              eng_prepared *out, eng_diag *d)
 {
@@ -294,7 +307,7 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
             reason = ENG_DROP_NO_RUNTIME;
         else if (procs <= 0)
             reason = ENG_DROP_NO_PROCS;
-        else if ((pool = eng_platform_route(p, j->queue)) < 0)
+        else if ((pool = eng_platform_route(p, p->by_partition ? j->partition : j->queue)) < 0)
             reason = ENG_DROP_NO_POOL;
         else {
             const eng_pool *pl = &p->pools[pool];
@@ -308,6 +321,8 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
             }
             if (units > capacity)
                 reason = ENG_DROP_TOO_LARGE;
+            else if (over_limit(p, pl, j, procs))
+                reason = ENG_DROP_OVER_LIMIT;
         }
         out->drop[i] = (int8_t)reason;
         if (reason >= 0) {
@@ -336,18 +351,25 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
             .app = j->app,
             .type = job_type(j, opts->type_field),
         };
-        if (j->time_req_s > 0 && j->runtime_s > j->time_req_s)
+        /* The request, or the queue's longest when the log gives none. */
+        const eng_queue_limit *lim = eng_platform_limits(p, j->queue);
+        double req = j->time_req_s;
+        if (req <= 0 && lim && isfinite(lim->max_runtime_s)) {
+            req = lim->max_runtime_s;
+            out->n_queue_time++;
+        }
+        if (req > 0 && j->runtime_s > req)
             out->n_overrun++;
-        if (j->time_req_s <= 0) {
+        if (req <= 0) {
             s->estimate_s = run_slowest;
             s->est_from_runtime = true;
             out->n_est_from_runtime++;
         } else if (opts->walltime == ENG_WALLTIME_KILL) {
-            s->estimate_s = j->time_req_s;
-            s->kill_s = j->time_req_s;
+            s->estimate_s = req;
+            s->kill_s = req;
         } else {
-            s->estimate_s = j->time_req_s;
-            if (run_slowest > j->time_req_s) {
+            s->estimate_s = req;
+            if (run_slowest > req) {
                 s->estimate_s = run_slowest;
                 out->n_extended++;
             }

@@ -7,14 +7,19 @@
  *   the reverse with procs_field = ENG_PROCS_REQ.
  * - Units: under node allocation ceil(procs / cores per node of the pool),
  *   under core allocation procs.
- * - Pool: SWF queue (field 15) routed by eng_platform_route().
+ * - Pool: SWF queue (field 15), or partition (field 16) on a platform whose
+ *   hosts name partitions, routed by eng_platform_route().
  * - Dropped, each counted under its reason and never silently:
  *   no-runtime (field 4 is -1), no-procs (fields 5 and 8 both <= 0),
  *   no-pool (no host serves its queue), too-large (more units than its
  *   pool), no-submit (field 2 is -1: the job cannot be placed in time),
  *   duplicate-id (a job number that an earlier line carries: the job of
  *   the smallest source line keeps it, or at equal lines the earlier job of
- *   the array; checked before the other reasons). The reader has merged
+ *   the array; checked before the other reasons), over-queue-limit (the
+ *   platform's queue_limits give the job's queue a max_nodes below the
+ *   job's nodes, or a max_runtime_s below its requested time: Slurm with
+ *   EnforcePartLimits rejects such a job at submission; eng_platform.h).
+ *   The reader has merged
  *   partial-execution lines by then, so only true repeats are dropped, and
  *   job numbers are unique among the simulated jobs.
  * - Estimate (what policies plan with) and kill limit:
@@ -27,6 +32,10 @@
  *   EASY's and conservative's guarantees true on heterogeneous hosts.
  *   Estimates under one second are planned as one second: a profile cannot
  *   reserve a zero-length window.
+ * - Queue limits: a job without a requested time whose queue has a
+ *   max_runtime_s is given that time as its request (Slurm gives a job
+ *   without a time limit its partition's MaxTime), so it is planned with it
+ *   and, in kill mode, killed at it (n_queue_time counts them).
  * - Job type: SWF field 15 (queue) by default, as in the job-bundling study
  *   (Baranov & Lyakhovets 2022), or field 16 (partition) or 14 (executable).
  *   On a platform whose pools are routed by queue, types and queues are then
@@ -71,7 +80,9 @@ typedef enum eng_walltime { ENG_WALLTIME_KILL = 0, ENG_WALLTIME_EXTEND = 1 } eng
     X(NO_POOL, "no-pool", "no host serves the job's queue")                                        \
     X(TOO_LARGE, "too-large", "needs more resources than its pool has")                            \
     X(NO_SUBMIT, "no-submit", "submit time unknown (field 2 is -1)")                               \
-    X(DUPLICATE_ID, "duplicate-id", "job number already used by an earlier line (field 1)")
+    X(DUPLICATE_ID, "duplicate-id", "job number already used by an earlier line (field 1)")        \
+    X(OVER_LIMIT, "over-queue-limit",                                                              \
+      "asks more nodes or time than its queue allows (platform property queue_limits)")
 
 typedef enum eng_drop {
 #define ENG_DROP_ENUM(name, key, text) ENG_DROP_##name,
@@ -153,6 +164,7 @@ typedef struct eng_prepared {
     size_t n_est_from_runtime; /* no requested time */
     size_t n_extended;         /* extend mode: estimate raised to the run time */
     size_t n_overrun;          /* run time exceeds requested time (killed in kill mode) */
+    size_t n_queue_time;       /* no requested time: given the queue's max_runtime_s */
     double init_share;         /* the target share, NAN if none */
     bool init_unplanned;       /* the options' init_unplanned: estimates exclude init_s */
     size_t n_types;            /* distinct job types among simulated jobs */

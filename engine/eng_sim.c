@@ -61,7 +61,7 @@
 /* ---- platform loading ------------------------------------------------- */
 
 typedef struct zone_props {
-    const char *cores, *price_per_s, *queues, *occupation, *island;
+    const char *cores, *price_per_s, *queues, *partitions, *occupation, *island;
 } zone_props;
 
 static void walk_zone(sg_netzone_t z, zone_props inherited, zone_props *per_host, size_t n)
@@ -74,6 +74,8 @@ static void walk_zone(sg_netzone_t z, zone_props inherited, zone_props *per_host
         mine.price_per_s = v;
     if ((v = sg_zone_get_property_value(z, "queues")))
         mine.queues = v;
+    if ((v = sg_zone_get_property_value(z, "partitions")))
+        mine.partitions = v;
     if ((v = sg_zone_get_property_value(z, "occupation_probability")))
         mine.occupation = v;
     if ((v = sg_zone_get_property_value(z, "island")))
@@ -175,6 +177,7 @@ int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
             .cores = host_prop(list[i], "cores", zp[i].cores),
             .price_per_s = host_prop(list[i], "price_per_s", zp[i].price_per_s),
             .queues = host_prop(list[i], "queues", zp[i].queues),
+            .partitions = host_prop(list[i], "partitions", zp[i].partitions),
             .occupation = host_prop(list[i], "occupation_probability", zp[i].occupation),
             .island = host_prop(list[i], "island", zp[i].island),
             .power = host_power_props(list[i]),
@@ -197,6 +200,11 @@ int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
     const char *ref = sg_zone_get_property_value(sg_zone_get_root(), "ref_speed");
     int rc = nomem ? eng_diag_set(d, ENG_NOMEM, "%s: out of memory", path)
                    : eng_platform_build(path, desc, n, ref, out, d);
+    const char *limits = sg_zone_get_property_value(sg_zone_get_root(), "queue_limits");
+    if (rc == ENG_OK && (rc = eng_platform_set_limits(*out, limits, d)) != ENG_OK) {
+        eng_platform_destroy(*out);
+        *out = NULL;
+    }
     for (size_t i = 0; i < n; i++)
         free(speeds[i]);
     free(speeds);

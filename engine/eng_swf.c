@@ -1184,3 +1184,94 @@ int eng_swf_write(const char *path, const eng_workload *w, const eng_swf_write_o
     }
     return eng_afile_commit(&a, d);
 }
+
+/* ------------------------------------------------------------------ */
+/* Queue and Partition lines                                           */
+
+/* Reads the KEY=VALUE words of one line into c. */
+static void class_details(const char *t, size_t len, eng_swf_class *c)
+{
+    static const char *const keys[] = {"MaxRuntime=", "MaxNodes=", "MaxProcs="};
+    for (size_t i = 0; i < len; i++) {
+        if (i > 0 && t[i - 1] != ' ' && t[i - 1] != '\t' && t[i - 1] != '(' && t[i - 1] != ',')
+            continue;
+        for (size_t k = 0; k < 3; k++) {
+            size_t kl = strlen(keys[k]);
+            if (i + kl >= len || strncmp(t + i, keys[k], kl) != 0)
+                continue;
+            char *end;
+            errno = 0;
+            double v = strtod(t + i + kl, &end);
+            if (end == t + i + kl || errno || !(v > 0) || !isfinite(v))
+                continue;
+            if (k == 0)
+                c->max_runtime_s = v;
+            else if (v <= (double)INT32_MAX && v == floor(v))
+                *(k == 1 ? &c->max_nodes : &c->max_procs) = (int64_t)v;
+        }
+    }
+}
+
+int eng_swf_classes(const eng_swf_header *h, const char *key, eng_swf_class **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    for (size_t i = 0; i < h->n_kv; i++) {
+        if (strcmp(h->kv[i].key, key) != 0)
+            continue;
+        if (eng_grow(out, &cap, *n + 1, sizeof **out)) {
+            free(*out);
+            *out = NULL;
+            *n = 0;
+            return ENG_NOMEM;
+        }
+        eng_swf_class *c = &(*out)[(*n)++];
+        const char *t = h->kv[i].value;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        size_t len = strcspn(t, "\n");
+        while (len > 0 && (t[len - 1] == ' ' || t[len - 1] == '\t'))
+            len--;
+        *c = (eng_swf_class){.number = -1,
+                             .text = t,
+                             .text_len = len,
+                             .max_runtime_s = -1,
+                             .max_nodes = -1,
+                             .max_procs = -1};
+        size_t p = 0;
+        while (p < len && t[p] >= '0' && t[p] <= '9')
+            p++;
+        if (p > 0 && p < 19 && (p == len || t[p] == ' ' || t[p] == '\t')) {
+            c->number = strtoll(t, NULL, 10);
+            while (p < len && (t[p] == ' ' || t[p] == '\t'))
+                p++;
+            size_t w = 0;
+            while (p + w < len && t[p + w] != ' ' && t[p + w] != '\t' && w + 1 < sizeof c->name)
+                w++;
+            memcpy(c->name, t + p, w);
+            c->name[w] = '\0';
+        }
+        class_details(t, len, c);
+    }
+    return ENG_OK;
+}
+
+size_t eng_swf_value_parts(const char *value, int64_t *parts, size_t max)
+{
+    const char *open = value ? strchr(value, '(') : NULL;
+    const char *close = open ? strchr(open, ')') : NULL;
+    size_t n = 0;
+    for (const char *p = open; p && p < close && n < max;) {
+        while (p < close && (*p < '0' || *p > '9'))
+            p++;
+        if (p >= close)
+            break;
+        char *end;
+        long long v = strtoll(p, &end, 10);
+        if (v > 0 && v <= INT32_MAX)
+            parts[n++] = v;
+        p = end;
+    }
+    return n;
+}

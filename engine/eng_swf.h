@@ -98,6 +98,32 @@ typedef struct eng_swf_header {
     const char *queues_text, *partitions_text; /* "Queues:" and "Partitions:" */
 } eng_swf_header;
 
+/* One "; Queue:" or "; Partition:" header line, read as SWF 2.1 defines
+ * it, "NUMBER NAME (optional details)". The details may carry the header's
+ * own keys as KEY=VALUE words (case as in the header: MaxRuntime=S,
+ * MaxNodes=N, MaxProcs=N); for a queue they are its limits (the longest
+ * run time, the most nodes or processors a job may ask), for a partition
+ * its size. Anything else in the line is free text, kept in `text`. */
+typedef struct eng_swf_class {
+    int64_t number;       /* -1: the line does not start with a number */
+    const char *text;     /* the line (the value's first line), borrowed from the header */
+    size_t text_len;      /* its length, without the continuation lines */
+    char name[64];        /* the word after the number, "" when none */
+    double max_runtime_s; /* MaxRuntime=S, else -1 */
+    int64_t max_nodes;    /* MaxNodes=N, else -1 */
+    int64_t max_procs;    /* MaxProcs=N, else -1 */
+} eng_swf_class;
+
+/* The header's entries of key ("Queue" or "Partition") in file order.
+ * *out is new (the caller frees it; NULL when there are none); its text
+ * is borrowed from h. ENG_OK or ENG_NOMEM. */
+int eng_swf_classes(const eng_swf_header *h, const char *key, eng_swf_class **out, size_t *n);
+
+/* The numbers in parentheses of a Max* header value, the per-partition
+ * counts the SWF definition allows ("1173 (1152 + 21)" gives 1152 and
+ * 21): at most max of them into parts; returns how many (0: none). */
+size_t eng_swf_value_parts(const char *value, int64_t *parts, size_t max);
+
 typedef struct eng_workload {
     char *path; /* as given to the reader, or a label for generated ones */
     eng_swf_header hdr;

@@ -65,10 +65,40 @@
  *     Slurm's main scheduler starts about 0.3 s after the event and its
  *     backfill thread's passes drift by the time each pass takes;
  *   - no sched_interval full pass, default_queue_depth or
- *     partition_job_depth limits, no bf_continue, bf_max_job_user, QOS,
- *     association limits, nice values, TRES weights, FairShareDampeningFactor,
+ *     partition_job_depth limits, no bf_continue, bf_max_job_user, QOS
+ *     or association limits other than the per-user ones below, nice values, TRES weights, FairShareDampeningFactor,
  *     PriorityUsageResetPeriod or multi-level account trees; a host failure
  *     is handled as an end (no reboot or node states).
+ *
+ * Per-user limits (off unless given; SWF field 12 is the user), the QOS
+ * limits of Slurm's resource limits documentation, named as sacctmgr names
+ * them and written in lower case as every option here:
+ *   - max_jobs_per_user (MaxJobsPerUser): jobs of one user running at
+ *     once. A job whose user is at the limit is skipped by both
+ *     schedulers (Slurm's reason QOSMaxJobsPerUserLimit): it neither
+ *     starts nor stops the main scheduler, and backfill plans nothing for
+ *     it, so a job of lower priority may start before it;
+ *   - max_submit_jobs_per_user (MaxSubmitJobsPerUser): jobs of one user
+ *     queued and running. Slurm rejects a submission beyond it (sbatch
+ *     fails). A replay holds it instead: of a user's queued jobs, only the
+ *     first (limit - running) in submit order are visible to the
+ *     schedulers, the rest wait as if not yet submitted and come in as the
+ *     user's jobs end. Why not reject: the log's job did run, so its user
+ *     submitted it again once below the limit; dropping it would remove
+ *     work the machine did. Its wait and its age still count from the
+ *     logged submit (the log records no resubmission);
+ *   - max_tres_per_user (MaxTRESPerUser=node=N,cpu=N): nodes (units under
+ *     --alloc node) and cpus (a unit's cores under node allocation, the
+ *     units under core allocation) the running jobs of one user hold
+ *     together; a job that would pass a cap is skipped as above. A job
+ *     larger than a cap by itself starts when its user runs nothing, where
+ *     Slurm would leave it pending forever (or reject it with
+ *     DenyOnLimit): the log says it ran;
+ *   - with any of them keep_reservation=yes is refused: a promised start
+ *     could be broken by the limit when it comes.
+ * The counts are rebuilt at each call from the running jobs (O(r log u)
+ * for u users) and followed through the call's starts; the hold walks the
+ * queue once (O(q log u)).
  *
  * Islands (eng_policy.h; POL_FLAG_ISLANDS). Slurm's topology-aware
  * selection (TopologyPlugin=topology/tree with select/cons_tres) places a
@@ -124,6 +154,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A user as the per-user limits count it. */
+typedef struct slurm_user {
+    int64_t id;
+    int64_t run_jobs, run_nodes, run_cpus; /* its running jobs, this call's starts included */
+    int64_t seen;                          /* its queued jobs met in submit order */
+} slurm_user;
+
 /* What the backfill plan counts (see "The plan" above). */
 typedef enum slurm_plan {
     PLAN_COUNT,   /* one profile of the pool's units */
@@ -165,6 +202,15 @@ typedef struct slurm_state {
     int32_t *hroom; /* n_hosts: cores a host can give over the window tried */
     double *cand;
     size_t cap_cand;
+    /* Per-user limits (see "Per-user limits"; 0: no limit) */
+    bool limits;
+    int64_t lim_jobs, lim_submit, lim_nodes, lim_cpus;
+    int64_t cpus_per_unit;
+    slurm_user *users; /* every user seen, sorted by id */
+    size_t n_users, cap_users;
+    uint8_t *sub_held; /* per job: 1 while max_submit_jobs_per_user holds it */
+    uint8_t *limited;  /* per job: 1 once a limit made it wait */
+    uint64_t n_limited;
 } slurm_state;
 
 #define SLURM_WEIGHT(k, what)                                                                      \
@@ -279,6 +325,25 @@ static const pol_option slurm_options[] = {
      .type = POL_OPT_BOOL,
      .help = "every plan is redone at each pass, as Slurm does (yes = the top waiting job keeps "
              "its planned start, promised)"},
+    {.key = "max_jobs_per_user",
+     .type = POL_OPT_INT,
+     .min = 1,
+     .max = INT32_MAX,
+     .absent = "no limit",
+     .help = "MaxJobsPerUser: jobs of one user (SWF field 12) running at once; the others are "
+             "skipped by both schedulers"},
+    {.key = "max_submit_jobs_per_user",
+     .type = POL_OPT_INT,
+     .min = 1,
+     .max = INT32_MAX,
+     .absent = "no limit",
+     .help = "MaxSubmitJobsPerUser: jobs of one user queued and running; a submission beyond it is "
+             "held until the user is below it (Slurm rejects it; the log says it ran)"},
+    {.key = "max_tres_per_user",
+     .type = POL_OPT_STRING,
+     .metavar = "node=N,cpu=N (either or both)",
+     .absent = "no limit",
+     .help = "MaxTRESPerUser: nodes and cpus the running jobs of one user hold together"},
     POL_PREDICT_OPTION,
     {0},
 };
@@ -307,6 +372,9 @@ static void slurm_fini(void *state)
     free(s->named);
     free(s->named_units);
     free(s->cand);
+    free(s->users);
+    free(s->sub_held);
+    free(s->limited);
 }
 
 /* The per-island and per-host state: islands (setup->n_islands > 0) need
@@ -360,6 +428,162 @@ static void read_options(slurm_state *s, const pol_setup *setup)
     s->book_nodes = pol_opt_choice(setup, "bf_reserve") == 0;
 }
 
+/* ---- per-user limits ---------------------------------------------------- */
+
+/* Reads "node=N,cpu=N" (either or both, each at most once) into the caps. */
+static int parse_tres(slurm_state *s, const char *text, char *err, size_t errlen)
+{
+    const char *p = text;
+    while (*p) {
+        const char *eq = strchr(p, '=');
+        size_t klen = eq ? (size_t)(eq - p) : 0;
+        int64_t *cap = klen == 4 && strncmp(p, "node", 4) == 0  ? &s->lim_nodes
+                       : klen == 3 && strncmp(p, "cpu", 3) == 0 ? &s->lim_cpus
+                                                                : NULL;
+        char *end;
+        long long n = cap ? strtoll(eq + 1, &end, 10) : 0;
+        if (!cap || *cap || end == eq + 1 || n < 1 || n > INT32_MAX ||
+            (*end != ',' && *end != '\0')) {
+            snprintf(err, errlen,
+                     "max_tres_per_user: expected node=N and/or cpu=N (N a positive integer, "
+                     "each once, comma-separated), got '%s'",
+                     text);
+            return ENG_INVAL;
+        }
+        *cap = n;
+        p = *end == ',' ? end + 1 : end;
+        if (*end == ',' && !*p) {
+            snprintf(err, errlen, "max_tres_per_user: a trailing comma in '%s'", text);
+            return ENG_INVAL;
+        }
+    }
+    return ENG_OK;
+}
+
+static int limits_init(slurm_state *s, const pol_setup *setup, char *err, size_t errlen)
+{
+    if (pol_opt_given(setup, "max_jobs_per_user"))
+        s->lim_jobs = pol_opt_int(setup, "max_jobs_per_user");
+    if (pol_opt_given(setup, "max_submit_jobs_per_user"))
+        s->lim_submit = pol_opt_int(setup, "max_submit_jobs_per_user");
+    const char *tres = pol_opt_given(setup, "max_tres_per_user")
+                           ? pol_opt_str(setup, "max_tres_per_user")
+                           : NULL;
+    int rc = tres ? parse_tres(s, tres, err, errlen) : ENG_OK;
+    if (rc)
+        return rc;
+    if (s->lim_nodes && setup->alloc == POL_ALLOC_CORE) {
+        snprintf(err, errlen,
+                 "max_tres_per_user=node=... counts whole nodes: use cpu=... under --alloc core");
+        return ENG_INVAL;
+    }
+    s->limits = s->lim_jobs || s->lim_submit || s->lim_nodes || s->lim_cpus;
+    if (!s->limits)
+        return ENG_OK;
+    if (s->keep) {
+        snprintf(err, errlen,
+                 "keep_reservation=yes with per-user limits: a promised start could be broken "
+                 "by a limit when it comes");
+        return ENG_INVAL;
+    }
+    /* A unit's cpus: one under core allocation, else the pool's smallest host. */
+    s->cpus_per_unit = 1;
+    for (size_t h = 0; setup->alloc == POL_ALLOC_NODE && h < setup->n_hosts; h++)
+        if (h == 0 || setup->hosts[h].cores < s->cpus_per_unit)
+            s->cpus_per_unit = setup->hosts[h].cores;
+    size_t n = setup->n_jobs ? setup->n_jobs : 1;
+    s->sub_held = calloc(n, 1);
+    s->limited = calloc(n, 1);
+    if (!s->sub_held || !s->limited) {
+        snprintf(err, errlen, "out of memory");
+        return ENG_NOMEM;
+    }
+    return ENG_OK;
+}
+
+/* The place of user id in the sorted users, or where it would go. */
+static size_t user_pos(const slurm_state *s, int64_t id)
+{
+    size_t lo = 0, hi = s->n_users;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->users[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static slurm_user *user_of(slurm_state *s, int64_t id)
+{
+    size_t k = user_pos(s, id);
+    return k < s->n_users && s->users[k].id == id ? &s->users[k] : NULL;
+}
+
+static int user_add(slurm_state *s, int64_t id)
+{
+    size_t k = user_pos(s, id);
+    if (k < s->n_users && s->users[k].id == id)
+        return ENG_OK;
+    if (eng_grow(&s->users, &s->cap_users, s->n_users + 1, sizeof *s->users))
+        return ENG_NOMEM;
+    memmove(&s->users[k + 1], &s->users[k], (s->n_users - k) * sizeof *s->users);
+    s->users[k] = (slurm_user){.id = id};
+    s->n_users++;
+    return ENG_OK;
+}
+
+static int64_t job_cpus(const slurm_state *s, const pol_job *j)
+{
+    return (int64_t)j->units * s->cpus_per_unit;
+}
+
+/* A start counted against its user's limits. */
+static void limits_start(slurm_state *s, const pol_job *j)
+{
+    slurm_user *u = s->limits ? user_of(s, j->user) : NULL;
+    if (!u)
+        return;
+    u->run_jobs++;
+    u->run_nodes += j->units;
+    u->run_cpus += job_cpus(s, j);
+}
+
+/* The users' counts from the running jobs, and the holds of
+ * max_submit_jobs_per_user from the queue in submit order. */
+static void limits_tally(slurm_state *s, const pol_view *v)
+{
+    for (size_t k = 0; k < s->n_users; k++)
+        s->users[k] = (slurm_user){.id = s->users[k].id};
+    for (size_t r = 0; r < v->n_running; r++)
+        limits_start(s, v->running[r]);
+    for (size_t q = 0; s->lim_submit && q < v->n_queue; q++) {
+        const pol_job *j = v->queue[q];
+        slurm_user *u = user_of(s, j->user);
+        s->sub_held[j->idx] = u && u->run_jobs + u->seen >= s->lim_submit;
+        if (u)
+            u->seen++;
+    }
+}
+
+/* May j start now as far as its user's limits go? */
+static bool limits_allow(slurm_state *s, const pol_job *j)
+{
+    if (!s->limits)
+        return true;
+    slurm_user *u = user_of(s, j->user);
+    bool ok = u && !s->sub_held[j->idx] && !(s->lim_jobs && u->run_jobs >= s->lim_jobs);
+    if (ok && u->run_jobs > 0) /* a job over a cap by itself runs alone */
+        ok = !(s->lim_nodes && u->run_nodes + j->units > s->lim_nodes) &&
+             !(s->lim_cpus && u->run_cpus + job_cpus(s, j) > s->lim_cpus);
+    if (!ok && !s->limited[j->idx]) {
+        s->limited[j->idx] = 1;
+        s->n_limited++;
+    }
+    return ok;
+}
+
 static int slurm_init(void *state, const pol_setup *setup, char *err, size_t errlen)
 {
     slurm_state *s = state;
@@ -367,7 +591,8 @@ static int slurm_init(void *state, const pol_setup *setup, char *err, size_t err
     s->pinned = -1;
     s->next_bf_s = s->last_bf_s = -INFINITY;
     read_options(s, setup);
-    if ((rc = pol_predict_init(&s->pred, setup, err, errlen)) ||
+    if ((rc = limits_init(s, setup, err, errlen)) ||
+        (rc = pol_predict_init(&s->pred, setup, err, errlen)) ||
         (rc = slurm_mf_init(&s->mf, setup, err, errlen)))
         goto fail;
     /* Whole hosts are units where every host has one core. */
@@ -398,6 +623,8 @@ static int slurm_on_submit(void *state, const pol_view *v, const pol_job *job)
         return rc;
     s->dirty = true;
     if ((rc = slurm_mf_submit(&s->mf, job, v->now_s)))
+        return rc;
+    if (s->limits && (rc = user_add(s, job->user)))
         return rc;
     return pol_predict_submit(&s->pred, job);
 }
@@ -832,6 +1059,7 @@ static int start(slurm_state *s, const pol_view *v, pol_out *out, const pol_job 
     *free_units -= j->units;
     if (j->idx == s->pinned)
         s->pinned = -1;
+    limits_start(s, j);
     return slurm_mf_start(&s->mf, j, v->now_s);
 }
 
@@ -899,7 +1127,7 @@ static int backfill(slurm_state *s, const pol_view *v, pol_out *out, size_t from
     double until = v->now_s + s->bf_window_s;
     for (size_t k = from; k < v->n_queue && tested < s->bf_max_job_test; k++) {
         const pol_job *j = s->order[k].job;
-        if (started[k] || j->idx == s->pinned)
+        if (started[k] || j->idx == s->pinned || !limits_allow(s, j))
             continue;
         tested++;
         if (fits_now(s, v, j, *free_units)) {
@@ -967,6 +1195,8 @@ static int slurm_schedule(void *state, const pol_view *engine_view, pol_out *out
         pol_out_wakeup(out, calc);
     if ((rc = order_queue(s, v)))
         return rc;
+    if (s->limits)
+        limits_tally(s, v);
 
     /* 2. The plan of the running jobs, and the kept reservation in it. */
     rc = s->plan_kind == PLAN_HOSTS     ? hosts_build(s, v)
@@ -999,8 +1229,8 @@ static int slurm_schedule(void *state, const pol_view *engine_view, pol_out *out
     size_t k = 0;
     for (; rc == ENG_OK && k < v->n_queue; k++) {
         const pol_job *j = s->order[k].job;
-        if (started[k])
-            continue;
+        if (started[k] || (j->idx != s->pinned && !limits_allow(s, j)))
+            continue; /* held by its user's limits: skipped, not waited for */
         if (j->idx == s->pinned || !fits_now(s, v, j, free_units))
             break; /* the rest of the partition stays pending behind it */
         rc = start(s, v, out, j, &free_units);
@@ -1029,6 +1259,9 @@ static void slurm_report(void *state, char *buf, size_t len)
     slurm_state *s = state;
     snprintf(buf, len, "bf_passes=%llu bf_starts=%llu accounts=%zu",
              (unsigned long long)s->n_passes, (unsigned long long)s->n_bf_starts, s->mf.n_acct);
+    size_t used = strlen(buf);
+    if (s->limits && used < len)
+        snprintf(buf + used, len - used, " limited=%llu", (unsigned long long)s->n_limited);
     pol_predict_report(&s->pred, buf, len);
 }
 

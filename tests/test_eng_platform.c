@@ -1,9 +1,10 @@
 /* test_eng_platform.c — the platform model built from host descriptions:
- * natural name order, properties, pools, routing, errors. */
+ * natural name order, properties, pools, routing, per-queue limits, errors. */
 #include "bl_test.h"
 #include "eng_platform.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static int build(const eng_host_desc *d, size_t n, const char *ref, eng_platform **p,
@@ -170,6 +171,109 @@ static void test_island_errors(void)
     CU_ASSERT_PTR_NULL(p);
 }
 
+
+/* queue_limits: entries in any order, sorted by queue; limits looked up
+ * per queue; errors name the file and the entry; save and restore keep
+ * them. */
+static void test_queue_limits(void)
+{
+    eng_host_desc d[] = {{.name = "n1", .speed_flops = 1e9, .sg_cores = 1}};
+    eng_platform *p;
+    eng_diag diag;
+    CU_ASSERT_EQUAL_FATAL(build(d, 1, NULL, &p, &diag), 0);
+    CU_ASSERT_EQUAL(eng_platform_set_limits(p, NULL, &diag), 0);
+    CU_ASSERT_EQUAL(p->n_limits, 0);
+    CU_ASSERT_PTR_NULL(eng_platform_limits(p, 1));
+    CU_ASSERT_EQUAL_FATAL(
+        eng_platform_set_limits(p, "3:max_nodes=64  1:max_runtime_s=3600,max_nodes=8\n", &diag), 0);
+    CU_ASSERT_EQUAL_FATAL(p->n_limits, 2);
+    const eng_queue_limit *l1 = eng_platform_limits(p, 1), *l3 = eng_platform_limits(p, 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l3);
+    CU_ASSERT_EQUAL(p->limits[0].queue, 1);
+    CU_ASSERT_DOUBLE_EQUAL(l1->max_runtime_s, 3600, 0);
+    CU_ASSERT_EQUAL(l1->max_nodes, 8);
+    CU_ASSERT(isinf(l3->max_runtime_s));
+    CU_ASSERT_EQUAL(l3->max_nodes, 64);
+    CU_ASSERT_PTR_NULL(eng_platform_limits(p, 2));
+    /* save and restore */
+    FILE *f = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(eng_platform_save(f, p), 0);
+    rewind(f);
+    eng_platform *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_platform_restore(f, "p.xml", &q, &diag), 0);
+    fclose(f);
+    CU_ASSERT_EQUAL(q->n_limits, 2);
+    CU_ASSERT_EQUAL(eng_platform_limits(q, 1)->max_nodes, 8);
+    eng_platform_destroy(q);
+    static const char *const bad[] = {
+        "1:max_nodes=0",      "x:max_nodes=2", "1:max_time=5", "1:max_nodes=2,max_nodes=3", "1:",
+        "1:max_runtime_s=-1", "1:max_nodes=2,"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        eng_diag_clear(&diag);
+        CU_ASSERT_EQUAL(eng_platform_set_limits(p, bad[i], &diag), ENG_PLATFORM);
+        char want[80];
+        snprintf(want, sizeof want, "p.xml: property queue_limits: entry '%s': expected", bad[i]);
+        CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, want));
+    }
+    eng_diag_clear(&diag);
+    CU_ASSERT_EQUAL(eng_platform_set_limits(p, "2:max_nodes=1 2:max_runtime_s=5", &diag),
+                    ENG_PLATFORM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "queue 2 listed twice"));
+    eng_platform_destroy(p);
+}
+
+
+/* partitions in place of queues: pools by SWF field 16, labelled so;
+ * a host naming both, or hosts naming each, is an error; save and
+ * restore keep the field. */
+static void test_partitions(void)
+{
+    eng_host_desc d[] = {
+        {.name = "a1", .speed_flops = 1e9, .sg_cores = 1, .partitions = "1,3"},
+        {.name = "b1", .speed_flops = 1e9, .sg_cores = 1, .partitions = "2"},
+        {.name = "c1", .speed_flops = 1e9, .sg_cores = 1},
+    };
+    eng_platform *p;
+    eng_diag diag;
+    CU_ASSERT_EQUAL_FATAL(build(d, 3, NULL, &p, &diag), 0);
+    CU_ASSERT_TRUE(p->by_partition);
+    CU_ASSERT_EQUAL_FATAL(p->n_pools, 3);
+    CU_ASSERT_STRING_EQUAL(p->pools[0].label, "partitions 1,3");
+    CU_ASSERT_STRING_EQUAL(p->pools[1].label, "partition 2");
+    CU_ASSERT_STRING_EQUAL(p->pools[2].label, "all partitions");
+    CU_ASSERT_EQUAL(eng_platform_route(p, 3), 0);
+    CU_ASSERT_EQUAL(eng_platform_route(p, 2), 1);
+    CU_ASSERT_EQUAL(eng_platform_route(p, 7), 2);
+    FILE *f = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(eng_platform_save(f, p), 0);
+    rewind(f);
+    eng_platform *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_platform_restore(f, "p.xml", &q, &diag), 0);
+    fclose(f);
+    CU_ASSERT_TRUE(q->by_partition);
+    CU_ASSERT_STRING_EQUAL(q->pools[0].label, "partitions 1,3");
+    eng_platform_destroy(q);
+    eng_platform_destroy(p);
+    eng_host_desc both[] = {
+        {.name = "a1", .speed_flops = 1e9, .sg_cores = 1, .queues = "1", .partitions = "1"}};
+    CU_ASSERT_EQUAL(build(both, 1, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "p.xml: host a1: properties queues and partitions"));
+    eng_host_desc mixed[] = {
+        {.name = "a1", .speed_flops = 1e9, .sg_cores = 1, .queues = "1"},
+        {.name = "a2", .speed_flops = 1e9, .sg_cores = 1, .partitions = "2"},
+    };
+    CU_ASSERT_EQUAL(build(mixed, 2, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "host a2: property partitions, where other hosts "
+                                            "name queues"));
+    eng_host_desc bad[] = {{.name = "a1", .speed_flops = 1e9, .sg_cores = 1, .partitions = "x"}};
+    CU_ASSERT_EQUAL(build(bad, 1, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(diag.msg, "property partitions: expected comma-separated "
+                                            "partition numbers"));
+}
+
 static void test_speed_units(void)
 {
     double f;
@@ -195,6 +299,8 @@ int bl_suite_eng_platform(void)
     CU_add_test(s, "pools and queue routing", test_pools_and_routing);
     CU_add_test(s, "errors name the file and host", test_errors);
     CU_add_test(s, "speed units", test_speed_units);
+    CU_add_test(s, "per-queue limits (queue_limits)", test_queue_limits);
+    CU_add_test(s, "pools by partition (field 16)", test_partitions);
     CU_add_test(s, "islands", test_islands);
     CU_add_test(s, "malformed island properties", test_island_errors);
     return 0;

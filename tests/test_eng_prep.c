@@ -1,4 +1,5 @@
-/* test_eng_prep.c — processor field, units, drop reasons, estimates. */
+/* test_eng_prep.c — processor field, units, drop reasons, estimates,
+ * queue limits. */
 #include "bl_sched.h"
 #include "bl_test.h"
 #include "eng_metrics.h"
@@ -236,6 +237,103 @@ static void test_req_field_core_alloc_extend(void)
  * Types (field 15): 1 -> runs 100, 300 (mean 200); 2 -> run 50. X = 0.2:
  * S_1 = 0.25 * 200 = 50, S_2 = 12.5; total init 50+50+12.5 = 112.5 over
  * 112.5 + 450 = 562.5: exactly 0.2. Estimates and kill limits grow by S. */
+
+/* Queue limits on 4 nodes of 4 cores, queue 1 max_nodes=2 and
+ * max_runtime_s=100, queue 2 without limits:
+ *  J1 queue 1, 8 procs = 2 nodes, request 100: kept (at both limits);
+ *  J2 queue 1, 9 procs = 3 nodes: over max_nodes, dropped;
+ *  J3 queue 1, request 101 > 100: dropped;
+ *  J4 queue 1, no request, runs 150: given the queue's 100 s, killed at
+ *     100 in kill mode, counted as an overrun and in n_queue_time;
+ *  J5 queue 2, 16 procs, request 500: kept (no limits).
+ * Under core allocation the nodes still count whole nodes: J2's 9 procs
+ * are 3 nodes there too. */
+static void test_queue_limits(void)
+{
+    eng_workload *w = eng_workload_create("limits");
+    eng_job j = eng_job_unknown();
+    j.submit_s = 0, j.runtime_s = 50, j.queue = 1;
+    j.id = 1, j.procs_alloc = 8, j.time_req_s = 100;
+    eng_workload_push(w, &j);
+    j.id = 2, j.procs_alloc = 9;
+    eng_workload_push(w, &j);
+    j.id = 3, j.procs_alloc = 1, j.time_req_s = 101;
+    eng_workload_push(w, &j);
+    j.id = 4, j.time_req_s = -1, j.runtime_s = 150;
+    eng_workload_push(w, &j);
+    j.id = 5, j.queue = 2, j.procs_alloc = 16, j.time_req_s = 500;
+    eng_workload_push(w, &j);
+    eng_platform *p = bl_uniform_platform(4, 4);
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(eng_platform_set_limits(p, "1:max_nodes=2,max_runtime_s=100", &d), 0);
+    for (int alloc = 0; alloc < 2; alloc++) {
+        eng_prepared prep;
+        eng_prep_opts o = eng_prep_defaults();
+        o.alloc = alloc ? POL_ALLOC_CORE : POL_ALLOC_NODE;
+        CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+        CU_ASSERT_EQUAL(prep.n_jobs, 3);
+        CU_ASSERT_EQUAL(prep.n_dropped[ENG_DROP_OVER_LIMIT], 2);
+        CU_ASSERT_EQUAL(prep.drop[1], ENG_DROP_OVER_LIMIT);
+        CU_ASSERT_EQUAL(prep.drop[2], ENG_DROP_OVER_LIMIT);
+        CU_ASSERT_EQUAL(prep.jobs[0].id, 1);
+        CU_ASSERT_EQUAL(prep.jobs[1].id, 4);
+        CU_ASSERT_DOUBLE_EQUAL(prep.jobs[1].estimate_s, 100, 0);
+        CU_ASSERT_DOUBLE_EQUAL(prep.jobs[1].kill_s, 100, 0);
+        CU_ASSERT_FALSE(prep.jobs[1].est_from_runtime);
+        CU_ASSERT_EQUAL(prep.n_queue_time, 1);
+        CU_ASSERT_EQUAL(prep.n_overrun, 1);
+        CU_ASSERT_EQUAL(prep.jobs[2].id, 5);
+        eng_prepared_fini(&prep);
+    }
+    CU_ASSERT_STRING_EQUAL(eng_drop_key(ENG_DROP_OVER_LIMIT), "over-queue-limit");
+    /* Without limits nothing is dropped for them: J2 fits the 4 nodes. */
+    CU_ASSERT_EQUAL(eng_platform_set_limits(p, NULL, &d), 0);
+    eng_prepared prep;
+    eng_prep_opts o = eng_prep_defaults();
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    CU_ASSERT_EQUAL(prep.n_jobs, 5);
+    CU_ASSERT_TRUE(prep.jobs[3].est_from_runtime);
+    eng_prepared_fini(&prep);
+    eng_platform_destroy(p);
+    eng_workload_destroy(w);
+}
+
+
+/* On a platform whose hosts name partitions, jobs go by field 16: h1-h2
+ * serve partition 1, h3-h4 the rest. J1 (queue 1, partition 2) goes to the
+ * catch-all pool, J2 (queue 2, partition 1) to partition 1's pool. */
+static void test_route_by_partition(void)
+{
+    eng_workload *w = eng_workload_create("parts");
+    eng_job j = eng_job_unknown();
+    j.submit_s = 0, j.runtime_s = 10, j.procs_alloc = 1, j.time_req_s = 10;
+    j.id = 1, j.queue = 1, j.partition = 2;
+    eng_workload_push(w, &j);
+    j.id = 2, j.queue = 2, j.partition = 1;
+    eng_workload_push(w, &j);
+    eng_host_desc hd[] = {
+        {.name = "h1", .speed_flops = 1e9, .sg_cores = 1, .partitions = "1"},
+        {.name = "h2", .speed_flops = 1e9, .sg_cores = 1, .partitions = "1"},
+        {.name = "h3", .speed_flops = 1e9, .sg_cores = 1},
+        {.name = "h4", .speed_flops = 1e9, .sg_cores = 1},
+    };
+    eng_platform *p = NULL;
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(eng_platform_build("p.xml", hd, 4, NULL, &p, &d), 0);
+    eng_prepared prep;
+    eng_prep_opts o = eng_prep_defaults();
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(prep.n_jobs, 2);
+    CU_ASSERT_EQUAL(prep.jobs[0].pool, p->catch_all);
+    CU_ASSERT_EQUAL(prep.jobs[1].pool, eng_platform_route(p, 1));
+    CU_ASSERT_NOT_EQUAL(prep.jobs[0].pool, prep.jobs[1].pool);
+    eng_prepared_fini(&prep);
+    eng_platform_destroy(p);
+    eng_workload_destroy(w);
+}
+
 static eng_workload *typed(void)
 {
     eng_workload *w = eng_workload_create("typed");
@@ -419,6 +517,8 @@ int bl_suite_eng_prep(void)
         return 1;
     CU_add_test(s, "field 5 first, units, drops, estimates", test_alloc_field_and_drops);
     CU_add_test(s, "field 8 first, core allocation, extend", test_req_field_core_alloc_extend);
+    CU_add_test(s, "queue limits: drops and the queue's time", test_queue_limits);
+    CU_add_test(s, "pools by partition (field 16)", test_route_by_partition);
     CU_add_test(s, "initialization from a share, per type", test_init_share);
     CU_add_test(s, "realised initialization share", test_init_share_realised);
     CU_add_test(s, "initialization table", test_init_table);

@@ -1044,6 +1044,60 @@ static void test_kth_log(void)
     eng_workload_destroy(w);
 }
 
+
+/* Queue and Partition lines: number, name, the header's own keys in the
+ * details (MaxRuntime, MaxNodes, MaxProcs), free text kept, a line that
+ * does not start with a number (-1), continuation lines left out of the
+ * line; Max* per-partition counts in parentheses. */
+static void test_queue_lines(void)
+{
+    const char *path = bl_write_tmp("queues.swf",
+                                    "; MaxNodes: 24 (16 + 8)\n"
+                                    "; MaxProcs: 64 (32, 32)\n"
+                                    "; Queue: 1 short MaxRuntime=3600 MaxNodes=4\n"
+                                    "; Queue:  2  long (MaxProcs=16, 2 days)\n"
+                                    ";   more about queue 2\n"
+                                    "; Queue: batch jobs\n"
+                                    "; Partition: 1 thin MaxNodes=16 MaxProcs=32\n" LINE(1, 0));
+    eng_workload *w = read_ok(path, NULL);
+    if (!w)
+        return;
+    eng_swf_class *q = NULL, *pt = NULL;
+    size_t nq = 0, np = 0;
+    CU_ASSERT_EQUAL(eng_swf_classes(&w->hdr, "Queue", &q, &nq), ENG_OK);
+    CU_ASSERT_EQUAL(eng_swf_classes(&w->hdr, "Partition", &pt, &np), ENG_OK);
+    CU_ASSERT_EQUAL_FATAL(nq, 3);
+    CU_ASSERT_EQUAL(q[0].number, 1);
+    CU_ASSERT_STRING_EQUAL(q[0].name, "short");
+    CU_ASSERT_DOUBLE_EQUAL(q[0].max_runtime_s, 3600, 0);
+    CU_ASSERT_EQUAL(q[0].max_nodes, 4);
+    CU_ASSERT_EQUAL(q[0].max_procs, -1);
+    CU_ASSERT_EQUAL(q[1].number, 2);
+    CU_ASSERT_STRING_EQUAL(q[1].name, "long");
+    CU_ASSERT_EQUAL(q[1].max_procs, 16);
+    CU_ASSERT_DOUBLE_EQUAL(q[1].max_runtime_s, -1, 0);
+    CU_ASSERT_EQUAL(q[1].text_len, strlen("2  long (MaxProcs=16, 2 days)"));
+    CU_ASSERT_EQUAL(q[2].number, -1);
+    CU_ASSERT_STRING_EQUAL(q[2].name, "");
+    CU_ASSERT_EQUAL_FATAL(np, 1);
+    CU_ASSERT_EQUAL(pt[0].max_nodes, 16);
+    CU_ASSERT_EQUAL(pt[0].max_procs, 32);
+    int64_t parts[4];
+    CU_ASSERT_EQUAL(eng_swf_value_parts(kv_get(w, "MaxNodes", 0), parts, 4), 2);
+    CU_ASSERT_EQUAL(parts[0], 16);
+    CU_ASSERT_EQUAL(parts[1], 8);
+    CU_ASSERT_EQUAL(eng_swf_value_parts(kv_get(w, "MaxProcs", 0), parts, 1), 1);
+    CU_ASSERT_EQUAL(eng_swf_value_parts("128", parts, 4), 0);
+    free(q);
+    free(pt);
+    eng_swf_class *none = (eng_swf_class *)0x1;
+    size_t nn = 9;
+    CU_ASSERT_EQUAL(eng_swf_classes(&w->hdr, "Partitions", &none, &nn), ENG_OK);
+    CU_ASSERT_PTR_NULL(none);
+    CU_ASSERT_EQUAL(nn, 0);
+    eng_workload_destroy(w);
+}
+
 static void test_sdsc_log(void)
 {
     const char *path = bl_trace("SDSC-SP2-1998-4.2-cln.swf.gz");
@@ -1060,6 +1114,17 @@ static void test_sdsc_log(void)
     CU_ASSERT_STRING_EQUAL(w->hdr.time_zone_string, "US/Pacific");
     CU_ASSERT_EQUAL(kv_count(w, "Queue"), 7);
     CU_ASSERT_STRING_EQUAL(kv_get(w, "Queue", 6), "6  No_Class");
+    eng_swf_class *q = NULL;
+    size_t nq = 0;
+    CU_ASSERT_EQUAL(eng_swf_classes(&w->hdr, "Queue", &q, &nq), ENG_OK);
+    CU_ASSERT_EQUAL(nq, 7);
+    if (nq == 7) {
+        CU_ASSERT_EQUAL(q[6].number, 6);
+        CU_ASSERT_STRING_EQUAL(q[6].name, "No_Class");
+        CU_ASSERT_STRING_EQUAL(q[3].name, "normal");
+        CU_ASSERT_EQUAL(q[3].max_nodes, -1); /* the header gives names only */
+    }
+    free(q);
     size_t no_runtime = 0, queued = 0;
     for (size_t i = 0; i < w->n_jobs; i++) {
         no_runtime += w->jobs[i].runtime_s == -1;
@@ -1079,6 +1144,7 @@ int bl_suite_eng_swf(void)
     if (!s)
         return 1;
     CU_add_test(s, "field names, unknown job", test_field_names);
+    CU_add_test(s, "Queue and Partition lines", test_queue_lines);
     CU_add_test(s, "small.swf known answers", test_small_fixture);
     CU_add_test(s, "odd header spacing, notes, free text, keys after data", test_odd_header);
     CU_add_test(s, "header continuation rules", test_inline_header_rules);

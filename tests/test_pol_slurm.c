@@ -1,6 +1,7 @@
 /* test_pol_slurm.c — the slurm policy: hand-computed schedules for the
  * fair-share, age and size factors, the backfill interval, window and job
- * limit, the shares file, planning with islands, option errors, and two
+ * limit, the shares file, planning with islands, the per-user limits
+ * (MaxJobsPerUser, MaxSubmitJobsPerUser, MaxTRESPerUser), option errors, and two
  * runs of a real Slurm 22.05 replayed (tests/data/slurm-ground-truth).
  * Every run has the checker on, so a kept reservation that a later
  * decision broke fails the run. */
@@ -782,6 +783,93 @@ static void test_bad_options(void)
                     ENG_OK);
 }
 
+
+/* Per-user limits (SWF field 12), 1-core hosts, every job run = request
+ * = 100 s, all submitted at 0; with no priority weights the order is the
+ * submit order.
+ *
+ * max_jobs_per_user=1 on 4 hosts: user 1's J1 starts; J2 is at its user's
+ * limit, skipped (not waited for), so user 2's J3 starts at 0 too; J2
+ * starts when J1 ends at 100. Without the limit all three start at 0. */
+static void test_max_jobs_per_user(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 1, 0}, {2, 0, 100, 100, 1, 0}, {3, 0, 100, 100, 1, 0}};
+    static const int64_t users[] = {1, 1, 2};
+    static const pol_kv one[] = {{"max_jobs_per_user", "1"}};
+    static const bl_expect e[] = {{1, 0, 100}, {2, 100, 200}, {3, 0, 100}};
+    run4(jobs, 3, users, one, 1, e, 3, "max_jobs_per_user=1");
+    static const bl_expect free_e[] = {{1, 0, 100}, {2, 0, 100}, {3, 0, 100}};
+    run4(jobs, 3, users, NULL, 0, free_e, 3, "no limit");
+}
+
+/* MaxJobsPerUser against MaxSubmitJobsPerUser, on 2 hosts: user 1 alone
+ * submits J1 and J2 (1 processor) and J3 (2 processors); the size factor
+ * (priority_weight_jobsize=20) puts J3 first.
+ *  max_jobs_per_user=2: J3 starts at 0 on both hosts (one job running);
+ *    J1 does not fit and stops the main scheduler; at 100 J1 and J2 start
+ *    (two running: at the limit, not over it).
+ *  max_submit_jobs_per_user=2: J3 is the user's third job in submit
+ *    order, held; J1 and J2 start at 0; at 100 they end, J3 comes in and
+ *    starts. The hold follows submit order, not priority. */
+static void test_max_submit_holds(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 1, 0}, {2, 0, 100, 100, 1, 0}, {3, 0, 100, 100, 2, 0}};
+    static const int64_t users[] = {1, 1, 1};
+    bl_sched s;
+    static const pol_kv jobs2[] = {{"max_jobs_per_user", "2"}, {"priority_weight_jobsize", "20"}};
+    bl_opts o = {.options = jobs2, .n_options = 2, .users = users};
+    CU_ASSERT_EQUAL(bl_core_run("slurm", jobs, 3, bl_uniform_platform(2, 1), &o, &s), 0);
+    static const bl_expect ej[] = {{3, 0, 100}, {1, 100, 200}, {2, 100, 200}};
+    bl_check(&s, ej, 3, "max_jobs_per_user=2");
+    bl_sched_fini(&s);
+    static const pol_kv sub2[] = {{"max_submit_jobs_per_user", "2"},
+                                  {"priority_weight_jobsize", "20"}};
+    o.options = sub2;
+    CU_ASSERT_EQUAL(bl_core_run("slurm", jobs, 3, bl_uniform_platform(2, 1), &o, &s), 0);
+    static const bl_expect es[] = {{1, 0, 100}, {2, 0, 100}, {3, 100, 200}};
+    bl_check(&s, es, 3, "max_submit_jobs_per_user=2");
+    bl_sched_fini(&s);
+}
+
+/* MaxTRESPerUser on 4 hosts of 1 core (a unit is a node and a cpu).
+ *  node=2: user 1's J1 (2 nodes) starts; J2 (1 node) would make 3, over
+ *    the cap: skipped; user 2's J3 starts at 0; J2 at 100.
+ *  cpu=1: user 1's J1 (2 cpus) is over the cap by itself and runs alone
+ *    (its user runs nothing); J2 waits for it to end; J3 starts at 0. The
+ *    same schedule, for another reason. */
+static void test_max_tres_per_user(void)
+{
+    static const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 2, 0}, {2, 0, 100, 100, 1, 0}, {3, 0, 100, 100, 1, 0}};
+    static const int64_t users[] = {1, 1, 2};
+    static const bl_expect e[] = {{1, 0, 100}, {2, 100, 200}, {3, 0, 100}};
+    static const pol_kv node2[] = {{"max_tres_per_user", "node=2"}};
+    run4(jobs, 3, users, node2, 1, e, 3, "max_tres_per_user=node=2");
+    static const pol_kv cpu1[] = {{"max_tres_per_user", "cpu=1"}};
+    run4(jobs, 3, users, cpu1, 1, e, 3, "max_tres_per_user=cpu=1");
+    /* node=3,cpu=3: J1 and J2 together hold 3: all start at 0. */
+    static const pol_kv both[] = {{"max_tres_per_user", "node=3,cpu=3"}};
+    static const bl_expect eb[] = {{1, 0, 100}, {2, 0, 100}, {3, 0, 100}};
+    run4(jobs, 3, users, both, 1, eb, 3, "max_tres_per_user=node=3,cpu=3");
+}
+
+static void test_limit_options(void)
+{
+    expect_inval((pol_kv[]){{"max_jobs_per_user", "0"}}, 1,
+                 "option max_jobs_per_user: expected an integer in 1..2147483647, got '0'");
+    expect_inval((pol_kv[]){{"max_submit_jobs_per_user", "x"}}, 1,
+                 "option max_submit_jobs_per_user: expected an integer");
+    expect_inval((pol_kv[]){{"max_tres_per_user", "gpu=1"}}, 1,
+                 "max_tres_per_user: expected node=N and/or cpu=N");
+    expect_inval((pol_kv[]){{"max_tres_per_user", "node=0"}}, 1, "got 'node=0'");
+    expect_inval((pol_kv[]){{"max_tres_per_user", "node=1,node=2"}}, 1, "each once");
+    expect_inval((pol_kv[]){{"max_tres_per_user", "cpu=4,"}}, 1, "a trailing comma");
+    expect_inval((pol_kv[]){{"max_jobs_per_user", "2"}, {"keep_reservation", "yes"}}, 2,
+                 "keep_reservation=yes with per-user limits");
+}
+
 /* What users see: a usage error exits 2 and names the option. */
 static void test_cli_usage_errors(void)
 {
@@ -1027,6 +1115,10 @@ int bl_suite_pol_slurm(void)
     CU_add_test(s, "a pass plans anew: a later job's planned start moves later",
                 test_replanning_moves_later_jobs);
     CU_add_test(s, "bad options", test_bad_options);
+    CU_add_test(s, "MaxJobsPerUser: a job at its user's limit is skipped", test_max_jobs_per_user);
+    CU_add_test(s, "MaxSubmitJobsPerUser holds in submit order", test_max_submit_holds);
+    CU_add_test(s, "MaxTRESPerUser caps nodes and cpus", test_max_tres_per_user);
+    CU_add_test(s, "per-user limit options", test_limit_options);
     CU_add_test(s, "usage errors exit 2", test_cli_usage_errors);
     CU_add_test(s, "rule (a): a planned window books whole hosts under core allocation",
                 test_whole_host_windows);

@@ -24,6 +24,7 @@ int bl_cmd_sweep(int argc, char **argv);    /* cli_sweep.c */
 int bl_cmd_plot(int argc, char **argv);     /* cli_plot.c */
 int bl_cmd_fit(int argc, char **argv);      /* cli_fit.c */
 int bl_cmd_report(int argc, char **argv);   /* cli_report.c */
+int bl_cmd_platform(int argc, char **argv); /* cli_platform.c */
 
 /* A computed load (eng_scale_load) as the commands print it (cli_generate.c): "%.4f", or
  * "undefined (arrivals span 0 s)" where the log defines none (one job, or

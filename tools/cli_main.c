@@ -31,6 +31,7 @@ static const struct {
     {"run", bl_cmd_run, "replay a workload on a platform under one policy"},
     {"compare", bl_cmd_compare, "the same replay under several policies, side by side"},
     {"info", bl_cmd_info, "what an SWF log holds"},
+    {"platform", bl_cmd_platform, "write a platform from an SWF log's header (--from-log)"},
     {"policies", bl_cmd_policies, "the registered policies and their options"},
     {"generate", bl_cmd_generate, "write a synthetic workload (lublin, modified) as SWF"},
     {"scale", bl_cmd_scale, "rescale a workload's submit times to a target load or span"},

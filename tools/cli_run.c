@@ -524,6 +524,10 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
                "time\n",
                s->n_est_from_runtime, bl_s(s->n_est_from_runtime),
                s->n_est_from_runtime == 1 ? "its" : "their");
+    if (s->n_queue_time)
+        printf("  estimates          %zu job%s had no requested time: given %s queue's "
+               "max_runtime_s (queue_limits)\n",
+               s->n_queue_time, bl_s(s->n_queue_time), s->n_queue_time == 1 ? "its" : "their");
     if (s->n_extended)
         printf("  estimates          %zu request%s raised to the run time (--walltime extend)\n",
                s->n_extended, bl_s(s->n_extended));
