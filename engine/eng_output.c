@@ -246,7 +246,8 @@ static json_t *summary_jobs(const eng_summary *s, bool *ok)
     eng_json_set(o, "simulated", json_integer((json_int_t)s->n_simulated), ok);
     eng_json_set(o, "dropped", json_integer((json_int_t)s->n_dropped_total), ok);
     for (int k = 0; k < ENG_DROP_COUNT; k++)
-        eng_json_set(drop, eng_drop_key(k), json_integer((json_int_t)s->n_dropped[k]), ok);
+        if (k != ENG_DROP_MEMORY || s->memory) /* only when the platform gives memory */
+            eng_json_set(drop, eng_drop_key(k), json_integer((json_int_t)s->n_dropped[k]), ok);
     eng_json_set(o, "dropped_by_reason", drop, ok);
     eng_json_set(fin, "COMPLETED_SUCCESSFULLY", json_integer((json_int_t)s->n_completed), ok);
     eng_json_set(fin, "COMPLETED_WALLTIME_REACHED", json_integer((json_int_t)s->n_killed), ok);
@@ -260,6 +261,8 @@ static json_t *summary_jobs(const eng_summary *s, bool *ok)
     eng_json_set(o, "estimate_extended_to_run_time", json_integer((json_int_t)s->n_extended), ok);
     eng_json_set(o, "run_time_over_request", json_integer((json_int_t)s->n_overrun), ok);
     eng_json_set(o, "requeued_after_failure", json_integer((json_int_t)s->n_requeues), ok);
+    if (s->memory) /* host memory: the jobs it gave more units (eng_prep.h) */
+        eng_json_set(o, "memory_units_raised", json_integer((json_int_t)s->n_mem_raised), ok);
     if (s->feedback != ENG_FEEDBACK_NONE) { /* --feedback: the dependencies it found */
         eng_json_set(o, "feedback_after_predecessor", json_integer((json_int_t)s->n_fb_deps), ok);
         eng_json_set(o, "feedback_predecessor_missing", json_integer((json_int_t)s->n_fb_missing),

@@ -27,6 +27,22 @@
  *   EASY's and conservative's guarantees true on heterogeneous hosts.
  *   Estimates under one second are planned as one second: a profile cannot
  *   reserve a zero-length window.
+ * - Memory (only when the platform gives host memory, eng_platform.h):
+ *   SWF field 10, the requested memory per processor in KB (1 KB = 1024
+ *   bytes), against the memory of the job's pool, planned with its
+ *   smallest host (mem_min_b) or its smallest memory per core
+ *   (mem_per_core_min_b), so that the job fits wherever in its pool it
+ *   goes. Field 7 (used memory) is not a request and is never read; a job
+ *   with field 10 at -1 or 0 asks for no memory. As Slurm does when a
+ *   job's memory per CPU exceeds MaxMemPerCPU (slurm.conf), a job whose
+ *   processors need more memory than their share takes more of them:
+ *   under core allocation units = max(procs, ceil(procs x mem / memory per
+ *   core)), so memory bounds how many jobs share a host (the cores a job
+ *   holds always carry the memory it uses); under node allocation each
+ *   host runs at most min(cores, floor(host memory / mem)) of its
+ *   processors, units = ceil(procs / that). Dropped as "memory": one
+ *   processor needs more than the pool's smallest host has, or the units
+ *   memory asks for exceed the pool while the processors alone fit.
  * - Job type: SWF field 15 (queue) by default, as in the job-bundling study
  *   (Baranov & Lyakhovets 2022), or field 16 (partition) or 14 (executable).
  *   On a platform whose pools are routed by queue, types and queues are then
@@ -71,7 +87,8 @@ typedef enum eng_walltime { ENG_WALLTIME_KILL = 0, ENG_WALLTIME_EXTEND = 1 } eng
     X(NO_POOL, "no-pool", "no host serves the job's queue")                                        \
     X(TOO_LARGE, "too-large", "needs more resources than its pool has")                            \
     X(NO_SUBMIT, "no-submit", "submit time unknown (field 2 is -1)")                               \
-    X(DUPLICATE_ID, "duplicate-id", "job number already used by an earlier line (field 1)")
+    X(DUPLICATE_ID, "duplicate-id", "job number already used by an earlier line (field 1)")        \
+    X(MEMORY, "memory", "needs more memory than the hosts of its pool have (field 10)")
 
 typedef enum eng_drop {
 #define ENG_DROP_ENUM(name, key, text) ENG_DROP_##name,
@@ -153,6 +170,8 @@ typedef struct eng_prepared {
     size_t n_est_from_runtime; /* no requested time */
     size_t n_extended;         /* extend mode: estimate raised to the run time */
     size_t n_overrun;          /* run time exceeds requested time (killed in kill mode) */
+    bool memory;               /* the platform gives host memory (eng_platform.h) */
+    size_t n_mem_raised;       /* memory: jobs given more units than their processors */
     double init_share;         /* the target share, NAN if none */
     bool init_unplanned;       /* the options' init_unplanned: estimates exclude init_s */
     size_t n_types;            /* distinct job types among simulated jobs */

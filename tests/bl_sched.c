@@ -104,6 +104,8 @@ int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfo
             out->w->jobs[i].think_s = opts->think_s[i];
         if (opts->waits)
             out->w->jobs[i].wait_s = opts->waits[i];
+        if (opts->mem_kb)
+            out->w->jobs[i].mem_req_kb = opts->mem_kb[i];
     }
     eng_prep_opts po = {.procs_field = ENG_PROCS_ALLOC,
                         .walltime = opts->walltime,

@@ -527,6 +527,10 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
     if (s->n_extended)
         printf("  estimates          %zu request%s raised to the run time (--walltime extend)\n",
                s->n_extended, bl_s(s->n_extended));
+    if (s->n_mem_raised)
+        printf("  memory             %zu job%s given more units than processors for their "
+               "memory (SWF field 10)\n",
+               s->n_mem_raised, bl_s(s->n_mem_raised));
     if (s->feedback != ENG_FEEDBACK_NONE)
         printf("  feedback           %zu job%s submitted after a predecessor's end, %zu whose "
                "predecessor is not simulated (logged submit kept)\n",
