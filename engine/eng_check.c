@@ -27,6 +27,39 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* ---- reservations ------------------------------------------------------ */
+
+int eng_check_held(eng_core *c, int32_t idx, eng_diag *d)
+{
+    const eng_job_result *r = &c->res[idx];
+    for (int32_t u = 0; u < r->n_runs; u++) {
+        const eng_host_run *run = &c->runs[r->runs_off + (size_t)u];
+        for (int32_t k = 0; k < run->n; k++) {
+            const eng_hold *w = host_held(c, run->host + k, r->start_s, r->end_s);
+            if (w)
+                return eng_diag_set(d, ENG_INVARIANT,
+                                    "t=%.17g: policy %s ran job %lld on host %s over [%.17g, "
+                                    "%.17g), which reservation %s holds over [%.17g, %.17g)",
+                                    c->now, policy_name(c), (long long)c->pj[idx].id,
+                                    c->plat->hosts[run->host + k].name, r->start_s, r->end_s,
+                                    c->opts.resv->v[w->resv].name, w->start_s, w->end_s);
+        }
+    }
+    return ENG_OK;
+}
+
+/* With reservations: the units free now on hosts of pool ps that no
+ * window holds over job j's run from now. */
+static int64_t free_unheld(const eng_core *c, const pool_state *ps, const pol_job *j)
+{
+    int64_t n = 0;
+    for (int32_t pos = 0; pos < ps->n_hosts; pos++)
+        if (host_has_capacity(ps, c->prep->alloc, pos) &&
+            !host_held(c, ps->hosts[pos].index, c->now, c->now + j->estimate_s))
+            n += c->prep->alloc == POL_ALLOC_NODE ? 1 : ps->hosts[pos].free_cores;
+    return n;
+}
+
 /* ---- a start ---------------------------------------------------------- */
 
 /* A packet's first member opens it; a later one must be of its type and
@@ -402,6 +435,7 @@ int eng_check_decisions(eng_core *c, pool_state *ps, const int32_t *queue_before
     }
     if ((c->policy->flags & POL_FLAG_HEAD_GREEDY) && ps->n_queue > 0 &&
         ps->queue[0]->units <= ps->free_units &&
+        (!c->holds.off || ps->queue[0]->units <= free_unheld(c, ps, ps->queue[0])) &&
         (!ps->n_islands || pol_island_pick(ps->n_islands, ps->isl_units, ps->isl_free,
                                            ps->queue[0]->units) != POL_ISLAND_NONE))
         return eng_diag_set(d, ENG_INVARIANT,

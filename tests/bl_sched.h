@@ -64,6 +64,7 @@ typedef struct bl_opts {
     const double *think_s;       /* SWF field 18 likewise */
     const double *waits;         /* SWF field 3 (logged wait) likewise */
     const double *mem_kb;        /* SWF field 10 (memory per processor, KB) likewise */
+    const eng_resvs *resv;       /* --reservations, read (eng_resvs_read) */
 } bl_opts;
 
 /* A finished run through the core alone. */
