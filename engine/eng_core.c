@@ -411,7 +411,7 @@ static int resv_init(eng_core *c, eng_diag *d)
         islands = islands || c->pools[i].n_islands > 1;
     const char *why = !(o->policy->flags & POL_FLAG_RESERVATIONS)
                           ? "a policy that plans around them (POL_FLAG_RESERVATIONS: fcfs, easy, "
-                            "conservative)"
+                            "conservative, slurm)"
                       : o->failures.enabled     ? "no host failures"
                       : o->power_save.enabled   ? "no idle shutdown (--suspend-time)"
                       : o->power_cap_w > 0      ? "no power cap"

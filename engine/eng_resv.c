@@ -97,8 +97,9 @@ static int make_resv(const char *path, long line, const resv_line *l, eng_resv *
                             "got '%s'",
                             path, line, l->start);
     if (!l->end == !l->duration)
-        return eng_diag_set(d, ENG_PARSE, "%s:%ld: expected one of EndTime=SECONDS or "
-                                          "Duration=SECONDS",
+        return eng_diag_set(d, ENG_PARSE,
+                            "%s:%ld: expected one of EndTime=SECONDS or "
+                            "Duration=SECONDS",
                             path, line);
     double v;
     if (!parse_seconds(l->end ? l->end : l->duration, &v))
@@ -112,8 +113,8 @@ static int make_resv(const char *path, long line, const resv_line *l, eng_resv *
                             path, line, l->name, r->end_s, r->start_s);
     if (l->flags) {
         if (strcasecmp(l->flags, "MAINT") != 0)
-            return eng_diag_set(d, ENG_PARSE, "%s:%ld: Flags: expected MAINT, got '%s'", path,
-                                line, l->flags);
+            return eng_diag_set(d, ENG_PARSE, "%s:%ld: Flags: expected MAINT, got '%s'", path, line,
+                                l->flags);
         r->maint = true;
     }
     if (r->maint && l->nodes && strcasecmp(l->nodes, "ALL") != 0)
@@ -320,8 +321,7 @@ const eng_hold *eng_holds_meet(const eng_holds *h, int32_t host, double from, do
 }
 
 /* Marks reservation i's hosts in mark[] (every host for MAINT). */
-static int resv_hosts(const eng_resvs *r, size_t i, const eng_platform *p, bool *mark,
-                      eng_diag *d)
+static int resv_hosts(const eng_resvs *r, size_t i, const eng_platform *p, bool *mark, eng_diag *d)
 {
     const eng_resv *v = &r->v[i];
     memset(mark, 0, p->n_hosts * sizeof *mark);

@@ -203,7 +203,7 @@ static void test_delays_a_job(void)
     /* a policy that does not declare it plans around reservations */
     CU_ASSERT_EQUAL(run_with("packet", jobs, 2, text, &s), ENG_USAGE);
     CU_ASSERT_STRING_EQUAL(s.diag.msg, "--reservations needs a policy that plans around them "
-                                       "(POL_FLAG_RESERVATIONS: fcfs, easy, conservative)");
+                                       "(POL_FLAG_RESERVATIONS: fcfs, easy, conservative, slurm)");
     bl_sched_fini(&s);
 }
 
@@ -215,23 +215,31 @@ static void test_delays_a_job(void)
  *      fcfs keeps them behind J2: J3 [700, 750), J4 [750, 790);
  *      easy and conservative: J4 at 20 on a free host (ends at 60 <= 150
  *      and by the shadow 400), J3 at J1's end, 100, ending 150 when the
- *      window begins: [100, 150).
+ *      window begins: [100, 150);
+ *      slurm: below.
  * Without the maintenance, easy: J2 [0, 300), J3 head blocked until 300,
  * J4 backfills at J1's end [100, 140), J3 [300, 350). */
 static void test_maintenance(void)
 {
-    const bl_jobspec jobs[] = {
-        {1, 0, 100, 100, 2, 0}, {2, 0, 300, 300, 2, 0}, {3, 10, 50, 50, 4, 0}, {4, 20, 40, 40, 1, 0}};
+    const bl_jobspec jobs[] = {{1, 0, 100, 100, 2, 0},
+                               {2, 0, 300, 300, 2, 0},
+                               {3, 10, 50, 50, 4, 0},
+                               {4, 20, 40, 40, 1, 0}};
     const char *text = "ReservationName=maint StartTime=150 EndTime=400 Nodes=ALL Flags=MAINT\n";
     const bl_expect fcfs[] = {{1, 0, 100}, {2, 400, 700}, {3, 700, 750}, {4, 750, 790}};
     const bl_expect easy[] = {{1, 0, 100}, {2, 400, 700}, {3, 100, 150}, {4, 20, 60}};
     const bl_expect none[] = {{1, 0, 100}, {2, 0, 300}, {3, 300, 350}, {4, 100, 140}};
+    /* slurm: its backfill passes run every bf_interval (30 s), so J4 starts
+     * at 30; its plan windows are closed, [start, end], so J3 ending at 150
+     * would meet the window and waits for J2's end: [700, 750) */
+    const bl_expect slurm[] = {{1, 0, 100}, {2, 400, 700}, {3, 700, 750}, {4, 30, 70}};
     const struct {
         const char *policy, *what;
         const bl_expect *e;
     } c[] = {{"fcfs", "fcfs, maintenance", fcfs},
              {"easy", "easy, maintenance", easy},
-             {"conservative", "conservative, maintenance", easy}};
+             {"conservative", "conservative, maintenance", easy},
+             {"slurm", "slurm, maintenance", slurm}};
     for (size_t k = 0; k < N_OF(c); k++) {
         bl_sched s;
         CU_ASSERT_EQUAL_FATAL(run_with(c[k].policy, jobs, 4, text, &s), 0);
@@ -242,6 +250,31 @@ static void test_maintenance(void)
     CU_ASSERT_EQUAL_FATAL(run_with("easy", jobs, 4, NULL, &s), 0);
     bl_check(&s, none, 4, "easy without it");
     bl_sched_fini(&s);
+}
+
+/* Under core allocation, 2 hosts of 2 cores, h1 held over [50, 200):
+ *   J1 (0 s, 3 cores, 100 s) crosses 50: only h2's 2 cores may take it;
+ *      at 200 it takes h1's 2 cores and one of h2: [200, 300).
+ *   J2 (0 s, 1 core, 40 s) ends by 50: easy backfills it at 0 on h1 (first
+ *      fit); fcfs keeps it behind J1, and at 200 h2's last core takes it:
+ *      [200, 240). */
+static void test_core_allocation(void)
+{
+    const bl_jobspec jobs[] = {{1, 0, 100, 100, 3, 0}, {2, 0, 40, 40, 1, 0}};
+    eng_resvs r;
+    eng_diag d;
+    CU_ASSERT_EQUAL_FATAL(
+        read_text("ReservationName=h StartTime=50 EndTime=200 Nodes=h1\n", &r, &d), 0);
+    const bl_expect easy[] = {{1, 200, 300}, {2, 0, 40}}, fcfs[] = {{1, 200, 300}, {2, 200, 240}};
+    bl_opts o = {.alloc = POL_ALLOC_CORE, .resv = &r};
+    bl_sched s;
+    CU_ASSERT_EQUAL_FATAL(bl_core_run("easy", jobs, 2, bl_uniform_platform(2, 2), &o, &s), 0);
+    bl_check(&s, easy, 2, "easy, cores");
+    bl_sched_fini(&s);
+    CU_ASSERT_EQUAL_FATAL(bl_core_run("fcfs", jobs, 2, bl_uniform_platform(2, 2), &o, &s), 0);
+    bl_check(&s, fcfs, 2, "fcfs, cores");
+    bl_sched_fini(&s);
+    eng_resvs_fini(&r);
 }
 
 /* A policy that counts units and ignores the windows, though it says it
@@ -282,8 +315,8 @@ static void test_refused_start(void)
 static void test_outages(void)
 {
     eng_workload *w = eng_workload_create("outages");
-    const double rows[][3] = {{0, 0, 100}, {50, 5050, 100}, {200, 4900, 10}, {6000, -1, 10},
-                              {7000, 0, 10}};
+    const double rows[][3] = {
+        {0, 0, 100}, {50, 5050, 100}, {200, 4900, 10}, {6000, -1, 10}, {7000, 0, 10}};
     for (size_t k = 0; k < N_OF(rows); k++) {
         eng_job j = eng_job_unknown();
         j.id = (int64_t)k + 1, j.submit_s = rows[k][0], j.wait_s = rows[k][1];
@@ -313,7 +346,9 @@ int bl_suite_eng_resv(void)
     CU_add_test(s, "reads reservations, their hosts on a platform", test_reads);
     CU_add_test(s, "a bad file per class of error", test_errors);
     CU_add_test(s, "a reservation delays a job (fcfs, easy)", test_delays_a_job);
-    CU_add_test(s, "maintenance: easy's shadow moves, conservative's promise", test_maintenance);
+    CU_add_test(s, "maintenance: easy's shadow moves, conservative's promise, slurm",
+                test_maintenance);
+    CU_add_test(s, "under core allocation (easy, fcfs)", test_core_allocation);
     CU_add_test(s, "the engine refuses a start into a window", test_refused_start);
     CU_add_test(s, "candidate outages of a log", test_outages);
     return 0;
