@@ -810,7 +810,10 @@ static void test_reservations(void)
     snprintf(args, sizeof args, RUN "--workload %s --policy easy --check --reservations %s", log,
              resv);
     expect(args, 0, "4 read, 4 simulated: 4 completed");
-    snprintf(args, sizeof args, RUN "--workload %s --policy slurm --reservations %s", log, resv);
+    snprintf(args, sizeof args, RUN "--workload %s --policy slurm --check --reservations %s", log,
+             resv);
+    expect(args, 0, "4 read, 4 simulated: 4 completed");
+    snprintf(args, sizeof args, RUN "--workload %s --policy knapsack --reservations %s", log, resv);
     expect(args, 2, "--reservations needs a policy that plans around them");
     const char *bad = bl_write_tmp("bad.txt", "ReservationName=x StartTime=0 EndTime=10 "
                                               "Nodes=nowhere\n");
