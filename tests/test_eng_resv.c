@@ -252,7 +252,8 @@ static void test_maintenance(void)
     bl_sched_fini(&s);
 }
 
-/* Under core allocation, 2 hosts of 2 cores, h1 held over [50, 200):
+/* Under core allocation, 2 hosts of 2 cores, h1 held over [50, 200)
+ * (easy, fcfs, and slurm with its plan per host):
  *   J1 (0 s, 3 cores, 100 s) crosses 50: only h2's 2 cores may take it;
  *      at 200 it takes h1's 2 cores and one of h2: [200, 300).
  *   J2 (0 s, 1 core, 40 s) ends by 50: easy backfills it at 0 on h1 (first
@@ -273,6 +274,11 @@ static void test_core_allocation(void)
     bl_sched_fini(&s);
     CU_ASSERT_EQUAL_FATAL(bl_core_run("fcfs", jobs, 2, bl_uniform_platform(2, 2), &o, &s), 0);
     bl_check(&s, fcfs, 2, "fcfs, cores");
+    bl_sched_fini(&s);
+    /* slurm plans per host here: h1's plan has no core over [50, 200), J1
+     * is planned at 200 and J2 backfills at 0, as under easy */
+    CU_ASSERT_EQUAL_FATAL(bl_core_run("slurm", jobs, 2, bl_uniform_platform(2, 2), &o, &s), 0);
+    bl_check(&s, easy, 2, "slurm, cores, a window on one host");
     bl_sched_fini(&s);
     eng_resvs_fini(&r);
 }
@@ -348,7 +354,7 @@ int bl_suite_eng_resv(void)
     CU_add_test(s, "a reservation delays a job (fcfs, easy)", test_delays_a_job);
     CU_add_test(s, "maintenance: easy's shadow moves, conservative's promise, slurm",
                 test_maintenance);
-    CU_add_test(s, "under core allocation (easy, fcfs)", test_core_allocation);
+    CU_add_test(s, "under core allocation (easy, fcfs, slurm per host)", test_core_allocation);
     CU_add_test(s, "the engine refuses a start into a window", test_refused_start);
     CU_add_test(s, "candidate outages of a log", test_outages);
     return 0;
