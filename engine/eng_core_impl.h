@@ -42,7 +42,10 @@
  * in eng_fail.c (a host down or up); the runs and the view's per-host
  * arrays in eng_alloc.c; the failures, their changes and the waste in
  * eng_fail.c; the promises and the overruns in eng_check.c; everything
- * else (queues, running sets, results, time series) in eng_core.c.
+ * else (queues, running sets, results, time series) in eng_core.c. The
+ * reservations' windows (holds, each pool's resv) are made at creation
+ * and only read after: eng_alloc.c places around them, eng_check.c
+ * verifies the runs against them.
  *
  * Data layout: every simulated job has a pol_job (what policies see) and an
  * eng_job_result (what outputs report), both indexed by the prepared job
