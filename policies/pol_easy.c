@@ -133,7 +133,8 @@ static int easy_schedule_hold(easy_state *s, const pol_view *v, pol_out *out)
         qsort(s->cand, n_cand, sizeof *s->cand, pol_cmp_estimate);
         cand = s->cand;
     }
-    for (size_t k = 0; k < n_cand; k++) {
+    bool room = pol_hold_free_now(v, &s->hold, 0) > 0; /* anything free outside windows */
+    for (size_t k = 0; k < n_cand && room; k++) {
         const pol_job *j = cand[k];
         if (pol_hold_free_now(v, &s->hold, j->estimate_s) < j->units)
             continue;
@@ -146,6 +147,7 @@ static int easy_schedule_hold(easy_state *s, const pol_view *v, pol_out *out)
             continue;
         }
         pol_out_start(out, j);
+        room = pol_hold_free_now(v, &s->hold, 0) > 0;
     }
     return ENG_OK;
 }
