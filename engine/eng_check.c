@@ -9,7 +9,9 @@
  * the promise's window), and after every policy call an audit of the
  * pool: every host's free cores, the free-host map, the free units per
  * island and in all, the running set's order and used + free + down =
- * total units, and with islands every start's hosts within one island.
+ * total units, with islands every start's hosts within one island, and
+ * with host memory no host holding more of its jobs' memory than it has;
+ * with reservations, at each end, no run on a host during its windows.
  *
  * Invariant: the checks read the core's state and change nothing the
  * schedule depends on (the packets' table is allocated at the first
@@ -338,6 +340,43 @@ void eng_check_promises(eng_core *c, pool_state *ps)
     }
 }
 
+/* With host memory: no host of the pool holds more job memory than it has.
+ * A job's processors spread evenly over its hosts under node allocation,
+ * ceil(procs / units) a host, and its memory over its cores under core
+ * allocation (eng_prep.h, "Memory"). Packet members (their packet's hosts)
+ * are left out. O(hosts + running hosts). */
+static int audit_memory(eng_core *c, pool_state *ps, eng_diag *d)
+{
+    double *used = calloc((size_t)ps->n_hosts ? (size_t)ps->n_hosts : 1, sizeof *used);
+    if (!used)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    for (size_t r = 0; r < ps->n_running; r++) {
+        const pol_job *j = ps->running[r];
+        const eng_sim_job *s = &c->prep->jobs[j->idx];
+        if (s->mem_per_proc_b == 0 || c->res[j->idx].packet >= 0)
+            continue;
+        double per_host = ceil((double)s->procs / s->units) * s->mem_per_proc_b;
+        double per_core = (double)s->procs * s->mem_per_proc_b / s->units;
+        for (int32_t k = 0; k < j->n_alloc; k++) {
+            int32_t pos = c->live_pos[j->alloc_off + (size_t)k];
+            used[pos] += c->prep->alloc == POL_ALLOC_NODE
+                             ? per_host
+                             : c->live_cores[j->alloc_off + (size_t)k] * per_core;
+        }
+    }
+    int rc = ENG_OK;
+    for (int32_t k = 0; k < ps->n_hosts && rc == ENG_OK; k++) {
+        double mem = c->plat->hosts[ps->hosts[k].index].memory_b;
+        if (mem > 0 && used[k] > mem * (1 + 1e-12))
+            rc = eng_diag_set(d, ENG_INVARIANT,
+                              "t=%.17g: host %s holds %.17g bytes of its jobs' memory, more than "
+                              "its %.17g",
+                              c->now, ps->hosts[k].name, used[k], mem);
+    }
+    free(used);
+    return rc;
+}
+
 static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
 {
     int64_t free_cores = 0, free_units = 0;
@@ -385,7 +424,7 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
                             c->now, ps->pool->label, (long long)used, ps->free_units,
                             ps->down_units, ps->total_units);
     (void)free_cores;
-    return ENG_OK;
+    return c->plat->has_memory ? audit_memory(c, ps, d) : ENG_OK;
 }
 
 /* With islands: every job this call started whose units (a packet

@@ -364,6 +364,8 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
             .app = j->app,
             .type = job_type(j, opts->type_field),
         };
+        if (pl->mem_min_b > 0 && j->mem_req_kb > 0)
+            s->mem_per_proc_b = j->mem_req_kb * 1024.0;
         if (j->time_req_s > 0 && j->runtime_s > j->time_req_s)
             out->n_overrun++;
         if (j->time_req_s <= 0) {

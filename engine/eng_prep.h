@@ -152,6 +152,7 @@ typedef struct eng_sim_job {
     int32_t procs;
     int32_t units;
     int32_t pool;
+    double mem_per_proc_b; /* with host memory: SWF field 10 in bytes; else 0 */
     bool est_from_runtime;
     int64_t queue, partition, user, group, app; /* copied from the log */
     int64_t type;                               /* from the type field */
