@@ -121,12 +121,21 @@ static int take_host(eng_core *c, pool_state *ps, int32_t pos, int32_t cores)
     return push_alloc(c, h->index, cores);
 }
 
+/* With reservations: the window that holds the host at pos over the run
+ * of job j started now, [now, now + estimate), or NULL. */
+static const eng_hold *held_for(const eng_core *c, const pool_state *ps, int32_t pos,
+                                const pol_job *j)
+{
+    return host_held(c, ps->hosts[pos].index, c->now, c->now + j->estimate_s);
+}
+
 /* The next host with free capacity after position `after` in island isl
- * (-1: any island), or -1. */
-static int32_t next_free(const pool_state *ps, int32_t after, int32_t isl)
+ * (-1: any island) that no window holds for job j (reservations), or -1. */
+static int32_t next_free(const eng_core *c, const pool_state *ps, int32_t after, int32_t isl,
+                         const pol_job *j)
 {
     int32_t pos = bit_next(ps->freemap, ps->n_words, after + 1);
-    while (pos >= 0 && isl >= 0 && ps->hosts[pos].island != isl)
+    while (pos >= 0 && ((isl >= 0 && ps->hosts[pos].island != isl) || held_for(c, ps, pos, j)))
         pos = bit_next(ps->freemap, ps->n_words, pos + 1);
     return pos;
 }
@@ -134,12 +143,44 @@ static int32_t next_free(const pool_state *ps, int32_t after, int32_t isl)
 /* The next host for an engine-placed start in island *isl (-1: any), or
  * when spanning (span) in the islands after it in turn, as
  * pol_island_take() counts. */
-static int32_t next_placed(const pool_state *ps, int32_t after, int32_t *isl, bool span)
+static int32_t next_placed(const eng_core *c, const pool_state *ps, int32_t after, int32_t *isl,
+                           bool span, const pol_job *j)
 {
-    int32_t pos = next_free(ps, after, *isl);
+    int32_t pos = next_free(c, ps, after, *isl, j);
     while (pos < 0 && span && *isl + 1 < ps->n_islands)
-        pos = next_free(ps, -1, ++*isl);
+        pos = next_free(c, ps, -1, ++*isl, j);
     return pos;
+}
+
+/* With reservations, before a start is allocated: the units it needs are
+ * free on hosts no window holds over its run, and no host it names is
+ * held. ENG_POLICY with the job, and the host and reservation named. */
+static int check_held(eng_core *c, pool_state *ps, const pol_job *j, const int32_t *named,
+                      int32_t n_named, eng_diag *d)
+{
+    for (int32_t k = 0; named && k < n_named; k++) {
+        const eng_hold *w = named[k] >= 0 && named[k] < ps->n_hosts ? held_for(c, ps, named[k], j)
+                                                                    : NULL;
+        if (w)
+            return eng_diag_set(d, ENG_POLICY,
+                                "t=%.17g: policy %s started job %lld (until %.17g) on host %s, "
+                                "which reservation %s holds over [%.17g, %.17g)",
+                                c->now, policy_name(c), (long long)j->id, c->now + j->estimate_s,
+                                ps->hosts[named[k]].name, c->opts.resv->v[w->resv].name, w->start_s,
+                                w->end_s);
+    }
+    if (named)
+        return ENG_OK;
+    int64_t free_units = 0;
+    for (int32_t pos = -1; (pos = next_free(c, ps, pos, -1, j)) >= 0;)
+        free_units += c->prep->alloc == POL_ALLOC_NODE ? 1 : ps->hosts[pos].free_cores;
+    if (free_units < j->units)
+        return eng_diag_set(d, ENG_POLICY,
+                            "t=%.17g: policy %s started job %lld needing %d units until %.17g, "
+                            "with only %lld free on hosts no reservation holds by then",
+                            c->now, policy_name(c), (long long)j->id, j->units,
+                            c->now + j->estimate_s, (long long)free_units);
+    return ENG_OK;
 }
 
 /* ---- a start's hosts, an end's ---------------------------------------- */
@@ -160,6 +201,8 @@ int eng_alloc_job(eng_core *c, pool_state *ps, const pol_job *j, const pol_start
     if (rc)
         return eng_diag_set(d, rc, "out of memory");
     c->pj[j->idx].alloc_off = c->n_live;
+    if (c->holds.off && (rc = check_held(c, ps, j, named, st->n_hosts, d)))
+        return rc;
     int32_t held = j->units;
     int32_t pick = ps->n_islands && !named && st->packet < 0
                        ? pol_island_pick(ps->n_islands, ps->isl_units, ps->isl_free, need)
@@ -198,7 +241,7 @@ int eng_alloc_job(eng_core *c, pool_state *ps, const pol_job *j, const pol_start
                                         "%d, which is not a free host of the pool",
                                         c->now, policy_name(c), (long long)j->id, pos);
             } else {
-                pos = next_placed(ps, pos, &isl, span);
+                pos = next_placed(c, ps, pos, &isl, span, j);
                 if (pos < 0)
                     return eng_diag_set(d, ENG_POLICY, "internal: free host count mismatch");
             }
@@ -222,7 +265,7 @@ int eng_alloc_job(eng_core *c, pool_state *ps, const pol_job *j, const pol_start
                 if (ps->hosts[pos].free_cores == 0)
                     continue;
             } else {
-                pos = next_placed(ps, pos, &isl, span);
+                pos = next_placed(c, ps, pos, &isl, span, j);
                 if (pos < 0)
                     return eng_diag_set(d, ENG_POLICY, "internal: free core count mismatch");
             }

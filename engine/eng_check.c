@@ -9,7 +9,9 @@
  * the promise's window), and after every policy call an audit of the
  * pool: every host's free cores, the free-host map, the free units per
  * island and in all, the running set's order and used + free + down =
- * total units, and with islands every start's hosts within one island.
+ * total units, with islands every start's hosts within one island, and
+ * with host memory no host holding more of its jobs' memory than it has;
+ * with reservations, at each end, no run on a host during its windows.
  *
  * Invariant: the checks read the core's state and change nothing the
  * schedule depends on (the packets' table is allocated at the first
@@ -26,6 +28,39 @@
 
 #include <math.h>
 #include <stdlib.h>
+
+/* ---- reservations ------------------------------------------------------ */
+
+int eng_check_held(eng_core *c, int32_t idx, eng_diag *d)
+{
+    const eng_job_result *r = &c->res[idx];
+    for (int32_t u = 0; u < r->n_runs; u++) {
+        const eng_host_run *run = &c->runs[r->runs_off + (size_t)u];
+        for (int32_t k = 0; k < run->n; k++) {
+            const eng_hold *w = host_held(c, run->host + k, r->start_s, r->end_s);
+            if (w)
+                return eng_diag_set(d, ENG_INVARIANT,
+                                    "t=%.17g: policy %s ran job %lld on host %s over [%.17g, "
+                                    "%.17g), which reservation %s holds over [%.17g, %.17g)",
+                                    c->now, policy_name(c), (long long)c->pj[idx].id,
+                                    c->plat->hosts[run->host + k].name, r->start_s, r->end_s,
+                                    c->opts.resv->v[w->resv].name, w->start_s, w->end_s);
+        }
+    }
+    return ENG_OK;
+}
+
+/* With reservations: the units free now on hosts of pool ps that no
+ * window holds over job j's run from now. */
+static int64_t free_unheld(const eng_core *c, const pool_state *ps, const pol_job *j)
+{
+    int64_t n = 0;
+    for (int32_t pos = 0; pos < ps->n_hosts; pos++)
+        if (host_has_capacity(ps, c->prep->alloc, pos) &&
+            !host_held(c, ps->hosts[pos].index, c->now, c->now + j->estimate_s))
+            n += c->prep->alloc == POL_ALLOC_NODE ? 1 : ps->hosts[pos].free_cores;
+    return n;
+}
 
 /* ---- a start ---------------------------------------------------------- */
 
@@ -305,6 +340,43 @@ void eng_check_promises(eng_core *c, pool_state *ps)
     }
 }
 
+/* With host memory: no host of the pool holds more job memory than it has.
+ * A job's processors spread evenly over its hosts under node allocation,
+ * ceil(procs / units) a host, and its memory over its cores under core
+ * allocation (eng_prep.h, "Memory"). Packet members (their packet's hosts)
+ * are left out. O(hosts + running hosts). */
+static int audit_memory(eng_core *c, pool_state *ps, eng_diag *d)
+{
+    double *used = calloc((size_t)ps->n_hosts ? (size_t)ps->n_hosts : 1, sizeof *used);
+    if (!used)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    for (size_t r = 0; r < ps->n_running; r++) {
+        const pol_job *j = ps->running[r];
+        const eng_sim_job *s = &c->prep->jobs[j->idx];
+        if (s->mem_per_proc_b == 0 || c->res[j->idx].packet >= 0)
+            continue;
+        double per_host = ceil((double)s->procs / s->units) * s->mem_per_proc_b;
+        double per_core = (double)s->procs * s->mem_per_proc_b / s->units;
+        for (int32_t k = 0; k < j->n_alloc; k++) {
+            int32_t pos = c->live_pos[j->alloc_off + (size_t)k];
+            used[pos] += c->prep->alloc == POL_ALLOC_NODE
+                             ? per_host
+                             : c->live_cores[j->alloc_off + (size_t)k] * per_core;
+        }
+    }
+    int rc = ENG_OK;
+    for (int32_t k = 0; k < ps->n_hosts && rc == ENG_OK; k++) {
+        double mem = c->plat->hosts[ps->hosts[k].index].memory_b;
+        if (mem > 0 && used[k] > mem * (1 + 1e-12))
+            rc = eng_diag_set(d, ENG_INVARIANT,
+                              "t=%.17g: host %s holds %.17g bytes of its jobs' memory, more than "
+                              "its %.17g",
+                              c->now, ps->hosts[k].name, used[k], mem);
+    }
+    free(used);
+    return rc;
+}
+
 static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
 {
     int64_t free_cores = 0, free_units = 0;
@@ -352,7 +424,7 @@ static int audit_pool(eng_core *c, pool_state *ps, eng_diag *d)
                             c->now, ps->pool->label, (long long)used, ps->free_units,
                             ps->down_units, ps->total_units);
     (void)free_cores;
-    return ENG_OK;
+    return c->plat->has_memory ? audit_memory(c, ps, d) : ENG_OK;
 }
 
 /* With islands: every job this call started whose units (a packet
@@ -402,6 +474,7 @@ int eng_check_decisions(eng_core *c, pool_state *ps, const int32_t *queue_before
     }
     if ((c->policy->flags & POL_FLAG_HEAD_GREEDY) && ps->n_queue > 0 &&
         ps->queue[0]->units <= ps->free_units &&
+        (!c->holds.off || ps->queue[0]->units <= free_unheld(c, ps, ps->queue[0])) &&
         (!ps->n_islands || pol_island_pick(ps->n_islands, ps->isl_units, ps->isl_free,
                                            ps->queue[0]->units) != POL_ISLAND_NONE))
         return eng_diag_set(d, ENG_INVARIANT,

@@ -63,6 +63,8 @@ static pol_view make_view(eng_core *c, pool_state *ps)
     show_overdue(c, ps);
     if (c->psave)
         eng_psave_view(c, ps);
+    while (ps->resv_first < ps->n_resv && ps->resv[ps->resv_first].end_s <= c->now)
+        ps->resv_first++;
     return (pol_view){
         .now_s = c->now,
         .alloc = c->prep->alloc,
@@ -82,6 +84,8 @@ static pol_view make_view(eng_core *c, pool_state *ps)
         .island_free = ps->isl_free,
         .boot_delay_max_s = eng_psave_delay_max(c),
         .feedback = c->prep->pred != NULL,
+        .resv = ps->resv ? ps->resv + ps->resv_first : NULL,
+        .n_resv = ps->n_resv - ps->resv_first,
     };
 }
 
@@ -180,6 +184,10 @@ static void free_run_state(eng_core *c)
         free(ps->isl_units);
         free(ps->isl_free);
         free(ps->ov);
+        free(ps->resv);
+        free(ps->resv_pos);
+        ps->resv = NULL;
+        ps->resv_pos = NULL;
         pol_out_fini(&ps->out);
         ps->pstate = NULL;
         ps->hosts = NULL;
@@ -226,6 +234,7 @@ void eng_core_destroy(eng_core *c)
     free(c->ts);
     free(c->packets);
     eng_fail_destroy(c);
+    eng_holds_fini(&c->holds);
     eng_psave_destroy(c);
     eng_energy_destroy(c);
     free(c);
@@ -343,6 +352,80 @@ static int init_pool(eng_core *c, size_t pi, eng_diag *d)
                                 err[0] ? err : eng_strerror(rc));
     }
     ps->inited = true;
+    return ENG_OK;
+}
+
+/* ---- reservations ----------------------------------------------------- */
+
+static int by_end(const void *a, const void *b)
+{
+    const pol_resv *x = a, *y = b;
+    if (x->end_s != y->end_s)
+        return x->end_s < y->end_s ? -1 : 1;
+    return (x->start_s > y->start_s) - (x->start_s < y->start_s);
+}
+
+/* Pool ps's windows (pol_resv, by end) from the reservations' hosts. */
+static int resv_pool(eng_core *c, pool_state *ps)
+{
+    const eng_resvs *r = c->opts.resv;
+    size_t n_pos = 0;
+    for (int32_t k = 0; k < ps->n_hosts; k++) {
+        int32_t h = ps->hosts[k].index;
+        n_pos += c->holds.off[h + 1] - c->holds.off[h];
+    }
+    ps->resv = malloc((r->n ? r->n : 1) * sizeof *ps->resv);
+    ps->resv_pos = malloc((n_pos ? n_pos : 1) * sizeof *ps->resv_pos);
+    if (!ps->resv || !ps->resv_pos)
+        return ENG_NOMEM;
+    size_t used = 0;
+    for (size_t i = 0; i < r->n; i++) { /* file order, then sorted by end */
+        pol_resv *v = &ps->resv[ps->n_resv];
+        *v = (pol_resv){.start_s = r->v[i].start_s, .end_s = r->v[i].end_s, .pos = NULL};
+        int32_t *pos = ps->resv_pos + used;
+        for (int32_t k = 0; k < ps->n_hosts; k++) {
+            int32_t h = ps->hosts[k].index;
+            for (size_t w = c->holds.off[h]; w < c->holds.off[h + 1]; w++)
+                if (c->holds.w[w].resv == (int32_t)i) {
+                    pos[v->n_pos++] = k;
+                    v->units += c->prep->alloc == POL_ALLOC_NODE ? 1 : ps->hosts[k].cores;
+                }
+        }
+        if (v->n_pos) {
+            v->pos = pos;
+            used += (size_t)v->n_pos;
+            ps->n_resv++;
+        }
+    }
+    qsort(ps->resv, ps->n_resv, sizeof *ps->resv, by_end);
+    return ENG_OK;
+}
+
+/* --reservations: what they do not combine with, each host's windows, each
+ * pool's view of them. */
+static int resv_init(eng_core *c, eng_diag *d)
+{
+    const eng_core_opts *o = &c->opts;
+    bool islands = false;
+    for (size_t i = 0; i < c->n_pools; i++)
+        islands = islands || c->pools[i].n_islands > 1;
+    const char *why = !(o->policy->flags & POL_FLAG_RESERVATIONS)
+                          ? "a policy that plans around them (POL_FLAG_RESERVATIONS: fcfs, easy, "
+                            "conservative, slurm)"
+                      : o->failures.enabled     ? "no host failures"
+                      : o->power_save.enabled   ? "no idle shutdown (--suspend-time)"
+                      : o->power_cap_w > 0      ? "no power cap"
+                      : c->prep->init_unplanned ? "--init-planned yes"
+                      : islands                 ? "--islands ignore"
+                                                : NULL;
+    if (why)
+        return eng_diag_set(d, ENG_USAGE, "--reservations needs %s", why);
+    int rc = eng_resvs_resolve(o->resv, c->plat, &c->holds, d);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < c->n_pools; i++)
+        if (resv_pool(c, &c->pools[i]))
+            return eng_diag_set(d, ENG_NOMEM, "out of memory");
     return ENG_OK;
 }
 
@@ -468,6 +551,10 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
             eng_core_destroy(c);
             return rc;
         }
+    }
+    if (opts->resv && opts->resv->n && (rc = resv_init(c, d))) {
+        eng_core_destroy(c);
+        return rc;
     }
     if (opts->power_save.enabled && (rc = eng_psave_init(c, d))) {
         eng_core_destroy(c);
@@ -725,6 +812,13 @@ static int call_policy(eng_core *c, pool_state *ps, eng_diag *d)
         rc = eng_check_decisions(c, ps, before, n_before, d);
     free(before);
     ps->wakeup_s = ps->out.wakeup_s > c->now ? ps->out.wakeup_s : INFINITY;
+    /* the end of a window: its hosts take jobs again */
+    for (size_t k = ps->resv_first; k < ps->n_resv && c->n_left > 0; k++)
+        if (ps->resv[k].end_s > c->now) {
+            if (ps->resv[k].end_s < ps->wakeup_s)
+                ps->wakeup_s = ps->resv[k].end_s;
+            break;
+        }
     return rc;
 }
 
@@ -826,6 +920,8 @@ int eng_core_step(eng_core *c, eng_diag *d)
         c->running--;
         if (c->promised_at_s && (rc = eng_check_note_end(c, ps, idx)))
             return eng_diag_set(d, rc, "out of memory");
+        if (c->holds.off && c->opts.check && (rc = eng_check_held(c, idx, d)))
+            return rc;
         r->state = r->stopped  ? ENG_JOB_STOPPED
                    : r->killed ? ENG_JOB_KILLED
                    : r->failed ? ENG_JOB_FAILED

@@ -67,6 +67,7 @@
 #include "eng_platform.h"
 #include "eng_prep.h"
 #include "eng_policy.h"
+#include "eng_resv.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -168,6 +169,19 @@ typedef struct eng_core_opts {
      * any start beyond the free units is. A job wider than that is
      * ENG_USAGE. The checker verifies the power at every step. */
     double power_cap_w;
+    /* --reservations (eng_resv.h): windows in which their hosts run no
+     * job, resolved on the platform at create (ENG_INVAL for an unknown
+     * host or overlapping windows, with the file and line); NULL or none:
+     * off. Policies see them (pol_view.resv) and must carry
+     * POL_FLAG_RESERVATIONS; the engine places each start on hosts no
+     * window holds over [now, now + estimate) and refuses one that cannot
+     * be (ENG_POLICY); with check, every job's run is verified against the
+     * windows of its hosts at its end (ENG_INVARIANT), and its first promise
+     * is held. Not with failures, idle shutdown, a power cap,
+     * --init-planned no or islands (ENG_USAGE). The core wakes each pool at
+     * the end of each of its windows, when hosts become usable again.
+     * Borrowed for the core's life. */
+    const eng_resvs *resv;
 } eng_core_opts;
 
 /* The fate of one simulated job (indexed like eng_prepared.jobs). */

@@ -42,7 +42,10 @@
  * in eng_fail.c (a host down or up); the runs and the view's per-host
  * arrays in eng_alloc.c; the failures, their changes and the waste in
  * eng_fail.c; the promises and the overruns in eng_check.c; everything
- * else (queues, running sets, results, time series) in eng_core.c.
+ * else (queues, running sets, results, time series) in eng_core.c. The
+ * reservations' windows (holds, each pool's resv) are made at creation
+ * and only read after: eng_alloc.c places around them, eng_check.c
+ * verifies the runs against them.
  *
  * Data layout: every simulated job has a pol_job (what policies see) and an
  * eng_job_result (what outputs report), both indexed by the prepared job
@@ -124,6 +127,11 @@ typedef struct pool_state {
     int32_t n_islands;     /* 0: no island constraint */
     int32_t *isl_units;    /* per island: capacity and free units */
     int32_t *isl_free;
+    /* Reservations (opts.resv): the windows on the pool's hosts by (end,
+     * file order), their hosts' positions, and the first not yet ended. */
+    pol_resv *resv;
+    int32_t *resv_pos;
+    size_t n_resv, resv_first;
     /* --init-planned no with --check: the overruns of jobs that have ended
      * (eng_check.c, overrun_excuses) */
     struct overrun {
@@ -214,6 +222,9 @@ struct eng_core {
     size_t n_pslog, cap_pslog;
     int32_t chk_ons, chk_offs; /* eng_check.c: switches counted in the minute */
     double chk_on_minute, chk_off_minute;
+    /* Reservations (opts.resv): each platform host's windows; holds.off
+     * NULL when off. */
+    eng_holds holds;
     double policy_s; /* wall-clock seconds in policy calls */
     double wasted_node_s;
     double wasted_unit_s; /* the same in units (cores under core allocation) */
@@ -304,6 +315,13 @@ static inline void island_add(const eng_core *c, pool_state *ps, int32_t pos, in
     if (ps->n_islands)
         ps->isl_free[ps->hosts[pos].island] += sign *
                                                (c->prep->alloc == POL_ALLOC_NODE ? 1 : cores);
+}
+
+/* The window that holds platform host h over [from, to), or NULL (none, or
+ * reservations off). */
+static inline const eng_hold *host_held(const eng_core *c, int32_t h, double from, double to)
+{
+    return c->holds.off ? eng_holds_meet(&c->holds, h, from, to) : NULL;
 }
 
 static inline const char *policy_name(const eng_core *c)
@@ -462,6 +480,11 @@ void eng_check_promises(eng_core *c, pool_state *ps);
  * capacity and running set. */
 int eng_check_decisions(eng_core *c, pool_state *ps, const int32_t *queue_before, size_t n_before,
                         eng_diag *d);
+
+/* With --check and reservations: job idx has just ended; no window of its
+ * hosts met its run [start, end). ENG_INVARIANT with the job, host and
+ * reservation. */
+int eng_check_held(eng_core *c, int32_t idx, eng_diag *d);
 
 /* --init-planned no with --check: job idx of pool ps ends now; keeps its
  * overrun, if any, for the promises it excuses. ENG_NOMEM. */

@@ -75,6 +75,8 @@ int eng_metrics_compute(const eng_prepared *prep, const eng_job_result *results,
     s->n_dropped_total = prep->n_dropped_total;
     s->n_est_from_runtime = prep->n_est_from_runtime;
     s->n_extended = prep->n_extended;
+    s->memory = prep->memory;
+    s->n_mem_raised = prep->n_mem_raised;
     s->feedback = (int32_t)prep->feedback;
     s->n_fb_deps = prep->n_fb_deps;
     s->n_fb_missing = prep->n_fb_missing;

@@ -102,6 +102,8 @@ typedef struct eng_summary {
     size_t n_extended;
     size_t n_overrun;
     size_t n_queue_time; /* no request: given the queue's max_runtime_s (queue_limits) */
+    bool memory;         /* the platform gives host memory */
+    size_t n_mem_raised; /* with memory: jobs given more units than their processors */
     int32_t feedback;    /* eng_feedback_mode of the run */
     size_t n_fb_deps;    /* with feedback: jobs submitted after a predecessor */
     size_t n_fb_missing; /* with feedback: jobs whose predecessor is not simulated */

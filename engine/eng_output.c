@@ -246,7 +246,8 @@ static json_t *summary_jobs(const eng_summary *s, bool *ok)
     eng_json_set(o, "simulated", json_integer((json_int_t)s->n_simulated), ok);
     eng_json_set(o, "dropped", json_integer((json_int_t)s->n_dropped_total), ok);
     for (int k = 0; k < ENG_DROP_COUNT; k++)
-        if (k != ENG_DROP_OVER_LIMIT || s->n_dropped[k]) /* only where queue limits dropped some */
+        if ((k != ENG_DROP_OVER_LIMIT || s->n_dropped[k]) && /* only where queue limits dropped some */
+            (k != ENG_DROP_MEMORY || s->memory))          /* only when the platform gives memory */
             eng_json_set(drop, eng_drop_key(k), json_integer((json_int_t)s->n_dropped[k]), ok);
     eng_json_set(o, "dropped_by_reason", drop, ok);
     eng_json_set(fin, "COMPLETED_SUCCESSFULLY", json_integer((json_int_t)s->n_completed), ok);
@@ -263,6 +264,8 @@ static json_t *summary_jobs(const eng_summary *s, bool *ok)
     if (s->n_queue_time) /* queue_limits: jobs without a request given their queue's time */
         eng_json_set(o, "request_from_queue_limit", json_integer((json_int_t)s->n_queue_time), ok);
     eng_json_set(o, "requeued_after_failure", json_integer((json_int_t)s->n_requeues), ok);
+    if (s->memory) /* host memory: the jobs it gave more units (eng_prep.h) */
+        eng_json_set(o, "memory_units_raised", json_integer((json_int_t)s->n_mem_raised), ok);
     if (s->feedback != ENG_FEEDBACK_NONE) { /* --feedback: the dependencies it found */
         eng_json_set(o, "feedback_after_predecessor", json_integer((json_int_t)s->n_fb_deps), ok);
         eng_json_set(o, "feedback_predecessor_missing", json_integer((json_int_t)s->n_fb_missing),

@@ -46,6 +46,38 @@ bool eng_parse_speed(const char *text, double *flops)
     return false;
 }
 
+bool eng_parse_memory(const char *text, double *bytes)
+{
+    if (!text)
+        return false;
+    errno = 0;
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || errno || !isfinite(v) || v <= 0)
+        return false;
+    static const struct {
+        const char *unit;
+        double factor;
+    } units[] = {{"", 1},
+                 {"B", 1},
+                 {"KiB", 1024.0},
+                 {"MiB", 1024.0 * 1024},
+                 {"GiB", 1024.0 * 1024 * 1024},
+                 {"TiB", 1024.0 * 1024 * 1024 * 1024},
+                 {"kB", 1e3},
+                 {"MB", 1e6},
+                 {"GB", 1e9},
+                 {"TB", 1e12}};
+    while (*end == ' ')
+        end++;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].unit) == 0) {
+            *bytes = v * units[i].factor;
+            return isfinite(*bytes);
+        }
+    return false;
+}
+
 static bool parse_pos_int(const char *s, int64_t max, int64_t *out)
 {
     errno = 0;
@@ -273,6 +305,12 @@ static int read_host(const char *path, const eng_host_desc *h, eng_host *e, eng_
                                 path, h->name, h->occupation);
         e->occupation_prob = v;
     }
+    if (h->memory && !eng_parse_memory(h->memory, &e->memory_b))
+        return eng_diag_set(d, ENG_PLATFORM,
+                            "%s: host %s: property memory: expected a size > 0 such as "
+                            "'256GiB' (B, KiB, MiB, GiB, TiB, kB, MB, GB, TB; a bare "
+                            "number is bytes), got '%s'",
+                            path, h->name, h->memory);
     if (h->parsed) {
         e->power = *h->parsed;
     } else {
@@ -419,6 +457,15 @@ static int build_pools(eng_platform *p, int64_t **hq, const size_t *hnq, eng_dia
         if (p->hosts[k].speed_flops < pool->min_speed_flops)
             pool->min_speed_flops = p->hosts[k].speed_flops;
         pool->total_cores += p->hosts[k].cores;
+        double mem = p->hosts[k].memory_b;
+        if (mem > 0) {
+            p->has_memory = true;
+            if (pool->mem_min_b == 0 || mem < pool->mem_min_b)
+                pool->mem_min_b = mem;
+            double per_core = mem / p->hosts[k].cores;
+            if (pool->mem_per_core_min_b == 0 || per_core < pool->mem_per_core_min_b)
+                pool->mem_per_core_min_b = per_core;
+        }
     }
     return ENG_OK;
 }
@@ -646,7 +693,8 @@ int eng_platform_save(FILE *f, const eng_platform *p)
     for (size_t i = 0; ok && i < p->n_hosts; i++) {
         const eng_host *h = &p->hosts[i];
         const eng_pool *pool = &p->pools[h->pool];
-        char cores[24], price[40], occ[40], queues[1024] = "";
+        char cores[24], price[40], occ[40], mem[40], queues[1024] = "";
+        snprintf(mem, sizeof mem, "%.17g", h->memory_b);
         snprintf(occ, sizeof occ, "%.17g", h->occupation_prob);
         snprintf(cores, sizeof cores, "%d", h->cores);
         snprintf(price, sizeof price, "%.17g", h->price_per_s);
@@ -658,6 +706,7 @@ int eng_platform_save(FILE *f, const eng_platform *p)
              fwrite(&h->sg_cores, sizeof h->sg_cores, 1, f) == 1 && put_str(f, cores) &&
              put_str(f, price) && put_str(f, pool->n_queues ? queues : NULL) && put_str(f, occ) &&
              put_str(f, h->island >= 0 ? pool->island_names[h->island] : NULL) &&
+             put_str(f, h->memory_b > 0 ? mem : NULL) &&
              fwrite(&h->power, sizeof h->power, 1, f) == 1;
     }
     ok = ok && put_str(f, p->limits_text) && put_str(f, p->by_partition ? "partitions" : NULL);
@@ -689,6 +738,8 @@ int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag
             desc[i].occupation = get_str(f, &ok, &nomem);
         if (ok)
             desc[i].island = get_str(f, &ok, &nomem);
+        if (ok)
+            desc[i].memory = get_str(f, &ok, &nomem);
         ok = ok && fread(&power[i], sizeof power[i], 1, f) == 1;
         if (ok)
             desc[i].parsed = &power[i];
@@ -716,6 +767,7 @@ int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag
         free((char *)desc[i].partitions);
         free((char *)desc[i].occupation);
         free((char *)desc[i].island);
+        free((char *)desc[i].memory);
     }
     free(desc);
     free(power);

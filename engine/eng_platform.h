@@ -24,6 +24,11 @@
  *                  host names its island or none does. With --islands
  *                  strict (the default) a job that fits in one island of
  *                  its pool runs within one; a larger job may span islands.
+ *     memory       the host's memory: a number with a unit, B, KiB, MiB,
+ *                  GiB, TiB (powers of 1024) or kB, MB, GB, TB (powers of
+ *                  1000), e.g. "256GiB"; a bare number is bytes. Hosts
+ *                  without it have no memory limit. With it, jobs are held
+ *                  to SWF field 10 (eng_prep.h, "Memory").
  *   on a host itself (SimGrid's power properties; eng_power.h):
  *     wattage_per_state, wattage_off, switch_off_s, switch_off_w,
  *                  switch_on_s, switch_on_w; or Batsim's watt_per_state,
@@ -80,6 +85,7 @@ typedef struct eng_host_desc {
     const char *partitions;
     const char *occupation;
     const char *island;
+    const char *memory;
     eng_power_props power;       /* power properties (eng_power.h) */
     int32_t pstate;              /* SimGrid's current pstate, of n_pstates */
     int32_t n_pstates;           /* 0: one */
@@ -96,6 +102,7 @@ typedef struct eng_host {
     double occupation_prob;
     int32_t pool;
     int32_t island;  /* index among its pool's islands, or -1 (none) */
+    double memory_b; /* bytes; 0: no memory given (no limit) */
     eng_power power; /* power.on false when the platform has no power values */
 } eng_host;
 
@@ -112,6 +119,11 @@ typedef struct eng_pool {
     int32_t *island_hosts; /* hosts per island */
     int64_t *island_cores; /* cores per island */
     int32_t n_islands;     /* 0: its hosts name no island */
+    /* Memory (hosts with the memory property only; 0 when none has it):
+     * the smallest memory of a host, and the smallest memory per core
+     * (memory / cores), which eng_prep plans every job of the pool with. */
+    double mem_min_b;
+    double mem_per_core_min_b;
 } eng_pool;
 
 /* One queue's limits (queue_limits above). */
@@ -136,6 +148,7 @@ typedef struct eng_platform {
     eng_queue_limit *limits; /* by queue, ascending; NULL when none */
     size_t n_limits;
     char *limits_text; /* the queue_limits value as given, or NULL */
+    bool has_memory; /* some host has the memory property */
 } eng_platform;
 
 /* Builds a platform from host descriptions in any order; ref_speed is the
@@ -170,5 +183,9 @@ int eng_platform_restore(FILE *f, const char *path, eng_platform **out, eng_diag
 /* Parses a speed with SimGrid's units ("2.6Gf", "1e9", "100Mf"); returns
  * false if it is not one. */
 bool eng_parse_speed(const char *text, double *flops);
+
+/* Parses a memory size ("256GiB", "64 GB", "1e9"; units as the memory
+ * property above) into bytes > 0; false if it is not one. */
+bool eng_parse_memory(const char *text, double *bytes);
 
 #endif

@@ -126,6 +126,20 @@ typedef struct pol_host {
 
 typedef enum pol_alloc { POL_ALLOC_NODE = 0, POL_ALLOC_CORE = 1 } pol_alloc;
 
+/* A reservation's window on the pool (--reservations, engine/eng_resv.h):
+ * its hosts run no job in [start_s, end_s), and a job may start on one of
+ * them before the window only if it ends by start_s (start + estimate_s,
+ * which no job outlives). The engine places a start's units first fit in
+ * host order on free hosts no window holds over [now_s, now_s +
+ * estimate_s), and refuses a start that has too few of them or names one
+ * held (ENG_POLICY). */
+typedef struct pol_resv {
+    double start_s, end_s;
+    const int32_t *pos; /* its hosts: positions in pol_view.hosts, ascending */
+    int32_t n_pos;
+    int32_t units; /* what they count for (hosts, or their cores under core allocation) */
+} pol_resv;
+
 typedef struct pol_view {
     double now_s;
     pol_alloc alloc;
@@ -176,6 +190,11 @@ typedef struct pol_view {
     /* User feedback is on: the queue's (submit_s, idx) order may differ
      * from idx order (see queue). */
     bool feedback;
+    /* Reservations (pol_resv): the windows on this pool's hosts that have
+     * not ended, by (end_s, file order); none without --reservations.
+     * Shown only to policies with POL_FLAG_RESERVATIONS. */
+    const pol_resv *resv;
+    size_t n_resv;
 } pol_view;
 
 /* A start decision. hosts_off/n_hosts index pol_out.hosts; n_hosts == 0
@@ -346,6 +365,11 @@ enum {
      * hosts than they allow. The engine refuses a policy without it under
      * a cap (ENG_USAGE). */
     POL_FLAG_POWER_CAP = 1u << 8,
+    /* Plans around reservations (pol_view.resv): starts no job that would
+     * overlap a window on its hosts, and its promises allow for them. The
+     * engine refuses a policy without it under --reservations
+     * (ENG_USAGE). */
+    POL_FLAG_RESERVATIONS = 1u << 9,
 };
 
 /* Island placement, shared by the engine and the policies. */
@@ -558,9 +582,10 @@ bool pol_parse_int(const char *text, int64_t *out);
  * pol_out_reject and pol_out_kill (their arrays in pol_out); 4: idle
  * shutdown: pol_host.usable_at_s, pol_view.boot_delay_max_s,
  * POL_FLAG_BOOT_PLANS; the power cap: POL_FLAG_POWER_CAP, total_units and
- * free_units lowered to the units that run within it. */
+ * free_units lowered to the units that run within it; 5: reservations:
+ * pol_resv, pol_view.resv and n_resv, POL_FLAG_RESERVATIONS. */
 #ifndef POL_INTERFACE_VERSION
-#define POL_INTERFACE_VERSION 4u
+#define POL_INTERFACE_VERSION 5u
 #endif
 
 /* The exported symbols' names, for the loader's dlsym. */

@@ -277,6 +277,26 @@ static bool over_limit(const eng_platform *p, const eng_pool *pl, const eng_job 
            (j->time_req_s > 0 && j->time_req_s > lim->max_runtime_s);
 }
 
+/* The units job j needs for its memory in pool pl (eng_prep.h, "Memory"):
+ * 0 when it asks for none or the pool gives no memory, -1 when one
+ * processor needs more than the pool's smallest host. */
+static int64_t memory_units(const eng_job *j, const eng_pool *pl, pol_alloc alloc, int64_t procs)
+{
+    if (!(j->mem_req_kb > 0) || pl->mem_min_b == 0)
+        return 0;
+    double per_proc_b = j->mem_req_kb * 1024.0;
+    if (per_proc_b > pl->mem_min_b)
+        return -1;
+    if (alloc == POL_ALLOC_CORE) {
+        double cores = ceil((double)procs * per_proc_b / pl->mem_per_core_min_b);
+        return cores > (double)INT32_MAX ? INT32_MAX : (int64_t)cores;
+    }
+    int64_t per_host = (int64_t)floor(pl->mem_min_b / per_proc_b);
+    if (per_host > pl->cores_per_node)
+        per_host = pl->cores_per_node;
+    return (procs + per_host - 1) / per_host;
+}
+
 int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *opts,
              eng_prepared *out, eng_diag *d)
 {
@@ -284,6 +304,7 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
     out->alloc = opts->alloc;
     out->walltime = opts->walltime;
     out->procs_field = opts->procs_field;
+    out->memory = p->has_memory;
     out->n_src = w->n_jobs;
     out->jobs = malloc((w->n_jobs ? w->n_jobs : 1) * sizeof *out->jobs);
     out->drop = malloc(w->n_jobs ? w->n_jobs : 1);
@@ -319,10 +340,17 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
                 units = procs;
                 capacity = pl->total_cores;
             }
+            int64_t mem_units = memory_units(j, pl, opts->alloc, procs);
             if (units > capacity)
                 reason = ENG_DROP_TOO_LARGE;
             else if (over_limit(p, pl, j, procs))
                 reason = ENG_DROP_OVER_LIMIT;
+            else if (mem_units < 0 || mem_units > capacity)
+                reason = ENG_DROP_MEMORY;
+            else if (mem_units > units) {
+                units = mem_units;
+                out->n_mem_raised++;
+            }
         }
         out->drop[i] = (int8_t)reason;
         if (reason >= 0) {
@@ -359,6 +387,9 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
             out->n_queue_time++;
         }
         if (req > 0 && j->runtime_s > req)
+        if (pl->mem_min_b > 0 && j->mem_req_kb > 0)
+            s->mem_per_proc_b = j->mem_req_kb * 1024.0;
+        if (j->time_req_s > 0 && j->runtime_s > j->time_req_s)
             out->n_overrun++;
         if (req <= 0) {
             s->estimate_s = run_slowest;

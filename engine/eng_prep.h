@@ -36,6 +36,22 @@
  *   max_runtime_s is given that time as its request (Slurm gives a job
  *   without a time limit its partition's MaxTime), so it is planned with it
  *   and, in kill mode, killed at it (n_queue_time counts them).
+ * - Memory (only when the platform gives host memory, eng_platform.h):
+ *   SWF field 10, the requested memory per processor in KB (1 KB = 1024
+ *   bytes), against the memory of the job's pool, planned with its
+ *   smallest host (mem_min_b) or its smallest memory per core
+ *   (mem_per_core_min_b), so that the job fits wherever in its pool it
+ *   goes. Field 7 (used memory) is not a request and is never read; a job
+ *   with field 10 at -1 or 0 asks for no memory. As Slurm does when a
+ *   job's memory per CPU exceeds MaxMemPerCPU (slurm.conf), a job whose
+ *   processors need more memory than their share takes more of them:
+ *   under core allocation units = max(procs, ceil(procs x mem / memory per
+ *   core)), so memory bounds how many jobs share a host (the cores a job
+ *   holds always carry the memory it uses); under node allocation each
+ *   host runs at most min(cores, floor(host memory / mem)) of its
+ *   processors, units = ceil(procs / that). Dropped as "memory": one
+ *   processor needs more than the pool's smallest host has, or the units
+ *   memory asks for exceed the pool while the processors alone fit.
  * - Job type: SWF field 15 (queue) by default, as in the job-bundling study
  *   (Baranov & Lyakhovets 2022), or field 16 (partition) or 14 (executable).
  *   On a platform whose pools are routed by queue, types and queues are then
@@ -82,7 +98,8 @@ typedef enum eng_walltime { ENG_WALLTIME_KILL = 0, ENG_WALLTIME_EXTEND = 1 } eng
     X(NO_SUBMIT, "no-submit", "submit time unknown (field 2 is -1)")                               \
     X(DUPLICATE_ID, "duplicate-id", "job number already used by an earlier line (field 1)")        \
     X(OVER_LIMIT, "over-queue-limit",                                                              \
-      "asks more nodes or time than its queue allows (platform property queue_limits)")
+      "asks more nodes or time than its queue allows (platform property queue_limits)") \
+    X(MEMORY, "memory", "needs more memory than the hosts of its pool have (field 10)")
 
 typedef enum eng_drop {
 #define ENG_DROP_ENUM(name, key, text) ENG_DROP_##name,
@@ -146,6 +163,7 @@ typedef struct eng_sim_job {
     int32_t procs;
     int32_t units;
     int32_t pool;
+    double mem_per_proc_b; /* with host memory: SWF field 10 in bytes; else 0 */
     bool est_from_runtime;
     int64_t queue, partition, user, group, app; /* copied from the log */
     int64_t type;                               /* from the type field */
@@ -165,6 +183,8 @@ typedef struct eng_prepared {
     size_t n_extended;         /* extend mode: estimate raised to the run time */
     size_t n_overrun;          /* run time exceeds requested time (killed in kill mode) */
     size_t n_queue_time;       /* no requested time: given the queue's max_runtime_s */
+    bool memory;               /* the platform gives host memory (eng_platform.h) */
+    size_t n_mem_raised;       /* memory: jobs given more units than their processors */
     double init_share;         /* the target share, NAN if none */
     bool init_unplanned;       /* the options' init_unplanned: estimates exclude init_s */
     size_t n_types;            /* distinct job types among simulated jobs */

@@ -61,7 +61,7 @@
 /* ---- platform loading ------------------------------------------------- */
 
 typedef struct zone_props {
-    const char *cores, *price_per_s, *queues, *partitions, *occupation, *island;
+    const char *cores, *price_per_s, *queues, *partitions, *occupation, *island, *memory;
 } zone_props;
 
 static void walk_zone(sg_netzone_t z, zone_props inherited, zone_props *per_host, size_t n)
@@ -80,6 +80,8 @@ static void walk_zone(sg_netzone_t z, zone_props inherited, zone_props *per_host
         mine.occupation = v;
     if ((v = sg_zone_get_property_value(z, "island")))
         mine.island = v;
+    if ((v = sg_zone_get_property_value(z, "memory")))
+        mine.memory = v;
     xbt_dynar_t hosts = xbt_dynar_new(sizeof(sg_host_t), NULL);
     sg_zone_get_hosts(z, hosts);
     unsigned it;
@@ -180,6 +182,7 @@ int eng_sim_load_platform(const char *path, eng_platform **out, eng_diag *d)
             .partitions = host_prop(list[i], "partitions", zp[i].partitions),
             .occupation = host_prop(list[i], "occupation_probability", zp[i].occupation),
             .island = host_prop(list[i], "island", zp[i].island),
+            .memory = host_prop(list[i], "memory", zp[i].memory),
             .power = host_power_props(list[i]),
         };
         sg_host_set_data(list[i], NULL);

@@ -168,6 +168,7 @@ typedef struct cons_state {
     size_t n_jobs;
     int32_t *pending; /* submitted, not yet placed (queue order) */
     size_t n_pending, cap_pending;
+    bool resv_added; /* the reservations' windows are in the profile */
     bool compress;
     eng_heap due_heap; /* (reservation start, job), stale entries skipped */
     size_t n_live;     /* jobs with a reservation */
@@ -1238,6 +1239,43 @@ static int heap_rebuild(cons_state *s, const pol_view *v)
  * running jobs and the hosts that are down (taken until further notice),
  * then place every waiting job again in queue order. Guarantees cannot
  * survive a lost host; the checker does not hold policies to them then. */
+/* Reservations (pol_view.resv): conservative plans windows that hold its
+ * whole pool (Flags=MAINT, Nodes=ALL), in its profile as no unit free over
+ * them, so every reservation it makes and every promise lies outside them.
+ * A window on some hosts only is refused (ENG_USAGE): a count of free
+ * units cannot tell which hosts a job crossing it may take. */
+static int resv_add(cons_state *s, const pol_view *v, pol_out *out)
+{
+    for (size_t r = 0; r < v->n_resv; r++)
+        if ((size_t)v->resv[r].n_pos != v->n_hosts)
+            return out ? pol_out_error(out, ENG_USAGE,
+                                       "conservative plans reservations that hold its whole pool "
+                                       "(Flags=MAINT or Nodes=ALL); one over [%g, %g) holds %d of "
+                                       "its %zu hosts: use easy or fcfs",
+                                       v->resv[r].start_s, v->resv[r].end_s, v->resv[r].n_pos,
+                                       v->n_hosts)
+                       : ENG_USAGE;
+    for (size_t r = 0; r < v->n_resv; r++) {
+        int rc = pol_profile_add(&s->prof, fmax(v->resv[r].start_s, v->now_s), v->resv[r].end_s,
+                                 -v->resv[r].units);
+        if (rc)
+            return rc;
+    }
+    s->resv_added = true;
+    return ENG_OK;
+}
+
+/* The units windows hold now (none run a job: the profile shows them
+ * taken, the engine free). */
+static int32_t resv_held_now(const pol_view *v)
+{
+    int32_t n = 0;
+    for (size_t r = 0; r < v->n_resv; r++)
+        if (v->resv[r].start_s <= v->now_s && v->now_s < v->resv[r].end_s)
+            n += v->resv[r].units;
+    return n;
+}
+
 static int cons_rebuild(cons_state *s, const pol_view *v)
 {
     pol_profile_fini(&s->prof);
@@ -1248,6 +1286,8 @@ static int cons_rebuild(cons_state *s, const pol_view *v)
         if (!v->hosts[h].up)
             down += v->alloc == POL_ALLOC_NODE ? 1 : v->hosts[h].cores;
     int rc = pol_profile_add(&s->prof, v->now_s, INFINITY, -down);
+    if (rc == ENG_OK && v->n_resv)
+        rc = resv_add(s, v, NULL);
     for (size_t r = 0; rc == ENG_OK && r < v->n_running; r++) {
         const pol_job *j = v->running[r];
         rc = pol_profile_add(&s->prof, v->now_s, j->expected_end_s, -j->units);
@@ -1312,6 +1352,14 @@ static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
     pol_profile_advance(&s->prof, v->now_s);
     for (int32_t k = 0; k < s->n_isl; k++)
         pol_profile_advance(&s->ip[k], v->now_s);
+    if (v->n_resv && !s->resv_added) {
+        if (pol_predict_active(&s->pred))
+            return pol_out_error(out, ENG_USAGE,
+                                 "a predictor does not plan around reservations yet");
+        if ((rc = resv_add(s, v, out)))
+            return rc;
+        fits_clear(s);
+    }
     s->version++;
     if (s->compress) {
         s->compress = false;
@@ -1382,7 +1430,7 @@ static int cons_schedule(void *state, const pol_view *engine_view, pol_out *out)
         for (size_t k = 0; k < n_due; k++)
             pol_out_start(out, s->due[k]);
         /* The profile and the engine must agree on what is free now. */
-        if (pol_profile_free_at(&s->prof, v->now_s) != v->free_units - due_units)
+        if (pol_profile_free_at(&s->prof, v->now_s) + resv_held_now(v) != v->free_units - due_units)
             return ENG_INVARIANT;
     }
 
@@ -1407,7 +1455,8 @@ const pol_type pol_conservative = {
     .name = "conservative",
     .summary = "conservative backfilling: every waiting job holds a reservation",
     .citation = "Mu'alem & Feitelson 2001",
-    .flags = POL_FLAG_POWER_CAP | POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_BOOT_PLANS,
+    .flags = POL_FLAG_POWER_CAP | POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_BOOT_PLANS |
+             POL_FLAG_RESERVATIONS,
     .state_size = sizeof(cons_state),
     .options = cons_options,
     .init = cons_init,

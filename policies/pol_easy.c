@@ -62,7 +62,8 @@ typedef struct easy_state {
     const pol_job **cand;
     size_t cap_cand;
     pol_predictor pred;
-    pol_isl_plan isl; /* with islands */
+    pol_isl_plan isl;   /* with islands */
+    pol_hold_plan hold; /* with reservations */
 } easy_state;
 
 static const pol_option easy_options[] = {
@@ -89,6 +90,7 @@ static void easy_fini(void *state)
     free(s->cand);
     pol_predict_fini(&s->pred);
     pol_isl_plan_fini(&s->isl);
+    pol_hold_plan_fini(&s->hold);
 }
 
 static int easy_on_submit(void *state, const pol_view *v, const pol_job *job)
@@ -110,9 +112,55 @@ static void easy_report(void *state, char *buf, size_t len)
     pol_predict_report(&s->pred, buf, len);
 }
 
+/* EASY with reservations (pol_shadow.h): the head's shadow time on the
+ * hosts, and a later job backfills when it fits now on hosts no window
+ * holds over its run and ends by the shadow time or, placed, still leaves
+ * the head its units there. */
+static int easy_schedule_hold(easy_state *s, const pol_view *v, pol_out *out)
+{
+    size_t i;
+    double shadow;
+    int rc = pol_start_head_hold(v, out, &s->hold, &i, &shadow, true);
+    if (rc || i == v->n_queue)
+        return rc;
+    const pol_job *head = v->queue[i];
+    const pol_job *const *cand = v->queue + i + 1;
+    size_t n_cand = v->n_queue - i - 1;
+    if (s->sjf && n_cand > 1) {
+        if (eng_grow(&s->cand, &s->cap_cand, n_cand, sizeof *s->cand))
+            return ENG_NOMEM;
+        memcpy(s->cand, cand, n_cand * sizeof *cand);
+        qsort(s->cand, n_cand, sizeof *s->cand, pol_cmp_estimate);
+        cand = s->cand;
+    }
+    bool room = pol_hold_free_now(v, &s->hold, 0) > 0; /* anything free outside windows */
+    for (size_t k = 0; k < n_cand && room; k++) {
+        const pol_job *j = cand[k];
+        if (pol_hold_free_now(v, &s->hold, j->estimate_s) < j->units)
+            continue;
+        size_t mark = s->hold.n_take;
+        if ((rc = pol_hold_take(v, &s->hold, j)))
+            return rc;
+        if (v->now_s + j->estimate_s > shadow &&
+            pol_hold_units_at(v, &s->hold, shadow, head->estimate_s) < head->units) {
+            pol_hold_undo(&s->hold, mark); /* it would delay the head */
+            continue;
+        }
+        pol_out_start(out, j);
+        room = pol_hold_free_now(v, &s->hold, 0) > 0;
+    }
+    return ENG_OK;
+}
+
 static int easy_schedule(void *state, const pol_view *engine_view, pol_out *out)
 {
     easy_state *s = state;
+    if (engine_view->n_resv > 0) {
+        if (pol_predict_active(&s->pred))
+            return pol_out_error(out, ENG_USAGE,
+                                 "a predictor does not plan around reservations yet");
+        return easy_schedule_hold(s, engine_view, out);
+    }
     pol_view pv;
     const pol_view *v = &pv;
     if (pol_predict_view(&s->pred, engine_view, &pv, NULL))
@@ -165,7 +213,7 @@ const pol_type pol_easy = {
     .summary = "EASY backfilling: a reservation for the queue head, later jobs backfill",
     .citation = "Lifka 1995; Mu'alem & Feitelson 2001",
     .flags = POL_FLAG_POWER_CAP | POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS | POL_FLAG_REPLANS |
-             POL_FLAG_CORES | POL_FLAG_BOOT_PLANS | POL_FLAG_ISLANDS_CORES,
+             POL_FLAG_CORES | POL_FLAG_BOOT_PLANS | POL_FLAG_ISLANDS_CORES | POL_FLAG_RESERVATIONS,
     .state_size = sizeof(easy_state),
     .options = easy_options,
     .init = easy_init,

@@ -24,7 +24,8 @@
 typedef struct fcfs_state {
     const pol_job **started;
     size_t cap;
-    pol_isl_plan isl; /* with islands */
+    pol_isl_plan isl;   /* with islands */
+    pol_hold_plan hold; /* with reservations */
 } fcfs_state;
 
 static void fcfs_fini(void *state)
@@ -32,6 +33,7 @@ static void fcfs_fini(void *state)
     fcfs_state *s = state;
     free(s->started);
     pol_isl_plan_fini(&s->isl);
+    pol_hold_plan_fini(&s->hold);
 }
 
 static int fcfs_schedule(void *state, const pol_view *v, pol_out *out)
@@ -40,6 +42,8 @@ static int fcfs_schedule(void *state, const pol_view *v, pol_out *out)
     size_t head;
     int32_t free_units, extra;
     double shadow;
+    if (v->n_resv > 0)
+        return pol_start_head_hold(v, out, &s->hold, &head, &shadow, true);
     if (v->n_islands > 0)
         return pol_start_head_isl(v, out, &s->isl, &head, &free_units, &shadow, &extra, true);
     return pol_start_head(v, out, &s->started, &s->cap, &head, &free_units, &shadow, &extra, true);
@@ -50,7 +54,8 @@ const pol_type pol_fcfs = {
     .summary = "first come, first served; no backfilling",
     .citation = "Feitelson, Rudolph, Schwiegelshohn, Sevcik & Wong 1997",
     .flags = POL_FLAG_POWER_CAP | POL_FLAG_ORDERED | POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS |
-             POL_FLAG_REPLANS | POL_FLAG_BOOT_PLANS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
+             POL_FLAG_REPLANS | POL_FLAG_BOOT_PLANS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES |
+             POL_FLAG_RESERVATIONS,
     .state_size = sizeof(fcfs_state),
     .options = NULL,
     .fini = fcfs_fini,

@@ -221,3 +221,171 @@ int pol_shadow_isl(const pol_view *v, pol_isl_plan *pl, int32_t need, double *sh
     *extra = (int32_t)ex;
     return 0;
 }
+
+/* ---- with reservations ------------------------------------------------ */
+
+void pol_hold_plan_fini(pol_hold_plan *pl)
+{
+    free(pl->free);
+    free(pl->take);
+    free(pl->off);
+    free(pl->win);
+    free(pl->at);
+    free(pl->cand);
+    *pl = (pol_hold_plan){0};
+}
+
+int pol_hold_plan_begin(const pol_view *v, pol_hold_plan *pl)
+{
+    size_t n = v->n_hosts, n_win = 0;
+    for (size_t r = 0; r < v->n_resv; r++)
+        n_win += (size_t)v->resv[r].n_pos;
+    if (eng_grow(&pl->free, &pl->cap_free, n ? n : 1, sizeof *pl->free) ||
+        eng_grow(&pl->at, &pl->cap_at, n ? n : 1, sizeof *pl->at) ||
+        eng_grow(&pl->off, &pl->cap_off, n + 1, sizeof *pl->off) ||
+        eng_grow(&pl->win, &pl->cap_win, n_win ? n_win : 1, sizeof *pl->win))
+        return ENG_NOMEM;
+    pl->n_take = 0;
+    memset(pl->off, 0, (n + 1) * sizeof *pl->off);
+    for (size_t r = 0; r < v->n_resv; r++)
+        for (int32_t k = 0; k < v->resv[r].n_pos; k++)
+            pl->off[v->resv[r].pos[k] + 1]++;
+    for (size_t h = 0; h < n; h++) {
+        pl->off[h + 1] += pl->off[h];
+        pl->free[h] = v->hosts[h].free_cores;
+        pl->at[h] = (int32_t)pl->off[h]; /* fill cursor */
+    }
+    for (size_t r = 0; r < v->n_resv; r++)
+        for (int32_t k = 0; k < v->resv[r].n_pos; k++)
+            pl->win[pl->at[v->resv[r].pos[k]]++] = (struct pol_hold_win){
+                .start_s = v->resv[r].start_s, .end_s = v->resv[r].end_s};
+    return ENG_OK;
+}
+
+/* Whether a window holds the host at pos over [a, b). */
+static bool held(const pol_hold_plan *pl, size_t pos, double a, double b)
+{
+    for (size_t w = pl->off[pos]; w < pl->off[pos + 1]; w++)
+        if (pl->win[w].start_s < b && pl->win[w].end_s > a)
+            return true;
+    return false;
+}
+
+/* The units `cores` free cores of host h count for. */
+static int32_t units_of(const pol_view *v, size_t h, int32_t cores)
+{
+    return v->alloc == POL_ALLOC_NODE ? cores == v->hosts[h].cores : cores;
+}
+
+int32_t pol_hold_free_now(const pol_view *v, const pol_hold_plan *pl, double dur)
+{
+    int32_t n = 0;
+    for (size_t h = 0; h < v->n_hosts; h++)
+        if (pl->free[h] > 0 && !held(pl, h, v->now_s, v->now_s + dur))
+            n += units_of(v, h, pl->free[h]);
+    return n;
+}
+
+int pol_hold_take(const pol_view *v, pol_hold_plan *pl, const pol_job *job)
+{
+    int32_t need = job->units;
+    double end = v->now_s + job->estimate_s;
+    for (size_t h = 0; h < v->n_hosts && need > 0; h++) {
+        if (pl->free[h] == 0 || units_of(v, h, pl->free[h]) == 0 || held(pl, h, v->now_s, end))
+            continue;
+        int32_t cores = v->alloc == POL_ALLOC_NODE ? pl->free[h]
+                        : pl->free[h] < need       ? pl->free[h]
+                                                   : need;
+        need -= units_of(v, h, cores);
+        if (eng_grow(&pl->take, &pl->cap_take, pl->n_take + 1, sizeof *pl->take))
+            return ENG_NOMEM;
+        pl->take[pl->n_take++] = (struct pol_hold_take){
+            .pos = (int32_t)h, .cores = cores, .end_s = end};
+        pl->free[h] -= cores;
+    }
+    return ENG_OK;
+}
+
+void pol_hold_undo(pol_hold_plan *pl, size_t mark)
+{
+    while (pl->n_take > mark) {
+        const struct pol_hold_take *t = &pl->take[--pl->n_take];
+        pl->free[t->pos] += t->cores;
+    }
+}
+
+int32_t pol_hold_units_at(const pol_view *v, pol_hold_plan *pl, double t, double dur)
+{
+    for (size_t h = 0; h < v->n_hosts; h++)
+        pl->at[h] = pl->free[h];
+    for (size_t r = 0; r < v->n_running; r++) {
+        const pol_job *j = v->running[r];
+        if (j->expected_end_s > t)
+            break; /* the running set is by expected end */
+        for (int32_t k = 0; k < j->n_alloc; k++)
+            pl->at[v->alloc_pos[j->alloc_off + (size_t)k]] +=
+                v->alloc_cores[j->alloc_off + (size_t)k];
+    }
+    for (size_t k = 0; k < pl->n_take; k++)
+        if (pl->take[k].end_s <= t)
+            pl->at[pl->take[k].pos] += pl->take[k].cores;
+    int32_t n = 0;
+    for (size_t h = 0; h < v->n_hosts; h++)
+        if (pl->at[h] > 0 && !held(pl, h, t, t + dur))
+            n += units_of(v, h, pl->at[h]);
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int pol_hold_shadow(const pol_view *v, pol_hold_plan *pl, int32_t need, double dur, double *shadow)
+{
+    size_t n = 1 + v->n_running + pl->n_take + v->n_resv, k = 0;
+    if (eng_grow(&pl->cand, &pl->cap_cand, n, sizeof *pl->cand))
+        return ENG_NOMEM;
+    pl->cand[k++] = v->now_s;
+    for (size_t r = 0; r < v->n_running; r++)
+        pl->cand[k++] = fmax(v->now_s, v->running[r]->expected_end_s);
+    for (size_t t = 0; t < pl->n_take; t++)
+        pl->cand[k++] = pl->take[t].end_s;
+    for (size_t r = 0; r < v->n_resv; r++)
+        pl->cand[k++] = fmax(v->now_s, v->resv[r].end_s);
+    qsort(pl->cand, k, sizeof *pl->cand, cmp_double);
+    *shadow = INFINITY;
+    for (size_t i = 0; i < k; i++) {
+        if (i > 0 && pl->cand[i] == pl->cand[i - 1])
+            continue;
+        if (pol_hold_units_at(v, pl, pl->cand[i], dur) >= need) {
+            *shadow = pl->cand[i];
+            break;
+        }
+    }
+    return ENG_OK;
+}
+
+int pol_start_head_hold(const pol_view *v, pol_out *out, pol_hold_plan *pl, size_t *head,
+                        double *shadow, bool promise)
+{
+    int rc = pol_hold_plan_begin(v, pl);
+    size_t i = 0;
+    for (; rc == ENG_OK && i < v->n_queue; i++) {
+        const pol_job *j = v->queue[i];
+        if (pol_hold_free_now(v, pl, j->estimate_s) < j->units)
+            break;
+        rc = pol_hold_take(v, pl, j);
+        pol_out_start(out, j);
+    }
+    *head = i;
+    *shadow = INFINITY;
+    if (rc || i == v->n_queue)
+        return rc;
+    const pol_job *h = v->queue[i];
+    rc = pol_hold_shadow(v, pl, h->units, h->estimate_s, shadow);
+    if (rc == ENG_OK && promise && isfinite(*shadow))
+        pol_out_promise(out, h, *shadow);
+    return rc;
+}

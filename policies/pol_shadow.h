@@ -82,4 +82,72 @@ int pol_isl_plan_start(const pol_view *v, pol_isl_plan *pl, const pol_job *job);
 int pol_shadow_isl(const pol_view *v, pol_isl_plan *pl, int32_t need, double *shadow,
                    int32_t *extra);
 
+/* ---- with reservations (pol_view.n_resv > 0; see eng_policy.h) --------
+ *
+ * "Enough units free" becomes host by host: a job from t to t + estimate
+ * may take a host only if no window holds it over that span, so FCFS and
+ * EASY plan on the pool's hosts: each host's free cores now (less this
+ * call's starts, placed first fit in host order as the engine places
+ * them), given back at each running job's expected end on the hosts it
+ * holds. The head's shadow time is the first of now, the expected ends and
+ * the windows' ends at which the hosts free then and held by no window
+ * over its run give its units; a later job backfills if it fits now on
+ * hosts no window holds over its own run and either ends by the shadow
+ * time or leaves the head its units there (checked by placing it, and
+ * undone if not). Slurm's backfill plans reservations the same way (its
+ * nodes of a reservation are unavailable to a job whose end passes the
+ * reservation's start). Costs: a fit O(hosts x windows per host); a
+ * shadow O(C x (hosts x windows + running hosts)), C the candidate
+ * times. */
+typedef struct pol_hold_plan {
+    int32_t *free; /* per pool host: cores free now, after this call's starts */
+    struct pol_hold_take {
+        int32_t pos, cores;
+        double end_s;
+    } * take; /* the cores this call's starts take, host by host */
+    size_t n_take, cap_take, cap_free;
+    size_t *off; /* per host: its windows win[off[pos] .. off[pos + 1]) */
+    struct pol_hold_win {
+        double start_s, end_s;
+    } * win;
+    size_t cap_off, cap_win;
+    int32_t *at; /* scratch: cores free per host at a time */
+    size_t cap_at;
+    double *cand; /* scratch: candidate times */
+    size_t cap_cand;
+} pol_hold_plan;
+
+void pol_hold_plan_fini(pol_hold_plan *pl);
+
+/* Starts a call's plan from the view. 0 or ENG_NOMEM. */
+int pol_hold_plan_begin(const pol_view *v, pol_hold_plan *pl);
+
+/* The units free now, after this call's starts, on hosts no window holds
+ * over [now, now + dur). */
+int32_t pol_hold_free_now(const pol_view *v, const pol_hold_plan *pl, double dur);
+
+/* Takes job's units now, first fit in host order on the hosts no window
+ * holds over its run (the caller checked that they suffice). 0 or
+ * ENG_NOMEM. */
+int pol_hold_take(const pol_view *v, pol_hold_plan *pl, const pol_job *job);
+
+/* Gives back every take after the first `mark` (pl->n_take before them). */
+void pol_hold_undo(pol_hold_plan *pl, size_t mark);
+
+/* The units a job running on [t, t + dur) could take at t >= now: on the
+ * hosts free by then (running jobs and this call's starts ended at their
+ * expected ends) that no window holds over its run. */
+int32_t pol_hold_units_at(const pol_view *v, pol_hold_plan *pl, double t, double dur);
+
+/* The earliest candidate time at which `need` units are there for a run
+ * of dur (pol_hold_units_at). 0, or ENG_NOMEM. */
+int pol_hold_shadow(const pol_view *v, pol_hold_plan *pl, int32_t need, double dur, double *shadow);
+
+/* pol_start_head with reservations: starts queued jobs from the head while
+ * they fit on hosts no window holds over their runs; then the blocked
+ * head's shadow time (pol_hold_shadow) and, if promise, its promise.
+ * Returns 0 or ENG_NOMEM. */
+int pol_start_head_hold(const pol_view *v, pol_out *out, pol_hold_plan *pl, size_t *head,
+                        double *shadow, bool promise);
+
 #endif

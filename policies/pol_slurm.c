@@ -1114,6 +1114,32 @@ static int plan(slurm_state *s, const pol_view *v, const pol_job *j, double unti
     return book(&s->ip[best], b, e, j->units, NULL);
 }
 
+/* Reservations (pol_view.resv): each window books its hosts in the plan,
+ * so that no job is started or planned over it (Slurm's backfill treats a
+ * reservation's nodes as taken by it for its time). Per host (PLAN_HOSTS)
+ * any window; counting units (PLAN_COUNT) only windows that hold the whole
+ * pool, since a count cannot tell which hosts a job crossing a window may
+ * take (ENG_USAGE otherwise). */
+static int book_resv(slurm_state *s, const pol_view *v, pol_out *out)
+{
+    for (size_t r = 0; r < v->n_resv; r++) {
+        const pol_resv *w = &v->resv[r];
+        double b = fmax(w->start_s, v->now_s);
+        if (s->plan_kind != PLAN_HOSTS && (size_t)w->n_pos != v->n_hosts)
+            return pol_out_error(out, ENG_USAGE,
+                                 "slurm plans reservations on some hosts only with one plan per "
+                                 "host (--alloc core); one over [%g, %g) holds %d of its %zu "
+                                 "hosts: use easy or fcfs",
+                                 w->start_s, w->end_s, w->n_pos, v->n_hosts);
+        int rc = pol_profile_add(&s->prof, b, w->end_s, -w->units);
+        for (int32_t k = 0; rc == ENG_OK && s->plan_kind == PLAN_HOSTS && k < w->n_pos; k++)
+            rc = pol_profile_add(&s->hp[w->pos[k]], b, w->end_s, -v->hosts[w->pos[k]].cores);
+        if (rc)
+            return rc;
+    }
+    return ENG_OK;
+}
+
 /* ---- the schedulers ------------------------------------------------------ */
 
 static int backfill(slurm_state *s, const pol_view *v, pol_out *out, size_t from, bool *started,
@@ -1202,6 +1228,12 @@ static int slurm_schedule(void *state, const pol_view *engine_view, pol_out *out
     rc = s->plan_kind == PLAN_HOSTS     ? hosts_build(s, v)
          : s->plan_kind == PLAN_ISLANDS ? isl_build(s, v)
                                         : build_profile(s, v);
+    if (rc == ENG_OK && v->n_resv) {
+        if (pol_predict_active(&s->pred))
+            return pol_out_error(out, ENG_USAGE,
+                                 "a predictor does not plan around reservations yet");
+        rc = book_resv(s, v, out);
+    }
     if (rc)
         return rc;
     int32_t free_units = v->free_units;
@@ -1271,7 +1303,8 @@ const pol_type pol_slurm = {
                "backfill schedulers",
     .citation = "Yoo, Jette & Grondona 2003; SchedMD, slurm.conf(5), the multifactor priority "
                 "plugin and Fair Tree documentation, Slurm 22.05",
-    .flags = POL_FLAG_POWER_CAP | POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
+    .flags = POL_FLAG_POWER_CAP | POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES |
+             POL_FLAG_RESERVATIONS,
     .state_size = sizeof(slurm_state),
     .options = slurm_options,
     .init = slurm_init,

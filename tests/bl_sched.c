@@ -104,6 +104,8 @@ int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfo
             out->w->jobs[i].think_s = opts->think_s[i];
         if (opts->waits)
             out->w->jobs[i].wait_s = opts->waits[i];
+        if (opts->mem_kb)
+            out->w->jobs[i].mem_req_kb = opts->mem_kb[i];
     }
     eng_prep_opts po = {.procs_field = ENG_PROCS_ALLOC,
                         .walltime = opts->walltime,
@@ -123,7 +125,8 @@ int bl_core_run(const char *policy, const bl_jobspec *jobs, size_t n, eng_platfo
                         .failures = opts->failures,
                         .ignore_islands = opts->ignore_islands,
                         .power_save = opts->power_save,
-                        .power_cap_w = opts->power_cap_w};
+                        .power_cap_w = opts->power_cap_w,
+                        .resv = opts->resv};
     out->rc = eng_core_create(p, &out->prep, &co, &out->core, &out->diag);
     if (out->rc)
         return out->rc;

@@ -63,6 +63,8 @@ typedef struct bl_opts {
     const int64_t *prev_jobs;    /* SWF field 17 of each job, in table order; NULL: -1 */
     const double *think_s;       /* SWF field 18 likewise */
     const double *waits;         /* SWF field 3 (logged wait) likewise */
+    const double *mem_kb;        /* SWF field 10 (memory per processor, KB) likewise */
+    const eng_resvs *resv;       /* --reservations, read (eng_resvs_read) */
 } bl_opts;
 
 /* A finished run through the core alone. */

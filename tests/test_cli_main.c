@@ -783,6 +783,46 @@ static void test_feedback(void)
     expect(args, 2, "--feedback");
 }
 
+/* --reservations and info --outages from the command line: the outages
+ * of a small log (test_eng_resv.c derives them) written as a reservation
+ * file, replayed under --check; a bad file is bad input (exit 1, file and
+ * line), a policy that does not plan around them a usage error. */
+static void test_reservations(void)
+{
+    const char *log = bl_write_tmp("gap.swf",
+                                   "1 0 0 100 1 -1 -1 1 100 -1 1 1 1 -1 0 -1 -1 -1\n"
+                                   "2 50 5050 100 1 -1 -1 1 100 -1 1 1 1 -1 0 -1 -1 -1\n"
+                                   "3 200 4900 10 1 -1 -1 1 100 -1 1 1 1 -1 0 -1 -1 -1\n"
+                                   "4 6000 -1 10 1 -1 -1 1 100 -1 1 1 1 -1 0 -1 -1 -1\n");
+    char args[1200], want[900];
+    snprintf(args, sizeof args, "info --outages %s", log);
+    expect(args, 0,
+           "# 2 jobs waiting\nReservationName=outage1 StartTime=100 EndTime=5100 "
+           "Nodes=ALL Flags=MAINT\n");
+    expect(args, 0, "1 stretch, 5000 s in all, 2 jobs waiting in them in all; 1 job without a");
+    snprintf(args, sizeof args, "info --outages %s --min-gap 6000", log);
+    expect(args, 0, "0 stretches");
+    snprintf(args, sizeof args, "info --outages %s --workload %s", log, log);
+    expect(args, 2, "--outages takes the log itself");
+    const char *resv = bl_write_tmp("outages.txt", "ReservationName=outage1 StartTime=100 "
+                                                   "EndTime=5100 Nodes=ALL Flags=MAINT\n");
+    /* job 2 (logged submit 50) would cross the window: it starts at 5100 */
+    snprintf(args, sizeof args, RUN "--workload %s --policy easy --check --reservations %s", log,
+             resv);
+    expect(args, 0, "4 read, 4 simulated: 4 completed");
+    snprintf(args, sizeof args, RUN "--workload %s --policy slurm --check --reservations %s", log,
+             resv);
+    expect(args, 0, "4 read, 4 simulated: 4 completed");
+    snprintf(args, sizeof args, RUN "--workload %s --policy knapsack --reservations %s", log, resv);
+    expect(args, 2, "--reservations needs a policy that plans around them");
+    const char *bad = bl_write_tmp("bad.txt", "ReservationName=x StartTime=0 EndTime=10 "
+                                              "Nodes=nowhere\n");
+    snprintf(args, sizeof args, RUN "--workload %s --policy easy --reservations %s", log, bad);
+    snprintf(want, sizeof want, "%s:1: reservation x: Nodes=nowhere: host 'nowhere' is not in",
+             bad);
+    expect(args, 1, want);
+}
+
 int bl_suite_cli_main(void)
 {
     CU_pSuite s = CU_add_suite("cli_main", NULL, NULL);
@@ -795,6 +835,7 @@ int bl_suite_cli_main(void)
     CU_add_test(s, "run writes every output", test_run_and_outputs);
     CU_add_test(s, "repeated job numbers dropped, ids unique", test_duplicate_ids);
     CU_add_test(s, "compare and info", test_compare_and_info);
+    CU_add_test(s, "reservations and info --outages", test_reservations);
     CU_add_test(s, "compare: each spec once, each folder its own", test_compare_distinct_specs);
     CU_add_test(s, "BATCHLAB_SA_BACKEND passed down as an option", test_sa_backend_env);
     CU_add_test(s, "machines for info and scale; initialization", test_machines_and_initialization);

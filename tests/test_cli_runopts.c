@@ -147,12 +147,16 @@ static void test_manifest_settings(void)
     const char *args[] = {"--walltime", "extend", "--check", "--seed", "42"};
     CU_ASSERT_EQUAL_FATAL(parse(args, 5, &c, &msg), 0);
     free(msg);
-    const bl_run_label labels[] = {{"failures", "none (label)"}, {"initialization", "share 0.1"}};
+    /* a key of one row takes its label when one is given (reservations:
+     * the file's hash, composed where it is read) */
+    const bl_run_label labels[] = {{"failures", "none (label)"},
+                                   {"initialization", "share 0.1"},
+                                   {"reservations", "r.txt (sha256 x, 1 reservation)"}};
     eng_setting st[BL_RUN_N];
-    size_t n = bl_run_manifest(&c, labels, 2, st);
-    static const char *const keys[] = {"walltime",   "alloc",          "islands",  "procs_field",
-                                       "type_field", "initialization", "failures", "feedback",
-                                       "lenient",    "check",          "seed"};
+    size_t n = bl_run_manifest(&c, labels, 3, st);
+    static const char *const keys[] = {"walltime",     "alloc",          "islands",  "procs_field",
+                                       "type_field",   "initialization", "failures", "feedback",
+                                       "reservations", "lenient",        "check",    "seed"};
     CU_ASSERT_EQUAL_FATAL(n, sizeof keys / sizeof keys[0]);
     for (size_t i = 0; i < n; i++)
         CU_ASSERT_STRING_EQUAL(st[i].key, keys[i]);
@@ -161,11 +165,12 @@ static void test_manifest_settings(void)
     CU_ASSERT_STRING_EQUAL(st[5].string, "share 0.1");
     CU_ASSERT_STRING_EQUAL(st[6].string, "none (label)");
     CU_ASSERT_STRING_EQUAL(st[7].string, "none");
-    CU_ASSERT_EQUAL(st[8].kind, ENG_SETTING_BOOL);
-    CU_ASSERT_FALSE(st[8].boolean);
-    CU_ASSERT_TRUE(st[9].boolean);
-    CU_ASSERT_EQUAL(st[10].kind, ENG_SETTING_INT);
-    CU_ASSERT_EQUAL(st[10].integer, 42);
+    CU_ASSERT_STRING_EQUAL(st[8].string, "r.txt (sha256 x, 1 reservation)");
+    CU_ASSERT_EQUAL(st[9].kind, ENG_SETTING_BOOL);
+    CU_ASSERT_FALSE(st[9].boolean);
+    CU_ASSERT_TRUE(st[10].boolean);
+    CU_ASSERT_EQUAL(st[11].kind, ENG_SETTING_INT);
+    CU_ASSERT_EQUAL(st[11].integer, 42);
     /* a label not given reads "" */
     n = bl_run_manifest(&c, NULL, 0, st);
     CU_ASSERT_STRING_EQUAL(st[5].string, "");

@@ -1,12 +1,13 @@
 /* test_eng_check.c — the checks (engine/eng_check.c): deliberately wrong
  * policies caught (a job started twice, units not free, a broken promise,
  * the HEAD_GREEDY and ORDERED flags), a start no island can host, a job
- * started across islands, and which broken promises an overrun excuses
- * under --init-planned no. */
+ * started across islands, which broken promises an overrun excuses
+ * under --init-planned no, and a host holding more job memory than it has. */
 #include "bl_scenarios.h"
 #include "bl_test.h"
 #include "eng_core.h"
 #include "eng_policy.h"
+#include "pol_registry.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -265,12 +266,45 @@ static void test_init_unplanned_promises(void)
     CU_ASSERT_EQUAL(promiser_run(dd, 3, 2, 0, false, NULL), 0);
 }
 
+/* The memory audit: on one host of 4 cores and 8 GiB, two jobs of 2
+ * processors x 3 GiB need 3 cores each (eng_prep); given 2 units each, as
+ * a wrong prep would, both start at 0 and the host holds 12 GiB: the
+ * checker stops the run at 0. */
+static void test_memory_audit(void)
+{
+    static const bl_jobspec jobs[] = {{1, 0, 10, 10, 2, 0}, {2, 0, 10, 10, 2, 0}};
+    eng_host_desc hd = {.name = "h1", .speed_flops = 1e9, .sg_cores = 4, .memory = "8GiB"};
+    eng_platform *p;
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(eng_platform_build("mem.xml", &hd, 1, NULL, &p, &d), 0);
+    eng_workload *w = bl_make_workload(jobs, 2);
+    for (size_t i = 0; i < 2; i++)
+        w->jobs[i].mem_req_kb = 3.0 * 1024 * 1024;
+    eng_prepared prep;
+    eng_prep_opts po = {.alloc = POL_ALLOC_CORE};
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &po, &prep, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(prep.jobs[0].units, 3);
+    prep.jobs[0].units = prep.jobs[1].units = 2;
+    eng_core_opts co = {.policy = pol_find("fcfs"), .check = true};
+    eng_core *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(eng_core_create(p, &prep, &co, &c, &d), 0);
+    CU_ASSERT_EQUAL(eng_core_run(c, &d), ENG_INVARIANT);
+    CU_ASSERT_STRING_EQUAL(d.msg, "t=0: host h1 holds 12884901888 bytes of its jobs' memory, more "
+                                  "than its 8589934592");
+    eng_core_destroy(c);
+    eng_prepared_fini(&prep);
+    eng_workload_destroy(w);
+    eng_platform_destroy(p);
+}
+
 int bl_suite_eng_check(void)
 {
     CU_pSuite s = CU_add_suite("eng_check", NULL, NULL);
     if (!s)
         return 1;
     CU_add_test(s, "checker catches bad policies", test_checker_catches_bad_policies);
+    CU_add_test(s, "checker: a host holding more job memory than it has", test_memory_audit);
     CU_add_test(s, "islands: a start no island can host", test_island_blocked_start);
     CU_add_test(s, "checker: a job that fits in one island started across islands",
                 test_island_audit);

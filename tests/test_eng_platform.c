@@ -290,6 +290,64 @@ static void test_speed_units(void)
     CU_ASSERT_FALSE(eng_parse_speed(NULL, &f));
 }
 
+/* Memory sizes: powers of 1024 with the i units, of 1000 without; a bare
+ * number is bytes. Per pool, the smallest memory and memory per core:
+ * m1 has 8 GiB over 4 cores (2 GiB a core), m2 6 GiB over 2 (3 GiB a
+ * core): smallest 6 GiB, smallest per core 2 GiB. */
+static void test_memory(void)
+{
+    double b;
+    CU_ASSERT_TRUE(eng_parse_memory("256GiB", &b));
+    CU_ASSERT_DOUBLE_EQUAL(b, 256.0 * 1024 * 1024 * 1024, 0);
+    CU_ASSERT_TRUE(eng_parse_memory("2 MiB", &b));
+    CU_ASSERT_DOUBLE_EQUAL(b, 2097152, 0);
+    CU_ASSERT_TRUE(eng_parse_memory("64GB", &b));
+    CU_ASSERT_DOUBLE_EQUAL(b, 64e9, 0);
+    CU_ASSERT_TRUE(eng_parse_memory("3kB", &b));
+    CU_ASSERT_DOUBLE_EQUAL(b, 3000, 0);
+    CU_ASSERT_TRUE(eng_parse_memory("1TiB", &b));
+    CU_ASSERT_DOUBLE_EQUAL(b, 1099511627776.0, 0);
+    CU_ASSERT_TRUE(eng_parse_memory("1e6", &b));
+    CU_ASSERT_DOUBLE_EQUAL(b, 1e6, 0);
+    CU_ASSERT_TRUE(eng_parse_memory("512B", &b));
+    CU_ASSERT_DOUBLE_EQUAL(b, 512, 0);
+    CU_ASSERT_FALSE(eng_parse_memory("4GiBs", &b));
+    CU_ASSERT_FALSE(eng_parse_memory("4 gb", &b));
+    CU_ASSERT_FALSE(eng_parse_memory("0GiB", &b));
+    CU_ASSERT_FALSE(eng_parse_memory("-1", &b));
+    CU_ASSERT_FALSE(eng_parse_memory("", &b));
+
+    eng_host_desc d[] = {
+        {.name = "m1", .speed_flops = 1e9, .sg_cores = 4, .memory = "8GiB"},
+        {.name = "m2", .speed_flops = 1e9, .sg_cores = 2, .memory = "6GiB"},
+    };
+    eng_platform *p;
+    eng_diag diag;
+    CU_ASSERT_EQUAL_FATAL(build(d, 2, NULL, &p, &diag), 0);
+    const double gib = 1024.0 * 1024 * 1024;
+    CU_ASSERT_TRUE(p->has_memory);
+    CU_ASSERT_DOUBLE_EQUAL(p->hosts[0].memory_b, 8 * gib, 0);
+    CU_ASSERT_DOUBLE_EQUAL(p->pools[0].mem_min_b, 6 * gib, 0);
+    CU_ASSERT_DOUBLE_EQUAL(p->pools[0].mem_per_core_min_b, 2 * gib, 0);
+    eng_platform_destroy(p);
+
+    /* no memory property: off */
+    eng_host_desc none[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1}};
+    CU_ASSERT_EQUAL_FATAL(build(none, 1, NULL, &p, &diag), 0);
+    CU_ASSERT_FALSE(p->has_memory);
+    CU_ASSERT_DOUBLE_EQUAL(p->pools[0].mem_min_b, 0, 0);
+    eng_platform_destroy(p);
+
+    /* a bad value names the host and the property */
+    eng_host_desc bad[] = {{.name = "x", .speed_flops = 1e9, .sg_cores = 1, .memory = "lots"}};
+    p = NULL;
+    CU_ASSERT_EQUAL(build(bad, 1, NULL, &p, &diag), ENG_PLATFORM);
+    CU_ASSERT_STRING_EQUAL(diag.msg, "p.xml: host x: property memory: expected a size > 0 such "
+                                     "as '256GiB' (B, KiB, MiB, GiB, TiB, kB, MB, GB, TB; a bare "
+                                     "number is bytes), got 'lots'");
+    CU_ASSERT_PTR_NULL(p);
+}
+
 int bl_suite_eng_platform(void)
 {
     CU_pSuite s = CU_add_suite("eng_platform", NULL, NULL);
@@ -303,5 +361,6 @@ int bl_suite_eng_platform(void)
     CU_add_test(s, "pools by partition (field 16)", test_partitions);
     CU_add_test(s, "islands", test_islands);
     CU_add_test(s, "malformed island properties", test_island_errors);
+    CU_add_test(s, "memory: units, per pool, errors", test_memory);
     return 0;
 }

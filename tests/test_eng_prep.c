@@ -233,6 +233,105 @@ static void test_req_field_core_alloc_extend(void)
     eng_workload_destroy(w);
 }
 
+/* Memory (SWF field 10, KB per processor) against 4 hosts of 4 cores and
+ * 8 GiB (2 GiB a core, 8388608 KB a host, 2097152 KB a core):
+ *   job 1: 4 procs x 1 GiB (1048576 KB): within the share, 4 cores, 1 node;
+ *   job 2: 2 procs x 3 GiB (3145728 KB): 6 GiB = 3 cores' share: core
+ *          allocation 3 units; node allocation floor(8/3) = 2 a host,
+ *          1 node;
+ *   job 3: 4 procs x 3 GiB: core ceil(12/2) = 6 units; node 2 a host,
+ *          2 nodes;
+ *   job 4: 1 proc x 9 GiB: more than a host: dropped as memory;
+ *   job 5: 16 procs x 3 GiB: core 24 units > 16, node 8 nodes > 4 while
+ *          the processors alone fit (16 cores, 4 nodes): dropped as memory;
+ *   job 6: field 10 -1 and field 7 (used memory) 9 GiB: field 7 is not a
+ *          request: 4 cores, 1 node. */
+static void test_memory(void)
+{
+    const double kb_gib = 1024.0 * 1024;
+    eng_workload *w = eng_workload_create("mem");
+    eng_job j = eng_job_unknown();
+    j.submit_s = 0, j.runtime_s = 100, j.time_req_s = 200;
+    const struct {
+        int procs;
+        double req_gib, used_gib;
+    } rows[] = {{4, 1, -1}, {2, 3, -1}, {4, 3, -1}, {1, 9, -1}, {16, 3, -1}, {4, -1, 9}};
+    for (int i = 0; i < 6; i++) {
+        j.id = i + 1, j.procs_alloc = j.procs_req = rows[i].procs;
+        j.mem_req_kb = rows[i].req_gib > 0 ? rows[i].req_gib * kb_gib : -1;
+        j.mem_used_kb = rows[i].used_gib > 0 ? rows[i].used_gib * kb_gib : -1;
+        eng_workload_push(w, &j);
+    }
+    eng_host_desc hd[4];
+    const char *names[] = {"h1", "h2", "h3", "h4"};
+    for (int i = 0; i < 4; i++)
+        hd[i] = (eng_host_desc){
+            .name = names[i], .speed_flops = 1e9, .sg_cores = 4, .memory = "8GiB"};
+    eng_platform *p;
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(eng_platform_build("mem.xml", hd, 4, NULL, &p, &d), 0);
+    const int32_t want_core[] = {4, 3, 6, 4}, want_node[] = {1, 1, 2, 1};
+    for (int a = 0; a < 2; a++) {
+        eng_prep_opts o = {.alloc = a ? POL_ALLOC_NODE : POL_ALLOC_CORE};
+        eng_prepared prep;
+        CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+        CU_ASSERT_TRUE(prep.memory);
+        CU_ASSERT_EQUAL_FATAL(prep.n_jobs, 4);
+        CU_ASSERT_EQUAL(prep.n_dropped[ENG_DROP_MEMORY], 2);
+        CU_ASSERT_EQUAL(prep.n_dropped_total, 2);
+        CU_ASSERT_EQUAL(prep.drop[3], ENG_DROP_MEMORY);
+        CU_ASSERT_EQUAL(prep.drop[4], ENG_DROP_MEMORY);
+        CU_ASSERT_EQUAL(prep.n_mem_raised, a ? 1 : 2);
+        for (int k = 0; k < 4; k++)
+            CU_ASSERT_EQUAL(prep.jobs[k].units, a ? want_node[k] : want_core[k]);
+        eng_prepared_fini(&prep);
+    }
+    CU_ASSERT_STRING_EQUAL(eng_drop_key(ENG_DROP_MEMORY), "memory");
+    eng_platform_destroy(p);
+    /* the same jobs on a platform without memory: nothing changes */
+    p = bl_uniform_platform(4, 4);
+    eng_prep_opts o = {.alloc = POL_ALLOC_CORE};
+    eng_prepared prep;
+    CU_ASSERT_EQUAL_FATAL(eng_prep(w, p, &o, &prep, &d), 0);
+    CU_ASSERT_FALSE(prep.memory);
+    CU_ASSERT_EQUAL(prep.n_jobs, 6);
+    CU_ASSERT_EQUAL(prep.jobs[2].units, 4);
+    CU_ASSERT_EQUAL(prep.n_mem_raised, 0);
+    eng_prepared_fini(&prep);
+    eng_platform_destroy(p);
+    eng_workload_destroy(w);
+}
+
+/* Memory keeps two jobs apart under core allocation: one host of 4 cores
+ * and 8 GiB; jobs 1 and 2 (submitted at 0, 100 s, 2 processors of 3 GiB
+ * each) need 6 GiB, 3 cores' share, so each holds 3 cores and they run one
+ * after the other: 1 on [0, 100), 2 on [100, 200). Without the memory
+ * property both take 2 cores and run on [0, 100). */
+static void test_memory_apart(void)
+{
+    const bl_jobspec jobs[] = {{1, 0, 100, 100, 2, 0}, {2, 0, 100, 100, 2, 0}};
+    const double mem_kb[] = {3.0 * 1024 * 1024, 3.0 * 1024 * 1024};
+    bl_opts o = {.alloc = POL_ALLOC_CORE, .mem_kb = mem_kb};
+    for (int with = 0; with < 2; with++) {
+        eng_host_desc hd = {
+            .name = "h1", .speed_flops = 1e9, .sg_cores = 4, .memory = with ? "8GiB" : NULL};
+        eng_platform *p;
+        eng_diag d;
+        eng_diag_clear(&d);
+        CU_ASSERT_EQUAL_FATAL(eng_platform_build("mem.xml", &hd, 1, NULL, &p, &d), 0);
+        for (int k = 0; k < 2; k++) {
+            bl_sched s;
+            CU_ASSERT_EQUAL_FATAL(bl_core_run(k ? "easy" : "fcfs", jobs, 2, p, &o, &s), 0);
+            CU_ASSERT_DOUBLE_EQUAL(bl_start(&s, 1), 0, 0);
+            CU_ASSERT_DOUBLE_EQUAL(bl_start(&s, 2), with ? 100 : 0, 0);
+            s.p = NULL; /* the platform is used again */
+            bl_sched_fini(&s);
+        }
+        eng_platform_destroy(p);
+    }
+}
+
 /* Initialization from a share: S_t = X/(1-X) * mean run time of type t.
  * Types (field 15): 1 -> runs 100, 300 (mean 200); 2 -> run 50. X = 0.2:
  * S_1 = 0.25 * 200 = 50, S_2 = 12.5; total init 50+50+12.5 = 112.5 over
@@ -516,6 +615,8 @@ int bl_suite_eng_prep(void)
     if (!s)
         return 1;
     CU_add_test(s, "field 5 first, units, drops, estimates", test_alloc_field_and_drops);
+    CU_add_test(s, "memory: units raised, memory drops, field 7 unused", test_memory);
+    CU_add_test(s, "memory keeps two jobs apart under core allocation", test_memory_apart);
     CU_add_test(s, "field 8 first, core allocation, extend", test_req_field_core_alloc_extend);
     CU_add_test(s, "queue limits: drops and the queue's time", test_queue_limits);
     CU_add_test(s, "pools by partition (field 16)", test_route_by_partition);

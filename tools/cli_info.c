@@ -9,6 +9,7 @@
 
 #include "eng_error.h"
 #include "eng_lublin.h"
+#include "eng_resv.h"
 #include "eng_run.h"
 #include "eng_scale.h"
 #include "eng_swf.h"
@@ -30,7 +31,63 @@ static const bl_opt info_opts[] = {
      "with --nodes: a job of p processors takes ceil(p/C) "
      "nodes (default 1)"},
     {"lenient", 0, BL_FLAG, NULL, "skip and count malformed SWF lines instead of stopping"},
+    {"outages", 0, BL_VALUE, "LOG",
+     "instead: the stretches where LOG shows no job running while jobs waited, as a "
+     "--reservations file (Flags=MAINT Nodes=ALL)"},
+    {"min-gap", 0, BL_VALUE, "SECONDS",
+     "with --outages: the shortest stretch listed (default 3600: an idle minute with a queue "
+     "is a scheduler's cycle or the log's rounding, a maintenance is planned in hours)"},
 };
+
+/* The default of --min-gap: shorter idle stretches with jobs waiting come
+ * from a scheduler's cycle, the log's rounding to seconds or minutes, or a
+ * held job released; maintenance windows are planned in hours. */
+#define OUTAGE_MIN_GAP_S 3600.0
+
+/* `info --outages LOG [--min-gap S]`: the candidate outages, written as a
+ * reservation file (eng_resv.h) on stdout. */
+static int info_outages(const char *path, const char *gap_text, bool lenient)
+{
+    double gap = OUTAGE_MIN_GAP_S;
+    if (gap_text && (bl_args_double("info", "min-gap", gap_text, &gap) || !(gap >= 0))) {
+        if (gap < 0)
+            fprintf(stderr, "batchlab info: --min-gap: expected seconds >= 0, got '%s'\n",
+                    gap_text);
+        return 2;
+    }
+    eng_workload *w = NULL;
+    int rc = bl_read_workload("info", path, lenient, &w);
+    if (rc)
+        return rc;
+    eng_outage *o = NULL;
+    size_t n = 0, skipped = 0;
+    if (eng_outages_find(w, gap, &o, &n, &skipped)) {
+        fprintf(stderr, "batchlab info: out of memory\n");
+        eng_workload_destroy(w);
+        return 1;
+    }
+    size_t waiting = 0;
+    double held = 0;
+    for (size_t i = 0; i < n; i++) {
+        waiting += o[i].waiting;
+        held += o[i].end_s - o[i].start_s;
+    }
+    printf("# Candidate outages of %s: stretches of at least %g s in which the log shows\n"
+           "# no job running while jobs were waiting (submitted and not yet started, by the\n"
+           "# log's wait, field 3). Times are seconds from the trace's start.\n"
+           "# %zu stretch%s, %.0f s in all, %zu job%s waiting in them in all; %zu job%s "
+           "without a\n"
+           "# submit, wait or run time left out. Each holds the whole machine: a file for\n"
+           "# batchlab run --reservations.\n",
+           path, gap, n, n == 1 ? "" : "es", held, waiting, bl_s(waiting), skipped, bl_s(skipped));
+    for (size_t i = 0; i < n; i++)
+        printf("# %zu job%s waiting\nReservationName=outage%zu StartTime=%.15g EndTime=%.15g "
+               "Nodes=ALL Flags=MAINT\n",
+               o[i].waiting, bl_s(o[i].waiting), i + 1, o[i].start_s, o[i].end_s);
+    free(o);
+    eng_workload_destroy(w);
+    return 0;
+}
 
 /* info's machine: --platform FILE, or --nodes P [--cores-per-node C].
  * 0, or 2 after the message. */
@@ -150,17 +207,41 @@ int bl_cmd_info(int argc, char **argv)
     if (rc)
         return rc;
     if (a.help) {
-        bl_args_usage("info", "--workload FILE [--platform FILE | --nodes P [--cores-per-node C]]",
+        bl_args_usage("info",
+                      "--workload FILE [--platform FILE | --nodes P [--cores-per-node C]]\n"
+                      "       batchlab info --outages LOG [--min-gap SECONDS]",
                       "Describes what an SWF log holds before it is simulated: header, jobs, "
                       "time span,\nsizes, run times, estimate accuracy, status mix and the "
                       "jobs a replay would drop\nwhatever the platform. With a machine it also "
                       "gives the computed load\nU = sum(run time x nodes) / (D x P) of the "
                       "job-bundling study (Baranov & Lyakhovets\n2022), D the time from the "
                       "first to the last arrival, P the machine's nodes; with\n--platform the "
-                      "drops of a replay there (default options) and U over its hosts.",
+                      "drops of a replay there (default options) and U over its hosts.\n"
+                      "With --outages it lists instead the stretches where the log shows no "
+                      "job running\nwhile jobs were waiting, candidate outages, as a file for "
+                      "run --reservations.",
                       info_opts, sizeof info_opts / sizeof info_opts[0]);
         bl_args_fini(&a);
         return 0;
+    }
+    const char *outages = bl_args_value(&a, "outages", NULL);
+    if (outages) {
+        const char *gap = bl_args_value(&a, "min-gap", NULL);
+        bool lenient = bl_args_flag(&a, "lenient"), alone = !bl_args_get(&a, "workload")->set &&
+                                                            !bl_args_get(&a, "platform")->set &&
+                                                            !bl_args_get(&a, "nodes")->set;
+        bl_args_fini(&a);
+        if (!alone) {
+            fprintf(stderr, "batchlab info: --outages takes the log itself: give it without "
+                            "--workload, --platform or --nodes\n");
+            return 2;
+        }
+        return info_outages(outages, gap, lenient);
+    }
+    if (bl_args_get(&a, "min-gap")->set) {
+        fprintf(stderr, "batchlab info: --min-gap goes with --outages\n");
+        bl_args_fini(&a);
+        return 2;
     }
     const char *path = bl_args_value(&a, "workload", NULL);
     const char *platform = bl_args_value(&a, "platform", NULL);

@@ -113,8 +113,22 @@ int bl_run_inputs_options(const char *cmd, const bl_run_config *cfg, bl_run_inpu
                  "trace %s (sha256 %s, %zu outage%s), %s", cfg->failure_trace, sha,
                  in->failure_trace.n, bl_s(in->failure_trace.n), on_failure);
     }
+    snprintf(in->resv_label, sizeof in->resv_label, "none");
+    if (cfg->reservations) {
+        eng_diag d;
+        eng_diag_clear(&d);
+        if (eng_resvs_read(cfg->reservations, &in->resv, &d)) {
+            fprintf(stderr, "batchlab %s: %s\n", cmd, d.msg);
+            return 1;
+        }
+        char sha[65] = "";
+        eng_sha256_file(cfg->reservations, sha, NULL);
+        snprintf(in->resv_label, sizeof in->resv_label, "%s (sha256 %s, %zu reservation%s)",
+                 cfg->reservations, sha, in->resv.n, bl_s(in->resv.n));
+    }
     const bl_run_label labels[] = {{"initialization", in->init_label},
-                                   {"failures", in->failure_label}};
+                                   {"failures", in->failure_label},
+                                   {"reservations", in->resv_label}};
     in->n_settings = bl_run_manifest(cfg, labels, BL_N_OPTS(labels), in->settings);
     return 0;
 }
@@ -318,6 +332,7 @@ static void fill_spec(eng_run_spec *spec, const bl_run_config *c, const bl_run_i
                        .resume_rate = (int32_t)c->resume_rate,
                        .exc_nodes = c->suspend_exc_nodes},
         .power_cap_w = c->power_cap_set ? c->power_cap : 0,
+        .resv = c->reservations ? &in->resv : NULL,
     };
     spec->sim.progress = !c->quiet && isatty(STDERR_FILENO);
     spec->manifest = (eng_manifest){
@@ -352,6 +367,7 @@ void bl_run_inputs_fini(bl_run_inputs *in)
     free(in->init_times);
     in->init_times = NULL;
     eng_ftrace_fini(&in->failure_trace);
+    eng_resvs_fini(&in->resv);
     eng_workload_destroy(in->workload);
     in->workload = NULL;
     free(in->command);
@@ -531,6 +547,10 @@ void bl_run_print(const bl_run_config *cfg, const bl_run_inputs *in, const bl_po
     if (s->n_extended)
         printf("  estimates          %zu request%s raised to the run time (--walltime extend)\n",
                s->n_extended, bl_s(s->n_extended));
+    if (s->n_mem_raised)
+        printf("  memory             %zu job%s given more units than processors for their "
+               "memory (SWF field 10)\n",
+               s->n_mem_raised, bl_s(s->n_mem_raised));
     if (s->feedback != ENG_FEEDBACK_NONE)
         printf("  feedback           %zu job%s submitted after a predecessor's end, %zu whose "
                "predecessor is not simulated (logged submit kept)\n",

@@ -28,6 +28,7 @@
 
 #include "eng_ftrace.h"
 #include "eng_prep.h"
+#include "eng_resv.h"
 #include "eng_run.h"
 #include "eng_swf.h"
 
@@ -48,6 +49,8 @@ typedef struct bl_run_inputs {
     eng_ftrace failure_trace;       /* --failure-trace, read */
     char init_label[600];           /* the manifest's "initialization" */
     char failure_label[700];        /* the manifest's "failures" */
+    eng_resvs resv;                 /* --reservations, read (resolved by the core) */
+    char resv_label[700];           /* the manifest's "reservations" */
     eng_setting settings[BL_RUN_N]; /* the manifest's settings (bl_run_manifest) */
     size_t n_settings;
 } bl_run_inputs;

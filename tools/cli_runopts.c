@@ -266,15 +266,16 @@ size_t bl_run_manifest(const bl_run_config *cfg, const bl_run_label *labels, siz
             eng_setting *st = &out[n++];
             memset(st, 0, sizeof *st);
             st->key = row->manifest;
-            if (rows == 1) {
+            const char *label = NULL; /* composed where the option's file is read */
+            for (size_t k = 0; k < n_labels; k++)
+                if (strcmp(labels[k].key, row->manifest) == 0)
+                    label = labels[k].text;
+            if (rows == 1 && !label) {
                 row_value(cfg, r, st);
                 continue;
             }
             st->kind = ENG_SETTING_STRING;
-            st->string = "";
-            for (size_t k = 0; k < n_labels; k++)
-                if (strcmp(labels[k].key, row->manifest) == 0)
-                    st->string = labels[k].text;
+            st->string = label ? label : "";
         }
     return n;
 }

@@ -133,6 +133,10 @@
       M_STR("feedback"), BL_GRID_FREE,                                                              \
       "user feedback: submit a job its think time after its predecessor's simulated end, from "     \
       "SWF fields 17-18 (swf) or inferred sessions (sessions); default none")                       \
+    X(reservations, "reservations", 0, PATH, NULL, NULL, 1, "", "FILE", M_STR("reservations"),      \
+      BL_GRID_FREE,                                                                                 \
+      "hosts held for windows, from Slurm-style 'ReservationName=... StartTime=... EndTime=... "    \
+      "Nodes=...' lines")                                                                           \
     X(scheduler_socket, "scheduler-socket", 0, PATH, NULL, NULL, 1, "", "ENDPOINT", M_NONE,         \
       BL_GRID_FREE,                                                                                 \
       "with --policy batsim: where the scheduler listens (default tcp://localhost:28000)")          \

@@ -1,0 +1,480 @@
+/* eng_resv.c — the reservation file's reader, its hosts on a platform, and
+ * a log's candidate outages (eng_resv.h has the format and the rules). */
+#include "eng_resv.h"
+
+#include "eng_util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <zlib.h>
+
+#define LINE_MAX_CHARS 8192
+
+void eng_resvs_fini(eng_resvs *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->v[i].name);
+        free(r->v[i].nodes);
+    }
+    free(r->v);
+    free(r->path);
+    memset(r, 0, sizeof *r);
+}
+
+/* A time in seconds: a finite decimal >= 0, the whole text. */
+static bool parse_seconds(const char *s, double *v)
+{
+    char *end = NULL;
+    errno = 0;
+    *v = strtod(s, &end);
+    return end != s && *end == '\0' && errno == 0 && isfinite(*v) && *v >= 0;
+}
+
+/* One line's keywords, as found. */
+typedef struct resv_line {
+    const char *name, *start, *end, *duration, *nodes, *flags;
+} resv_line;
+
+/* Splits a line into Key=Value words and files them. ENG_PARSE. */
+static int split_line(const char *path, long line, char *buf, resv_line *out, eng_diag *d)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+    } keys[] = {
+        {"ReservationName", offsetof(resv_line, name)}, {"StartTime", offsetof(resv_line, start)},
+        {"EndTime", offsetof(resv_line, end)},          {"Duration", offsetof(resv_line, duration)},
+        {"Nodes", offsetof(resv_line, nodes)},          {"Flags", offsetof(resv_line, flags)},
+    };
+    memset(out, 0, sizeof *out);
+    for (char *w = strtok(buf, " \t\r\n"); w; w = strtok(NULL, " \t\r\n")) {
+        char *eq = strchr(w, '=');
+        if (!eq)
+            return eng_diag_set(d, ENG_PARSE,
+                                "%s:%ld: expected KEYWORD=VALUE (ReservationName, StartTime, "
+                                "EndTime, Duration, Nodes, Flags), got '%s'",
+                                path, line, w);
+        *eq = 0;
+        size_t k = 0;
+        while (k < sizeof keys / sizeof keys[0] && strcasecmp(keys[k].key, w) != 0)
+            k++;
+        if (k == sizeof keys / sizeof keys[0])
+            return eng_diag_set(d, ENG_PARSE,
+                                "%s:%ld: unknown keyword '%s' (expected ReservationName, "
+                                "StartTime, EndTime, Duration, Nodes or Flags)",
+                                path, line, w);
+        const char **slot = (const char **)((char *)out + keys[k].off);
+        if (*slot)
+            return eng_diag_set(d, ENG_PARSE, "%s:%ld: %s given twice", path, line, keys[k].key);
+        if (!eq[1])
+            return eng_diag_set(d, ENG_PARSE, "%s:%ld: %s: expected a value", path, line,
+                                keys[k].key);
+        *slot = eq + 1;
+    }
+    return ENG_OK;
+}
+
+/* The reservation of one split line, checked. ENG_PARSE or ENG_NOMEM. */
+static int make_resv(const char *path, long line, const resv_line *l, eng_resv *r, eng_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    r->line = line;
+    if (!l->name)
+        return eng_diag_set(d, ENG_PARSE, "%s:%ld: expected ReservationName=NAME", path, line);
+    if (!l->start)
+        return eng_diag_set(d, ENG_PARSE,
+                            "%s:%ld: expected StartTime=SECONDS (from the trace's start)", path,
+                            line);
+    if (!parse_seconds(l->start, &r->start_s))
+        return eng_diag_set(d, ENG_PARSE,
+                            "%s:%ld: StartTime: expected seconds >= 0 from the trace's start, "
+                            "got '%s'",
+                            path, line, l->start);
+    if (!l->end == !l->duration)
+        return eng_diag_set(d, ENG_PARSE,
+                            "%s:%ld: expected one of EndTime=SECONDS or "
+                            "Duration=SECONDS",
+                            path, line);
+    double v;
+    if (!parse_seconds(l->end ? l->end : l->duration, &v))
+        return eng_diag_set(d, ENG_PARSE, "%s:%ld: %s: expected seconds >= 0, got '%s'", path, line,
+                            l->end ? "EndTime" : "Duration", l->end ? l->end : l->duration);
+    r->end_s = l->end ? v : r->start_s + v;
+    if (!(r->end_s > r->start_s))
+        return eng_diag_set(d, ENG_PARSE,
+                            "%s:%ld: reservation %s ends at %g s, not after its start at %g s "
+                            "(expected EndTime > StartTime, or Duration > 0)",
+                            path, line, l->name, r->end_s, r->start_s);
+    if (l->flags) {
+        if (strcasecmp(l->flags, "MAINT") != 0)
+            return eng_diag_set(d, ENG_PARSE, "%s:%ld: Flags: expected MAINT, got '%s'", path, line,
+                                l->flags);
+        r->maint = true;
+    }
+    if (r->maint && l->nodes && strcasecmp(l->nodes, "ALL") != 0)
+        return eng_diag_set(d, ENG_PARSE,
+                            "%s:%ld: Flags=MAINT holds the whole machine: expected Nodes=ALL or "
+                            "no Nodes, got Nodes=%s",
+                            path, line, l->nodes);
+    if (!l->nodes && !r->maint)
+        return eng_diag_set(d, ENG_PARSE, "%s:%ld: expected Nodes=HOSTLIST (or ALL)", path, line);
+    r->name = eng_strdup(l->name);
+    r->nodes = eng_strdup(l->nodes ? l->nodes : "ALL");
+    if (!r->name || !r->nodes)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    return ENG_OK;
+}
+
+int eng_resvs_read(const char *path, eng_resvs *out, eng_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    if (eng_check_not_dir(path, "a reservation file of 'ReservationName=... StartTime=...' lines",
+                          d) != ENG_OK)
+        return ENG_IO;
+    gzFile gz = gzopen(path, "rb");
+    if (!gz)
+        return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path,
+                            errno ? strerror(errno) : "out of memory");
+    char *buf = malloc(LINE_MAX_CHARS + 2);
+    out->path = eng_strdup(path);
+    int rc = buf && out->path ? ENG_OK : eng_diag_set(d, ENG_NOMEM, "out of memory");
+    size_t cap = 0;
+    long line = 0;
+    while (rc == ENG_OK && gzgets(gz, buf, LINE_MAX_CHARS + 2)) {
+        line++;
+        size_t len = strlen(buf);
+        if (len > LINE_MAX_CHARS && buf[len - 1] != '\n') {
+            rc = eng_diag_set(d, ENG_PARSE, "%s:%ld: line longer than %d characters", path, line,
+                              LINE_MAX_CHARS);
+            break;
+        }
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = 0;
+        char *p = buf;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            continue;
+        resv_line l;
+        rc = split_line(path, line, p, &l, d);
+        if (rc == ENG_OK && eng_grow(&out->v, &cap, out->n + 1, sizeof *out->v))
+            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+        if (rc == ENG_OK) {
+            rc = make_resv(path, line, &l, &out->v[out->n], d);
+            out->n++; /* freed by fini whatever make_resv left */
+        }
+    }
+    if (rc == ENG_OK && !gzeof(gz))
+        rc = eng_diag_set(d, ENG_IO, "%s: read error", path);
+    gzclose(gz);
+    free(buf);
+    if (rc)
+        eng_resvs_fini(out);
+    return rc;
+}
+
+/* ---- hosts ------------------------------------------------------------ */
+
+/* The index of the host named name (n bytes), or -1 (hosts are in name
+ * order). */
+static int32_t host_named(const eng_platform *p, const char *name, size_t n)
+{
+    char buf[256];
+    if (n == 0 || n >= sizeof buf)
+        return -1;
+    memcpy(buf, name, n);
+    buf[n] = 0;
+    size_t lo = 0, hi = p->n_hosts;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int k = eng_name_cmp(p->hosts[mid].name, buf);
+        if (k == 0)
+            return (int32_t)mid;
+        if (k < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* Marks one item [it, end): "name" or "pre[a-b,c]post". */
+static int mark_item(const eng_platform *p, const char *it, const char *end, bool *mark, char *why,
+                     size_t why_len)
+{
+    int n = (int)(end - it);
+    const char *lb = memchr(it, '[', (size_t)n);
+    if (!lb) {
+        int32_t h = host_named(p, it, (size_t)n);
+        if (h < 0) {
+            snprintf(why, why_len, "host '%.*s' is not in platform %s", n, it, p->path);
+            return ENG_INVAL;
+        }
+        mark[h] = true;
+        return ENG_OK;
+    }
+    const char *rb = memchr(lb, ']', (size_t)(end - lb));
+    if (!rb) {
+        snprintf(why, why_len, "expected ']' in '%.*s'", n, it);
+        return ENG_INVAL;
+    }
+    for (const char *r = lb + 1; r < rb;) {
+        char *e;
+        long a = strtol(r, &e, 10), b = a;
+        int width = (int)(e - r);
+        if (e == r || a < 0) {
+            snprintf(why, why_len, "expected a number or a range a-b in '%.*s'", n, it);
+            return ENG_INVAL;
+        }
+        if (*e == '-') {
+            const char *f = e + 1;
+            b = strtol(f, &e, 10);
+            if (e == f || b < a || b - a > 1000000) {
+                snprintf(why, why_len, "expected a range a-b with a <= b in '%.*s'", n, it);
+                return ENG_INVAL;
+            }
+        }
+        if (e != rb && *e != ',') {
+            snprintf(why, why_len, "unexpected '%c' in '%.*s'", *e, n, it);
+            return ENG_INVAL;
+        }
+        for (long k = a; k <= b; k++) {
+            char name[256];
+            int len = snprintf(name, sizeof name, "%.*s%0*ld%.*s", (int)(lb - it), it, width, k,
+                               (int)(end - rb - 1), rb + 1);
+            int32_t h = len > 0 && (size_t)len < sizeof name ? host_named(p, name, (size_t)len)
+                                                             : -1;
+            if (h < 0) {
+                snprintf(why, why_len, "host '%.200s' is not in platform %s", name, p->path);
+                return ENG_INVAL;
+            }
+            mark[h] = true;
+        }
+        r = e == rb ? rb : e + 1;
+    }
+    return ENG_OK;
+}
+
+int eng_hostlist_mark(const eng_platform *p, const char *list, bool *mark, char *why,
+                      size_t why_len)
+{
+    if (strcasecmp(list, "ALL") == 0) {
+        for (size_t h = 0; h < p->n_hosts; h++)
+            mark[h] = true;
+        return ENG_OK;
+    }
+    const char *it = list;
+    int depth = 0;
+    for (const char *q = list;; q++) {
+        if (*q == '[')
+            depth++;
+        else if (*q == ']')
+            depth--;
+        if (*q == 0 || (*q == ',' && depth == 0)) {
+            if (q == it) {
+                snprintf(why, why_len, "an empty host name");
+                return ENG_INVAL;
+            }
+            int rc = mark_item(p, it, q, mark, why, why_len);
+            if (rc || *q == 0)
+                return rc;
+            it = q + 1;
+        }
+    }
+}
+
+static int cmp_hold(const void *a, const void *b)
+{
+    const eng_hold *x = a, *y = b;
+    if (x->start_s != y->start_s)
+        return x->start_s < y->start_s ? -1 : 1;
+    return (x->resv > y->resv) - (x->resv < y->resv);
+}
+
+void eng_holds_fini(eng_holds *h)
+{
+    if (!h)
+        return;
+    free(h->off);
+    free(h->w);
+    memset(h, 0, sizeof *h);
+}
+
+const eng_hold *eng_holds_meet(const eng_holds *h, int32_t host, double from, double to)
+{
+    size_t lo = h->off[host], hi = h->off[host + 1];
+    while (lo < hi) { /* the first window ending after from */
+        size_t mid = lo + (hi - lo) / 2;
+        if (h->w[mid].end_s <= from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < h->off[host + 1] && h->w[lo].start_s < to ? &h->w[lo] : NULL;
+}
+
+/* Marks reservation i's hosts in mark[] (every host for MAINT). */
+static int resv_hosts(const eng_resvs *r, size_t i, const eng_platform *p, bool *mark, eng_diag *d)
+{
+    const eng_resv *v = &r->v[i];
+    memset(mark, 0, p->n_hosts * sizeof *mark);
+    char why[512];
+    if (eng_hostlist_mark(p, v->maint ? "ALL" : v->nodes, mark, why, sizeof why))
+        return eng_diag_set(d, ENG_INVAL, "%s:%ld: reservation %s: Nodes=%s: %s", r->path, v->line,
+                            v->name, v->nodes, why);
+    return ENG_OK;
+}
+
+/* Per host: its windows sorted, checked for overlaps. */
+static int sort_holds(const eng_resvs *r, const eng_platform *p, eng_holds *out, eng_diag *d)
+{
+    for (size_t h = 0; h < p->n_hosts; h++) {
+        eng_hold *w = out->w + out->off[h];
+        size_t n = out->off[h + 1] - out->off[h];
+        qsort(w, n, sizeof *w, cmp_hold);
+        for (size_t k = 1; k < n; k++)
+            if (w[k].start_s < w[k - 1].end_s) {
+                const eng_resv *a = &r->v[w[k - 1].resv], *b = &r->v[w[k].resv];
+                if (a->line > b->line) {
+                    const eng_resv *t = a;
+                    a = b;
+                    b = t;
+                }
+                return eng_diag_set(d, ENG_INVAL,
+                                    "%s:%ld: reservation %s [%g, %g) overlaps reservation %s "
+                                    "[%g, %g) of line %ld on host %s (expected windows that do "
+                                    "not overlap on a host)",
+                                    r->path, b->line, b->name, b->start_s, b->end_s, a->name,
+                                    a->start_s, a->end_s, a->line, p->hosts[h].name);
+            }
+    }
+    return ENG_OK;
+}
+
+int eng_resvs_resolve(const eng_resvs *r, const eng_platform *p, eng_holds *out, eng_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    size_t nh = p->n_hosts;
+    bool *mark = malloc((nh ? nh : 1) * sizeof *mark);
+    size_t *count = calloc(nh + 1, sizeof *count);
+    out->off = calloc(nh + 1, sizeof *out->off);
+    int rc = mark && count && out->off ? ENG_OK : eng_diag_set(d, ENG_NOMEM, "out of memory");
+    /* two passes: count each host's windows, then place them */
+    for (size_t i = 0; rc == ENG_OK && i < r->n; i++) {
+        rc = resv_hosts(r, i, p, mark, d);
+        for (size_t h = 0; rc == ENG_OK && h < nh; h++)
+            count[h] += mark[h];
+    }
+    for (size_t h = 0; rc == ENG_OK && h < nh; h++)
+        out->off[h + 1] = out->off[h] + count[h];
+    if (rc == ENG_OK) {
+        out->n = out->off[nh];
+        out->w = malloc((out->n ? out->n : 1) * sizeof *out->w);
+        if (!out->w)
+            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
+    for (size_t h = 0; rc == ENG_OK && h < nh; h++)
+        count[h] = out->off[h];
+    for (size_t i = 0; rc == ENG_OK && i < r->n; i++) {
+        rc = resv_hosts(r, i, p, mark, d);
+        for (size_t h = 0; rc == ENG_OK && h < nh; h++)
+            if (mark[h])
+                out->w[count[h]++] = (eng_hold){
+                    .start_s = r->v[i].start_s, .end_s = r->v[i].end_s, .resv = (int32_t)i};
+    }
+    if (rc == ENG_OK)
+        rc = sort_holds(r, p, out, d);
+    free(mark);
+    free(count);
+    if (rc)
+        eng_holds_fini(out);
+    return rc;
+}
+
+/* ---- outages ---------------------------------------------------------- */
+
+typedef struct out_ev {
+    double t;
+    int kind; /* 0: a wait begins, 1: a wait ends, 2: a run begins, 3: a run ends */
+} out_ev;
+
+static int cmp_ev(const void *a, const void *b)
+{
+    const out_ev *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+int eng_outages_find(const eng_workload *w, double min_gap_s, eng_outage **out, size_t *n,
+                     size_t *n_skipped)
+{
+    *out = NULL;
+    *n = 0;
+    *n_skipped = 0;
+    out_ev *ev = malloc((4 * w->n_jobs + 1) * sizeof *ev);
+    if (!ev)
+        return ENG_NOMEM;
+    size_t ne = 0;
+    for (size_t i = 0; i < w->n_jobs; i++) {
+        const eng_job *j = &w->jobs[i];
+        if (j->submit_s < 0 || j->wait_s < 0 || j->runtime_s < 0) {
+            (*n_skipped)++;
+            continue;
+        }
+        double start = j->submit_s + j->wait_s, end = start + j->runtime_s;
+        if (j->wait_s > 0) {
+            ev[ne++] = (out_ev){j->submit_s, 0};
+            ev[ne++] = (out_ev){start, 1};
+        }
+        if (j->runtime_s > 0) {
+            ev[ne++] = (out_ev){start, 2};
+            ev[ne++] = (out_ev){end, 3};
+        }
+    }
+    qsort(ev, ne, sizeof *ev, cmp_ev);
+    size_t cap = 0;
+    int64_t waiting = 0, running = 0;
+    bool open = false;
+    eng_outage cur = {0};
+    int rc = ENG_OK;
+    for (size_t e = 0; e < ne && rc == ENG_OK;) {
+        double t = ev[e].t;
+        size_t arrivals = 0;
+        for (; e < ne && ev[e].t == t; e++) {
+            waiting += ev[e].kind == 0 ? 1 : ev[e].kind == 1 ? -1 : 0;
+            running += ev[e].kind == 2 ? 1 : ev[e].kind == 3 ? -1 : 0;
+            arrivals += ev[e].kind == 0;
+        }
+        bool idle = running == 0 && waiting > 0; /* on [t, the next event) */
+        if (idle && !open) {
+            open = true;
+            cur = (eng_outage){.start_s = t, .waiting = (size_t)waiting};
+        } else if (idle) {
+            cur.waiting += arrivals;
+        } else if (open) {
+            open = false;
+            cur.end_s = t;
+            if (cur.end_s - cur.start_s >= min_gap_s) {
+                if (eng_grow(out, &cap, *n + 1, sizeof **out))
+                    rc = ENG_NOMEM;
+                else
+                    (*out)[(*n)++] = cur;
+            }
+        }
+    }
+    free(ev);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}

@@ -1,0 +1,110 @@
+/* eng_resv.h — reservations (--reservations FILE): hosts held for a window
+ * of time, in which they run no job, with Slurm's semantics and keyword
+ * names (scontrol create reservation); and the candidate outages of a log
+ * (`batchlab info --outages`), written in the same format.
+ *
+ * The file, one reservation per line, '#' comments and blank lines
+ * allowed, keywords in any order and of any case:
+ *
+ *     ReservationName=NAME StartTime=T EndTime=T Nodes=HOSTLIST [Flags=MAINT]
+ *
+ * T is seconds from the trace's start (the clock of SWF submit times),
+ * decimals allowed; Duration=SECONDS may stand for EndTime. HOSTLIST is ALL
+ * or host names separated by commas, each with at most one bracketed list
+ * of numbers and ranges, zero-padded as written ("node[1-4,7],login1").
+ * Flags=MAINT, a maintenance, holds the whole machine (Nodes is then ALL or
+ * absent).
+ *
+ * Semantics (Slurm's): a held host runs no job in [start, end); a job may
+ * start on it before the window only if its planned end (start + estimate,
+ * which no job outlives: eng_prep.h) is at or before the window's start;
+ * nothing running is killed, since no job that could overlap a window
+ * starts. The core places jobs (eng_alloc.c) and the checker verifies it
+ * (eng_check.c); policies see the windows in the view (pol_view.resv).
+ *
+ * Errors (ENG_PARSE at reading, ENG_INVAL at resolving against the
+ * platform) name the file and line and what was expected: an unknown
+ * keyword or flag, a missing one, an unparsable time, end <= start, an
+ * unknown host, two windows that overlap on one host.
+ */
+#ifndef ENG_RESV_H
+#define ENG_RESV_H
+
+#include "eng_error.h"
+#include "eng_platform.h"
+#include "eng_swf.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct eng_resv {
+    char *name;
+    double start_s, end_s; /* 0 <= start < end */
+    bool maint;            /* Flags=MAINT: the whole machine */
+    char *nodes;           /* the HOSTLIST as written ("ALL" for the whole machine) */
+    long line;
+} eng_resv;
+
+typedef struct eng_resvs {
+    char *path;
+    eng_resv *v; /* in file order */
+    size_t n;
+} eng_resvs;
+
+/* Reads path into out (caller's storage; release with eng_resvs_fini).
+ * ENG_IO, ENG_PARSE (file:line: what was expected), ENG_NOMEM; out is then
+ * empty. A file without reservations is valid. */
+int eng_resvs_read(const char *path, eng_resvs *out, eng_diag *d);
+
+void eng_resvs_fini(eng_resvs *r);
+
+/* The windows of the reservations on each platform host: host h's are
+ * w[off[h]] .. w[off[h + 1] - 1], by start (so by end too: they do not
+ * overlap). */
+typedef struct eng_hold {
+    double start_s, end_s;
+    int32_t resv; /* index in eng_resvs.v */
+} eng_hold;
+
+typedef struct eng_holds {
+    size_t *off; /* n_hosts + 1 */
+    eng_hold *w;
+    size_t n;
+} eng_holds;
+
+/* Expands every reservation's hosts on platform p into out (caller's
+ * storage; release with eng_holds_fini) and checks that no two windows
+ * overlap on one host. ENG_INVAL (file:line: what was expected) or
+ * ENG_NOMEM; out is then empty. */
+int eng_resvs_resolve(const eng_resvs *r, const eng_platform *p, eng_holds *out, eng_diag *d);
+
+void eng_holds_fini(eng_holds *h);
+
+/* The window of host h that meets [from, to), or NULL. O(log windows). */
+const eng_hold *eng_holds_meet(const eng_holds *h, int32_t host, double from, double to);
+
+/* Marks in mark[] (one per platform host) the hosts of a hostlist
+ * ("n[1-4,7],login"; "ALL": every host). 0, or ENG_INVAL with what is
+ * wrong in why ("host 'x' is not in platform p.xml"). */
+int eng_hostlist_mark(const eng_platform *p, const char *list, bool *mark, char *why,
+                      size_t why_len);
+
+/* ---- candidate outages of a log ---------------------------------------
+ *
+ * A stretch in which the log shows no job running while jobs were waiting
+ * (submitted and not yet started, by the log's own wait, field 3): the
+ * machine was most likely down or drained, since any waiting job that
+ * fits an empty machine starts at once under any policy. Jobs with an
+ * unknown submit, wait or run time are left out (counted). */
+typedef struct eng_outage {
+    double start_s, end_s;
+    size_t waiting; /* jobs waiting at some moment of the stretch */
+} eng_outage;
+
+/* The stretches of at least min_gap_s seconds, in time order, into *out
+ * (caller frees); *n_skipped the jobs left out. 0 or ENG_NOMEM. O(n log n). */
+int eng_outages_find(const eng_workload *w, double min_gap_s, eng_outage **out, size_t *n,
+                     size_t *n_skipped);
+
+#endif
