@@ -246,8 +246,9 @@ static json_t *summary_jobs(const eng_summary *s, bool *ok)
     eng_json_set(o, "simulated", json_integer((json_int_t)s->n_simulated), ok);
     eng_json_set(o, "dropped", json_integer((json_int_t)s->n_dropped_total), ok);
     for (int k = 0; k < ENG_DROP_COUNT; k++)
-        if ((k != ENG_DROP_OVER_LIMIT || s->n_dropped[k]) && /* only where queue limits dropped some */
-            (k != ENG_DROP_MEMORY || s->memory))          /* only when the platform gives memory */
+        if ((k != ENG_DROP_OVER_LIMIT ||
+             s->n_dropped[k]) &&                 /* only where queue limits dropped some */
+            (k != ENG_DROP_MEMORY || s->memory)) /* only when the platform gives memory */
             eng_json_set(drop, eng_drop_key(k), json_integer((json_int_t)s->n_dropped[k]), ok);
     eng_json_set(o, "dropped_by_reason", drop, ok);
     eng_json_set(fin, "COMPLETED_SUCCESSFULLY", json_integer((json_int_t)s->n_completed), ok);

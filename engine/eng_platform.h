@@ -148,7 +148,7 @@ typedef struct eng_platform {
     eng_queue_limit *limits; /* by queue, ascending; NULL when none */
     size_t n_limits;
     char *limits_text; /* the queue_limits value as given, or NULL */
-    bool has_memory; /* some host has the memory property */
+    bool has_memory;   /* some host has the memory property */
 } eng_platform;
 
 /* Builds a platform from host descriptions in any order; ref_speed is the

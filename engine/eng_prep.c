@@ -386,10 +386,9 @@ int eng_prep(const eng_workload *w, const eng_platform *p, const eng_prep_opts *
             req = lim->max_runtime_s;
             out->n_queue_time++;
         }
-        if (req > 0 && j->runtime_s > req)
         if (pl->mem_min_b > 0 && j->mem_req_kb > 0)
             s->mem_per_proc_b = j->mem_req_kb * 1024.0;
-        if (j->time_req_s > 0 && j->runtime_s > j->time_req_s)
+        if (req > 0 && j->runtime_s > req)
             out->n_overrun++;
         if (req <= 0) {
             s->estimate_s = run_slowest;

@@ -98,7 +98,7 @@ typedef enum eng_walltime { ENG_WALLTIME_KILL = 0, ENG_WALLTIME_EXTEND = 1 } eng
     X(NO_SUBMIT, "no-submit", "submit time unknown (field 2 is -1)")                               \
     X(DUPLICATE_ID, "duplicate-id", "job number already used by an earlier line (field 1)")        \
     X(OVER_LIMIT, "over-queue-limit",                                                              \
-      "asks more nodes or time than its queue allows (platform property queue_limits)") \
+      "asks more nodes or time than its queue allows (platform property queue_limits)")            \
     X(MEMORY, "memory", "needs more memory than the hosts of its pool have (field 10)")
 
 typedef enum eng_drop {
