@@ -35,6 +35,10 @@
 #    them), skipped when absent: the fits and their KS statistics,
 #    JSON files usable with --job-model.
 #
+# 6. Over many draws (availability-bands.sh, knobs AV_BAND_*): seeds 1..20,
+#    per statement of Fig. 5 and Table 1 the 10-90 % band and the paper's
+#    value as a percentile (availability-bands.csv).
+#
 # Environment: AV_SCENARIOS, AV_TS_SCENARIOS, AV_REPS, AV_SEED (default 1),
 # AV_TIMING_SCENARIOS (environments per timing run, default 200), AV_SEEDS,
 # BATCHLAB_TRACES.
@@ -220,3 +224,7 @@ if command -v gnuplot > /dev/null; then
 else
     echo "gnuplot not found: no figures"
 fi
+
+# 6. The statements over many draws.
+echo
+bash "$here/availability-bands.sh" "$build" "$out"

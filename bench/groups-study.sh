@@ -33,6 +33,11 @@
 #    where Greedy equals KnapsackGroup in every scenario — the paper's
 #    "without the cost restriction, Greedy can outperform KnapsackSingle".
 #
+# 5. Over many draws (groups-bands.sh, its own knobs GR_BAND_*): the uniform
+#    law and the perf law (Toporkov et al. 2011's prices), 20 seeds each,
+#    the statements of Figs. 4-8 with their 10-90 % bands and the paper's
+#    values as percentiles (groups-bands.csv, groups-bands.png).
+#
 # The price law is GR_COST_LAW (default uniform; `batchlab-study groups
 # --cost-law`: uniform, calibrated, avail, calibrated-avail), the same in
 # every run of the script. Beside the targets it prints, per seed, the
@@ -115,20 +120,20 @@ for series in small budget large; do
     [ "$series" = small ] || x=budget
     cols=("$x") files=()
     tmp=$(mktemp -d)
-    echo "$b" | arr "$x" > "$tmp/x"
+    arr "$x" <<< "$b" > "$tmp/x"
     files+=("$tmp/x")
     for a in $algos; do
-        if echo "$b" | grep -q "\"$a\": \["; then
-            echo "$b" | arr "$a" > "$tmp/p_$a"
-            echo "$b" | oarr seconds "$a" > "$tmp/s_$a"
+        if grep -q "\"$a\": \[" <<< "$b"; then
+            arr "$a" <<< "$b" > "$tmp/p_$a"
+            oarr seconds "$a" <<< "$b" > "$tmp/s_$a"
             cols+=("$a" "seconds_$a")
             files+=("$tmp/p_$a" "$tmp/s_$a")
         fi
     done
     if [ "$series" = large ]; then
-        echo "$b" | arr tree_size > "$tmp/tree"
-        echo "$b" | arr tree_size_literal > "$tmp/treel"
-        echo "$b" | oarr seconds knapsack_group_literal > "$tmp/sl"
+        arr tree_size <<< "$b" > "$tmp/tree"
+        arr tree_size_literal <<< "$b" > "$tmp/treel"
+        oarr seconds knapsack_group_literal <<< "$b" > "$tmp/sl"
         cols+=(tree_size tree_size_literal seconds_knapsack_group_literal)
         files+=("$tmp/tree" "$tmp/treel" "$tmp/sl")
     fi
@@ -227,3 +232,7 @@ printf 'target: Greedy ahead of KnapsackSingle at C = 220 (mean, the median over
     "$d220" "$(pf "$(awk -v x="$d220" 'BEGIN {print (x > 0)}')")"
 printf 'target: tree falling with C: %s / %s / %s at C = 40 / 120 / 220: %s (paper: about 5000 at 40, 100 at 120)\n' \
     "$t40" "$t120" "$t220" "$(pf "$(awk -v a="$t40" -v b="$t120" -v c="$t220" 'BEGIN {print (a > b && b > c)}')")"
+
+# 5. The statements over many draws, per price law.
+echo
+bash "$here/groups-bands.sh" "$build" "$out"

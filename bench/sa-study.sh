@@ -21,6 +21,21 @@
 #    SA_GPU_ITERATIONS iterations at 1024 machines and more, evaluations
 #    per second against the CPU reference's, and the share of peak
 #    bandwidth.
+# 1b. The comparison as the paper made it (SA_RUNS "algo1"): Algorithm 1
+#    (one schedule decoded machine by machine, --parallel machines) on one
+#    CPU core against one full pass (--full-decode) and against the CPU
+#    reference (by events), the same SA_ALGO1_ITERATIONS iterations (default
+#    100) and the same schedule (MISMATCH lines otherwise), per load model
+#    and machine count: the median over SA_ALGO1_REPS runs (default 3) of
+#    the solve's CPU seconds per decoding (evaluations), and Algorithm 1's
+#    rounds per decoding. With a device, Algorithm 1 on it (wall seconds of
+#    the solve per decoding) and the crossover (the smallest machine count
+#    from which the device is faster than Algorithm 1 on one core at every
+#    larger count); without one those cells are empty. Then the CPU
+#    reference's throughput for the many-chains comparison (model #2, 1024
+#    machines and more, 1000 iterations, evaluations per CPU second), the
+#    chains kernel's cell empty without a device. sa-algo1.csv,
+#    sa-algo1-throughput.csv.
 # 2. E2 with transfer costs 0, 5, 10 and 25 % (their Tables 8 and 9),
 #    SA_E2_ITERATIONS iterations, CPU: E2, its growth over 0 %, ours and
 #    theirs, Cmax, download time and volume moved.
@@ -44,7 +59,7 @@
 # SA_STOPS (default "1000 5000 e1"), SA_GPU_CHAINS (default "4096 8192
 # 16384"), SA_GPU_ITERATIONS (default 30), SA_GPU_IDENTITY_MAX (default
 # 128), SA_E2_SIZES (default SA_SIZES), SA_E2_ITERATIONS (default 5000),
-# SA_SEED (default 1), SA_JOBS (workload of part 3, default 3000),
+# SA_SEED (default 1), SA_ALGO1_ITERATIONS, SA_ALGO1_REPS, SA_JOBS (workload of part 3, default 3000),
 # SA_E1_CAP (iterations after which an E1-rule run is cut, default 10000:
 # at 1024 machines and more the rule may not stop for tens of thousands of
 # iterations; a cut run shows iterations = the cap).
@@ -59,7 +74,7 @@ exe=$build/batchlab
 study=$build/bench/batchlab-study
 sizes=${SA_SIZES:-32 64 128 256 512 1024 2048}
 models=${SA_MODELS:-1 2}
-runs=${SA_RUNS:-time e2 policy}
+runs=${SA_RUNS:-time algo1 e2 policy}
 gchains=${SA_GPU_CHAINS:-4096 8192 16384}
 giters=${SA_GPU_ITERATIONS:-30}
 idmax=${SA_GPU_IDENTITY_MAX:-128}
@@ -69,6 +84,8 @@ e2iters=${SA_E2_ITERATIONS:-5000}
 seed=${SA_SEED:-1}
 jobs=${SA_JOBS:-3000}
 e1cap=${SA_E1_CAP:-10000}
+a1iters=${SA_ALGO1_ITERATIONS:-100}
+a1reps=${SA_ALGO1_REPS:-3}
 for x in "$exe" "$study"; do
     [ -x "$x" ] || { echo "sa-study: $x is missing; build first" >&2; exit 1; }
 done
@@ -227,6 +244,73 @@ plot for [m=1:2] "< awk -F, '\$1==" . m . " && \$3==\"$first\" && \$4==\"cpu\"' 
      for [m=1:2] "< awk -F, '\$1==" . m . " && \$3==\"$first\" && \$4==\"cpu\"' $csv" using 2:16 with points title sprintf("paper, GPU, model #%d", m)
 EOF
     fi
+fi
+
+if [[ " $runs " == *" algo1 "* ]]; then
+    csv=$out/sa-algo1.csv
+    echo "model,machines,iterations,evaluations,events_ms,one_pass_ms,algo1_cpu_ms,rounds_per_decoding,algo1_over_one_pass,algo1_gpu_ms,gpu_over_cpu_algo1" > "$csv"
+    echo
+    echo "Algorithm 1 (machine by machine) on one CPU core against one pass and the CPU reference: $a1iters iterations,"
+    echo "CPU ms per decoding, median of $a1reps runs$([ $gpu = 1 ] || echo '; GPU columns need a device: empty here')"
+    printf '%-5s %8s %11s %11s %12s %7s %10s %12s %9s\n' model machines "events ms" "1 pass ms" "Alg.1 CPU ms" rounds "Alg1/pass" "Alg.1 GPU ms" "GPU/CPU"
+    for m in $models; do
+        for M in $sizes; do
+            declare -A ms=()
+            for v in events one_pass algo1 gpu; do
+                case $v in
+                events) args=(--backend cpu) ;;
+                one_pass) args=(--backend cpu --full-decode) ;;
+                algo1) args=(--backend cpu --parallel machines) ;;
+                gpu) [ $gpu = 1 ] || continue; args=(--backend cuda --parallel machines) ;;
+                esac
+                vals=()
+                for r in $(seq 1 "$a1reps"); do
+                    j=$out/algo1-m$m-$M-$v-$r.json
+                    run_sa "$j" --model "$m" --machines "$M" --iterations "$a1iters" "${args[@]}"
+                    key=cpu_seconds
+                    [ $v = gpu ] && key=seconds
+                    vals+=("$(awk -v s="$(jget "$j" $key)" -v e="$(jget "$j" evaluations)" 'BEGIN {printf "%.6f", 1e3 * s / e}')")
+                    ref=$out/algo1-m$m-$M-events-1.json
+                    for k in e1 cmax iterations; do
+                        [ "$(jget "$ref" $k)" = "$(jget "$j" $k)" ] ||
+                            echo "  MISMATCH: model #$m, $M machines, $v: $k events $(jget "$ref" $k), $v $(jget "$j" $k)"
+                    done
+                done
+                ms[$v]=$(printf '%s\n' "${vals[@]}" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}')
+            done
+            j=$out/algo1-m$m-$M-algo1-1.json
+            rounds=$(printf '%.2f' "$(jget "$j" rounds_per_decoding)")
+            ratio=$(awk -v a="${ms[algo1]}" -v b="${ms[one_pass]}" 'BEGIN {printf "%.1f", a / b}')
+            g=${ms[gpu]:-} gx=
+            [ -n "$g" ] && gx=$(awk -v a="$g" -v b="${ms[algo1]}" 'BEGIN {printf "%.3g", a / b}')
+            printf '%-5s %8s %11.4g %11.4g %12.4g %7s %10s %12s %9s\n' "#$m" "$M" "${ms[events]}" "${ms[one_pass]}" \
+                "${ms[algo1]}" "$rounds" "$ratio" "${g:--}" "${gx:--}"
+            echo "$m,$M,$a1iters,$(jget "$j" evaluations),${ms[events]},${ms[one_pass]},${ms[algo1]},$rounds,$ratio,$g,$gx" >> "$csv"
+            unset ms
+        done
+        if [ $gpu = 1 ]; then
+            x=$(awk -F, -v m="$m" '$1 == m && $10 != "" { n++; M[n] = $2; f[n] = ($10 < $7) }
+                END { c = "none"; for (i = n; i >= 1 && f[i]; i--) c = M[i]; print c }' "$csv")
+            echo "  crossover, model #$m (the device faster than Algorithm 1 on one core from): $x machines"
+        else
+            echo "  crossover, model #$m: needs a device (not measured here)"
+        fi
+    done
+    echo
+    echo "Many chains: the CPU reference's throughput, 1000 iterations, one core (the chains kernel needs a device)"
+    printf '%-5s %8s %14s %18s\n' model machines "CPU evals/s" "GPU chains evals/s"
+    tcsv=$out/sa-algo1-throughput.csv
+    echo "model,machines,iterations,evaluations,cpu_evals_per_cpu_s" > "$tcsv"
+    for m in $models; do
+        for M in $sizes; do
+            [ "$m" = 2 ] && [ "$M" -ge 1024 ] || continue
+            j=$out/algo1-m$m-$M-throughput.json
+            run_sa "$j" --model "$m" --machines "$M" --iterations 1000 --backend cpu
+            e=$(awk -v s="$(jget "$j" cpu_seconds)" -v e="$(jget "$j" evaluations)" 'BEGIN {printf "%.0f", e / s}')
+            printf '%-5s %8s %14s %18s\n' "#$m" "$M" "$e" "$([ $gpu = 1 ] && echo 'see sa-gpu.csv' || echo -)"
+            echo "$m,$M,1000,$(jget "$j" evaluations),$e" >> "$tcsv"
+        done
+    done
 fi
 
 if [[ " $runs " == *" e2 "* ]]; then

@@ -28,6 +28,10 @@
 #    (no host is refused: ALP and AMP become the same batch scheduler).
 #    Mean wait, mean bounded slowdown (tau = 10 s), utilization and total
 #    cost (sum of price x time held).
+# 5. The default readings over many draws (slots-bands.sh): seeds 1..20 of
+#    25 000 cycles, per figure of Section 5 the 10-90 % band and the paper's
+#    value as a percentile (slots-bands.csv); knobs SL_BAND_SEEDS,
+#    SL_BAND_CYCLES.
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -161,4 +165,8 @@ for set in "default:easy,conservative,alp,amp" \
         done
     fi
 done
+
+# 5. The default readings over many draws (slots-bands.sh, SL_BAND_*).
+echo
+sh "$here/bench/slots-bands.sh" "$(dirname "$(dirname "$STUDY")")" "$OUT"
 echo "outputs in $OUT"

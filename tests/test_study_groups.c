@@ -204,6 +204,26 @@ static void test_cost_laws(void)
     CU_ASSERT(c >= 30 && c <= 220 && m >= 30 && m <= 220);
     free(j);
 
+    /* perf: prices 1.22 U[0.75, 1.25] 1.7^U[1, 3] on the grid of 0.25,
+     * so every price lies on 1.5..7.5 (1.56 and 7.49 rounded): 20 cost at
+     * least 30 (no window at C = 29) and at most 150 (every choice fits
+     * C = 150, so KnapsackGroup takes MaxP's 20, the most available) */
+    j = run_large("law7", "--cost-law perf --large-scenarios 3 --budgets 29,150");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    large = strstr(j, "\"large\": {\n    \"scenarios\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(large);
+    a = bl_json_array(large, "feasible");
+    CU_ASSERT(a && strcmp(a, "0, 3") == 0);
+    free(a);
+    CU_ASSERT(bl_contains(j, "\"cost_law\": \"perf\""));
+    CU_ASSERT(bl_contains(j, "\"cost_max\": 7.5,\n      \"cost_min\": 1.5,\n      "
+                             "\"cost_step\": 0.25"));
+    c = cost_stat(j, "cost_cheapest", "median");
+    m = cost_stat(j, "cost_maxp", "p95");
+    CU_ASSERT(c >= 30 && c <= m && m <= 150);
+    CU_ASSERT(c * 4 == floor(c * 4)); /* a sum of quarters */
+    free(j);
+
     /* with the paper's availability law, the correlation's sign: MaxP's
      * most available resources cost more under avail than under uniform,
      * from the same drawn prices */
