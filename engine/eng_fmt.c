@@ -79,7 +79,7 @@ static const char *fmt_double_libc(char *buf, size_t len, double v)
 
 #ifdef __SIZEOF_INT128__
 
-typedef unsigned __int128 u128;
+__extension__ typedef unsigned __int128 u128; /* GCC and Clang */
 
 static const uint64_t pow10_u64[20] = {1ULL,
                                        10ULL,
@@ -199,8 +199,8 @@ static bool fmt_double_exact(char *buf, double v)
     if (s < 1)
         return false;
     /* the decimal exponent, to within one (checked on the integer) */
-    static const double dec[X_MAX - X_MIN + 1] = {1e-4, 1e-3, 1e-2, 1e-1, 1e0,  1e1,  1e2,
-                                                  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,
+    static const double dec[X_MAX - X_MIN + 1] = {1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2,
+                                                  1e3,  1e4,  1e5,  1e6,  1e7, 1e8, 1e9,
                                                   1e10, 1e11, 1e12, 1e13, 1e14};
     int X = X_MIN;
     while (X < X_MAX && a >= dec[X + 1 - X_MIN])

@@ -30,7 +30,7 @@
  *              pol_out_kill, CALL_ME_LATER -> a wake-up (renewed at every
  *              call until it is reached). A reply with a QUERY is answered
  *              at once by a new request at the same time carrying the
- *              ANSWER. When every job has ended, SIMULATION_ENDS goes out
+ *              ANSWER (consumed_energy: the modelled joules so far). When every job has ended, SIMULATION_ENDS goes out
  *              and the reply must carry no event.
  *
  * Time: all of a reply's decisions apply at the request's time. Batsim
