@@ -14,9 +14,11 @@
 # the values, and no measured figure exists for the SP2 nodes (README.md,
 # "Energy"). Prints per log the medians of the simulation's wall time
 # (summary.json's manifest.wall_time_s) and of the whole command's, with
-# and without power values, and their ratios; also checks that the two
+# and without power values, and their ratios (the last two columns: the
+# medians of CPU time, with power values and with idle shutdown, against
+# the plain replay's); also checks that the two
 # runs schedule alike (jobs.csv equal but for consumed_energy). Wall
-# times on a shared machine vary by 10-20 % from run to run; with
+# times on a shared machine vary by 10-40 % from run to run; with
 # BENCH_INSTRUCTIONS=1 the script instead counts the instructions of each
 # whole process (parent and simulation child) under valgrind's callgrind,
 # the same every time, once with --outputs summary (the simulation and its
@@ -25,7 +27,8 @@
 # 1.10. A third run per log adds idle shutdown on the powered copy
 # (--suspend-time 600, the default 30 s and 60 s switch times, a resume
 # rate of 20 a minute: SuspendTime 600 and ResumeRate 20 as a site might
-# set them) and prints its wall times against the plain EASY replay.
+# set them) and prints its wall times (with BENCH_INSTRUCTIONS=1: its
+# instructions, every output) against the plain EASY replay.
 # Target (bench/README.md "Idle shutdown"): at most 2x.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,6 +38,8 @@ reps=${2:-5}
 traces=${BATCHLAB_TRACES:-$src/traces}
 exe=$build/batchlab
 [ -x "$exe" ] || { echo "energy-perf: $exe is missing; build first (tools/test)" >&2; exit 1; }
+[ -x /usr/bin/time ] || [ "${BENCH_INSTRUCTIONS:-0}" = 1 ] ||
+    { echo "energy-perf: /usr/bin/time is needed (Debian's time)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -48,17 +53,20 @@ power_copy() {
     grep -q wattage_per_state "$2" || { echo "energy-perf: cannot add power values to $1" >&2; exit 1; }
 }
 
-# One run: prints "simulation_wall_s command_wall_s" (further arguments go
-# to batchlab run).
+# One run: prints "simulation_wall_s command_wall_s command_cpu_s" (CPU:
+# user + system of the command and its simulation child, less sensitive
+# than wall times to a loaded machine; 10 ms resolution). Further
+# arguments go to batchlab run.
 one() {
     local platform=$1 log=$2 out=$3 t0 t1
     shift 3
     t0=$(now)
-    "$exe" run --platform "$platform" --workload "$log" --policy easy -q --out "$out" "$@" > /dev/null
+    /usr/bin/time -f '%U %S' -o "$tmp/cpu" \
+        "$exe" run --platform "$platform" --workload "$log" --policy easy -q --out "$out" "$@" > /dev/null
     t1=$(now)
     local sim
     sim=$(sed -n 's/^    "wall_time_s": \(.*\)$/\1/p' "$out/summary.json")
-    echo "$sim $(echo "$t1 - $t0" | bc -l)"
+    echo "$sim $(echo "$t1 - $t0" | bc -l) $(awk '{print $1 + $2}' "$tmp/cpu")"
 }
 
 # Instructions of a command and of every process it forks, under callgrind.
@@ -86,12 +94,16 @@ if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ]; then
                 --policy easy -q --outputs "$outs" --out "$tmp/o")
             printf '%-30s %-8s %16s %16s %7.3f\n' "$log" "$outs" "$a" "$b" "$(echo "$b / $a" | bc -l)"
         done
+        # idle shutdown on the powered copy, every output, against the plain replay ($a: all)
+        c=$(instructions "$exe" run --platform "$tmp/power.xml" --workload "$traces/$log" \
+            --policy easy -q --out "$tmp/o" --suspend-time 600 --resume-rate 20)
+        printf '%-30s %-8s %16s %16s %7.3f\n' "$log" "idle" "$a" "$c" "$(echo "$c / $a" | bc -l)"
     done
     exit 0
 fi
 
-printf '%-30s %12s %12s %7s %12s %12s %7s %12s %7s\n' log "sim s" "sim s (W)" ratio "run s" \
-    "run s (W)" ratio "sim s (off)" ratio
+printf '%-30s %12s %12s %7s %12s %12s %7s %12s %7s %7s %7s\n' log "sim s" "sim s (W)" ratio \
+    "run s" "run s (W)" ratio "sim s (off)" ratio "cpu (W)" "(off)"
 idle=(--suspend-time 600 --resume-rate 20)
 for spec in "KTH-SP2-1996-2.1-cln.swf:platforms/kth-sp2.xml" \
             "SDSC-SP2-1998-4.2-cln.swf.gz:platforms/sdsc-sp2.xml"; do
@@ -119,7 +131,10 @@ for spec in "KTH-SP2-1996-2.1-cln.swf:platforms/kth-sp2.xml" \
     r0=$(cut -d' ' -f2 "$tmp/plain.t" | median)
     r1=$(cut -d' ' -f2 "$tmp/power.t" | median)
     s2=$(cut -d' ' -f1 "$tmp/idle.t" | median)
-    printf '%-30s %12.3f %12.3f %7.3f %12.3f %12.3f %7.3f %12.3f %7.3f\n' "$log" "$s0" "$s1" \
-        "$(echo "$s1 / $s0" | bc -l)" "$r0" "$r1" "$(echo "$r1 / $r0" | bc -l)" "$s2" \
-        "$(echo "$s2 / $s0" | bc -l)"
+    c0=$(cut -d' ' -f3 "$tmp/plain.t" | median)
+    c1=$(cut -d' ' -f3 "$tmp/power.t" | median)
+    c2=$(cut -d' ' -f3 "$tmp/idle.t" | median)
+    printf '%-30s %12.3f %12.3f %7.3f %12.3f %12.3f %7.3f %12.3f %7.3f %7.3f %7.3f\n' "$log" "$s0" \
+        "$s1" "$(echo "$s1 / $s0" | bc -l)" "$r0" "$r1" "$(echo "$r1 / $r0" | bc -l)" "$s2" \
+        "$(echo "$s2 / $s0" | bc -l)" "$(echo "$c1 / $c0" | bc -l)" "$(echo "$c2 / $c0" | bc -l)"
 done

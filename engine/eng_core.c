@@ -86,6 +86,8 @@ static pol_view make_view(eng_core *c, pool_state *ps)
         .feedback = c->prep->pred != NULL,
         .resv = ps->resv ? ps->resv + ps->resv_first : NULL,
         .n_resv = ps->n_resv - ps->resv_first,
+        .has_energy = c->energy != NULL,
+        .energy_j = eng_energy_total_j(c),
     };
 }
 
@@ -508,10 +510,17 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
     }
     if (opts->power_cap_w > 0) {
-        const char *why = !platform->has_power       ? "power values in the platform"
-                          : platform->n_pools != 1   ? "a platform of one pool"
-                          : opts->failures.enabled   ? "no host failures"
-                          : opts->power_save.enabled ? "no idle shutdown (--suspend-time)"
+        /* not yet combined: the cap's units (eng_energy_cap_units) count
+         * one pool's hosts as idle or busy, not down, off or booting */
+        const char *why = !platform->has_power ? "power values in the platform"
+                          : platform->n_pools != 1
+                              ? "a platform of one pool (two or more pools do not combine with "
+                                "it yet)"
+                          : opts->failures.enabled
+                              ? "no host failures (--failures, --failure-trace do not combine "
+                                "with it yet)"
+                          : opts->power_save.enabled
+                              ? "no idle shutdown (--suspend-time does not combine with it yet)"
                           : !(opts->policy->flags & POL_FLAG_POWER_CAP)
                               ? "a policy that plans within it (POL_FLAG_POWER_CAP: fcfs, easy, "
                                 "conservative, slurm, knapsack, sa)"

@@ -437,6 +437,10 @@ double eng_energy_power_now(const eng_core *c);
  * every host idle. */
 int64_t eng_energy_cap_units(const eng_core *c, const pool_state *ps, double cap_w);
 
+/* The energy integrated so far (to the start of this step: now, in a
+ * step); 0 without power values. */
+double eng_energy_total_j(const eng_core *c);
+
 /* Integrates the power from the last step to now (start of a step). */
 void eng_energy_advance(eng_core *c);
 

@@ -267,6 +267,11 @@ void eng_energy_advance(eng_core *c)
     e->t_s = c->now;
 }
 
+double eng_energy_total_j(const eng_core *c)
+{
+    return c->energy ? (double)c->energy->total_j : 0;
+}
+
 int eng_energy_sample(eng_core *c)
 {
     energy_acc *e = c->energy;

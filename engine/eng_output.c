@@ -46,6 +46,23 @@ static void put_num(FILE *f, double v)
     fputs(eng_fmt_double(buf, sizeof buf, v), f);
 }
 
+/* The bytes of fprintf's "%lld", without its cost (the row loops below
+ * write millions of integers). */
+static void put_int(FILE *f, long long v)
+{
+    char buf[24];
+    fputs(eng_fmt_int(buf, sizeof buf, v), f);
+}
+
+/* ",v0,v1,..." */
+static void put_ints(FILE *f, const long long *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        fputc(',', f);
+        put_int(f, v[i]);
+    }
+}
+
 static int cmp_i32(const void *a, const void *b)
 {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -62,10 +79,11 @@ static void put_intervals(FILE *f, int32_t *idx, size_t n)
             j++;
         if (i)
             fputc(' ', f);
-        if (j > i)
-            fprintf(f, "%d-%d", idx[i], idx[j]);
-        else
-            fprintf(f, "%d", idx[i]);
+        put_int(f, idx[i]);
+        if (j > i) {
+            fputc('-', f);
+            put_int(f, idx[j]);
+        }
         i = j + 1;
     }
 }
@@ -91,10 +109,11 @@ static void put_spans(FILE *f, const eng_coreidx *x, size_t job)
         const eng_core_span *sp = &x->spans[x->off[job] + (size_t)s];
         if (s)
             fputc(' ', f);
-        if (sp->n > 1)
-            fprintf(f, "%lld-%lld", (long long)sp->first, (long long)(sp->first + sp->n - 1));
-        else
-            fprintf(f, "%lld", (long long)sp->first);
+        put_int(f, (long long)sp->first);
+        if (sp->n > 1) {
+            fputc('-', f);
+            put_int(f, (long long)(sp->first + sp->n - 1));
+        }
     }
 }
 
@@ -129,11 +148,18 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
         double exec = x->end_s - x->start_s;
         double wait = x->start_s - j->submit_s;
         double turn = x->end_s - j->submit_s;
-        fprintf(f, "%lld,%s,swf,", (long long)j->id, name);
+        put_int(f, (long long)j->id);
+        fputc(',', f);
+        fputs(name, f);
+        fputs(",swf,", f);
         put_num(f, j->submit_s);
-        fprintf(f, ",%d,", j->units);
+        put_ints(f, (const long long[]){j->units}, 1);
+        fputc(',', f);
         put_num(f, j->estimate_s);
-        fprintf(f, ",%d,%s,", x->state == ENG_JOB_DONE, eng_final_state_name(x->state));
+        put_ints(f, (const long long[]){x->state == ENG_JOB_DONE}, 1);
+        fputc(',', f);
+        fputs(eng_final_state_name(x->state), f);
+        fputc(',', f);
         put_num(f, x->start_s);
         fputc(',', f);
         put_num(f, exec);
@@ -171,15 +197,21 @@ static int write_jobs_csv(FILE *f, const eng_workload *w, const eng_sim_result *
         }
         double b = turn / fmax(exec, ENG_BSLD_TAU_S);
         put_num(f, b > 1 ? b : 1);
-        fprintf(f, ",%d,%lld,%d,%lld,", j->procs, (long long)j->queue, j->pool, (long long)j->user);
+        put_ints(f, (const long long[]){j->procs, (long long)j->queue, j->pool, (long long)j->user},
+                 4);
+        fputc(',', f);
         put_num(f, j->estimate_s);
-        fprintf(f, j->est_from_runtime ? ",run_time,%lld," : ",requested_time,%lld,",
-                (long long)j->type);
+        fputs(j->est_from_runtime ? ",run_time," : ",requested_time,", f);
+        put_int(f, (long long)j->type);
+        fputc(',', f);
         put_num(f, x->init_s);
         fputc(',', f);
         put_num(f, eng_job_cost(r->platform, x, runs));
-        fprintf(f, ",%lld,%d\n", x->packet >= 0 ? (long long)r->prep.jobs[x->packet].id : -1LL,
-                x->requeues);
+        put_ints(f,
+                 (const long long[]){x->packet >= 0 ? (long long)r->prep.jobs[x->packet].id : -1LL,
+                                     x->requeues},
+                 2);
+        fputc('\n', f);
         if (ferror(f))
             break; /* a full disk: stop at once, errno holds the cause */
     }
@@ -217,18 +249,24 @@ static int write_timeseries_csv(FILE *f, const eng_sim_result *r, int64_t total_
           f);
     for (size_t k = 0; k < n; k++) {
         put_num(f, ts[k].t_s);
-        fprintf(f, ",%d,%d,%d,%lld,", ts[k].queued, ts[k].running, ts[k].busy_nodes,
-                (long long)ts[k].busy_cores);
+        put_ints(f,
+                 (const long long[]){ts[k].queued, ts[k].running, ts[k].busy_nodes,
+                                     (long long)ts[k].busy_cores},
+                 4);
+        fputc(',', f);
         put_num(f,
                 total_units ? (double)eng_ts_busy_units(&ts[k], alloc) / (double)total_units : 0);
-        fprintf(f, ",%d", ts[k].down_hosts);
+        put_ints(f, (const long long[]){ts[k].down_hosts}, 1);
         if (er && k < n_e) {
             const eng_energy_row *e = &er[k];
             fputc(',', f);
             put_num(f, e->power_w);
-            fprintf(f, ",%d,%d,%d,%d,%d", e->busy,
-                    n_hosts - e->busy - ts[k].down_hosts - e->off - e->booting - e->shutting_down,
-                    e->off, e->booting, e->shutting_down);
+            put_ints(f,
+                     (const long long[]){e->busy,
+                                         n_hosts - e->busy - ts[k].down_hosts - e->off -
+                                             e->booting - e->shutting_down,
+                                         e->off, e->booting, e->shutting_down},
+                     5);
         }
         fputc('\n', f);
         if (ferror(f))

@@ -195,6 +195,12 @@ typedef struct pol_view {
      * Shown only to policies with POL_FLAG_RESERVATIONS. */
     const pol_resv *resv;
     size_t n_resv;
+    /* The platform has power values (eng_power.h) and energy_j is the
+     * modelled energy of all its hosts from time 0 (or the first event,
+     * if earlier) to now_s, in joules (summary.json's energy.total_j
+     * so far); without power values has_energy is false and energy_j 0. */
+    bool has_energy;
+    double energy_j;
 } pol_view;
 
 /* A start decision. hosts_off/n_hosts index pol_out.hosts; n_hosts == 0

@@ -224,7 +224,9 @@ int eng_psave_init(eng_core *c, eng_diag *d)
     if (c->prep->alloc != POL_ALLOC_NODE)
         return eng_diag_set(d, ENG_USAGE, "idle shutdown runs under --alloc node only");
     if (c->opts.failures.enabled)
-        return eng_diag_set(d, ENG_USAGE, "idle shutdown and host failures do not combine yet");
+        return eng_diag_set(d, ENG_USAGE,
+                            "idle shutdown (--suspend-time) and host failures (--failures, "
+                            "--failure-trace) do not combine yet");
     size_t n = c->plat->n_hosts;
     psave_state *s = c->psave = calloc(1, sizeof *c->psave);
     if (!s || !(s->h = calloc(n ? n : 1, sizeof *s->h)))

@@ -220,15 +220,3 @@ void eng_afile_abort(eng_afile *a)
         unlink(a->tmp);
     afile_release(a);
 }
-
-const char *eng_fmt_double(char *buf, size_t len, double v)
-{
-    if (isfinite(v) && v == nearbyint(v) && fabs(v) < 9.007199254740992e15) {
-        snprintf(buf, len, "%lld", (long long)v);
-        return buf;
-    }
-    snprintf(buf, len, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        snprintf(buf, len, "%.17g", v);
-    return buf;
-}

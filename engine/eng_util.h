@@ -101,8 +101,13 @@ int eng_afile_fail(eng_afile *a, int e, eng_diag *d);
  * Async-signal-safe (unlink only); meant for signal handlers. */
 void eng_afile_unlink_all(void);
 
-/* Shortest decimal text of v that reads back to exactly v ("%.15g", then
- * "%.17g"); integral values print without a fraction. buf needs 32 bytes. */
+/* Decimal text of v that reads back to exactly v: the bytes of "%.15g"
+ * where that reads back to v, else of "%.17g"; integral values below 2^53
+ * as "%lld". buf needs 32 bytes. Written without printf for integers and
+ * for 1e-4 <= |v| < 1e15 (eng_fmt.c), byte-identical to the library's. */
 const char *eng_fmt_double(char *buf, size_t len, double v);
+
+/* The bytes of "%lld" of v; buf needs 21 bytes. Returns buf. */
+const char *eng_fmt_int(char *buf, size_t len, long long v);
 
 #endif

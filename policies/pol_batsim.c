@@ -30,7 +30,7 @@
  *              pol_out_kill, CALL_ME_LATER -> a wake-up (renewed at every
  *              call until it is reached). A reply with a QUERY is answered
  *              at once by a new request at the same time carrying the
- *              ANSWER. When every job has ended, SIMULATION_ENDS goes out
+ *              ANSWER (consumed_energy: the modelled joules so far). When every job has ended, SIMULATION_ENDS goes out
  *              and the reply must carry no event.
  *
  * Time: all of a reply's decisions apply at the request's time. Batsim
@@ -732,23 +732,36 @@ static int on_call_me_later(reply_ctx *cx, json_t *data)
     return ENG_OK;
 }
 
+/* QUERY: Batsim's one request, consumed_energy, is answered with the
+ * platform's modelled energy from time 0 to now in joules (pol_view:
+ * energy_j), as Batsim answers with the sum of SimGrid's
+ * sg_host_get_consumed_energy over the hosts; all requests of one QUERY
+ * in one ANSWER. Without power values there is nothing to answer with,
+ * and Batsim refuses the request too (its energy is off). */
 static int on_query(reply_ctx *cx, json_t *data)
 {
     json_t *req = json_object_get(data, "requests");
     if (!json_is_object(req))
         return BAD(cx, "expected data.requests, an object of requests");
+    bool ok = true;
+    json_t *answer = json_object();
     const char *key;
     json_t *val;
     json_object_foreach(req, key, val)
     {
         (void)val;
-        return BAD(cx,
-                   "batchlab answers no request '%s' (Batsim's only one, consumed_energy, needs "
-                   "an energy model batchlab does not have)",
-                   key);
+        if (strcmp(key, "consumed_energy") != 0) {
+            json_decref(answer);
+            return BAD(cx, "batchlab answers no request '%s' (only consumed_energy)", key);
+        }
+        if (!cx->v->has_energy) {
+            json_decref(answer);
+            return BAD(cx, "consumed_energy needs power values: the platform's hosts have none "
+                           "(README, \"Power and energy\")");
+        }
+        eng_json_set(answer, "consumed_energy", eng_json_num(cx->v->energy_j), &ok);
     }
-    bool ok = true;
-    eng_json_push(cx->answers, event(cx->v->now_s, "ANSWER", json_object(), &ok), &ok);
+    eng_json_push(cx->answers, event(cx->v->now_s, "ANSWER", answer, &ok), &ok);
     return ok ? ENG_OK : ENG_NOMEM;
 }
 

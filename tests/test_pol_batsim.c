@@ -10,7 +10,8 @@
  *              and on the first 2000 jobs of KTH-SP2 (skipped when the log
  *              is absent), also under host failures (NOTIFY machine
  *              availability, COMPLETED_FAILED);
- *   decisions  REJECT_JOB and KILL_JOB on a hand-computed case;
+ *   decisions  REJECT_JOB and KILL_JOB on a hand-computed case; QUERY
+ *              consumed_energy answered with hand-computed joules;
  *   rules      tests/batsim/bl_batsim_bad.py breaks one rule per mode:
  *              exit 1, a message naming the reply, the event and the
  *              rule, and nothing written;
@@ -324,6 +325,36 @@ static void test_reject_kill(void)
     free(sum);
 }
 
+/* QUERY consumed_energy (bl_batsim_bad.py --mode energy): the scheduler
+ * asks in every reply and checks each ANSWER against the energy worked
+ * out by hand on power-3x4.xml (its energy_at: 370 W over [0, 5], 430 W
+ * over [5, 10]): 0 J at 0, 1850 J at 5, 1850 + 2150 = 4000 J at 10,
+ * exiting 7 on a wrong or missing one (the run then fails). The total is
+ * summary.json's too. Without power values, and for a request batchlab
+ * does not answer, the QUERY stops the run. */
+static void test_energy_query(void)
+{
+    const char *swf = write_swf("energy.swf", BAD_JOBS, N_OF(BAD_JOBS));
+    char out[1024], path[1100];
+    char *log = NULL;
+    int rc = run_bridge(bl_src("platforms/test/power-3x4.xml"), swf,
+                        "tests/batsim/bl_batsim_bad.py", "--mode energy", NULL, out, sizeof out,
+                        &log);
+    if (rc)
+        printf("\n  energy: exit %d: %s", rc, log);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    free(log);
+    snprintf(path, sizeof path, "%s/summary.json", out);
+    char *sum = bl_slurp(path, NULL);
+    CU_ASSERT(sum && bl_contains(sum, "\"total_j\": 4000,"));
+    free(sum);
+    expect_refused("energy", NULL,
+                   "event 0 (QUERY): consumed_energy needs power values: the platform's hosts "
+                   "have none");
+    expect_refused("query_other", NULL,
+                   "batchlab answers no request 'estimate_waiting_time' (only consumed_energy)");
+}
+
 static void test_deadlines(void)
 {
     expect_refused("die", NULL, "the scheduler exited with status 3 before it replied");
@@ -438,6 +469,7 @@ int bl_suite_pol_batsim(void)
     CU_add_test(s, "host failures: NOTIFY machine availability, jobs.csv equal", test_failures);
     CU_add_test(s, "a reply breaking a rule stops the run", test_rules);
     CU_add_test(s, "REJECT_JOB and KILL_JOB: known answers", test_reject_kill);
+    CU_add_test(s, "QUERY consumed_energy: known answers, refusals", test_energy_query);
     CU_add_test(s, "a scheduler that dies or hangs", test_deadlines);
     CU_add_test(s, "a signal stops the run and the scheduler", test_signal);
     CU_add_test(s, "options that do not go with the bridge", test_usage);

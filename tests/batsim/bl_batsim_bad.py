@@ -23,6 +23,12 @@ Until its moment comes it schedules FCFS (bl_batsim_sched.py). The modes:
                      KILL_JOB (job 1 on resource 0 at 0, job 2 rejected,
                      job 1 killed at 3, its JOB_KILLED checked: progress
                      0.3; job 3 at 5 on resource 0)
+  energy             no rule broken: FCFS, with QUERY consumed_energy in
+                     every reply to a request that is no ANSWER; each
+                     ANSWER is checked against the energy worked out by
+                     hand for platforms/test/power-3x4.xml (energy_at);
+                     exits 7 (before replying) on a wrong or missing one
+  query_other        a QUERY of a request batchlab does not answer
   die                exits with status 3 at the first job
   hang               stops answering at the first job
 
@@ -68,6 +74,32 @@ def reject_kill(msg, types, submitted):
     return []
 
 
+def energy_at(t):
+    """The workload below under FCFS on power-3x4.xml (node allocation,
+    pstate 1: n1, n2 150 W busy, 90 W idle; n3 130 W busy, 70 W idle):
+    jobs 1 and 2 hold n1 and n2 over [0, 10], job 3 holds n3 over [5, 10].
+    [0, 5]: 150 + 150 + 70 = 370 W; [5, 10]: 150 + 150 + 130 = 430 W."""
+    return 370.0 * t if t <= 5 else 370.0 * 5 + 430.0 * (t - 5)
+
+
+def check_energy(msg, seen):
+    """Records and checks the ANSWERs of msg; exits 7 on a wrong one."""
+    for e in msg["events"]:
+        if e["type"] != "ANSWER":
+            continue
+        got = e["data"].get("consumed_energy")
+        want = energy_at(msg["now"])
+        if got is None or abs(got - want) > 1e-9 * max(1.0, want):
+            sys.stderr.write("ANSWER at %g: consumed_energy %r, expected %r\n"
+                             % (msg["now"], got, want))
+            sys.exit(7)
+        seen.setdefault("answers", []).append(msg["now"])
+
+
+def query(now):
+    return {"timestamp": now, "type": "QUERY", "data": {"requests": {"consumed_energy": {}}}}
+
+
 def misbehave(mode, msg, sched, seen):
     """The reply's events (None: the normal FCFS answer)."""
     now = msg["now"]
@@ -104,6 +136,9 @@ def misbehave(mode, msg, sched, seen):
         if mode == "call_past":
             return [{"timestamp": now, "type": "CALL_ME_LATER",
                      "data": {"timestamp": now - 5}}]
+        if mode == "query_other":
+            return [{"timestamp": now, "type": "QUERY",
+                     "data": {"requests": {"estimate_waiting_time": {}}}}]
         if mode == "die":
             sys.exit(3)
         if mode == "hang":
@@ -140,6 +175,16 @@ def main():
         events = sched.handle(msg)
         if bad is not None:
             events = bad
+        if args.mode == "energy":
+            types = [e["type"] for e in msg["events"]]
+            check_energy(msg, seen)
+            if "SIMULATION_ENDS" in types:
+                if sorted(set(seen.get("answers", []))) != [0, 5, 10]:
+                    sys.stderr.write("answers at %r, expected at 0, 5 and 10\n"
+                                     % seen.get("answers"))
+                    sys.exit(7)
+            elif "ANSWER" not in types:
+                events = (events or []) + [query(msg["now"])]
         sock.send_string(json.dumps({"now": msg["now"], "events": events or []}))
         if events is None:
             break
