@@ -147,6 +147,7 @@ END {
             }
             t[++n] = from
         }
+        if (!n) continue
         sortn(t, n)
         pv = (vv == "paper") ? pt[w, m] : ""
         lo = pct(t, n, 0.1); md = pct(t, n, 0.5); hi = pct(t, n, 0.9)
