@@ -218,6 +218,7 @@ if [ "$draws" != 0 ]; then
             for run in "$dd/runs/$k-d$d-$sh-"*; do
                 p=${run##*-"$sh"-}
                 awk -v w="orig-$k" -v d="$d" -v c="$c" -v u="$u" -v s="$sh" -v p="$p" -F'[:,]' '
+                    /"breakdowns"/ { exit } # the per-class breakdowns repeat the keys
                     /"pseudo_job_accounting"/ { pk = 1 }
                     /"wait_mean_s"/ { if (pk) pm = $2; else m = $2 }
                     /"wait_median_s"/ { if (pk) pd = $2; else md = $2 }
@@ -377,6 +378,7 @@ for r in $(seq 1 "$seeds"); do
                         END { printf "%.6f", area / ((l - f) * 500) }' "$d/timeseries.csv")
                 fi
                 awk -v w="$w" -v r="$r" -v s="$sh" -v v="$v" -v ua="$ua" -F'[:,]' '
+                    /"breakdowns"/ { exit } # the per-class breakdowns repeat the keys
                     /"pseudo_job_accounting"/ { pk = 1 }
                     /"wait_mean_s"/ { if (pk) pm = $2; else m = $2 }
                     /"wait_median_s"/ { if (pk) pd = $2; else d = $2 }
@@ -397,153 +399,7 @@ done
 # 4. Tables next to the paper's (Tables 2 and 3; the OCR lost decimal
 #    separators, restored here: utilization in %, some queue lengths).
 paper=$out/paper.txt
-cat > "$paper" << 'EOF'
-# metric workload share fcfs backfill packet
-wait orig-85 5 11043 3488 11095
-wait orig-85 6 11257 3949 7284
-wait orig-85 7 11484 4411 6962
-wait orig-85 8 11714 4981 6611
-wait orig-85 9 11929 5254 5742
-wait orig-85 10 12150 5761 6224
-wait orig-90 5 15923 6215 7141
-wait orig-90 6 16582 7397 10555
-wait orig-90 7 17314 8215 9308
-wait orig-90 8 18167 8735 6501
-wait orig-90 9 19234 10449 7649
-wait orig-90 10 20017 11151 5462
-wait orig-95 5 25367 8923 11845
-wait orig-95 6 25898 10245 9673
-wait orig-95 7 26426 11722 9908
-wait orig-95 8 26866 12554 6675
-wait orig-95 9 27480 13694 9874
-wait orig-95 10 28066 14643 13445
-median orig-85 5 9768 712 7681
-median orig-85 6 10113 941 2870
-median orig-85 7 10540 1309 2706
-median orig-85 8 10905 1717 3033
-median orig-85 9 11305 1693 2108
-median orig-85 10 11749 2177 3007
-median orig-90 5 10667 4465 3206
-median orig-90 6 11446 5164 5155
-median orig-90 7 12134 5659 3852
-median orig-90 8 12960 6453 3234
-median orig-90 9 14021 7364 3681
-median orig-90 10 14655 7785 2376
-median orig-95 5 26301 6570 6643
-median orig-95 6 27338 6528 5664
-median orig-95 7 28289 7772 4966
-median orig-95 8 29268 9388 3366
-median orig-95 9 29907 9885 5782
-median orig-95 10 30531 11121 8579
-util orig-85 5 80.2 82.2 79.6
-util orig-85 6 80.6 82.6 73.3
-util orig-85 7 81.0 83.1 75.7
-util orig-85 8 81.5 83.6 81.1
-util orig-85 9 81.9 84.0 78.6
-util orig-85 10 82.4 84.5 79.8
-util orig-90 5 91.5 92.3 83.1
-util orig-90 6 91.9 92.9 84.8
-util orig-90 7 92.3 93.4 87.0
-util orig-90 8 92.6 93.8 81.3
-util orig-90 9 92.8 94.4 85.9
-util orig-90 10 93.0 94.9 78.5
-util orig-95 5 87.2 91.3 86.8
-util orig-95 6 87.4 91.7 85.3
-util orig-95 7 87.6 92.0 82.6
-util orig-95 8 87.8 92.3 80.2
-util orig-95 9 87.9 92.5 83.3
-util orig-95 10 88.1 92.7 88.0
-queue orig-85 5 159 51 158
-queue orig-85 6 162 58 112
-queue orig-85 7 164.4 65.9 99.7
-queue orig-85 8 168 74 94
-queue orig-85 9 170.8 78.6 81.3
-queue orig-85 10 174 86 89
-queue orig-90 5 230 90 103
-queue orig-90 6 240 107 152
-queue orig-90 7 250.4 118.9 134.1
-queue orig-90 8 261 126 94
-queue orig-90 9 272.5 151.2 110.2
-queue orig-90 10 284 161 79
-queue orig-95 5 351 128 168
-queue orig-95 6 358 147 145
-queue orig-95 7 365 167 140
-queue orig-95 8 373 179 97
-queue orig-95 9 382 194 140.5
-queue orig-95 10 390 207 190
-wait mod-85 2 5300 957 1250
-wait mod-85 3 5961 1042 1211
-wait mod-85 4 7176 1189 1437
-wait mod-85 5 8122 1280 1486
-wait mod-85 6 9039 1454 1755
-wait mod-85 7 10046 1565 1438
-wait mod-90 2 20759 1664 2060
-wait mod-90 3 21724 1928 2168
-wait mod-90 4 22886 2234 2344
-wait mod-90 5 23988 2657 2610
-wait mod-90 6 25261 3122 2837
-wait mod-90 7 26351 3703 2258
-wait mod-95 2 24723 2578 2652
-wait mod-95 3 25528 2921 2843
-wait mod-95 4 26861 3514 3061
-wait mod-95 5 28220 3968 3388
-wait mod-95 6 29414 4856 3724
-wait mod-95 7 30631 6056 3227
-median mod-85 2 4025 545 540
-median mod-85 3 4622 639 572
-median mod-85 4 6008 789 736
-median mod-85 5 7161 846 825
-median mod-85 6 8158 1002 975
-median mod-85 7 9232 1107 855
-median mod-90 2 22750 1079 1074
-median mod-90 3 23623 1249 1141
-median mod-90 4 24269 1543 1348
-median mod-90 5 25371 1968 1533
-median mod-90 6 26685 2395 1717
-median mod-90 7 27456 3070 1512
-median mod-95 2 22851 1874 1562
-median mod-95 3 23759 2190 1790
-median mod-95 4 24997 2799 2083
-median mod-95 5 26147 3167 2390
-median mod-95 6 27294 3934 2608
-median mod-95 7 28405 4854 2304
-util mod-85 2 82.4 85.8 92.6
-util mod-85 3 82.5 86.6 94.4
-util mod-85 4 82.7 87.5 96.1
-util mod-85 5 82.9 88.3 97.2
-util mod-85 6 83.0 89.0 98.0
-util mod-85 7 83.1 89.7 98.4
-util mod-90 2 80.1 90.6 95.1
-util mod-90 3 80.2 91.2 96.4
-util mod-90 4 80.3 92.0 97.4
-util mod-90 5 80.5 92.9 98.5
-util mod-90 6 80.6 93.6 99.1
-util mod-90 7 80.5 94.3 99.0
-util mod-95 2 81.9 94.3 97.0
-util mod-95 3 82.1 94.9 97.9
-util mod-95 4 82.1 95.7 98.7
-util mod-95 5 82.2 96.1 99.1
-util mod-95 6 82.3 96.5 99.4
-util mod-95 7 82.3 96.5 99.4
-queue mod-85 2 78 14 18
-queue mod-85 3 88 15 17
-queue mod-85 4 105 17 21
-queue mod-85 5 119 18 21
-queue mod-85 6 133 21 25
-queue mod-85 7 147 23 21
-queue mod-90 2 293 24 30
-queue mod-90 3 306 28 32
-queue mod-90 4 324 32 33
-queue mod-90 5 339 38 37
-queue mod-90 6 356 45 40
-queue mod-90 7 373 53 32
-queue mod-95 2 364 37 38
-queue mod-95 3 378 42 41
-queue mod-95 4 397 51 44
-queue mod-95 5 414 57 49
-queue mod-95 6 430 70 54
-queue mod-95 7 448 87 47
-EOF
+cp "$here/bundling-paper.txt" "$paper" # Tables 2-3 and the thresholds
 
 # Means over seeds: metric workload share fcfs easy default paper no-bundling no-scaling.
 means=$out/means.txt

@@ -70,7 +70,7 @@
  *   estimate is the request alone, as when a simulator adds S_t to the run
  *   time inside itself and its scheduler plans with the log's requested
  *   time (the reading of Baranov & Lyakhovets 2022 measured in
- *   bench/README.md, "Job bundling"). Jobs then outlive their estimates by
+ *   bench/HISTORY.md, "Job bundling"). Jobs then outlive their estimates by
  *   up to S_t: the engine shows an overdue job to policies as ending now
  *   and runs only the policies that re-plan at every call
  *   (POL_FLAG_REPLANS, eng_policy.h).
