@@ -32,6 +32,7 @@
  */
 #include "eng_core_impl.h"
 
+#include "eng_resv.h"
 #include "eng_util.h"
 
 #include <math.h>
@@ -107,111 +108,26 @@ static int log_switch(eng_core *c, int32_t h, int kind)
     return ENG_OK;
 }
 
-/* The index of the host named name (n bytes), or -1 (hosts are in name
- * order). */
-static int32_t host_named(const eng_platform *p, const char *name, size_t n)
-{
-    char buf[256];
-    if (n == 0 || n >= sizeof buf)
-        return -1;
-    memcpy(buf, name, n);
-    buf[n] = 0;
-    size_t lo = 0, hi = p->n_hosts;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int k = eng_name_cmp(p->hosts[mid].name, buf);
-        if (k == 0)
-            return (int32_t)mid;
-        if (k < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return -1;
-}
-
-/* Marks one hostlist item [it, end): "name" or "pre[a-b,c]post". */
-static int exclude_item(eng_core *c, const char *it, const char *end, eng_diag *d)
-{
-    const char *text = c->opts.power_save.exc_nodes;
-    const char *lb = memchr(it, '[', (size_t)(end - it));
-    if (!lb) {
-        int32_t h = host_named(c->plat, it, (size_t)(end - it));
-        if (h < 0)
-            return eng_diag_set(d, ENG_USAGE,
-                                "--suspend-exc-nodes '%s': host '%.*s' is not in platform %s", text,
-                                (int)(end - it), it, c->plat->path);
-        c->psave->h[h].excluded = true;
-        return ENG_OK;
-    }
-    const char *rb = memchr(lb, ']', (size_t)(end - lb));
-    if (!rb)
-        return eng_diag_set(d, ENG_USAGE, "--suspend-exc-nodes '%s': expected ']' in '%.*s'", text,
-                            (int)(end - it), it);
-    for (const char *r = lb + 1; r < rb;) {
-        char *e;
-        long a = strtol(r, &e, 10), b = a;
-        int width = (int)(e - r);
-        if (e == r || a < 0)
-            return eng_diag_set(d, ENG_USAGE,
-                                "--suspend-exc-nodes '%s': expected a number or a range a-b in "
-                                "'%.*s'",
-                                text, (int)(end - it), it);
-        if (*e == '-') {
-            const char *f = e + 1;
-            b = strtol(f, &e, 10);
-            if (e == f || b < a || b - a > 1000000)
-                return eng_diag_set(d, ENG_USAGE,
-                                    "--suspend-exc-nodes '%s': expected a range a-b with a <= b "
-                                    "in '%.*s'",
-                                    text, (int)(end - it), it);
-        }
-        if (e != rb && *e != ',')
-            return eng_diag_set(d, ENG_USAGE, "--suspend-exc-nodes '%s': unexpected '%c' in '%.*s'",
-                                text, *e, (int)(end - it), it);
-        for (long k = a; k <= b; k++) {
-            char name[256];
-            int n = snprintf(name, sizeof name, "%.*s%0*ld%.*s", (int)(lb - it), it, width, k,
-                             (int)(end - rb - 1), rb + 1);
-            int32_t h = n > 0 && (size_t)n < sizeof name ? host_named(c->plat, name, (size_t)n)
-                                                         : -1;
-            if (h < 0)
-                return eng_diag_set(d, ENG_USAGE,
-                                    "--suspend-exc-nodes '%s': host '%s' is not in platform %s",
-                                    text, name, c->plat->path);
-            c->psave->h[h].excluded = true;
-        }
-        r = e == rb ? rb : e + 1;
-    }
-    return ENG_OK;
-}
-
-/* Marks the hosts of --suspend-exc-nodes: items split at the commas that
- * are outside brackets. */
+/* Marks the hosts of --suspend-exc-nodes, a hostlist as reservations
+ * take it (eng_hostlist_mark: "n[1-4,7],login"; "ALL": every host). */
 static int exclude_hosts(eng_core *c, eng_diag *d)
 {
-    const char *p = c->opts.power_save.exc_nodes;
-    if (!p || !*p)
+    const char *list = c->opts.power_save.exc_nodes;
+    if (!list || !*list)
         return ENG_OK;
-    const char *it = p;
-    int depth = 0;
-    for (const char *q = p;; q++) {
-        if (*q == '[')
-            depth++;
-        else if (*q == ']')
-            depth--;
-        if (*q == 0 || (*q == ',' && depth == 0)) {
-            if (q == it)
-                return eng_diag_set(d, ENG_USAGE, "--suspend-exc-nodes '%s': an empty host name",
-                                    p);
-            int rc = exclude_item(c, it, q, d);
-            if (rc)
-                return rc;
-            if (*q == 0)
-                return ENG_OK;
-            it = q + 1;
-        }
-    }
+    bool *mark = calloc(c->plat->n_hosts ? c->plat->n_hosts : 1, sizeof *mark);
+    if (!mark)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    char why[512];
+    int rc = eng_hostlist_mark(c->plat, list, mark, why, sizeof why);
+    if (rc)
+        rc = eng_diag_set(d, ENG_USAGE, "--suspend-exc-nodes '%s': %s", list, why);
+    else
+        for (size_t h = 0; h < c->plat->n_hosts; h++)
+            if (mark[h])
+                c->psave->h[h].excluded = true;
+    free(mark);
+    return rc;
 }
 
 int eng_psave_init(eng_core *c, eng_diag *d)
