@@ -21,7 +21,15 @@ static int desc_order(const void *a, const void *b)
     return eng_name_cmp(sort_base[*x].name, sort_base[*y].name);
 }
 
-bool eng_parse_speed(const char *text, double *flops)
+/* One unit a quantity may be written in, and what it multiplies by. */
+typedef struct unit_factor {
+    const char *unit;
+    double factor;
+} unit_factor;
+
+/* A positive finite number, optional spaces, then one of units' names
+ * (the whole rest of the text): false otherwise. */
+static bool parse_with_unit(const char *text, const unit_factor *units, size_t n_units, double *out)
 {
     if (!text)
         return false;
@@ -30,52 +38,38 @@ bool eng_parse_speed(const char *text, double *flops)
     double v = strtod(text, &end);
     if (end == text || errno || !isfinite(v) || v <= 0)
         return false;
-    static const struct {
-        const char *unit;
-        double factor;
-    } units[] = {{"", 1},         {"f", 1},        {"kf", 1e3},     {"Mf", 1e6},     {"Gf", 1e9},
-                 {"Tf", 1e12},    {"Pf", 1e15},    {"Ef", 1e18},    {"Kf", 1e3},     {"flops", 1},
-                 {"kflops", 1e3}, {"Mflops", 1e6}, {"Gflops", 1e9}, {"Tflops", 1e12}};
     while (*end == ' ')
         end++;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+    for (size_t i = 0; i < n_units; i++)
         if (strcmp(end, units[i].unit) == 0) {
-            *flops = v * units[i].factor;
-            return true;
+            *out = v * units[i].factor;
+            return isfinite(*out);
         }
     return false;
 }
 
+bool eng_parse_speed(const char *text, double *flops)
+{
+    static const unit_factor units[] = {
+        {"", 1},         {"f", 1},        {"kf", 1e3},     {"Mf", 1e6},     {"Gf", 1e9},
+        {"Tf", 1e12},    {"Pf", 1e15},    {"Ef", 1e18},    {"Kf", 1e3},     {"flops", 1},
+        {"kflops", 1e3}, {"Mflops", 1e6}, {"Gflops", 1e9}, {"Tflops", 1e12}};
+    return parse_with_unit(text, units, sizeof units / sizeof units[0], flops);
+}
+
 bool eng_parse_memory(const char *text, double *bytes)
 {
-    if (!text)
-        return false;
-    errno = 0;
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || errno || !isfinite(v) || v <= 0)
-        return false;
-    static const struct {
-        const char *unit;
-        double factor;
-    } units[] = {{"", 1},
-                 {"B", 1},
-                 {"KiB", 1024.0},
-                 {"MiB", 1024.0 * 1024},
-                 {"GiB", 1024.0 * 1024 * 1024},
-                 {"TiB", 1024.0 * 1024 * 1024 * 1024},
-                 {"kB", 1e3},
-                 {"MB", 1e6},
-                 {"GB", 1e9},
-                 {"TB", 1e12}};
-    while (*end == ' ')
-        end++;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (strcmp(end, units[i].unit) == 0) {
-            *bytes = v * units[i].factor;
-            return isfinite(*bytes);
-        }
-    return false;
+    static const unit_factor units[] = {{"", 1},
+                                        {"B", 1},
+                                        {"KiB", 1024.0},
+                                        {"MiB", 1024.0 * 1024},
+                                        {"GiB", 1024.0 * 1024 * 1024},
+                                        {"TiB", 1024.0 * 1024 * 1024 * 1024},
+                                        {"kB", 1e3},
+                                        {"MB", 1e6},
+                                        {"GB", 1e9},
+                                        {"TB", 1e12}};
+    return parse_with_unit(text, units, sizeof units / sizeof units[0], bytes);
 }
 
 static bool parse_pos_int(const char *s, int64_t max, int64_t *out)
