@@ -105,4 +105,10 @@ typedef struct bl_expect {
 int bl_check(const bl_sched *s, const bl_expect *rows, size_t n, const char *what);
 int bl_check_rep(const eng_run_report *r, const bl_expect *rows, size_t n, const char *what);
 
+/* A policy alone on a hand-made view with a maintenance window over
+ * [150, 400) on 4 free hosts: of J1 (2 units, 300 s) and J2 (1 unit,
+ * 100 s), J2 starts and J1 is promised 400 (the window's end). For the
+ * policies that plan around reservations (POL_FLAG_RESERVATIONS). */
+void bl_check_view_reservation(const char *policy);
+
 #endif

@@ -2,6 +2,7 @@
  * known pitfalls of backfilling (tests/bl_scenarios.h), and the policy
  * alone on hand-made views. */
 #include "bl_scenarios.h"
+#include "bl_sched.h"
 #include "bl_test.h"
 #include "pol_registry.h"
 
@@ -233,64 +234,11 @@ static void test_view_decisions(void)
     t->fini(state);
 }
 
-/* With a maintenance window over [150, 400) on all 4 free hosts at 0:
- * J1 (2 units, 300 s) would cross it, so it is promised the window's end,
- * 400, though its units are free now; J2 (1 unit, 100 s) ends at 100, by
- * the window, and starts. */
+/* A maintenance window the head would cross: promised its end, 400, while
+ * a short job backfills (bl_check_view_reservation, bl_sched.c). */
 static void test_view_reservation(void)
 {
-    const pol_type *t = pol_find("easy");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-    pol_job jobs[2] = {
-        {.idx = 0, .id = 1, .estimate_s = 300, .units = 2, .start_s = -1, .expected_end_s = -1},
-        {.idx = 1, .id = 2, .estimate_s = 100, .units = 1, .start_s = -1, .expected_end_s = -1},
-    };
-    const pol_job *queue[] = {&jobs[0], &jobs[1]};
-    pol_host hosts[4];
-    const char *names[] = {"h1", "h2", "h3", "h4"};
-    for (int k = 0; k < 4; k++)
-        hosts[k] = (pol_host){.name = names[k],
-                              .index = k,
-                              .speed_flops = 1e9,
-                              .cores = 1,
-                              .free_cores = 1,
-                              .up = true,
-                              .usable_at_s = -INFINITY,
-                              .island = -1};
-    const int32_t pos[] = {0, 1, 2, 3};
-    const pol_resv resv[] = {{.start_s = 150, .end_s = 400, .pos = pos, .n_pos = 4, .units = 4}};
-    pol_view v = {.now_s = 0,
-                  .total_units = 4,
-                  .free_units = 4,
-                  .queue = queue,
-                  .n_queue = 2,
-                  .hosts = hosts,
-                  .n_hosts = 4,
-                  .ref_speed_flops = 1e9,
-                  .resv = resv,
-                  .n_resv = 1};
-    void *state = calloc(1, t->state_size);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(state);
-    pol_setup setup = {.total_units = 4, .n_jobs = 2, .declared = t->options};
-    char err[128];
-    CU_ASSERT_EQUAL_FATAL(t->init(state, &setup, err, sizeof err), 0);
-    for (int k = 0; k < 2 && t->on_submit; k++)
-        CU_ASSERT_EQUAL(t->on_submit(state, &v, &jobs[k]), 0);
-    pol_out out;
-    pol_out_init(&out);
-    CU_ASSERT_EQUAL(t->schedule(state, &v, &out), 0);
-    CU_ASSERT_EQUAL_FATAL(out.n_starts, 1);
-    CU_ASSERT_EQUAL(out.starts[0].job_idx, 1);
-    bool promised = false;
-    for (size_t k = 0; k < out.n_promises; k++)
-        if (out.promises[k].job_idx == 0) {
-            CU_ASSERT_DOUBLE_EQUAL(out.promises[k].start_by_s, 400, 0);
-            promised = true;
-        }
-    CU_ASSERT_TRUE(promised);
-    pol_out_fini(&out);
-    t->fini(state);
-    free(state);
+    bl_check_view_reservation("easy");
 }
 
 /* S11 under EASY with islands:
