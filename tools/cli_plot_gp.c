@@ -131,3 +131,27 @@ void bl_plot_steps_write(FILE *f, const bl_step_pt *p, size_t n, int k, double l
         fputc('\n', f);
     }
 }
+
+int bl_plot_steps_file(const char *out, const char *in, const char *cols, const bl_step_pt *p,
+                       size_t n, int k, double lo, double hi, double bin_s, double div)
+{
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_afile a;
+    if (eng_afile_open(&a, out, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
+    char num[40];
+    if (bin_s > 0)
+        fprintf(a.f, "# bin_start %s: time-weighted means over bins of %s s (from %s)\n", cols,
+                eng_fmt_double(num, sizeof num, bin_s), in);
+    else
+        fprintf(a.f, "# time %s (from %s)\n", cols, in);
+    bl_plot_steps_write(a.f, p, n, k, lo, hi, bin_s, div);
+    if (eng_afile_commit(&a, &d) != ENG_OK) {
+        fprintf(stderr, "batchlab plot: %s\n", d.msg);
+        return 1;
+    }
+    return 0;
+}

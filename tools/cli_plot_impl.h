@@ -106,6 +106,13 @@ void bl_plot_power_script(FILE *f, const char *dat, const char *title, const cha
 void bl_plot_steps_write(FILE *f, const bl_step_pt *p, size_t n, int k, double lo, double hi,
                          double bin_s, double div);
 
+/* Writes the file out (atomically): a header line naming the columns
+ * ("time COLS (from IN)", or with bin_s > 0 "bin_start COLS: time-weighted
+ * means over bins of B s (from IN)") and bl_plot_steps_write's rows. 0,
+ * or 1 after a message. series.dat and power.dat. */
+int bl_plot_steps_file(const char *out, const char *in, const char *cols, const bl_step_pt *p,
+                       size_t n, int k, double lo, double hi, double bin_s, double div);
+
 /* Runs gnuplot on script; 0, or 1 after a message ("gnuplot not found",
  * or its exit status). */
 int bl_plot_render(const char *script);

@@ -91,27 +91,8 @@ int bl_plot_power_read(const char *in, bl_step_pt **pts, size_t *n)
 int bl_plot_power_write(const char *out, const char *in, const bl_step_pt *p, size_t n, double lo,
                         double hi, double bin_s, double div)
 {
-    eng_diag d;
-    eng_diag_clear(&d);
-    eng_afile a;
-    if (eng_afile_open(&a, out, &d) != ENG_OK) {
-        fprintf(stderr, "batchlab plot: %s\n", d.msg);
-        return 1;
-    }
-    char num[40];
-    if (bin_s > 0)
-        fprintf(a.f,
-                "# bin_start power_w busy idle off booting shutting_down: time-weighted means "
-                "over bins of %s s (from %s)\n",
-                eng_fmt_double(num, sizeof num, bin_s), in);
-    else
-        fprintf(a.f, "# time power_w busy idle off booting shutting_down (from %s)\n", in);
-    bl_plot_steps_write(a.f, p, n, BL_POWER_COLS, lo, hi, bin_s, div);
-    if (eng_afile_commit(&a, &d) != ENG_OK) {
-        fprintf(stderr, "batchlab plot: %s\n", d.msg);
-        return 1;
-    }
-    return 0;
+    return bl_plot_steps_file(out, in, "power_w busy idle off booting shutting_down", p, n,
+                              BL_POWER_COLS, lo, hi, bin_s, div);
 }
 
 void bl_plot_power_script(FILE *f, const char *dat, const char *title, const char *how)

@@ -475,27 +475,8 @@ static int read_series(const char *in, bl_step_pt **pts, size_t *n)
 static int write_series(const char *out, const char *in, const bl_step_pt *p, size_t n, double lo,
                         double hi, double bin_s, double div)
 {
-    eng_diag d;
-    eng_diag_clear(&d);
-    eng_afile a;
-    if (eng_afile_open(&a, out, &d) != ENG_OK) {
-        fprintf(stderr, "batchlab plot: %s\n", d.msg);
-        return 1;
-    }
-    char num[40];
-    if (bin_s > 0)
-        fprintf(a.f,
-                "# bin_start queued_jobs utilization down_hosts: time-weighted means over bins "
-                "of %s s (from %s)\n",
-                eng_fmt_double(num, sizeof num, bin_s), in);
-    else
-        fprintf(a.f, "# time queued_jobs utilization down_hosts (from %s)\n", in);
-    bl_plot_steps_write(a.f, p, n, S_VALUES, lo, hi, bin_s, div);
-    if (eng_afile_commit(&a, &d) != ENG_OK) {
-        fprintf(stderr, "batchlab plot: %s\n", d.msg);
-        return 1;
-    }
-    return 0;
+    return bl_plot_steps_file(out, in, "queued_jobs utilization down_hosts", p, n, S_VALUES, lo, hi,
+                              bin_s, div);
 }
 
 /* A Gantt chart of a long run is a smear: by default it shows this much of
