@@ -22,14 +22,6 @@ void eng_ftrace_fini(eng_ftrace *t)
     memset(t, 0, sizeof *t);
 }
 
-/* Parses a time field; false unless it is a whole finite number. */
-static bool parse_time(const char *s, double *v)
-{
-    char *end = NULL;
-    errno = 0;
-    *v = strtod(s, &end);
-    return end != s && *end == '\0' && errno == 0 && isfinite(*v);
-}
 
 static int add_span(eng_ftrace *t, size_t *cap, const char *host, double down, double up, long line)
 {
@@ -87,7 +79,7 @@ int eng_ftrace_read(const char *path, eng_ftrace *out, eng_diag *d)
         if (n == 0)
             continue;
         double down, up;
-        if (n != 3 || !parse_time(f[1], &down) || !parse_time(f[2], &up)) {
+        if (n != 3 || !eng_parse_finite(f[1], &down) || !eng_parse_finite(f[2], &up)) {
             rc = eng_diag_set(d, ENG_PARSE,
                               "%s:%ld: expected 'HOST DOWN_AT UP_AT' (a host name and two "
                               "times in seconds)",

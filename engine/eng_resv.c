@@ -30,10 +30,7 @@ void eng_resvs_fini(eng_resvs *r)
 /* A time in seconds: a finite decimal >= 0, the whole text. */
 static bool parse_seconds(const char *s, double *v)
 {
-    char *end = NULL;
-    errno = 0;
-    *v = strtod(s, &end);
-    return end != s && *end == '\0' && errno == 0 && isfinite(*v) && *v >= 0;
+    return eng_parse_finite(s, v) && *v >= 0;
 }
 
 /* One line's keywords, as found. */

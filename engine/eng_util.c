@@ -220,3 +220,11 @@ void eng_afile_abort(eng_afile *a)
         unlink(a->tmp);
     afile_release(a);
 }
+
+bool eng_parse_finite(const char *s, double *v)
+{
+    char *end = NULL;
+    errno = 0;
+    *v = strtod(s, &end);
+    return end != s && *end == '\0' && errno == 0 && isfinite(*v);
+}

@@ -101,6 +101,10 @@ int eng_afile_fail(eng_afile *a, int e, eng_diag *d);
  * Async-signal-safe (unlink only); meant for signal handlers. */
 void eng_afile_unlink_all(void);
 
+
+/* Reads the whole of s as one finite decimal number into *v: false when s
+ * is empty, has anything after the number, or overflows. */
+bool eng_parse_finite(const char *s, double *v);
 /* Decimal text of v that reads back to exactly v: the bytes of "%.15g"
  * where that reads back to v, else of "%.17g"; integral values below 2^53
  * as "%lld". buf needs 32 bytes. Written without printf for integers and

@@ -231,6 +231,21 @@ static void test_check_not_dir(void)
     eng_afile_abort(&a);
 }
 
+/* eng_parse_finite: the whole text, one finite number. */
+static void test_parse_finite(void)
+{
+    double v = -1;
+    CU_ASSERT_TRUE(eng_parse_finite("3600", &v));
+    CU_ASSERT_DOUBLE_EQUAL(v, 3600, 0);
+    CU_ASSERT_TRUE(eng_parse_finite("-2.5e1", &v));
+    CU_ASSERT_DOUBLE_EQUAL(v, -25, 0);
+    CU_ASSERT_FALSE(eng_parse_finite("", &v));
+    CU_ASSERT_FALSE(eng_parse_finite("12s", &v));
+    CU_ASSERT_FALSE(eng_parse_finite("1e999", &v)); /* overflows */
+    CU_ASSERT_FALSE(eng_parse_finite("inf", &v));
+    CU_ASSERT_FALSE(eng_parse_finite("nan", &v));
+}
+
 static void test_strings(void)
 {
     CU_ASSERT(eng_ends_with("trace.swf.gz", ".gz"));
@@ -259,6 +274,7 @@ int bl_suite_eng_util(void)
     CU_add_test(s, "eng_mkdir_p", test_mkdir_p);
     CU_add_test(s, "eng_afile commit and abort", test_afile);
     CU_add_test(s, "string helpers", test_strings);
+    CU_add_test(s, "eng_parse_finite: one whole finite number", test_parse_finite);
     CU_add_test(s, "eng_check_not_dir: a folder where a file is expected", test_check_not_dir);
     return 0;
 }
