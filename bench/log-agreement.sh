@@ -63,8 +63,12 @@
 #
 # Writes OUT_DIR/agreement.csv (log,mechanisms,wait_mean_log,wait_mean_sim,
 # wait_mae_s,spearman,baseline; NA where a mechanism does not apply), the
-# notes on what was skipped and why in OUT_DIR/agreement-notes.txt, and
-# prints the table with the ratio simulated / logged.
+# notes on what was skipped and why in OUT_DIR/agreement-notes.txt, where
+# the gap lies in OUT_DIR/agreement-classes.csv (per class of logged run
+# time, logged and simulated mean wait, for none and all) and when the
+# real machine started its jobs in OUT_DIR/agreement-start-hours.csv (per
+# class, the share started in each hour of the local day), and prints the
+# table with the ratio simulated / logged and a summary of both.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -164,6 +168,40 @@ agreement() {
               print l, s, m, r }' "$1"
 }
 
+# Where the gap lies: per class of logged run time (summary.json's
+# breakdown bounds: < 10 min, 10 min-1 h, 1-10 h, >= 10 h), the jobs, their
+# mean logged wait (field 3) and mean simulated wait (jobs.csv), as CSV rows
+# "log,baseline,mechanisms,class,jobs,wait_mean_log,wait_mean_sim".
+classes_csv=$out/agreement-classes.csv
+echo "log,baseline,mechanisms,runtime_class,jobs,wait_mean_log,wait_mean_sim" > "$classes_csv"
+rt_class='function cls(r) { return r < 600 ? "<10min" : r < 3600 ? "10min-1h" : r < 36000 ? "1h-10h" : ">10h" }'
+by_class() { # LOG JOBS_CSV NAME BASE MECHANISMS
+    cat_log "$1" | awk -F, -v n="$3" -v b="$4" -v m="$5" "$rt_class"'
+        FNR == NR { split($0, f, " "); if ($0 ~ /^;/ || f[4] == "") next
+                    w[f[1]] = f[3]; r[f[1]] = f[4]; next }
+        FNR > 1 && ($1 in w) && w[$1] >= 0 { c = cls(r[$1]); k[c]++; L[c] += w[$1]; S[c] += $12 }
+        END { split("<10min 10min-1h 1h-10h >10h", o, " ")
+              for (i = 1; i <= 4; i++) if (k[o[i]])
+                  printf "%s,%s,%s,%s,%d,%.0f,%.0f\n", n, b, m, o[i], k[o[i]], L[o[i]] / k[o[i]], S[o[i]] / k[o[i]] }' \
+        - "$2" >> "$classes_csv"
+}
+# When jobs started on the real machine: per class of run time, the share
+# of its jobs that started in each hour of the local day (the header's
+# UnixStartTime and TimeZone; start = submit + wait, fields 2 and 3), as
+# rows "log,runtime_class,hour,jobs,share". A rule by time of day (long
+# jobs held until evening, as prime-time rules do) shows as a peak.
+hours_csv=$out/agreement-start-hours.csv
+echo "log,runtime_class,hour,jobs,share" > "$hours_csv"
+start_hours() { # LOG NAME
+    cat_log "$1" | awk -v n="$2" "$rt_class"'
+        /^;[[:space:]]*UnixStartTime:/ { u = $3 } /^;[[:space:]]*TimeZone:/ { tz = $3 }
+        !/^;/ && NF >= 5 && $2 >= 0 && $3 >= 0 && $4 >= 0 {
+            h = int(((u + tz + $2 + $3) % 86400) / 3600); c = cls($4); k[c, h]++; t[c]++ }
+        END { split("<10min 10min-1h 1h-10h >10h", o, " ")
+              for (i = 1; i <= 4; i++) for (h = 0; h < 24; h++) if (t[o[i]])
+                  printf "%s,%s,%d,%d,%.4f\n", n, o[i], h, k[o[i], h], k[o[i], h] / t[o[i]] }' >> "$hours_csv"
+}
+
 for spec in "KTH-SP2:KTH-SP2-1996-2.1-cln.swf:kth-sp2.xml" \
             "SDSC-SP2:SDSC-SP2-1998-4.2-cln.swf.gz:sdsc-sp2.xml"; do
     IFS=: read -r name file plat <<< "$spec"
@@ -173,6 +211,7 @@ for spec in "KTH-SP2:KTH-SP2-1996-2.1-cln.swf:kth-sp2.xml" \
         continue
     fi
     platform=$src/platforms/$plat
+    start_hours "$log" "$name"
     read -r mj ms mn <<< "$(user_maxima "$log")"
     limits_opts="--policy-opt max_jobs_per_user=$mj --policy-opt max_submit_jobs_per_user=$ms --policy-opt max_tres_per_user=node=$mn"
     echo "== $name: per-user maxima in the log: $mj running, $ms submitted, $mn nodes" >&2
@@ -242,6 +281,7 @@ for spec in "KTH-SP2:KTH-SP2-1996-2.1-cln.swf:kth-sp2.xml" \
                 --out "$dir" > "$dir.log" 2>&1 || { echo "log-agreement: $name $base $r failed (see $dir.log)" >&2; exit 1; }
             read -r wl ws wm wr <<< "$(agreement "$dir/summary.json")"
             echo "$name,$r,$wl,$ws,$wm,$wr,$base" >> "$csv"
+            case $r in none|all) by_class "$log" "$dir/jobs.csv" "$name" "$base" "$r" ;; esac
         done
     done
 done
@@ -267,4 +307,12 @@ tail -n +2 "$csv" | while IFS=, read -r l m wl ws wm wr b; do
     fi
 done
 echo
-echo "wrote $csv and $notes"
+echo "simulated / logged mean wait by logged run time (none -> all):"
+awk -F, 'NR > 1 { k = $1 " " $2 " " $4; if (!(k in seen)) { seen[k] = 1; ord[n++] = k }
+                  v[k, $3] = sprintf("%.2f", $7 / ($6 > 0 ? $6 : 1)); j[k] = $5 }
+         END { for (i = 0; i < n; i++) printf "  %-28s %6d jobs  %s -> %s\n", ord[i], j[ord[i]], v[ord[i], "none"], v[ord[i], "all"] }' "$classes_csv"
+echo "peak start hour of the jobs running 10 h or more (local time):"
+awk -F, 'NR > 1 && $2 == ">10h" && $5 > best[$1] { best[$1] = $5; hr[$1] = $3 }
+         END { for (l in best) printf "  %s: %.1f %% of them started at %02d:00-%02d:59\n", l, 100 * best[l], hr[l], hr[l] }' "$hours_csv" | sort
+echo
+echo "wrote $csv, $classes_csv, $hours_csv and $notes"
