@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #define LINE_MAX_CHARS 4096
 
@@ -46,31 +45,15 @@ static int add_span(eng_ftrace *t, size_t *cap, const char *host, double down, d
 int eng_ftrace_read(const char *path, eng_ftrace *out, eng_diag *d)
 {
     memset(out, 0, sizeof *out);
-    if (eng_check_not_dir(path, "a failure trace of 'HOST DOWN_AT UP_AT' lines", d) != ENG_OK)
-        return ENG_IO;
-    gzFile gz = gzopen(path, "rb");
-    if (!gz)
-        return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path,
-                            errno ? strerror(errno) : "out of memory");
-    char *buf = malloc(LINE_MAX_CHARS + 2);
-    if (!buf) {
-        gzclose(gz);
-        return eng_diag_set(d, ENG_NOMEM, "out of memory");
-    }
+    eng_lines in;
+    int rc = eng_lines_open(&in, path, "a failure trace of 'HOST DOWN_AT UP_AT' lines",
+                            LINE_MAX_CHARS, d);
+    if (rc)
+        return rc;
     size_t cap = 0;
-    long line = 0;
-    int rc = ENG_OK;
-    while (rc == ENG_OK && gzgets(gz, buf, LINE_MAX_CHARS + 2)) {
-        line++;
-        size_t len = strlen(buf);
-        if (len > LINE_MAX_CHARS && buf[len - 1] != '\n') {
-            rc = eng_diag_set(d, ENG_PARSE, "%s:%ld: line longer than %d characters", path, line,
-                              LINE_MAX_CHARS);
-            break;
-        }
-        char *hash = strchr(buf, '#');
-        if (hash)
-            *hash = '\0';
+    char *buf;
+    while ((rc = eng_lines_next(&in, &buf, d)) == 1) {
+        long line = in.line;
         char *save = NULL, *f[4];
         int n = 0;
         for (char *tok = strtok_r(buf, " \t\r\n", &save); tok && n < 4;
@@ -93,18 +76,12 @@ int eng_ftrace_read(const char *path, eng_ftrace *out, eng_diag *d)
                               path, line, f[0], f[1], f[2]);
             break;
         }
-        if (add_span(out, &cap, f[0], down, up, line))
+        if (add_span(out, &cap, f[0], down, up, line)) {
             rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+            break;
+        }
     }
-    if (rc == ENG_OK) {
-        int err = 0;
-        const char *msg = gzerror(gz, &err);
-        if (err != Z_OK && err != Z_STREAM_END)
-            rc = eng_diag_set(d, ENG_IO, "%s:%ld: read error: %s", path, line,
-                              err == Z_ERRNO ? strerror(errno) : msg);
-    }
-    free(buf);
-    gzclose(gz);
+    eng_lines_close(&in);
     if (rc)
         eng_ftrace_fini(out);
     return rc;

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <zlib.h>
 
 #define LINE_MAX_CHARS 8192
 
@@ -131,29 +130,24 @@ static int make_resv(const char *path, long line, const resv_line *l, eng_resv *
 int eng_resvs_read(const char *path, eng_resvs *out, eng_diag *d)
 {
     memset(out, 0, sizeof *out);
-    if (eng_check_not_dir(path, "a reservation file of 'ReservationName=... StartTime=...' lines",
-                          d) != ENG_OK)
-        return ENG_IO;
-    gzFile gz = gzopen(path, "rb");
-    if (!gz)
-        return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path,
-                            errno ? strerror(errno) : "out of memory");
-    char *buf = malloc(LINE_MAX_CHARS + 2);
+    eng_lines in;
+    int rc = eng_lines_open(&in, path,
+                            "a reservation file of 'ReservationName=... StartTime=...' lines",
+                            LINE_MAX_CHARS, d);
+    if (rc)
+        return rc;
     out->path = eng_strdup(path);
-    int rc = buf && out->path ? ENG_OK : eng_diag_set(d, ENG_NOMEM, "out of memory");
+    if (!out->path)
+        rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
     size_t cap = 0;
-    long line = 0;
-    while (rc == ENG_OK && gzgets(gz, buf, LINE_MAX_CHARS + 2)) {
-        line++;
-        size_t len = strlen(buf);
-        if (len > LINE_MAX_CHARS && buf[len - 1] != '\n') {
-            rc = eng_diag_set(d, ENG_PARSE, "%s:%ld: line longer than %d characters", path, line,
-                              LINE_MAX_CHARS);
+    while (rc == ENG_OK) {
+        char *buf;
+        int got = eng_lines_next(&in, &buf, d);
+        if (got <= 0) { /* the end (0) or an error */
+            rc = got;
             break;
         }
-        char *hash = strchr(buf, '#');
-        if (hash)
-            *hash = 0;
+        long line = in.line;
         char *p = buf;
         while (isspace((unsigned char)*p))
             p++;
@@ -168,10 +162,7 @@ int eng_resvs_read(const char *path, eng_resvs *out, eng_diag *d)
             out->n++; /* freed by fini whatever make_resv left */
         }
     }
-    if (rc == ENG_OK && !gzeof(gz))
-        rc = eng_diag_set(d, ENG_IO, "%s: read error", path);
-    gzclose(gz);
-    free(buf);
+    eng_lines_close(&in);
     if (rc)
         eng_resvs_fini(out);
     return rc;

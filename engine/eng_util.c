@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
+#include <zlib.h>
 
 int eng_grow_to(void *buf_ptr, size_t *cap, size_t need, size_t elem)
 {
@@ -227,4 +228,54 @@ bool eng_parse_finite(const char *s, double *v)
     errno = 0;
     *v = strtod(s, &end);
     return end != s && *end == '\0' && errno == 0 && isfinite(*v);
+}
+
+int eng_lines_open(eng_lines *l, const char *path, const char *what, int max_chars, eng_diag *d)
+{
+    memset(l, 0, sizeof *l);
+    if (eng_check_not_dir(path, what, d) != ENG_OK)
+        return ENG_IO;
+    gzFile gz = gzopen(path, "rb");
+    if (!gz)
+        return eng_diag_set(d, ENG_IO, "%s: cannot open: %s", path,
+                            errno ? strerror(errno) : "out of memory");
+    l->buf = malloc((size_t)max_chars + 2);
+    if (!l->buf) {
+        gzclose(gz);
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
+    l->path = path;
+    l->gz = gz;
+    l->max_chars = max_chars;
+    return ENG_OK;
+}
+
+int eng_lines_next(eng_lines *l, char **text, eng_diag *d)
+{
+    if (!gzgets(l->gz, l->buf, l->max_chars + 2)) {
+        int err = 0;
+        const char *msg = gzerror(l->gz, &err);
+        if (err != Z_OK && err != Z_STREAM_END)
+            return eng_diag_set(d, ENG_IO, "%s:%ld: read error: %s", l->path, l->line,
+                                err == Z_ERRNO ? strerror(errno) : msg);
+        return 0;
+    }
+    l->line++;
+    size_t len = strlen(l->buf);
+    if (len > (size_t)l->max_chars && l->buf[len - 1] != '\n')
+        return eng_diag_set(d, ENG_PARSE, "%s:%ld: line longer than %d characters", l->path,
+                            l->line, l->max_chars);
+    char *hash = strchr(l->buf, '#');
+    if (hash)
+        *hash = '\0';
+    *text = l->buf;
+    return 1;
+}
+
+void eng_lines_close(eng_lines *l)
+{
+    if (l->gz)
+        gzclose(l->gz);
+    free(l->buf);
+    memset(l, 0, sizeof *l);
 }

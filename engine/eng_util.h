@@ -62,6 +62,30 @@ int eng_mkdir_p(const char *path, eng_diag *d);
  * it then says why). */
 int eng_check_not_dir(const char *path, const char *what, eng_diag *d);
 
+/* A text file read line by line, plain or gzip-compressed (zlib), for the
+ * small line-oriented inputs (reservations, failure traces). path is
+ * borrowed until eng_lines_close. */
+typedef struct eng_lines {
+    const char *path;
+    void *gz;      /* gzFile */
+    char *buf;     /* max_chars + 2 bytes */
+    int max_chars; /* longest line accepted */
+    long line;     /* number of the line last returned, from 1 */
+} eng_lines;
+
+/* Opens path (eng_check_not_dir with what first). 0, or ENG_IO or
+ * ENG_NOMEM with the message in d; nothing to close on failure. */
+int eng_lines_open(eng_lines *l, const char *path, const char *what, int max_chars, eng_diag *d);
+
+/* The next line, cut at its first '#' (comments), in *text (valid until
+ * the next call): 1; 0 at the end of the file; or ENG_PARSE ("PATH:LINE:
+ * line longer than N characters") or ENG_IO (a read error) with the
+ * message in d. */
+int eng_lines_next(eng_lines *l, char **text, eng_diag *d);
+
+/* Closes the file; NULL-safe on a closed one. */
+void eng_lines_close(eng_lines *l);
+
 /* True if path ends with suffix. */
 bool eng_ends_with(const char *s, const char *suffix);
 

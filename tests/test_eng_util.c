@@ -231,6 +231,39 @@ static void test_check_not_dir(void)
     eng_afile_abort(&a);
 }
 
+/* eng_lines: lines cut at '#', numbered from 1; a line over the limit
+ * (here 8 characters) stops the reading naming file and line; a folder is
+ * refused before opening. */
+static void test_lines(void)
+{
+    const char *path = bl_write_tmp("lines.txt", "a b # c\n\n12345678\n123456789\nnot read\n");
+    eng_lines in;
+    eng_diag d;
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL_FATAL(eng_lines_open(&in, path, "lines", 8, &d), 0);
+    char *t = NULL;
+    CU_ASSERT_EQUAL(eng_lines_next(&in, &t, &d), 1);
+    CU_ASSERT_STRING_EQUAL(t, "a b ");
+    CU_ASSERT_EQUAL(in.line, 1);
+    CU_ASSERT_EQUAL(eng_lines_next(&in, &t, &d), 1);
+    CU_ASSERT_STRING_EQUAL(t, "\n");
+    CU_ASSERT_EQUAL(eng_lines_next(&in, &t, &d), 1);
+    CU_ASSERT_STRING_EQUAL(t, "12345678\n");
+    CU_ASSERT_EQUAL(eng_lines_next(&in, &t, &d), ENG_PARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "lines.txt:4: line longer than 8 characters"));
+    eng_lines_close(&in);
+    const char *last = bl_write_tmp("last.txt", "x");
+    CU_ASSERT_EQUAL_FATAL(eng_lines_open(&in, last, "lines", 8, &d), 0);
+    CU_ASSERT_EQUAL(eng_lines_next(&in, &t, &d), 1);
+    CU_ASSERT_STRING_EQUAL(t, "x");
+    CU_ASSERT_EQUAL(eng_lines_next(&in, &t, &d), 0);
+    eng_lines_close(&in);
+    eng_lines_close(&in); /* closing twice is harmless */
+    eng_diag_clear(&d);
+    CU_ASSERT_EQUAL(eng_lines_open(&in, bl_tmpdir(), "lines", 8, &d), ENG_IO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "is a directory"));
+}
+
 /* eng_parse_finite: the whole text, one finite number. */
 static void test_parse_finite(void)
 {
@@ -275,6 +308,7 @@ int bl_suite_eng_util(void)
     CU_add_test(s, "eng_afile commit and abort", test_afile);
     CU_add_test(s, "string helpers", test_strings);
     CU_add_test(s, "eng_parse_finite: one whole finite number", test_parse_finite);
+    CU_add_test(s, "eng_lines: numbered lines without comments", test_lines);
     CU_add_test(s, "eng_check_not_dir: a folder where a file is expected", test_check_not_dir);
     return 0;
 }
