@@ -217,6 +217,13 @@ int eng_check_start(eng_core *c, pool_state *ps, const pol_start *st, eng_diag *
                             "t=%.17g: job %lld would start before its "
                             "submission at %.17g",
                             c->now, (long long)j->id, j->submit_s);
+    const eng_resv *w = c->lim ? eng_limit_now(c) : NULL;
+    if (w && j->estimate_s > w->max_time_s)
+        return eng_diag_set(d, ENG_INVARIANT,
+                            "t=%.17g: policy %s started job %lld (estimate %.17g s) in limit "
+                            "window %s of %s:%ld, which admits at most %.17g s",
+                            c->now, policy_name(c), (long long)j->id, j->estimate_s, w->name,
+                            c->opts.resv->path, w->line, w->max_time_s);
     if (st->packet < 0 && j->units > ps->free_units)
         return eng_diag_set(d, ENG_POLICY,
                             "t=%.17g: policy %s started job %lld needing %d units with only %d "
@@ -227,9 +234,9 @@ int eng_check_start(eng_core *c, pool_state *ps, const pol_start *st, eng_diag *
         if (rc)
             return rc;
     }
-    if (c->promise_s && !c->fail && (!c->psave || (c->policy->flags & POL_FLAG_BOOT_PLANS)) &&
-        c->now > c->promise_s[idx] && c->now - c->promise_s[idx] > 1e-9 * fmax(1.0, fabs(c->now)) &&
-        !overrun_excuses(c, ps, idx))
+    if (c->promise_s && !c->fail && !c->lim &&
+        (!c->psave || (c->policy->flags & POL_FLAG_BOOT_PLANS)) && c->now > c->promise_s[idx] &&
+        c->now - c->promise_s[idx] > 1e-9 * fmax(1.0, fabs(c->now)) && !overrun_excuses(c, ps, idx))
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: policy %s started job %lld later than it promised (%.17g)",
                             c->now, policy_name(c), (long long)j->id, c->promise_s[idx]);
@@ -472,15 +479,19 @@ int eng_check_decisions(eng_core *c, pool_state *ps, const int32_t *queue_before
                                     c->now, policy_name(c),
                                     (long long)c->pj[out->starts[i].job_idx].id);
     }
-    if ((c->policy->flags & POL_FLAG_HEAD_GREEDY) && ps->n_queue > 0 &&
-        ps->queue[0]->units <= ps->free_units &&
-        (!c->holds.off || ps->queue[0]->units <= free_unheld(c, ps, ps->queue[0])) &&
+    /* the head of the queue as shown (limit windows leave jobs out) */
+    const pol_job *head = NULL;
+    const eng_resv *w = c->lim ? eng_limit_now(c) : NULL;
+    for (size_t i = 0; !head && i < ps->n_queue; i++)
+        if (!w || ps->queue[i]->estimate_s <= w->max_time_s)
+            head = ps->queue[i];
+    if ((c->policy->flags & POL_FLAG_HEAD_GREEDY) && head && head->units <= ps->free_units &&
+        (!c->holds.off || head->units <= free_unheld(c, ps, head)) &&
         (!ps->n_islands || pol_island_pick(ps->n_islands, ps->isl_units, ps->isl_free,
-                                           ps->queue[0]->units) != POL_ISLAND_NONE))
+                                           head->units) != POL_ISLAND_NONE))
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: policy %s left job %lld waiting at the head of the queue "
                             "although its %d units were free",
-                            c->now, policy_name(c), (long long)ps->queue[0]->id,
-                            ps->queue[0]->units);
+                            c->now, policy_name(c), (long long)head->id, head->units);
     return audit_pool(c, ps, d);
 }

@@ -57,10 +57,24 @@ static void show_overdue(eng_core *c, const pool_state *ps)
     }
 }
 
+/* The waiting jobs the limit window of now admits, in queue order, into
+ * ps->shown. The checker holds no promises under limit windows: a job a
+ * window shows again may come before a job promised a start. */
+static size_t shown_queue(pool_state *ps, const eng_resv *w)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ps->n_queue; i++)
+        if (ps->queue[i]->estimate_s <= w->max_time_s)
+            ps->shown[n++] = ps->queue[i];
+    return n;
+}
+
 /* The view of pool ps now, for a hook or a schedule() call. */
 static pol_view make_view(eng_core *c, pool_state *ps)
 {
     show_overdue(c, ps);
+    const eng_resv *w = c->lim ? eng_limit_now(c) : NULL;
+    size_t n_queue = w ? shown_queue(ps, w) : ps->n_queue;
     if (c->psave)
         eng_psave_view(c, ps);
     while (ps->resv_first < ps->n_resv && ps->resv[ps->resv_first].end_s <= c->now)
@@ -70,8 +84,8 @@ static pol_view make_view(eng_core *c, pool_state *ps)
         .alloc = c->prep->alloc,
         .total_units = ps->total_units - ps->capped_units,
         .free_units = ps->free_units,
-        .queue = ps->queue,
-        .n_queue = ps->n_queue,
+        .queue = w ? ps->shown : ps->queue,
+        .n_queue = n_queue,
         .running = ps->running,
         .n_running = ps->n_running,
         .hosts = ps->hosts,
@@ -188,8 +202,10 @@ static void free_run_state(eng_core *c)
         free(ps->ov);
         free(ps->resv);
         free(ps->resv_pos);
+        free(ps->shown);
         ps->resv = NULL;
         ps->resv_pos = NULL;
+        ps->shown = NULL;
         pol_out_fini(&ps->out);
         ps->pstate = NULL;
         ps->hosts = NULL;
@@ -431,6 +447,31 @@ static int resv_init(eng_core *c, eng_diag *d)
     return ENG_OK;
 }
 
+/* Limit windows (--reservations MaxTime=): a policy that takes its queue
+ * as shown, and room for each pool's queue as shown. */
+static int lim_init(eng_core *c, eng_diag *d)
+{
+    if (!(c->opts.policy->flags & POL_FLAG_TIME_LIMITS))
+        return eng_diag_set(d, ENG_USAGE,
+                            "--reservations with MaxTime= limit windows needs a policy that "
+                            "schedules from the queue as shown at each call (POL_FLAG_TIME_LIMITS: "
+                            "fcfs, easy, slurm); %s plans its waiting jobs ahead",
+                            policy_name(c));
+    size_t *per_pool = calloc(c->n_pools, sizeof *per_pool);
+    if (!per_pool)
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    for (size_t i = 0; i < c->n; i++)
+        per_pool[c->prep->jobs[i].pool]++;
+    int rc = ENG_OK;
+    for (size_t p = 0; p < c->n_pools && rc == ENG_OK; p++)
+        if (!(c->pools[p].shown = malloc((per_pool[p] ? per_pool[p] : 1) * sizeof(pol_job *))))
+            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+    free(per_pool);
+    c->lim = c->opts.resv->lim;
+    c->n_lim = c->opts.resv->n_lim;
+    return rc;
+}
+
 int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
                     const eng_core_opts *opts, eng_core **out, eng_diag *d)
 {
@@ -562,6 +603,10 @@ int eng_core_create(const eng_platform *platform, const eng_prepared *prep,
         }
     }
     if (opts->resv && opts->resv->n && (rc = resv_init(c, d))) {
+        eng_core_destroy(c);
+        return rc;
+    }
+    if (opts->resv && opts->resv->n_lim && (rc = lim_init(c, d))) {
         eng_core_destroy(c);
         return rc;
     }
@@ -789,13 +834,13 @@ static int call_policy(eng_core *c, pool_state *ps, eng_diag *d)
     pol_out_reset(&ps->out);
     int32_t *before = NULL;
     size_t n_before = 0;
-    if (c->opts.check && (c->policy->flags & POL_FLAG_ORDERED)) {
-        n_before = ps->n_queue;
+    if (c->opts.check && (c->policy->flags & POL_FLAG_ORDERED)) { /* the queue as shown */
+        n_before = v.n_queue;
         before = malloc((n_before ? n_before : 1) * sizeof *before);
         if (!before)
             return eng_diag_set(d, ENG_NOMEM, "out of memory");
         for (size_t i = 0; i < n_before; i++)
-            before[i] = ps->queue[i]->idx;
+            before[i] = v.queue[i]->idx;
     }
     double t0 = mono_s();
     int rc = c->policy->schedule(ps->pstate, &v, &ps->out);
@@ -828,6 +873,10 @@ static int call_policy(eng_core *c, pool_state *ps, eng_diag *d)
                 ps->wakeup_s = ps->resv[k].end_s;
             break;
         }
+    /* the end of a limit window: the jobs it kept back may start */
+    const eng_resv *w = c->lim && ps->n_queue ? eng_limit_now(c) : NULL;
+    if (w && w->end_s < ps->wakeup_s)
+        ps->wakeup_s = w->end_s;
     return rc;
 }
 

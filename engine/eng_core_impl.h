@@ -132,6 +132,9 @@ typedef struct pool_state {
     pol_resv *resv;
     int32_t *resv_pos;
     size_t n_resv, resv_first;
+    /* Limit windows (opts.resv->lim): the queue as shown, without the jobs
+     * the window of now keeps from starting (room for the pool's jobs). */
+    const pol_job **shown;
     /* --init-planned no with --check: the overruns of jobs that have ended
      * (eng_check.c, overrun_excuses) */
     struct overrun {
@@ -225,6 +228,10 @@ struct eng_core {
     /* Reservations (opts.resv): each platform host's windows; holds.off
      * NULL when off. */
     eng_holds holds;
+    /* Limit windows (opts.resv->lim, by start, not overlapping) and the
+     * first that has not ended; NULL when off. */
+    const eng_resv *lim;
+    size_t n_lim, lim_cur;
     double policy_s; /* wall-clock seconds in policy calls */
     double wasted_node_s;
     double wasted_unit_s; /* the same in units (cores under core allocation) */
@@ -322,6 +329,16 @@ static inline void island_add(const eng_core *c, pool_state *ps, int32_t pos, in
 static inline const eng_hold *host_held(const eng_core *c, int32_t h, double from, double to)
 {
     return c->holds.off ? eng_holds_meet(&c->holds, h, from, to) : NULL;
+}
+
+/* The limit window of now (opts.resv->lim), or NULL (no limit now); the
+ * clock only moves on, so the windows ended are passed once. */
+static inline const eng_resv *eng_limit_now(eng_core *c)
+{
+    while (c->lim_cur < c->n_lim && c->lim[c->lim_cur].end_s <= c->now)
+        c->lim_cur++;
+    return c->lim_cur < c->n_lim && c->lim[c->lim_cur].start_s <= c->now ? &c->lim[c->lim_cur]
+                                                                         : NULL;
 }
 
 static inline const char *policy_name(const eng_core *c)

@@ -376,6 +376,13 @@ enum {
      * engine refuses a policy without it under --reservations
      * (ENG_USAGE). */
     POL_FLAG_RESERVATIONS = 1u << 9,
+    /* Schedules from the queue as shown at each call, so that the engine
+     * may leave out of pol_view.queue the jobs a limit window keeps from
+     * starting now (--reservations MaxTime=, eng_resv.h) and show them
+     * again when a window admits them: a job shown again is handled as one
+     * that waited unseen (no plan or promise kept for it). The engine
+     * refuses a policy without it under limit windows (ENG_USAGE). */
+    POL_FLAG_TIME_LIMITS = 1u << 10,
 };
 
 /* Island placement, shared by the engine and the policies. */
@@ -589,9 +596,11 @@ bool pol_parse_int(const char *text, int64_t *out);
  * shutdown: pol_host.usable_at_s, pol_view.boot_delay_max_s,
  * POL_FLAG_BOOT_PLANS; the power cap: POL_FLAG_POWER_CAP, total_units and
  * free_units lowered to the units that run within it; 5: reservations:
- * pol_resv, pol_view.resv and n_resv, POL_FLAG_RESERVATIONS. */
+ * pol_resv, pol_view.resv and n_resv, POL_FLAG_RESERVATIONS; 6: limit
+ * windows: POL_FLAG_TIME_LIMITS, pol_view.queue without the jobs they keep
+ * from starting. */
 #ifndef POL_INTERFACE_VERSION
-#define POL_INTERFACE_VERSION 5u
+#define POL_INTERFACE_VERSION 6u
 #endif
 
 /* The exported symbols' names, for the loader's dlsym. */

@@ -1,5 +1,6 @@
 /* eng_resv.c — the reservation file's reader, its hosts on a platform, and
  * a log's candidate outages (eng_resv.h has the format and the rules). */
+#define _DEFAULT_SOURCE /* timegm */
 #include "eng_resv.h"
 
 #include "eng_util.h"
@@ -10,18 +11,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #define LINE_MAX_CHARS 8192
+
+static void resv_clear(eng_resv *v)
+{
+    free(v->name);
+    free(v->nodes);
+    free(v->zone);
+}
+
+static void resv_free(eng_resv *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        resv_clear(&v[i]);
+    free(v);
+}
 
 void eng_resvs_fini(eng_resvs *r)
 {
     if (!r)
         return;
-    for (size_t i = 0; i < r->n; i++) {
-        free(r->v[i].name);
-        free(r->v[i].nodes);
-    }
-    free(r->v);
+    resv_free(r->v, r->n);
+    resv_free(r->lim, r->n_lim);
     free(r->path);
     memset(r, 0, sizeof *r);
 }
@@ -34,7 +48,7 @@ static bool parse_seconds(const char *s, double *v)
 
 /* One line's keywords, as found. */
 typedef struct resv_line {
-    const char *name, *start, *end, *duration, *nodes, *flags;
+    const char *name, *start, *end, *duration, *nodes, *flags, *until, *zone, *max_time;
 } resv_line;
 
 /* Splits a line into Key=Value words and files them. ENG_PARSE. */
@@ -47,6 +61,8 @@ static int split_line(const char *path, long line, char *buf, resv_line *out, en
         {"ReservationName", offsetof(resv_line, name)}, {"StartTime", offsetof(resv_line, start)},
         {"EndTime", offsetof(resv_line, end)},          {"Duration", offsetof(resv_line, duration)},
         {"Nodes", offsetof(resv_line, nodes)},          {"Flags", offsetof(resv_line, flags)},
+        {"Until", offsetof(resv_line, until)},          {"TimeZone", offsetof(resv_line, zone)},
+        {"MaxTime", offsetof(resv_line, max_time)},
     };
     memset(out, 0, sizeof *out);
     for (char *w = strtok(buf, " \t\r\n"); w; w = strtok(NULL, " \t\r\n")) {
@@ -54,7 +70,8 @@ static int split_line(const char *path, long line, char *buf, resv_line *out, en
         if (!eq)
             return eng_diag_set(d, ENG_PARSE,
                                 "%s:%ld: expected KEYWORD=VALUE (ReservationName, StartTime, "
-                                "EndTime, Duration, Nodes, Flags), got '%s'",
+                                "EndTime, Duration, Nodes, Flags, Until, TimeZone, MaxTime), "
+                                "got '%s'",
                                 path, line, w);
         *eq = 0;
         size_t k = 0;
@@ -63,7 +80,8 @@ static int split_line(const char *path, long line, char *buf, resv_line *out, en
         if (k == sizeof keys / sizeof keys[0])
             return eng_diag_set(d, ENG_PARSE,
                                 "%s:%ld: unknown keyword '%s' (expected ReservationName, "
-                                "StartTime, EndTime, Duration, Nodes or Flags)",
+                                "StartTime, EndTime, Duration, Nodes, Flags, Until, TimeZone "
+                                "or MaxTime)",
                                 path, line, w);
         const char **slot = (const char **)((char *)out + keys[k].off);
         if (*slot)
@@ -72,6 +90,45 @@ static int split_line(const char *path, long line, char *buf, resv_line *out, en
             return eng_diag_set(d, ENG_PARSE, "%s:%ld: %s: expected a value", path, line,
                                 keys[k].key);
         *slot = eq + 1;
+    }
+    return ENG_OK;
+}
+
+/* Flags=LIST: MAINT and at most one repeat, separated by commas. */
+static int parse_flags(const char *path, long line, const char *list, eng_resv *r, eng_diag *d)
+{
+    static const struct {
+        const char *name;
+        eng_resv_repeat repeat;
+    } repeats[] = {{"HOURLY", ENG_RESV_HOURLY},
+                   {"DAILY", ENG_RESV_DAILY},
+                   {"WEEKDAY", ENG_RESV_WEEKDAY},
+                   {"WEEKEND", ENG_RESV_WEEKEND},
+                   {"WEEKLY", ENG_RESV_WEEKLY}};
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        bool known = n == 5 && strncasecmp(p, "MAINT", 5) == 0;
+        if (known)
+            r->maint = true;
+        for (size_t k = 0; !known && k < sizeof repeats / sizeof repeats[0]; k++) {
+            if (strlen(repeats[k].name) != n || strncasecmp(p, repeats[k].name, n) != 0)
+                continue;
+            if (r->repeat != ENG_RESV_ONCE)
+                return eng_diag_set(d, ENG_PARSE,
+                                    "%s:%ld: Flags: expected at most one of HOURLY, DAILY, "
+                                    "WEEKDAY, WEEKEND and WEEKLY, got '%s'",
+                                    path, line, list);
+            r->repeat = repeats[k].repeat;
+            known = true;
+        }
+        if (!known)
+            return eng_diag_set(d, ENG_PARSE,
+                                "%s:%ld: Flags: expected MAINT, HOURLY, DAILY, WEEKDAY, WEEKEND "
+                                "or WEEKLY, separated by commas, got '%.*s'",
+                                path, line, (int)n, p);
+        p += n;
+        if (*p == ',')
+            p++;
     }
     return ENG_OK;
 }
@@ -107,18 +164,50 @@ static int make_resv(const char *path, long line, const resv_line *l, eng_resv *
                             "%s:%ld: reservation %s ends at %g s, not after its start at %g s "
                             "(expected EndTime > StartTime, or Duration > 0)",
                             path, line, l->name, r->end_s, r->start_s);
+    r->until_s = -1;
+    r->max_time_s = -1;
     if (l->flags) {
-        if (strcasecmp(l->flags, "MAINT") != 0)
-            return eng_diag_set(d, ENG_PARSE, "%s:%ld: Flags: expected MAINT, got '%s'", path, line,
-                                l->flags);
-        r->maint = true;
+        int rc = parse_flags(path, line, l->flags, r, d);
+        if (rc)
+            return rc;
+    }
+    if (l->until) {
+        if (r->repeat == ENG_RESV_ONCE)
+            return eng_diag_set(d, ENG_PARSE,
+                                "%s:%ld: Until ends a repeating reservation: expected a flag "
+                                "HOURLY, DAILY, WEEKDAY, WEEKEND or WEEKLY with it",
+                                path, line);
+        if (!parse_seconds(l->until, &r->until_s) || r->until_s < r->start_s)
+            return eng_diag_set(d, ENG_PARSE,
+                                "%s:%ld: Until: expected seconds from the trace's start, not "
+                                "before StartTime, got '%s'",
+                                path, line, l->until);
+    }
+    if (l->zone) {
+        if (r->repeat == ENG_RESV_ONCE || r->repeat == ENG_RESV_HOURLY)
+            return eng_diag_set(d, ENG_PARSE,
+                                "%s:%ld: TimeZone places a calendar repeat: expected a flag "
+                                "DAILY, WEEKDAY, WEEKEND or WEEKLY with it",
+                                path, line);
+        if (!(r->zone = eng_strdup(l->zone)))
+            return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
+    if (l->max_time) {
+        if (!parse_seconds(l->max_time, &r->max_time_s))
+            return eng_diag_set(d, ENG_PARSE, "%s:%ld: MaxTime: expected seconds >= 0, got '%s'",
+                                path, line, l->max_time);
+        if (r->maint || (l->nodes && strcasecmp(l->nodes, "ALL") != 0))
+            return eng_diag_set(d, ENG_PARSE,
+                                "%s:%ld: MaxTime limits the whole machine and holds no host: "
+                                "expected no MAINT and Nodes=ALL or no Nodes",
+                                path, line);
     }
     if (r->maint && l->nodes && strcasecmp(l->nodes, "ALL") != 0)
         return eng_diag_set(d, ENG_PARSE,
                             "%s:%ld: Flags=MAINT holds the whole machine: expected Nodes=ALL or "
                             "no Nodes, got Nodes=%s",
                             path, line, l->nodes);
-    if (!l->nodes && !r->maint)
+    if (!l->nodes && !r->maint && r->max_time_s < 0)
         return eng_diag_set(d, ENG_PARSE, "%s:%ld: expected Nodes=HOSTLIST (or ALL)", path, line);
     r->name = eng_strdup(l->name);
     r->nodes = eng_strdup(l->nodes ? l->nodes : "ALL");
@@ -139,7 +228,7 @@ int eng_resvs_read(const char *path, eng_resvs *out, eng_diag *d)
     out->path = eng_strdup(path);
     if (!out->path)
         rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
-    size_t cap = 0;
+    size_t cap = 0, cap_lim = 0;
     while (rc == ENG_OK) {
         char *buf;
         int got = eng_lines_next(&in, &buf, d);
@@ -154,18 +243,307 @@ int eng_resvs_read(const char *path, eng_resvs *out, eng_diag *d)
         if (!*p)
             continue;
         resv_line l;
+        eng_resv one;
         rc = split_line(path, line, p, &l, d);
-        if (rc == ENG_OK && eng_grow(&out->v, &cap, out->n + 1, sizeof *out->v))
-            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
         if (rc == ENG_OK) {
-            rc = make_resv(path, line, &l, &out->v[out->n], d);
-            out->n++; /* freed by fini whatever make_resv left */
+            rc = make_resv(path, line, &l, &one, d);
+            bool is_lim = l.max_time != NULL;
+            if (eng_grow(is_lim ? &out->lim : &out->v, is_lim ? &cap_lim : &cap,
+                         (is_lim ? out->n_lim : out->n) + 1, sizeof one)) {
+                resv_clear(&one);
+                rc = rc ? rc : eng_diag_set(d, ENG_NOMEM, "out of memory");
+            } else { /* freed by fini whatever make_resv left */
+                (is_lim ? out->lim : out->v)[is_lim ? out->n_lim++ : out->n++] = one;
+                out->n_repeat += one.repeat != ENG_RESV_ONCE;
+            }
         }
     }
     eng_lines_close(&in);
     if (rc)
         eng_resvs_fini(out);
     return rc;
+}
+
+/* ---- repeats ---------------------------------------------------------- */
+
+/* The calendar of the trace's clock in one zone: UTC by arithmetic, any
+ * other zoneinfo name through the C library's TZ (set for the expansion
+ * only, then put back). */
+typedef struct calendar {
+    bool utc;
+    bool had_tz;
+    char *old_tz;
+} calendar;
+
+static bool is_utc(const char *z)
+{
+    return strcasecmp(z, "UTC") == 0 || strcasecmp(z, "Etc/UTC") == 0 || strcasecmp(z, "GMT") == 0;
+}
+
+/* Whether zone names a zoneinfo file (the C library reads an unknown name
+ * as UTC without a word, so it is checked here). */
+static bool zone_exists(const char *z)
+{
+    if (!*z || z[0] == '/' || strstr(z, "..") || strlen(z) > 200)
+        return false;
+    const char *dir = getenv("TZDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "/usr/share/zoneinfo", z);
+    return access(path, R_OK) == 0;
+}
+
+static int calendar_open(calendar *c, const char *zone)
+{
+    memset(c, 0, sizeof *c);
+    c->utc = is_utc(zone);
+    if (c->utc)
+        return ENG_OK;
+    const char *old = getenv("TZ");
+    c->had_tz = old != NULL;
+    if (old && !(c->old_tz = eng_strdup(old)))
+        return ENG_NOMEM;
+    if (setenv("TZ", zone, 1) != 0) {
+        free(c->old_tz);
+        return ENG_NOMEM;
+    }
+    tzset();
+    return ENG_OK;
+}
+
+static void calendar_close(calendar *c)
+{
+    if (c->utc)
+        return;
+    if (c->had_tz)
+        setenv("TZ", c->old_tz, 1);
+    else
+        unsetenv("TZ");
+    tzset();
+    free(c->old_tz);
+}
+
+static void calendar_split(const calendar *c, time_t t, struct tm *tm)
+{
+    if (c->utc)
+        gmtime_r(&t, tm);
+    else
+        localtime_r(&t, tm);
+}
+
+static time_t calendar_join(const calendar *c, struct tm *tm)
+{
+    tm->tm_isdst = -1;
+    return c->utc ? timegm(tm) : mktime(tm);
+}
+
+static bool day_qualifies(eng_resv_repeat rep, int wday)
+{
+    switch (rep) {
+    case ENG_RESV_WEEKDAY:
+        return wday >= 1 && wday <= 5;
+    case ENG_RESV_WEEKEND:
+        return wday == 0 || wday == 6;
+    default:
+        return true;
+    }
+}
+
+/* The start of occurrence k of v (k = 0, 1, ...: each day, or each week
+ * for WEEKLY, whether it qualifies or not), and whether it qualifies;
+ * epoch0 is the trace's UnixStartTime. */
+static double occurrence(const eng_resv *v, const calendar *c, const struct tm *first,
+                         double epoch0, size_t k, bool *qualifies)
+{
+    if (v->repeat == ENG_RESV_HOURLY) {
+        *qualifies = true;
+        return v->start_s + 3600.0 * (double)k;
+    }
+    struct tm tm = *first;
+    tm.tm_mday += (int)(v->repeat == ENG_RESV_WEEKLY ? 7 * k : k);
+    double frac = v->start_s - floor(v->start_s);
+    time_t t = calendar_join(c, &tm);
+    *qualifies = day_qualifies(v->repeat, tm.tm_wday);
+    return (double)t - epoch0 + frac;
+}
+
+/* Appends v's occurrences to *out (n, cap). */
+static int expand_one(const eng_resvs *r, const eng_resv *v, const eng_swf_header *h,
+                      double last_submit_s, eng_resv **out, size_t *n, size_t *cap, eng_diag *d)
+{
+    const char *zone = v->zone ? v->zone : h->time_zone_string ? h->time_zone_string : "UTC";
+    bool by_calendar = v->repeat != ENG_RESV_HOURLY;
+    if (by_calendar && h->unix_start_time < 0)
+        return eng_diag_set(d, ENG_PARSE,
+                            "%s:%ld: reservation %s repeats by the calendar, which needs the "
+                            "log's '; UnixStartTime:' header line (this log has none; HOURLY "
+                            "needs no calendar)",
+                            r->path, v->line, v->name);
+    if (by_calendar && !is_utc(zone) && !zone_exists(zone))
+        return eng_diag_set(d, ENG_PARSE,
+                            "%s:%ld: reservation %s: time zone '%s'%s is not a zoneinfo name "
+                            "(expected one such as Europe/Stockholm, or UTC)",
+                            r->path, v->line, v->name, zone,
+                            v->zone ? "" : " (the log's TimeZoneString)");
+    double until = v->until_s >= 0 ? v->until_s : last_submit_s;
+    double len = v->end_s - v->start_s, epoch0 = (double)h->unix_start_time;
+    calendar c = {.utc = true};
+    if (by_calendar && calendar_open(&c, zone))
+        return eng_diag_set(d, ENG_NOMEM, "out of memory");
+    struct tm first = {0};
+    if (by_calendar)
+        calendar_split(&c, (time_t)floor(epoch0 + v->start_s), &first);
+    int rc = ENG_OK;
+    size_t made = 0;
+    for (size_t k = 0; rc == ENG_OK; k++) {
+        bool ok;
+        double t = occurrence(v, &c, &first, epoch0, k, &ok);
+        if (t > until)
+            break;
+        if (!ok || t < 0)
+            continue;
+        if (++made > ENG_RESV_MAX_REPEATS) {
+            rc = eng_diag_set(d, ENG_PARSE,
+                              "%s:%ld: reservation %s repeats more than %d times before %g s "
+                              "(expected an Until= that ends it sooner)",
+                              r->path, v->line, v->name, ENG_RESV_MAX_REPEATS, until);
+            break;
+        }
+        if (eng_grow(out, cap, *n + 1, sizeof **out)) {
+            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+            break;
+        }
+        eng_resv *o = &(*out)[(*n)++];
+        *o = (eng_resv){.name = eng_strdup(v->name),
+                        .nodes = eng_strdup(v->nodes),
+                        .start_s = t,
+                        .end_s = t + len,
+                        .maint = v->maint,
+                        .line = v->line,
+                        .repeat = ENG_RESV_ONCE,
+                        .until_s = -1,
+                        .max_time_s = v->max_time_s};
+        if (!o->name || !o->nodes)
+            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
+    if (by_calendar)
+        calendar_close(&c);
+    return rc;
+}
+
+/* The occurrences of n reservations v into *out (*n_out): each repeating
+ * one's, each other a copy. */
+static int expand_all(const eng_resvs *r, const eng_resv *v, size_t n, const eng_swf_header *h,
+                      double last_submit_s, eng_resv **out, size_t *n_out, eng_diag *d)
+{
+    size_t cap = 0;
+    int rc = ENG_OK;
+    for (size_t i = 0; rc == ENG_OK && i < n; i++) {
+        if (v[i].repeat != ENG_RESV_ONCE) {
+            rc = expand_one(r, &v[i], h, last_submit_s, out, n_out, &cap, d);
+            continue;
+        }
+        if (eng_grow(out, &cap, *n_out + 1, sizeof **out))
+            return eng_diag_set(d, ENG_NOMEM, "out of memory");
+        eng_resv *o = &(*out)[(*n_out)++];
+        *o = v[i];
+        o->name = eng_strdup(v[i].name);
+        o->nodes = eng_strdup(v[i].nodes);
+        o->zone = NULL;
+        if (!o->name || !o->nodes)
+            rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
+    }
+    return rc;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const eng_resv *x = a, *y = b;
+    if (x->start_s != y->start_s)
+        return x->start_s < y->start_s ? -1 : 1;
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Overlapping MAINT windows of v become their union (the first's name and
+ * line); the others keep their order. */
+static void merge_maint(eng_resv *v, size_t *n)
+{
+    size_t n_m = 0;
+    for (size_t i = 0; i < *n; i++)
+        n_m += v[i].maint;
+    if (n_m < 2)
+        return;
+    /* MAINT windows in time order, kept at the positions of the first of
+     * each union: sort a copy of the positions by start */
+    size_t *pos = malloc(n_m * sizeof *pos);
+    if (!pos)
+        return; /* left unmerged: resolving reports the overlap */
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (v[i].maint)
+            pos[k++] = i;
+    for (size_t i = 1; i < n_m; i++) /* insertion sort: the file is mostly in order */
+        for (size_t j = i; j > 0 && by_start(&v[pos[j - 1]], &v[pos[j]]) > 0; j--) {
+            size_t t = pos[j];
+            pos[j] = pos[j - 1];
+            pos[j - 1] = t;
+        }
+    size_t keep = pos[0];
+    for (size_t i = 1; i < n_m; i++) {
+        eng_resv *a = &v[keep], *b = &v[pos[i]];
+        if (b->start_s < a->end_s) {
+            if (b->end_s > a->end_s)
+                a->end_s = b->end_s;
+            resv_clear(b);
+            b->name = NULL; /* a hole, squeezed out below */
+            b->line = -1;
+        } else
+            keep = pos[i];
+    }
+    free(pos);
+    size_t w = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (v[i].line >= 0)
+            v[w++] = v[i];
+    *n = w;
+}
+
+int eng_resvs_expand(eng_resvs *r, const eng_swf_header *h, double last_submit_s, eng_diag *d)
+{
+    eng_resvs x = {0};
+    int rc = expand_all(r, r->v, r->n, h, last_submit_s, &x.v, &x.n, d);
+    if (rc == ENG_OK)
+        rc = expand_all(r, r->lim, r->n_lim, h, last_submit_s, &x.lim, &x.n_lim, d);
+    if (rc == ENG_OK) {
+        merge_maint(x.v, &x.n);
+        if (x.n_lim)
+            qsort(x.lim, x.n_lim, sizeof *x.lim, by_start);
+        for (size_t i = 1; i < x.n_lim; i++) {
+            const eng_resv *a = &x.lim[i - 1], *b = &x.lim[i];
+            if (b->start_s < a->end_s) {
+                if (a->line > b->line) {
+                    const eng_resv *t = a;
+                    a = b;
+                    b = t;
+                }
+                rc = eng_diag_set(d, ENG_PARSE,
+                                  "%s:%ld: limit window %s [%g, %g) overlaps limit window %s "
+                                  "[%g, %g) of line %ld (expected MaxTime windows that do not "
+                                  "overlap)",
+                                  r->path, b->line, b->name, b->start_s, b->end_s, a->name,
+                                  a->start_s, a->end_s, a->line);
+                break;
+            }
+        }
+    }
+    if (rc) {
+        eng_resvs_fini(&x);
+        return rc;
+    }
+    x.path = r->path;
+    r->path = NULL;
+    eng_resvs_fini(r);
+    *r = x;
+    return ENG_OK;
 }
 
 /* ---- hosts ------------------------------------------------------------ */

@@ -15,6 +15,39 @@
  * Flags=MAINT, a maintenance, holds the whole machine (Nodes is then ALL or
  * absent).
  *
+ * Repeating reservations (Slurm's flags, at most one, beside MAINT, as
+ * Flags=MAINT,WEEKDAY): HOURLY repeats every 3600 s; DAILY, WEEKDAY
+ * (Monday to Friday), WEEKEND (Saturday and Sunday) and WEEKLY at
+ * StartTime's time of day on each such day of the trace's calendar, each
+ * occurrence as long as the first. The calendar: the trace's clock starts
+ * at the SWF header's UnixStartTime, read in TimeZone=ZONE (a zoneinfo
+ * name such as Europe/Stockholm, or UTC) where the line gives one, else
+ * in the header's TimeZoneString, else UTC; a calendar repeat in a log
+ * without UnixStartTime is an error. The first occurrence is StartTime
+ * itself where its day qualifies, else the next day that does. Until=T
+ * (seconds, our keyword: Slurm's repeat has no end) ends the repeats:
+ * occurrences start at or before it; without it they start at or before
+ * the workload's last submit time (the queue then drains without them).
+ * Every occurrence is then a window like any other (eng_resvs_expand).
+ *
+ * Limit windows (MaxTime=SECONDS, our keyword): a line with MaxTime holds
+ * no host; in its window a job may start only if its requested time
+ * (estimate) is at most MaxTime, as the run-time limits by time of day of
+ * the 1990s machines (the KTH SP2's 4 h on weekdays, 15 h on weekday
+ * nights, 60 h on weekends) and a Slurm partition whose MaxTime a site
+ * lowers by day. It covers the whole machine (Nodes ALL or absent, no
+ * MAINT), repeats as above, and limit windows may not overlap one another.
+ * A job the limit keeps from starting is not shown to the policy (it waits
+ * as Slurm's jobs pending for PartitionTimeLimit do, holding no place in a
+ * plan) until a window admits it; the engine refuses a start against a
+ * limit (ENG_INVARIANT). Policies that take their queue as shown at each
+ * call declare POL_FLAG_TIME_LIMITS (fcfs, easy, slurm).
+ *
+ * Maintenance windows may overlap one another, as Slurm lets a
+ * maintenance reservation take hosts already reserved: eng_resvs_expand
+ * merges overlapping (not merely touching) MAINT windows into their union,
+ * which keeps the first one's name and line.
+ *
  * Semantics (Slurm's): a held host runs no job in [start, end); a job may
  * start on it before the window only if its planned end (start + estimate,
  * which no job outlives: eng_prep.h) is at or before the window's start;
@@ -25,7 +58,8 @@
  * Errors (ENG_PARSE at reading, ENG_INVAL at resolving against the
  * platform) name the file and line and what was expected: an unknown
  * keyword or flag, a missing one, an unparsable time, end <= start, an
- * unknown host, two windows that overlap on one host.
+ * unknown host, two windows that overlap on one host (occurrences of one
+ * repeating reservation included), an unknown time zone.
  */
 #ifndef ENG_RESV_H
 #define ENG_RESV_H
@@ -38,18 +72,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
+typedef enum eng_resv_repeat {
+    ENG_RESV_ONCE,
+    ENG_RESV_HOURLY,
+    ENG_RESV_DAILY,
+    ENG_RESV_WEEKDAY,
+    ENG_RESV_WEEKEND,
+    ENG_RESV_WEEKLY,
+} eng_resv_repeat;
+
 typedef struct eng_resv {
     char *name;
     double start_s, end_s; /* 0 <= start < end */
     bool maint;            /* Flags=MAINT: the whole machine */
     char *nodes;           /* the HOSTLIST as written ("ALL" for the whole machine) */
     long line;
+    eng_resv_repeat repeat; /* ENG_RESV_ONCE after eng_resvs_expand */
+    double until_s;         /* Until=, or -1 */
+    char *zone;             /* TimeZone=, or NULL */
+    double max_time_s;      /* MaxTime=: a limit window (in v: -1) */
 } eng_resv;
 
 typedef struct eng_resvs {
     char *path;
-    eng_resv *v; /* in file order */
+    eng_resv *v; /* in file order (occurrences of a line in time order) */
     size_t n;
+    size_t n_repeat; /* lines with a repeat flag, as read */
+    eng_resv *lim;   /* limit windows (MaxTime= lines): in file order; by start
+                      * and not overlapping after eng_resvs_expand */
+    size_t n_lim;
 } eng_resvs;
 
 /* Reads path into out (caller's storage; release with eng_resvs_fini).
@@ -58,6 +109,17 @@ typedef struct eng_resvs {
 int eng_resvs_read(const char *path, eng_resvs *out, eng_diag *d);
 
 void eng_resvs_fini(eng_resvs *r);
+
+/* Replaces each repeating reservation of r (holds and limit windows) by
+ * its occurrences, on the calendar of header h (UnixStartTime,
+ * TimeZoneString), up to each line's Until or else last_submit_s; merges
+ * overlapping MAINT windows; sorts the limit windows by start and checks
+ * that they do not overlap. ENG_PARSE (file:line: a calendar repeat
+ * without UnixStartTime, an unknown zone, more than ENG_RESV_MAX_REPEATS
+ * occurrences, overlapping limit windows) or ENG_NOMEM; r is unchanged on
+ * error. */
+#define ENG_RESV_MAX_REPEATS 1000000
+int eng_resvs_expand(eng_resvs *r, const eng_swf_header *h, double last_submit_s, eng_diag *d);
 
 /* The windows of the reservations on each platform host: host h's are
  * w[off[h]] .. w[off[h + 1] - 1], by start (so by end too: they do not

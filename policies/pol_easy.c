@@ -213,7 +213,8 @@ const pol_type pol_easy = {
     .summary = "EASY backfilling: a reservation for the queue head, later jobs backfill",
     .citation = "Lifka 1995; Mu'alem & Feitelson 2001",
     .flags = POL_FLAG_POWER_CAP | POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS | POL_FLAG_REPLANS |
-             POL_FLAG_CORES | POL_FLAG_BOOT_PLANS | POL_FLAG_ISLANDS_CORES | POL_FLAG_RESERVATIONS,
+             POL_FLAG_CORES | POL_FLAG_BOOT_PLANS | POL_FLAG_ISLANDS_CORES | POL_FLAG_RESERVATIONS |
+             POL_FLAG_TIME_LIMITS,
     .state_size = sizeof(easy_state),
     .options = easy_options,
     .init = easy_init,

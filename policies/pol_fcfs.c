@@ -55,7 +55,7 @@ const pol_type pol_fcfs = {
     .citation = "Feitelson, Rudolph, Schwiegelshohn, Sevcik & Wong 1997",
     .flags = POL_FLAG_POWER_CAP | POL_FLAG_ORDERED | POL_FLAG_HEAD_GREEDY | POL_FLAG_ISLANDS |
              POL_FLAG_REPLANS | POL_FLAG_BOOT_PLANS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES |
-             POL_FLAG_RESERVATIONS,
+             POL_FLAG_RESERVATIONS | POL_FLAG_TIME_LIMITS,
     .state_size = sizeof(fcfs_state),
     .options = NULL,
     .fini = fcfs_fini,

@@ -1304,7 +1304,7 @@ const pol_type pol_slurm = {
     .citation = "Yoo, Jette & Grondona 2003; SchedMD, slurm.conf(5), the multifactor priority "
                 "plugin and Fair Tree documentation, Slurm 22.05",
     .flags = POL_FLAG_POWER_CAP | POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES |
-             POL_FLAG_RESERVATIONS,
+             POL_FLAG_RESERVATIONS | POL_FLAG_TIME_LIMITS,
     .state_size = sizeof(slurm_state),
     .options = slurm_options,
     .init = slurm_init,

@@ -78,7 +78,7 @@ static void test_errors(void)
     } c[] = {
         {"ReservationName=a StartTime=0 EndTime=10 Nodes=h1 Color=red\n", ENG_PARSE,
          "1: unknown keyword 'Color' (expected ReservationName, StartTime, EndTime, Duration, "
-         "Nodes or Flags)"},
+         "Nodes, Flags, Until, TimeZone or MaxTime)"},
         {"\nReservationName=a StartTime=noon EndTime=10 Nodes=h1\n", ENG_PARSE,
          "2: StartTime: expected seconds >= 0 from the trace's start, got 'noon'"},
         {"ReservationName=a StartTime=0 EndTime=1e999 Nodes=h1\n", ENG_PARSE,
@@ -92,14 +92,15 @@ static void test_errors(void)
         {"ReservationName=a StartTime=10 EndTime=20\n", ENG_PARSE,
          "1: expected Nodes=HOSTLIST (or ALL)"},
         {"ReservationName=a StartTime=10 EndTime=20 Nodes=h1 Flags=IGNORE_JOBS\n", ENG_PARSE,
-         "1: Flags: expected MAINT, got 'IGNORE_JOBS'"},
+         "1: Flags: expected MAINT, HOURLY, DAILY, WEEKDAY, WEEKEND or WEEKLY, separated by "
+         "commas, got 'IGNORE_JOBS'"},
         {"ReservationName=a StartTime=10 EndTime=20 Nodes=h1 Flags=MAINT\n", ENG_PARSE,
          "1: Flags=MAINT holds the whole machine: expected Nodes=ALL or no Nodes, got Nodes=h1"},
         {"ReservationName=a StartTime=0 StartTime=1 EndTime=20 Nodes=h1\n", ENG_PARSE,
          "1: StartTime given twice"},
         {"ReservationName=a StartTime=0 EndTime=20 h1\n", ENG_PARSE,
          "1: expected KEYWORD=VALUE (ReservationName, StartTime, EndTime, Duration, Nodes, "
-         "Flags), got 'h1'"},
+         "Flags, Until, TimeZone, MaxTime), got 'h1'"},
     };
     for (size_t k = 0; k < N_OF(c); k++) {
         eng_resvs r;
@@ -309,6 +310,260 @@ static void test_refused_start(void)
     eng_resvs_fini(&r);
 }
 
+/* A header whose clock starts at unix (-1: none), in zone (NULL: none). */
+static eng_swf_header header_at(int64_t unix_start, const char *zone)
+{
+    eng_swf_header h;
+    memset(&h, 0, sizeof h);
+    h.unix_start_time = unix_start;
+    h.time_zone_string = zone;
+    return h;
+}
+
+/* Reads text and expands it on h up to last_submit; 0 or the code. */
+static int read_expand(const char *text, const eng_swf_header *h, double last_submit, eng_resvs *r,
+                       eng_diag *d)
+{
+    int rc = read_text(text, r, d);
+    return rc ? rc : eng_resvs_expand(r, h, last_submit, d);
+}
+
+/* Repeats, by hand. The clock starts on Monday 1970-01-05 00:00 UTC
+ * (345600 s after the epoch, a Thursday, plus 4 days):
+ *   WEEKDAY at 07:00 UTC (25200), until 600000: Monday to Friday, 25200 +
+ *      k * 86400 for k = 0..4; Saturday and Sunday skipped; the next
+ *      Monday, 630000, is past Until: 5 windows of 3600 s.
+ *   WEEKEND from Monday 00:00: the first is Saturday (432000), then Sunday
+ *      (518400); the next Saturday, 1036800, is past Until 700000.
+ *   HOURLY at 100, until 7300: 100, 3700, 7300 (Until included).
+ * Then DAILY at 07:00 local on Europe/Stockholm (the header's zone)
+ * across the change to summer time of 1997-03-30: the clock starts on
+ * Saturday 1997-03-29 00:00 UTC (859593600); 07:00 CET is 21600, 07:00
+ * CEST the next days 104400 and 190800 (23 h later, then 24 h); without
+ * Until, the last submit (200000) ends them. */
+static void test_repeats(void)
+{
+    eng_resvs r;
+    eng_diag d;
+    eng_swf_header h = header_at(345600, NULL);
+    CU_ASSERT_EQUAL_FATAL(
+        read_expand("ReservationName=w StartTime=25200 Duration=3600 Flags=MAINT,WEEKDAY "
+                    "TimeZone=UTC Until=600000\n"
+                    "ReservationName=e StartTime=0 Duration=60 Flags=weekend Nodes=h1 "
+                    "Until=700000\n"
+                    "ReservationName=hr StartTime=100 Duration=10 Flags=HOURLY Nodes=h2 "
+                    "Until=7300\n",
+                    &h, 1e9, &r, &d),
+        0);
+    const double starts[] = {25200,  111600, 198000, 284400, 370800,
+                             432000, 518400, 100,    3700,   7300};
+    CU_ASSERT_EQUAL_FATAL(r.n, N_OF(starts));
+    for (size_t k = 0; k < N_OF(starts); k++) {
+        CU_ASSERT_DOUBLE_EQUAL(r.v[k].start_s, starts[k], 0);
+        CU_ASSERT_EQUAL(r.v[k].repeat, ENG_RESV_ONCE);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(r.v[4].end_s, 374400, 0);
+    CU_ASSERT_TRUE(r.v[0].maint);
+    CU_ASSERT_STRING_EQUAL(r.v[5].nodes, "h1");
+    CU_ASSERT_EQUAL(r.v[9].line, 3);
+    eng_resvs_fini(&r);
+
+    h = header_at(859593600, "Europe/Stockholm");
+    CU_ASSERT_EQUAL_FATAL(read_expand("ReservationName=d StartTime=21600 Duration=60 Flags=DAILY "
+                                      "Nodes=ALL\n",
+                                      &h, 200000, &r, &d),
+                          0);
+    CU_ASSERT_EQUAL_FATAL(r.n, 3);
+    CU_ASSERT_DOUBLE_EQUAL(r.v[0].start_s, 21600, 0);
+    CU_ASSERT_DOUBLE_EQUAL(r.v[1].start_s, 104400, 0);
+    CU_ASSERT_DOUBLE_EQUAL(r.v[2].start_s, 190800, 0);
+    eng_resvs_fini(&r);
+
+    /* WEEKLY in UTC while the log's zone is Stockholm: 7 days apart */
+    CU_ASSERT_EQUAL_FATAL(read_expand("ReservationName=k StartTime=21600 Duration=60 Flags=WEEKLY "
+                                      "Nodes=ALL TimeZone=UTC\n",
+                                      &h, 1300000, &r, &d),
+                          0);
+    CU_ASSERT_EQUAL_FATAL(r.n, 3);
+    CU_ASSERT_DOUBLE_EQUAL(r.v[2].start_s, 21600 + 2 * 604800, 0);
+    eng_resvs_fini(&r);
+}
+
+/* Overlapping maintenance windows become their union, as Slurm lets a
+ * maintenance take hosts already reserved: [0, 100) and [50, 150) are
+ * [0, 150); [150, 200) only touches it and stays; a hold on h1 is kept
+ * as it is. */
+static void test_maint_union(void)
+{
+    eng_resvs r;
+    eng_diag d;
+    eng_swf_header h = header_at(-1, NULL);
+    CU_ASSERT_EQUAL_FATAL(read_expand("ReservationName=a StartTime=50 EndTime=150 Flags=MAINT\n"
+                                      "ReservationName=h StartTime=300 EndTime=400 Nodes=h1\n"
+                                      "ReservationName=b StartTime=0 EndTime=100 Flags=MAINT\n"
+                                      "ReservationName=c StartTime=150 EndTime=200 Flags=MAINT\n",
+                                      &h, 1000, &r, &d),
+                          0);
+    CU_ASSERT_EQUAL_FATAL(r.n, 3);
+    CU_ASSERT_STRING_EQUAL(r.v[0].name, "h");
+    CU_ASSERT_STRING_EQUAL(r.v[1].name, "b"); /* the first by start keeps its name and line */
+    CU_ASSERT_DOUBLE_EQUAL(r.v[1].start_s, 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(r.v[1].end_s, 150, 0);
+    CU_ASSERT_EQUAL(r.v[1].line, 3);
+    CU_ASSERT_DOUBLE_EQUAL(r.v[2].start_s, 150, 0);
+    eng_platform *p = bl_uniform_platform(2, 1);
+    eng_holds holds;
+    CU_ASSERT_EQUAL(eng_resvs_resolve(&r, p, &holds, &d), 0);
+    eng_holds_fini(&holds);
+    eng_platform_destroy(p);
+    eng_resvs_fini(&r);
+}
+
+/* The errors of repeats and limit windows: file:line and what was
+ * expected. */
+static void test_repeat_errors(void)
+{
+    const struct {
+        const char *text;
+        int64_t unix_start;
+        const char *msg; /* after "PATH:" */
+    } c[] = {
+        {"ReservationName=a StartTime=0 Duration=1 Nodes=h1 Until=10\n", 0,
+         "1: Until ends a repeating reservation: expected a flag HOURLY, DAILY, WEEKDAY, "
+         "WEEKEND or WEEKLY with it"},
+        {"ReservationName=a StartTime=0 Duration=1 Nodes=h1 Flags=HOURLY TimeZone=UTC\n", 0,
+         "1: TimeZone places a calendar repeat: expected a flag DAILY, WEEKDAY, WEEKEND or "
+         "WEEKLY with it"},
+        {"ReservationName=a StartTime=0 Duration=1 Nodes=h1 Flags=DAILY,WEEKLY\n", 0,
+         "1: Flags: expected at most one of HOURLY, DAILY, WEEKDAY, WEEKEND and WEEKLY, got "
+         "'DAILY,WEEKLY'"},
+        {"ReservationName=a StartTime=50 Duration=1 Nodes=h1 Flags=DAILY Until=10\n", 0,
+         "1: Until: expected seconds from the trace's start, not before StartTime, got '10'"},
+        {"ReservationName=a StartTime=0 Duration=1 Nodes=h1 MaxTime=10\n", 0,
+         "1: MaxTime limits the whole machine and holds no host: expected no MAINT and "
+         "Nodes=ALL or no Nodes"},
+        {"ReservationName=a StartTime=0 Duration=1 MaxTime=ten\n", 0,
+         "1: MaxTime: expected seconds >= 0, got 'ten'"},
+        {"ReservationName=a StartTime=0 Duration=1 Nodes=h1 Flags=WEEKDAY\n", -1,
+         "1: reservation a repeats by the calendar, which needs the log's '; UnixStartTime:' "
+         "header line (this log has none; HOURLY needs no calendar)"},
+        {"ReservationName=a StartTime=0 Duration=1 Nodes=h1 Flags=DAILY TimeZone=Mars/Olympus\n", 0,
+         "1: reservation a: time zone 'Mars/Olympus' is not a zoneinfo name (expected one such "
+         "as Europe/Stockholm, or UTC)"},
+        {"ReservationName=a StartTime=0 Duration=1 Nodes=h1 Flags=HOURLY Until=4e9\n", 0,
+         "1: reservation a repeats more than 1000000 times before 4e+09 s (expected an Until= "
+         "that ends it sooner)"},
+        {"ReservationName=day StartTime=0 Duration=100 MaxTime=10\n"
+         "ReservationName=night StartTime=50 Duration=100 MaxTime=20\n",
+         0,
+         "2: limit window night [50, 150) overlaps limit window day [0, 100) of line 1 "
+         "(expected MaxTime windows that do not overlap)"},
+    };
+    eng_swf_header h;
+    for (size_t k = 0; k < N_OF(c); k++) {
+        eng_resvs r;
+        eng_diag d;
+        h = header_at(c[k].unix_start, NULL);
+        CU_ASSERT_NOT_EQUAL(read_expand(c[k].text, &h, 1e9, &r, &d), 0);
+        const char *colon = strstr(d.msg, "resv.txt:");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(colon);
+        if (strcmp(colon + strlen("resv.txt:"), c[k].msg) != 0)
+            printf("\n  case %zu: %s\n", k, d.msg);
+        CU_ASSERT_STRING_EQUAL(colon + strlen("resv.txt:"), c[k].msg);
+        eng_resvs_fini(&r);
+    }
+    /* a daily window longer than a day overlaps its next occurrence */
+    eng_resvs r;
+    eng_diag d;
+    h = header_at(0, NULL);
+    CU_ASSERT_EQUAL_FATAL(read_expand("ReservationName=long StartTime=0 Duration=90000 Nodes=h1 "
+                                      "Flags=DAILY\n",
+                                      &h, 100000, &r, &d),
+                          0);
+    eng_platform *p = bl_uniform_platform(2, 1);
+    eng_holds holds;
+    CU_ASSERT_EQUAL(eng_resvs_resolve(&r, p, &holds, &d), ENG_INVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "resv.txt:1: reservation long [86400, 176400) overlaps "
+                                         "reservation long [0, 90000) of line 1 on host h1"));
+    eng_platform_destroy(p);
+    eng_resvs_fini(&r);
+}
+
+/* A policy that starts each job when it is submitted, whether or not the
+ * queue shows it (it keeps the job from its submission hook). */
+static const pol_job *eager_job;
+
+static int eager_submit(void *state, const pol_view *v, const pol_job *j)
+{
+    (void)state, (void)v;
+    eager_job = j;
+    return 0;
+}
+
+static int eager_schedule(void *state, const pol_view *v, pol_out *out)
+{
+    (void)state, (void)v;
+    if (eager_job)
+        pol_out_start(out, eager_job);
+    eager_job = NULL;
+    return 0;
+}
+
+static const pol_type eager = {
+    .name = "eager",
+    .flags = POL_FLAG_TIME_LIMITS,
+    .on_submit = eager_submit,
+    .schedule = eager_schedule,
+};
+
+/* Limit windows on 4 hosts of 1 core: [0, 200) admits jobs of at most 60
+ * s, [200, 300) at most 500 s:
+ *   J1 (0 s, 1 host, 100 s) is not shown until 200, then starts: [200, 300);
+ *   J2 (0 s, 1 host, 50 s) starts at once: [0, 50), under fcfs too, since
+ *      J1 is not in the queue it is shown;
+ *   J3 (250 s, 1 host, 600 s) is over both limits; after 300 no window
+ *      limits it: [300, 900).
+ * Without the windows: all at their submit. A policy that keeps state
+ * about its queue (conservative) is refused. */
+static void test_limit_windows(void)
+{
+    const bl_jobspec jobs[] = {
+        {1, 0, 100, 100, 1, 0}, {2, 0, 50, 50, 1, 0}, {3, 250, 600, 600, 1, 0}};
+    eng_resvs r;
+    eng_diag d;
+    eng_swf_header h = header_at(0, NULL);
+    CU_ASSERT_EQUAL_FATAL(read_expand("ReservationName=short StartTime=0 EndTime=200 MaxTime=60\n"
+                                      "ReservationName=long StartTime=200 EndTime=300 "
+                                      "MaxTime=500\n",
+                                      &h, 250, &r, &d),
+                          0);
+    CU_ASSERT_EQUAL(r.n, 0);
+    CU_ASSERT_EQUAL(r.n_lim, 2);
+    const bl_expect e[] = {{1, 200, 300}, {2, 0, 50}, {3, 300, 900}};
+    bl_opts o = {.resv = &r};
+    const char *pols[] = {"easy", "fcfs", "slurm"};
+    for (size_t k = 0; k < N_OF(pols); k++) {
+        bl_sched s;
+        CU_ASSERT_EQUAL_FATAL(bl_core_run(pols[k], jobs, 3, bl_uniform_platform(4, 1), &o, &s), 0);
+        bl_check(&s, e, 3, pols[k]);
+        bl_sched_fini(&s);
+    }
+    bl_sched s;
+    CU_ASSERT_EQUAL(bl_core_run("conservative", jobs, 3, bl_uniform_platform(4, 1), &o, &s),
+                    ENG_USAGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "POL_FLAG_TIME_LIMITS: fcfs, easy, slurm"));
+    bl_sched_fini(&s);
+    /* a policy that starts a job it was not shown: refused */
+    o.policy_type = &eager;
+    eager_job = NULL;
+    CU_ASSERT_EQUAL(bl_core_run(NULL, jobs, 1, bl_uniform_platform(4, 1), &o, &s), ENG_INVARIANT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "t=0: policy eager started job 1 (estimate 100 s) "
+                                              "in limit window short of "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.diag.msg, "resv.txt:1, which admits at most 60 s"));
+    bl_sched_fini(&s);
+    eng_resvs_fini(&r);
+}
+
 /* Candidate outages of a small log (submit, wait, run):
  *   J1 0, 0, 100: runs [0, 100);
  *   J2 50, 5050, 100: waits [50, 5100), runs [5100, 5200);
@@ -357,5 +612,9 @@ int bl_suite_eng_resv(void)
     CU_add_test(s, "under core allocation (easy, fcfs, slurm per host)", test_core_allocation);
     CU_add_test(s, "the engine refuses a start into a window", test_refused_start);
     CU_add_test(s, "candidate outages of a log", test_outages);
+    CU_add_test(s, "repeats: weekdays, weekends, hours, a change to summer time", test_repeats);
+    CU_add_test(s, "overlapping maintenance windows become their union", test_maint_union);
+    CU_add_test(s, "the errors of repeats and limit windows", test_repeat_errors);
+    CU_add_test(s, "limit windows hold back the jobs over their MaxTime", test_limit_windows);
     return 0;
 }

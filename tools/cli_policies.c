@@ -31,6 +31,7 @@ static const struct capability {
     {POL_FLAG_BOOT_PLANS, "plans with boot delays (promises held under --suspend-time)"},
     {POL_FLAG_POWER_CAP, "plans within a power cap (--power-cap)"},
     {POL_FLAG_RESERVATIONS, "plans around reservations (--reservations)"},
+    {POL_FLAG_TIME_LIMITS, "runs under limit windows (--reservations MaxTime=)"},
     {POL_FLAG_ISLANDS | POL_FLAG_CORES | POL_FLAG_ISLANDS_CORES,
      "plans with islands under --alloc core too"},
 };

@@ -123,8 +123,16 @@ int bl_run_inputs_options(const char *cmd, const bl_run_config *cfg, bl_run_inpu
         }
         char sha[65] = "";
         eng_sha256_file(cfg->reservations, sha, NULL);
-        snprintf(in->resv_label, sizeof in->resv_label, "%s (sha256 %s, %zu reservation%s)",
-                 cfg->reservations, sha, in->resv.n, bl_s(in->resv.n));
+        char more[96] = "";
+        if (in->resv.n_lim)
+            snprintf(more, sizeof more, ", %zu limit window%s", in->resv.n_lim,
+                     bl_s(in->resv.n_lim));
+        if (in->resv.n_repeat) {
+            size_t len = strlen(more);
+            snprintf(more + len, sizeof more - len, ", %zu repeating", in->resv.n_repeat);
+        }
+        snprintf(in->resv_label, sizeof in->resv_label, "%s (sha256 %s, %zu reservation%s%s)",
+                 cfg->reservations, sha, in->resv.n, bl_s(in->resv.n), more);
     }
     const bl_run_label labels[] = {{"initialization", in->init_label},
                                    {"failures", in->failure_label},
@@ -359,6 +367,18 @@ int bl_run_inputs_workload(const bl_run_config *cfg, bl_run_inputs *in)
         rc = bl_read_workload(in->cmd, cfg->workload, cfg->lenient, &in->workload);
     if (rc == 0)
         rc = check_has_jobs(in->cmd, cfg->workload, in->workload);
+    if (rc == 0 && (in->resv.n || in->resv.n_lim)) { /* repeats on the log's calendar */
+        double last = 0;
+        for (size_t i = 0; i < in->workload->n_jobs; i++)
+            if (in->workload->jobs[i].submit_s > last)
+                last = in->workload->jobs[i].submit_s;
+        eng_diag d;
+        eng_diag_clear(&d);
+        if (eng_resvs_expand(&in->resv, &in->workload->hdr, last, &d)) {
+            fprintf(stderr, "batchlab %s: %s\n", in->cmd, d.msg);
+            rc = 1;
+        }
+    }
     return rc;
 }
 
