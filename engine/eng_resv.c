@@ -386,6 +386,14 @@ static int expand_one(const eng_resvs *r, const eng_resv *v, const eng_swf_heade
                             v->zone ? "" : " (the log's TimeZoneString)");
     double until = v->until_s >= 0 ? v->until_s : last_submit_s;
     double len = v->end_s - v->start_s, epoch0 = (double)h->unix_start_time;
+    double period = v->repeat == ENG_RESV_HOURLY   ? 3600
+                    : v->repeat == ENG_RESV_WEEKLY ? 7 * 86400
+                                                   : 86400;
+    if ((until - v->start_s) / period > ENG_RESV_MAX_REPEATS + 1.0) /* before any is made */
+        return eng_diag_set(d, ENG_PARSE,
+                            "%s:%ld: reservation %s repeats more than %d times before %g s "
+                            "(expected an Until= that ends it sooner)",
+                            r->path, v->line, v->name, ENG_RESV_MAX_REPEATS, until);
     calendar c = {.utc = true};
     if (by_calendar && calendar_open(&c, zone))
         return eng_diag_set(d, ENG_NOMEM, "out of memory");
@@ -463,48 +471,59 @@ static int by_start(const void *a, const void *b)
     return (x->line > y->line) - (x->line < y->line);
 }
 
+/* A MAINT window's place in v, for sorting them by start. */
+typedef struct maint_pos {
+    double start_s;
+    long line;
+    size_t pos;
+} maint_pos;
+
+static int by_maint_start(const void *a, const void *b)
+{
+    const maint_pos *x = a, *y = b;
+    if (x->start_s != y->start_s)
+        return x->start_s < y->start_s ? -1 : 1;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
 /* Overlapping MAINT windows of v become their union (the first's name and
- * line); the others keep their order. */
-static void merge_maint(eng_resv *v, size_t *n)
+ * line); the others keep their order. O(n log n). */
+static int merge_maint(eng_resv *v, size_t *n)
 {
     size_t n_m = 0;
     for (size_t i = 0; i < *n; i++)
         n_m += v[i].maint;
     if (n_m < 2)
-        return;
-    /* MAINT windows in time order, kept at the positions of the first of
-     * each union: sort a copy of the positions by start */
-    size_t *pos = malloc(n_m * sizeof *pos);
-    if (!pos)
-        return; /* left unmerged: resolving reports the overlap */
+        return ENG_OK;
+    maint_pos *m = malloc(n_m * sizeof *m);
+    if (!m)
+        return ENG_NOMEM;
     size_t k = 0;
     for (size_t i = 0; i < *n; i++)
         if (v[i].maint)
-            pos[k++] = i;
-    for (size_t i = 1; i < n_m; i++) /* insertion sort: the file is mostly in order */
-        for (size_t j = i; j > 0 && by_start(&v[pos[j - 1]], &v[pos[j]]) > 0; j--) {
-            size_t t = pos[j];
-            pos[j] = pos[j - 1];
-            pos[j - 1] = t;
-        }
-    size_t keep = pos[0];
+            m[k++] = (maint_pos){.start_s = v[i].start_s, .line = v[i].line, .pos = i};
+    qsort(m, n_m, sizeof *m, by_maint_start);
+    size_t keep = m[0].pos;
     for (size_t i = 1; i < n_m; i++) {
-        eng_resv *a = &v[keep], *b = &v[pos[i]];
+        eng_resv *a = &v[keep], *b = &v[m[i].pos];
         if (b->start_s < a->end_s) {
             if (b->end_s > a->end_s)
                 a->end_s = b->end_s;
             resv_clear(b);
-            b->name = NULL; /* a hole, squeezed out below */
-            b->line = -1;
+            b->name = b->nodes = b->zone = NULL;
+            b->line = -1; /* a hole, squeezed out below */
         } else
-            keep = pos[i];
+            keep = m[i].pos;
     }
-    free(pos);
+    free(m);
     size_t w = 0;
     for (size_t i = 0; i < *n; i++)
         if (v[i].line >= 0)
             v[w++] = v[i];
     *n = w;
+    return ENG_OK;
 }
 
 int eng_resvs_expand(eng_resvs *r, const eng_swf_header *h, double last_submit_s, eng_diag *d)
@@ -513,8 +532,9 @@ int eng_resvs_expand(eng_resvs *r, const eng_swf_header *h, double last_submit_s
     int rc = expand_all(r, r->v, r->n, h, last_submit_s, &x.v, &x.n, d);
     if (rc == ENG_OK)
         rc = expand_all(r, r->lim, r->n_lim, h, last_submit_s, &x.lim, &x.n_lim, d);
+    if (rc == ENG_OK && merge_maint(x.v, &x.n))
+        rc = eng_diag_set(d, ENG_NOMEM, "out of memory");
     if (rc == ENG_OK) {
-        merge_maint(x.v, &x.n);
         if (x.n_lim)
             qsort(x.lim, x.n_lim, sizeof *x.lim, by_start);
         for (size_t i = 1; i < x.n_lim; i++) {

@@ -118,7 +118,7 @@ void eng_resvs_fini(eng_resvs *r);
  * without UnixStartTime, an unknown zone, more than ENG_RESV_MAX_REPEATS
  * occurrences, overlapping limit windows) or ENG_NOMEM; r is unchanged on
  * error. */
-#define ENG_RESV_MAX_REPEATS 1000000
+#define ENG_RESV_MAX_REPEATS 100000
 int eng_resvs_expand(eng_resvs *r, const eng_swf_header *h, double last_submit_s, eng_diag *d);
 
 /* The windows of the reservations on each platform host: host h's are

@@ -862,6 +862,42 @@ static void test_reservations(void)
     snprintf(want, sizeof want, "%s:1: reservation x: Nodes=nowhere: host 'nowhere' is not in",
              bad);
     expect(args, 1, want);
+
+    /* a repeat by the calendar needs the log's UnixStartTime: this log has
+     * none (bad input); with one (a Monday, 14:00:31 UTC), the weekday
+     * maintenance holds [0, 60) and the limit window [0, 1000) admits jobs
+     * of at most 50 s: job 1 (100 s) starts at 1000, job 2 (10 s, submitted
+     * at 30) at 60: waits 1000 and 30, mean 515. The manifest counts the
+     * repeating line and the limit window; conservative refuses limit
+     * windows (usage). */
+    const char *weekly = bl_write_tmp("weekly.txt", "ReservationName=w StartTime=0 Duration=60 "
+                                                    "Flags=MAINT,WEEKDAY\n"
+                                                    "ReservationName=l StartTime=0 EndTime=1000 "
+                                                    "MaxTime=50\n");
+    snprintf(args, sizeof args, RUN "--workload %s --policy easy --reservations %s", log, weekly);
+    snprintf(want, sizeof want,
+             "%s:1: reservation w repeats by the calendar, which needs the log's", weekly);
+    expect(args, 1, want);
+    const char *dated = bl_write_tmp("dated.swf",
+                                     "; UnixStartTime: 843480031\n"
+                                     "1 0 0 100 1 -1 -1 1 100 -1 1 1 1 -1 0 -1 -1 -1\n"
+                                     "2 30 0 10 1 -1 -1 1 10 -1 1 1 1 -1 0 -1 -1 -1\n");
+    char out[600], sum_path[700];
+    snprintf(out, sizeof out, "%s/dated-out", bl_tmpdir());
+    snprintf(sum_path, sizeof sum_path, "%s/summary.json", out);
+    snprintf(args, sizeof args,
+             RUN "--workload %s --policy easy --check --reservations %s --out %s", dated, weekly,
+             out);
+    expect(args, 0, "wait (s)           mean 515.0, median 515.0, p95 1,000.0, max 1,000.0");
+    char *summary = bl_slurp(sum_path, NULL);
+    CU_ASSERT_PTR_NOT_NULL(summary);
+    CU_ASSERT_PTR_NOT_NULL(summary && strstr(summary, "(sha256 "));
+    CU_ASSERT_PTR_NOT_NULL(summary &&
+                           strstr(summary, "1 reservation, 1 limit window, 1 repeating)"));
+    free(summary);
+    snprintf(args, sizeof args, RUN "--workload %s --policy conservative --reservations %s", dated,
+             weekly);
+    expect(args, 2, "MaxTime= limit windows needs a policy that schedules from the queue as shown");
 }
 
 int bl_suite_cli_main(void)

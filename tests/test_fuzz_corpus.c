@@ -15,6 +15,7 @@ int bl_fuzz_swf_one(const uint8_t *data, size_t size);
 int bl_fuzz_platform_one(const uint8_t *data, size_t size);
 int bl_fuzz_args_one(const uint8_t *data, size_t size);
 int bl_fuzz_coreidx_one(const uint8_t *data, size_t size);
+int bl_fuzz_resv_one(const uint8_t *data, size_t size);
 
 /* Feeds every file of tests/fuzz/DIR to fn; returns how many. */
 static int replay(const char *dir, int (*fn)(const uint8_t *, size_t))
@@ -76,6 +77,12 @@ static void test_coreidx(void)
     replay("tests/fuzz/regressions/coreidx", bl_fuzz_coreidx_one);
 }
 
+static void test_resv(void)
+{
+    CU_ASSERT(replay("tests/fuzz/corpus/resv", bl_fuzz_resv_one) >= 3);
+    replay("tests/fuzz/regressions/resv", bl_fuzz_resv_one);
+}
+
 int bl_suite_fuzz_corpus(void)
 {
     CU_pSuite s = CU_add_suite("fuzz_corpus", NULL, NULL);
@@ -85,5 +92,6 @@ int bl_suite_fuzz_corpus(void)
     CU_add_test(s, "platform properties corpus and regressions", test_platform);
     CU_add_test(s, "option parsing corpus and regressions", test_args);
     CU_add_test(s, "core indices corpus and regressions", test_coreidx);
+    CU_add_test(s, "reservation files corpus and regressions", test_resv);
     return 0;
 }

@@ -136,7 +136,7 @@
     X(reservations, "reservations", 0, PATH, NULL, NULL, 1, "", "FILE", M_STR("reservations"),      \
       BL_GRID_FREE,                                                                                 \
       "hosts held for windows, from Slurm-style 'ReservationName=... StartTime=... EndTime=... "    \
-      "Nodes=...' lines")                                                                           \
+      "Nodes=...' lines; Flags=DAILY|WEEKDAY|... repeat them, MaxTime= limits what may start")      \
     X(scheduler_socket, "scheduler-socket", 0, PATH, NULL, NULL, 1, "", "ENDPOINT", M_NONE,         \
       BL_GRID_FREE,                                                                                 \
       "with --policy batsim: where the scheduler listens (default tcp://localhost:28000)")          \
