@@ -218,7 +218,7 @@ int eng_check_start(eng_core *c, pool_state *ps, const pol_start *st, eng_diag *
                             "submission at %.17g",
                             c->now, (long long)j->id, j->submit_s);
     const eng_resv *w = c->lim ? eng_limit_now(c) : NULL;
-    if (w && j->estimate_s > w->max_time_s)
+    if (!eng_limit_admits(w, j))
         return eng_diag_set(d, ENG_INVARIANT,
                             "t=%.17g: policy %s started job %lld (estimate %.17g s) in limit "
                             "window %s of %s:%ld, which admits at most %.17g s",
@@ -483,7 +483,7 @@ int eng_check_decisions(eng_core *c, pool_state *ps, const int32_t *queue_before
     const pol_job *head = NULL;
     const eng_resv *w = c->lim ? eng_limit_now(c) : NULL;
     for (size_t i = 0; !head && i < ps->n_queue; i++)
-        if (!w || ps->queue[i]->estimate_s <= w->max_time_s)
+        if (eng_limit_admits(w, ps->queue[i]))
             head = ps->queue[i];
     if ((c->policy->flags & POL_FLAG_HEAD_GREEDY) && head && head->units <= ps->free_units &&
         (!c->holds.off || head->units <= free_unheld(c, ps, head)) &&

@@ -64,7 +64,7 @@ static size_t shown_queue(pool_state *ps, const eng_resv *w)
 {
     size_t n = 0;
     for (size_t i = 0; i < ps->n_queue; i++)
-        if (ps->queue[i]->estimate_s <= w->max_time_s)
+        if (eng_limit_admits(w, ps->queue[i]))
             ps->shown[n++] = ps->queue[i];
     return n;
 }

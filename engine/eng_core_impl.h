@@ -341,6 +341,12 @@ static inline const eng_resv *eng_limit_now(eng_core *c)
                                                                          : NULL;
 }
 
+/* Whether limit window w (NULL: none now) lets j start. */
+static inline bool eng_limit_admits(const eng_resv *w, const pol_job *j)
+{
+    return !w || j->estimate_s <= w->max_time_s;
+}
+
 static inline const char *policy_name(const eng_core *c)
 {
     return c->policy->name;

@@ -38,8 +38,7 @@ static void check_expanded(const eng_resvs *r)
             abort();
     for (size_t i = 0; i < r->n; i++)
         for (size_t k = i + 1; r->v[i].maint && k < r->n; k++)
-            if (r->v[k].maint && r->v[k].start_s < r->v[i].end_s &&
-                r->v[i].start_s < r->v[k].end_s)
+            if (r->v[k].maint && r->v[k].start_s < r->v[i].end_s && r->v[i].start_s < r->v[k].end_s)
                 abort();
 }
 
