@@ -566,6 +566,83 @@ int eng_resvs_expand(eng_resvs *r, const eng_swf_header *h, double last_submit_s
     return ENG_OK;
 }
 
+/* ---- a log against a reservation file --------------------------------- */
+
+typedef struct span {
+    double start_s, end_s;
+} span;
+
+static int by_span_start(const void *a, const void *b)
+{
+    const span *x = a, *y = b;
+    return (x->start_s > y->start_s) - (x->start_s < y->start_s);
+}
+
+/* The first of n spans (by start, not overlapping) that ends after t. */
+static size_t first_ending_after(const span *v, size_t n, double t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].end_s <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int eng_resvs_obeyed(const eng_resvs *r, const eng_workload *w, eng_resv_obey *out)
+{
+    *out = (eng_resv_obey){.first_maint = -1, .first_over = -1};
+    span *m = malloc((r->n ? r->n : 1) * sizeof *m);
+    if (!m)
+        return ENG_NOMEM;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->v[i].maint)
+            m[out->n_maint++] = (span){r->v[i].start_s, r->v[i].end_s};
+    qsort(m, out->n_maint, sizeof *m, by_span_start);
+    size_t k = 0; /* merged, so that they do not overlap */
+    for (size_t i = 0; i < out->n_maint; i++) {
+        if (k && m[i].start_s < m[k - 1].end_s) {
+            if (m[i].end_s > m[k - 1].end_s)
+                m[k - 1].end_s = m[i].end_s;
+        } else
+            m[k++] = m[i];
+    }
+    for (size_t i = 0; i < w->n_jobs; i++) {
+        const eng_job *j = &w->jobs[i];
+        if (j->submit_s < 0 || j->wait_s < 0 || j->runtime_s < 0)
+            continue;
+        out->jobs++;
+        double start = j->submit_s + j->wait_s, end = start + j->runtime_s;
+        size_t a = first_ending_after(m, k, start);
+        if (a < k && m[a].start_s < end && end > start) {
+            out->in_maint++;
+            if (out->first_maint < 0)
+                out->first_maint = j->id;
+        }
+        /* limit windows: by start, not overlapping (eng_resvs_expand) */
+        size_t lo = 0, hi = r->n_lim;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (r->lim[mid].end_s <= start)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        double asked = j->time_req_s > 0 ? j->time_req_s : j->runtime_s;
+        if (lo < r->n_lim && r->lim[lo].start_s <= start && asked > r->lim[lo].max_time_s) {
+            out->over_limit++;
+            if (out->first_over < 0)
+                out->first_over = j->id;
+        }
+    }
+    out->n_maint = k;
+    free(m);
+    return ENG_OK;
+}
+
 /* ---- hosts ------------------------------------------------------------ */
 
 /* The index of the host named name (n bytes), or -1 (hosts are in name

@@ -152,6 +152,28 @@ const eng_hold *eng_holds_meet(const eng_holds *h, int32_t host, double from, do
 int eng_hostlist_mark(const eng_platform *p, const char *list, bool *mark, char *why,
                       size_t why_len);
 
+/* ---- a log against a reservation file -------------------------------
+ *
+ * Whether the schedule a log records kept to expanded reservations r (by
+ * its own start, submit + wait, and end, start + run time): the jobs that
+ * ran in a maintenance window (the log gives no hosts, so holds of some
+ * hosts are not checked), and those that started in a limit window over
+ * its MaxTime (their requested time, field 9, else their run time). How a
+ * user checks a calendar written for a log, and its clock's reading,
+ * against what the machine did. Jobs without a submit, wait or run time
+ * are left out. */
+typedef struct eng_resv_obey {
+    size_t jobs;         /* jobs with a logged start and run time */
+    size_t in_maint;     /* ran in a maintenance window */
+    size_t over_limit;   /* started in a limit window over its MaxTime */
+    int64_t first_maint; /* the first of each in submit order (job number), or -1 */
+    int64_t first_over;
+    size_t n_maint; /* maintenance windows checked */
+} eng_resv_obey;
+
+/* Fills out; 0 or ENG_NOMEM. O((jobs + windows) log windows). */
+int eng_resvs_obeyed(const eng_resvs *r, const eng_workload *w, eng_resv_obey *out);
+
 /* ---- candidate outages of a log ---------------------------------------
  *
  * A stretch in which the log shows no job running while jobs were waiting

@@ -898,6 +898,14 @@ static void test_reservations(void)
     snprintf(args, sizeof args, RUN "--workload %s --policy conservative --reservations %s", dated,
              weekly);
     expect(args, 2, "MaxTime= limit windows needs a policy that schedules from the queue as shown");
+    /* the log against the file: both jobs ran at their submit, in the
+     * maintenance [0, 60); job 1 (100 s) also over the limit window's 50 s */
+    snprintf(args, sizeof args, "info --workload %s --reservations %s", dated, weekly);
+    expect(args, 0,
+           "of 2 jobs with a logged start, 2 ran in a maintenance window (the first: job "
+           "1), 1 started in a limit window over its MaxTime (the first: job 1)");
+    snprintf(args, sizeof args, "info --workload %s --reservations %s", log, weekly);
+    expect(args, 1, "repeats by the calendar, which needs the log's");
 }
 
 int bl_suite_cli_main(void)

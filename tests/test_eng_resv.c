@@ -564,6 +564,48 @@ static void test_limit_windows(void)
     eng_resvs_fini(&r);
 }
 
+/* A log against a reservation file, by its own schedule (submit, wait,
+ * run, requested time):
+ * the maintenances [50, 60) and [55, 70) are one, [50, 70);
+ *   J1 0, 0, 100, 100: runs [0, 100), into the maintenance, and starts in
+ *      the limit window [0, 200) of MaxTime 50 asking 100: over it;
+ *   J2 0, 70, 40, 50: starts at 70, as the maintenance ends: kept to it;
+ *      in the limit window, at its limit: kept;
+ *   J3 10, 90, 20, 80: starts at 100 asking 80 > 50: over the limit;
+ *   J4 300, 0, 10, -1: starts after the window, asks its run time: kept;
+ *   J5 400, -1, 10: no logged wait: left out.
+ * The hold of h1 is not checked (the log gives no hosts). */
+static void test_obeyed(void)
+{
+    eng_workload *w = eng_workload_create("obeyed");
+    const double rows[][4] = {
+        {0, 0, 100, 100}, {0, 70, 40, 50}, {10, 90, 20, 80}, {300, 0, 10, -1}, {400, -1, 10, 10}};
+    for (size_t k = 0; k < N_OF(rows); k++) {
+        eng_job j = eng_job_unknown();
+        j.id = (int64_t)k + 1, j.submit_s = rows[k][0], j.wait_s = rows[k][1];
+        j.runtime_s = rows[k][2], j.time_req_s = rows[k][3], j.procs_alloc = 1;
+        eng_workload_push(w, &j);
+    }
+    eng_resvs r;
+    eng_diag d;
+    CU_ASSERT_EQUAL_FATAL(read_expand("ReservationName=m StartTime=50 EndTime=60 Flags=MAINT\n"
+                                      "ReservationName=m2 StartTime=55 EndTime=70 Flags=MAINT\n"
+                                      "ReservationName=h StartTime=0 EndTime=500 Nodes=h1\n"
+                                      "ReservationName=l StartTime=0 EndTime=200 MaxTime=50\n",
+                                      &w->hdr, 400, &r, &d),
+                          0);
+    eng_resv_obey o;
+    CU_ASSERT_EQUAL_FATAL(eng_resvs_obeyed(&r, w, &o), 0);
+    CU_ASSERT_EQUAL(o.jobs, 4);
+    CU_ASSERT_EQUAL(o.n_maint, 1);
+    CU_ASSERT_EQUAL(o.in_maint, 1);
+    CU_ASSERT_EQUAL(o.first_maint, 1);
+    CU_ASSERT_EQUAL(o.over_limit, 2);
+    CU_ASSERT_EQUAL(o.first_over, 1);
+    eng_resvs_fini(&r);
+    eng_workload_destroy(w);
+}
+
 /* Candidate outages of a small log (submit, wait, run):
  *   J1 0, 0, 100: runs [0, 100);
  *   J2 50, 5050, 100: waits [50, 5100), runs [5100, 5200);
@@ -616,5 +658,6 @@ int bl_suite_eng_resv(void)
     CU_add_test(s, "overlapping maintenance windows become their union", test_maint_union);
     CU_add_test(s, "the errors of repeats and limit windows", test_repeat_errors);
     CU_add_test(s, "limit windows hold back the jobs over their MaxTime", test_limit_windows);
+    CU_add_test(s, "a log against a reservation file", test_obeyed);
     return 0;
 }

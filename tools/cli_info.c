@@ -34,6 +34,9 @@ static const bl_opt info_opts[] = {
     {"outages", 0, BL_VALUE, "LOG",
      "instead: the stretches where LOG shows no job running while jobs waited, as a "
      "--reservations file (Flags=MAINT Nodes=ALL)"},
+    {"reservations", 0, BL_VALUE, "FILE",
+     "also: whether the log kept to a --reservations file (jobs that ran in its maintenance "
+     "windows, or started in its limit windows over MaxTime), on the log's calendar"},
     {"min-gap", 0, BL_VALUE, "SECONDS",
      "with --outages: the shortest stretch listed (default 3600: an idle minute with a queue "
      "is a scheduler's cycle or the log's rounding, a maintenance is planned in hours)"},
@@ -86,6 +89,44 @@ static int info_outages(const char *path, const char *gap_text, bool lenient)
                o[i].waiting, bl_s(o[i].waiting), i + 1, o[i].start_s, o[i].end_s);
     free(o);
     eng_workload_destroy(w);
+    return 0;
+}
+
+/* `info --workload LOG --reservations FILE`: whether the log's own
+ * schedule kept to the file, its repeats on the log's calendar. 0, or 1
+ * after the message (a bad file). */
+static int info_reservations(const eng_workload *w, const char *file)
+{
+    eng_diag d;
+    eng_diag_clear(&d);
+    eng_resvs r;
+    double last = 0;
+    for (size_t i = 0; i < w->n_jobs; i++)
+        if (w->jobs[i].submit_s > last)
+            last = w->jobs[i].submit_s;
+    eng_resv_obey o;
+    int rc = eng_resvs_read(file, &r, &d);
+    if (rc == ENG_OK)
+        rc = eng_resvs_expand(&r, &w->hdr, last, &d);
+    if (rc == ENG_OK && eng_resvs_obeyed(&r, w, &o))
+        rc = eng_diag_set(&d, ENG_NOMEM, "out of memory");
+    if (rc) {
+        fprintf(stderr, "batchlab info: %s\n", d.msg);
+        eng_resvs_fini(&r);
+        return 1;
+    }
+    char first_m[48] = "", first_o[48] = "";
+    if (o.first_maint >= 0)
+        snprintf(first_m, sizeof first_m, " (the first: job %lld)", (long long)o.first_maint);
+    if (o.first_over >= 0)
+        snprintf(first_o, sizeof first_o, " (the first: job %lld)", (long long)o.first_over);
+    printf("  reservations       %s: %zu maintenance window%s, %zu limit window%s after the "
+           "repeats\n"
+           "                     of %zu job%s with a logged start, %zu ran in a maintenance "
+           "window%s, %zu started in a limit window over its MaxTime%s\n",
+           file, o.n_maint, bl_s(o.n_maint), r.n_lim, bl_s(r.n_lim), o.jobs, bl_s(o.jobs),
+           o.in_maint, first_m, o.over_limit, first_o);
+    eng_resvs_fini(&r);
     return 0;
 }
 
@@ -208,7 +249,8 @@ int bl_cmd_info(int argc, char **argv)
         return rc;
     if (a.help) {
         bl_args_usage("info",
-                      "--workload FILE [--platform FILE | --nodes P [--cores-per-node C]]\n"
+                      "--workload FILE [--platform FILE | --nodes P [--cores-per-node C]] "
+                      "[--reservations FILE]\n"
                       "       batchlab info --outages LOG [--min-gap SECONDS]",
                       "Describes what an SWF log holds before it is simulated: header, jobs, "
                       "time span,\nsizes, run times, estimate accuracy, status mix and the "
@@ -216,7 +258,8 @@ int bl_cmd_info(int argc, char **argv)
                       "gives the computed load\nU = sum(run time x nodes) / (D x P) of the "
                       "job-bundling study (Baranov & Lyakhovets\n2022), D the time from the "
                       "first to the last arrival, P the machine's nodes; with\n--platform the "
-                      "drops of a replay there (default options) and U over its hosts.\n"
+                      "drops of a replay there (default options) and U over its hosts;\nwith "
+                      "--reservations whether the log's own schedule kept to that file.\n"
                       "With --outages it lists instead the stretches where the log shows no "
                       "job running\nwhile jobs were waiting, candidate outages, as a file for "
                       "run --reservations.",
@@ -245,6 +288,7 @@ int bl_cmd_info(int argc, char **argv)
     }
     const char *path = bl_args_value(&a, "workload", NULL);
     const char *platform = bl_args_value(&a, "platform", NULL);
+    const char *resv = bl_args_value(&a, "reservations", NULL);
     unsigned long long nodes = 0, cpn = 1;
     bool have_nodes = false;
     if (!path) {
@@ -288,6 +332,8 @@ int bl_cmd_info(int argc, char **argv)
         }
         if (plat)
             rc = info_on_platform(w, plat, platform);
+        if (rc == 0 && resv)
+            rc = info_reservations(w, resv);
     }
     eng_platform_destroy(plat);
     eng_workload_destroy(w);
