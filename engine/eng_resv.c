@@ -358,6 +358,10 @@ static double occurrence(const eng_resv *v, const calendar *c, const struct tm *
         *qualifies = true;
         return v->start_s + 3600.0 * (double)k;
     }
+    if (k == 0) { /* StartTime itself, even in an hour that summer time repeats */
+        *qualifies = day_qualifies(v->repeat, first->tm_wday);
+        return v->start_s;
+    }
     struct tm tm = *first;
     tm.tm_mday += (int)(v->repeat == ENG_RESV_WEEKLY ? 7 * k : k);
     double frac = v->start_s - floor(v->start_s);

@@ -340,7 +340,7 @@ static int read_expand(const char *text, const eng_swf_header *h, double last_su
  * across the change to summer time of 1997-03-30: the clock starts on
  * Saturday 1997-03-29 00:00 UTC (859593600); 07:00 CET is 21600, 07:00
  * CEST the next days 104400 and 190800 (23 h later, then 24 h); without
- * Until, the last submit (200000) ends them. */
+ * Until, the last submit (200000) ends them. And back to winter time. */
 static void test_repeats(void)
 {
     eng_resvs r;
@@ -379,7 +379,21 @@ static void test_repeats(void)
     CU_ASSERT_DOUBLE_EQUAL(r.v[2].start_s, 190800, 0);
     eng_resvs_fini(&r);
 
+    /* StartTime in the hour summer time repeats: 02:30 CEST on 1996-10-27
+     * (00:30 UTC, 1800 s after 846374400) is itself the first occurrence,
+     * the next 02:30 CET on 10-28, 25 h later (91800) */
+    h = header_at(846374400, "Europe/Stockholm");
+    CU_ASSERT_EQUAL_FATAL(read_expand("ReservationName=f StartTime=1800 Duration=60 Flags=DAILY "
+                                      "Nodes=ALL\n",
+                                      &h, 100000, &r, &d),
+                          0);
+    CU_ASSERT_EQUAL_FATAL(r.n, 2);
+    CU_ASSERT_DOUBLE_EQUAL(r.v[0].start_s, 1800, 0);
+    CU_ASSERT_DOUBLE_EQUAL(r.v[1].start_s, 91800, 0);
+    eng_resvs_fini(&r);
+
     /* WEEKLY in UTC while the log's zone is Stockholm: 7 days apart */
+    h = header_at(859593600, "Europe/Stockholm");
     CU_ASSERT_EQUAL_FATAL(read_expand("ReservationName=k StartTime=21600 Duration=60 Flags=WEEKLY "
                                       "Nodes=ALL TimeZone=UTC\n",
                                       &h, 1300000, &r, &d),
