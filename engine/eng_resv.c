@@ -570,6 +570,15 @@ int eng_resvs_expand(eng_resvs *r, const eng_swf_header *h, double last_submit_s
     return ENG_OK;
 }
 
+int eng_resvs_expand_on(eng_resvs *r, const eng_workload *w, eng_diag *d)
+{
+    double last = 0;
+    for (size_t i = 0; i < w->n_jobs; i++)
+        if (w->jobs[i].submit_s > last)
+            last = w->jobs[i].submit_s;
+    return eng_resvs_expand(r, &w->hdr, last, d);
+}
+
 /* ---- a log against a reservation file --------------------------------- */
 
 typedef struct span {
@@ -600,8 +609,14 @@ int eng_resvs_obeyed(const eng_resvs *r, const eng_workload *w, eng_resv_obey *o
 {
     *out = (eng_resv_obey){.first_maint = -1, .first_over = -1};
     span *m = malloc((r->n ? r->n : 1) * sizeof *m);
-    if (!m)
+    span *lim = malloc((r->n_lim ? r->n_lim : 1) * sizeof *lim);
+    if (!m || !lim) {
+        free(m);
+        free(lim);
         return ENG_NOMEM;
+    }
+    for (size_t i = 0; i < r->n_lim; i++) /* by start, not overlapping (eng_resvs_expand) */
+        lim[i] = (span){r->lim[i].start_s, r->lim[i].end_s};
     for (size_t i = 0; i < r->n; i++)
         if (r->v[i].maint)
             m[out->n_maint++] = (span){r->v[i].start_s, r->v[i].end_s};
@@ -626,17 +641,9 @@ int eng_resvs_obeyed(const eng_resvs *r, const eng_workload *w, eng_resv_obey *o
             if (out->first_maint < 0)
                 out->first_maint = j->id;
         }
-        /* limit windows: by start, not overlapping (eng_resvs_expand) */
-        size_t lo = 0, hi = r->n_lim;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (r->lim[mid].end_s <= start)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        size_t l = first_ending_after(lim, r->n_lim, start);
         double asked = j->time_req_s > 0 ? j->time_req_s : j->runtime_s;
-        if (lo < r->n_lim && r->lim[lo].start_s <= start && asked > r->lim[lo].max_time_s) {
+        if (l < r->n_lim && lim[l].start_s <= start && asked > r->lim[l].max_time_s) {
             out->over_limit++;
             if (out->first_over < 0)
                 out->first_over = j->id;
@@ -644,6 +651,7 @@ int eng_resvs_obeyed(const eng_resvs *r, const eng_workload *w, eng_resv_obey *o
     }
     out->n_maint = k;
     free(m);
+    free(lim);
     return ENG_OK;
 }
 

@@ -121,6 +121,9 @@ void eng_resvs_fini(eng_resvs *r);
 #define ENG_RESV_MAX_REPEATS 100000
 int eng_resvs_expand(eng_resvs *r, const eng_swf_header *h, double last_submit_s, eng_diag *d);
 
+/* eng_resvs_expand on workload w's header, up to its last submit time. */
+int eng_resvs_expand_on(eng_resvs *r, const eng_workload *w, eng_diag *d);
+
 /* The windows of the reservations on each platform host: host h's are
  * w[off[h]] .. w[off[h + 1] - 1], by start (so by end too: they do not
  * overlap). */

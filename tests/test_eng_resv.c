@@ -328,6 +328,21 @@ static int read_expand(const char *text, const eng_swf_header *h, double last_su
     return rc ? rc : eng_resvs_expand(r, h, last_submit, d);
 }
 
+/* Reads one line on a clock starting at unix in zone, expands it up to
+ * last_submit and checks the occurrences' starts. */
+static void check_starts(const char *text, int64_t unix_start, const char *zone, double last_submit,
+                         const double *starts, size_t n)
+{
+    eng_resvs r;
+    eng_diag d;
+    eng_swf_header h = header_at(unix_start, zone);
+    CU_ASSERT_EQUAL_FATAL(read_expand(text, &h, last_submit, &r, &d), 0);
+    CU_ASSERT_EQUAL(r.n, n);
+    for (size_t k = 0; k < n && k < r.n; k++)
+        CU_ASSERT_DOUBLE_EQUAL(r.v[k].start_s, starts[k], 0);
+    eng_resvs_fini(&r);
+}
+
 /* Repeats, by hand. The clock starts on Monday 1970-01-05 00:00 UTC
  * (345600 s after the epoch, a Thursday, plus 4 days):
  *   WEEKDAY at 07:00 UTC (25200), until 600000: Monday to Friday, 25200 +
@@ -368,39 +383,20 @@ static void test_repeats(void)
     CU_ASSERT_EQUAL(r.v[9].line, 3);
     eng_resvs_fini(&r);
 
-    h = header_at(859593600, "Europe/Stockholm");
-    CU_ASSERT_EQUAL_FATAL(read_expand("ReservationName=d StartTime=21600 Duration=60 Flags=DAILY "
-                                      "Nodes=ALL\n",
-                                      &h, 200000, &r, &d),
-                          0);
-    CU_ASSERT_EQUAL_FATAL(r.n, 3);
-    CU_ASSERT_DOUBLE_EQUAL(r.v[0].start_s, 21600, 0);
-    CU_ASSERT_DOUBLE_EQUAL(r.v[1].start_s, 104400, 0);
-    CU_ASSERT_DOUBLE_EQUAL(r.v[2].start_s, 190800, 0);
-    eng_resvs_fini(&r);
-
+    const double spring[] = {21600, 104400, 190800};
+    check_starts("ReservationName=d StartTime=21600 Duration=60 Flags=DAILY Nodes=ALL\n", 859593600,
+                 "Europe/Stockholm", 200000, spring, N_OF(spring));
     /* StartTime in the hour summer time repeats: 02:30 CEST on 1996-10-27
      * (00:30 UTC, 1800 s after 846374400) is itself the first occurrence,
      * the next 02:30 CET on 10-28, 25 h later (91800) */
-    h = header_at(846374400, "Europe/Stockholm");
-    CU_ASSERT_EQUAL_FATAL(read_expand("ReservationName=f StartTime=1800 Duration=60 Flags=DAILY "
-                                      "Nodes=ALL\n",
-                                      &h, 100000, &r, &d),
-                          0);
-    CU_ASSERT_EQUAL_FATAL(r.n, 2);
-    CU_ASSERT_DOUBLE_EQUAL(r.v[0].start_s, 1800, 0);
-    CU_ASSERT_DOUBLE_EQUAL(r.v[1].start_s, 91800, 0);
-    eng_resvs_fini(&r);
-
+    const double autumn[] = {1800, 91800};
+    check_starts("ReservationName=f StartTime=1800 Duration=60 Flags=DAILY Nodes=ALL\n", 846374400,
+                 "Europe/Stockholm", 100000, autumn, N_OF(autumn));
     /* WEEKLY in UTC while the log's zone is Stockholm: 7 days apart */
-    h = header_at(859593600, "Europe/Stockholm");
-    CU_ASSERT_EQUAL_FATAL(read_expand("ReservationName=k StartTime=21600 Duration=60 Flags=WEEKLY "
-                                      "Nodes=ALL TimeZone=UTC\n",
-                                      &h, 1300000, &r, &d),
-                          0);
-    CU_ASSERT_EQUAL_FATAL(r.n, 3);
-    CU_ASSERT_DOUBLE_EQUAL(r.v[2].start_s, 21600 + 2 * 604800, 0);
-    eng_resvs_fini(&r);
+    const double weekly[] = {21600, 21600 + 604800, 21600 + 2 * 604800};
+    check_starts("ReservationName=k StartTime=21600 Duration=60 Flags=WEEKLY Nodes=ALL "
+                 "TimeZone=UTC\n",
+                 859593600, "Europe/Stockholm", 1300000, weekly, N_OF(weekly));
 }
 
 /* Overlapping maintenance windows become their union, as Slurm lets a

@@ -100,14 +100,10 @@ static int info_reservations(const eng_workload *w, const char *file)
     eng_diag d;
     eng_diag_clear(&d);
     eng_resvs r;
-    double last = 0;
-    for (size_t i = 0; i < w->n_jobs; i++)
-        if (w->jobs[i].submit_s > last)
-            last = w->jobs[i].submit_s;
     eng_resv_obey o;
     int rc = eng_resvs_read(file, &r, &d);
     if (rc == ENG_OK)
-        rc = eng_resvs_expand(&r, &w->hdr, last, &d);
+        rc = eng_resvs_expand_on(&r, w, &d);
     if (rc == ENG_OK && eng_resvs_obeyed(&r, w, &o))
         rc = eng_diag_set(&d, ENG_NOMEM, "out of memory");
     if (rc) {

@@ -368,13 +368,9 @@ int bl_run_inputs_workload(const bl_run_config *cfg, bl_run_inputs *in)
     if (rc == 0)
         rc = check_has_jobs(in->cmd, cfg->workload, in->workload);
     if (rc == 0 && (in->resv.n || in->resv.n_lim)) { /* repeats on the log's calendar */
-        double last = 0;
-        for (size_t i = 0; i < in->workload->n_jobs; i++)
-            if (in->workload->jobs[i].submit_s > last)
-                last = in->workload->jobs[i].submit_s;
         eng_diag d;
         eng_diag_clear(&d);
-        if (eng_resvs_expand(&in->resv, &in->workload->hdr, last, &d)) {
+        if (eng_resvs_expand_on(&in->resv, in->workload, &d)) {
             fprintf(stderr, "batchlab %s: %s\n", in->cmd, d.msg);
             rc = 1;
         }
